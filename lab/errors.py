@@ -1,0 +1,40 @@
+"""The exceptions a learner can meet, named and worded like LangGraph's ``langgraph.errors``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+TROUBLESHOOTING = "https://docs.langchain.com/oss/python/langgraph/errors/"
+
+
+def with_troubleshooting(message: str, code: str) -> str:
+    """Append LangGraph's troubleshooting line, so our messages read like the real ones."""
+    return f"{message}\nFor troubleshooting, visit: {TROUBLESHOOTING}{code}"
+
+
+class EmptyChannelError(Exception):
+    """Reading a channel that holds no value yet."""
+
+
+class GraphRecursionError(RecursionError):
+    """The graph ran ``recursion_limit`` super-steps without reaching a stop condition."""
+
+
+class InvalidUpdateError(Exception):
+    """A node or ``update_state`` wrote something the channels cannot accept."""
+
+
+class EmptyInputError(Exception):
+    """The graph was asked to run with no input and nothing to resume."""
+
+
+class GraphBubbleUp(Exception):
+    """Base of the control-flow exceptions that travel up from a node to the loop."""
+
+
+class GraphInterrupt(GraphBubbleUp):
+    """Raised inside a node by ``interrupt()``; the loop turns it into a pause, never an error."""
+
+    def __init__(self, interrupts: tuple[Any, ...] = ()) -> None:
+        super().__init__(interrupts)
+        self.interrupts = interrupts

@@ -1,0 +1,11 @@
+"""The Pregel runtime: channels, tasks, the super-step loop and the compiled graph API.
+
+Read in this order: ``channels`` (state cells) → ``nodes`` (what a node writes) → ``algo``
+(the rules of one step) → ``task`` (``interrupt()`` bookkeeping) → ``loop`` (a run, top to
+bottom) → ``graph`` (``invoke``, ``get_state``, ``update_state``).
+"""
+
+from lab.pregel.graph import Pregel
+from lab.pregel.loop import Seam, SeamHook
+
+__all__ = ["Pregel", "Seam", "SeamHook"]

@@ -1,0 +1,220 @@
+"""The pure rules of a super-step, as in LangGraph's ``pregel/_algo.py``.
+
+Each rule is a small function over plain data (a checkpoint dict, a mapping of channels):
+
+- ``channels_from_checkpoint``: rebuild live channels from a stored checkpoint;
+- ``triggered``: does a node run? (a trigger channel moved past what the node last saw);
+- ``prepare_tasks``: the tasks of the next step, with deterministic ids;
+- ``task_statuses``: read a step's pending writes: finished, interrupted, failed;
+- ``apply_writes``: fold a step's writes into the channels, in node-name order, and bump
+  versions;
+- ``create_checkpoint``: snapshot the channels into a new checkpoint dict.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from lab.checkpoint.base import ERROR, INTERRUPT, NO_WRITES, NULL_TASK_ID, RESUME, Checkpoint
+from lab.checkpoint.ids import uuid6
+from lab.pregel.channels import MISSING, Channel
+from lab.pregel.ids import task_id
+from lab.pregel.nodes import Node
+from lab.pregel.task import Task
+from lab.types import Interrupt
+
+INTERRUPT_SEEN = "__interrupt__"
+"""The ``versions_seen`` entry a resume or fork writes: versions at that moment."""
+CONTROL_WRITES = frozenset((ERROR, INTERRUPT, RESUME))
+"""Writes that say what happened to a task rather than what it produced."""
+
+NextVersion = Callable[[Any, None], Any]
+PendingWrite = tuple[str, str, Any]
+
+
+def channels_from_checkpoint(specs: Mapping[str, Channel], checkpoint: Checkpoint) -> dict[str, Channel]:
+    values = checkpoint["channel_values"]
+    return {name: spec.restore(values.get(name, MISSING)) for name, spec in specs.items()}
+
+
+def null_version(checkpoint: Checkpoint) -> Any:
+    """The version that means "never seen": "" for string versions, 0 for integers."""
+    sample = next(iter(checkpoint["channel_versions"].values()), "")
+    return type(sample)()
+
+
+def triggered(node: Node, channels: Mapping[str, Channel], checkpoint: Checkpoint) -> bool:
+    versions = checkpoint["channel_versions"]
+    seen = checkpoint["versions_seen"].get(node.name, {})
+    never = null_version(checkpoint)
+    return any(
+        channels[chan].is_available() and versions.get(chan, never) > seen.get(chan, never)
+        for chan in node.triggers
+    )
+
+
+def read_state(channels: Mapping[str, Channel], keys: Iterable[str]) -> dict[str, Any]:
+    return {k: channels[k].value for k in keys if channels[k].is_available()}
+
+
+@dataclass
+class TaskStatus:
+    output: list[tuple[str, Any]] = field(default_factory=list)
+    interrupts: list[Interrupt] = field(default_factory=list)
+    error: str | None = None
+
+    @property
+    def finished(self) -> bool:
+        """A task finished if it saved at least one non-control write (``__no_writes__`` counts)."""
+        return bool(self.output)
+
+    @property
+    def pending_interrupts(self) -> list[Interrupt]:
+        return [] if self.finished else self.interrupts
+
+
+def task_statuses(pending_writes: Iterable[PendingWrite]) -> dict[str, TaskStatus]:
+    statuses: dict[str, TaskStatus] = {}
+    for tid, channel, value in pending_writes:
+        if tid == NULL_TASK_ID:
+            continue
+        status = statuses.setdefault(tid, TaskStatus())
+        if channel == INTERRUPT:
+            status.interrupts.extend(value if isinstance(value, list | tuple) else [value])
+        elif channel == ERROR:
+            status.error = status.error or value
+        elif channel not in CONTROL_WRITES:
+            status.output.append((channel, value))
+    return statuses
+
+
+def prepare_tasks(
+    nodes: Mapping[str, Node],
+    checkpoint: Checkpoint,
+    channels: Mapping[str, Channel],
+    pending_writes: list[PendingWrite],
+    step: int,
+    state_keys: list[str],
+    *,
+    candidates: Iterable[str] | None = None,
+    resume_map: Mapping[str, Any] | None = None,
+) -> dict[str, Task]:
+    """Every node whose trigger fired becomes a task, keyed by its deterministic id."""
+    if candidates is None:
+        candidates = nodes if checkpoint["channel_versions"] else ()
+    tasks: dict[str, Task] = {}
+    for name in candidates:
+        node = nodes[name]
+        if not triggered(node, channels, checkpoint):
+            continue
+        triggers = tuple(sorted(node.triggers))
+        tid = task_id(checkpoint["id"], name, step, name, triggers)
+        node_input = channels[node.triggers[0]].value if node.func is None else read_state(channels, state_keys)
+        task = Task(tid, name, triggers, node_input)
+        give_answers(task, pending_writes, resume_map)
+        tasks[tid] = task
+    return tasks
+
+
+def give_answers(task: Task, pending_writes: list[PendingWrite], resume_map: Mapping[str, Any] | None) -> None:
+    """Hand a task the resume values meant for it (see ``lab.pregel.task``)."""
+    for tid, channel, value in pending_writes:
+        if tid == task.id and channel == RESUME:
+            task.answers = list(value) if isinstance(value, list) else [value]
+            break
+    if resume_map:
+        from lab.pregel.ids import interrupt_id
+
+        next_id = interrupt_id(task.namespace, len(task.answers))
+        if next_id in resume_map:
+            task.answers.append(resume_map[next_id])
+
+    def take_fresh_answer() -> Any:
+        for write in pending_writes:
+            if write[0] == NULL_TASK_ID and write[1] == RESUME:
+                pending_writes.remove(write)
+                return write[2]
+        return None
+
+    task.take_fresh_answer = take_fresh_answer
+
+
+@dataclass
+class StepWrites:
+    """Writes applied together: a task's, or the caller's input (empty path, no triggers)."""
+
+    name: str
+    writes: list[tuple[str, Any]]
+    triggers: tuple[str, ...] = ()
+    path: tuple[str, ...] = ()
+
+
+def apply_writes(
+    checkpoint: Checkpoint,
+    channels: Mapping[str, Channel],
+    tasks: Iterable[Task | StepWrites],
+    next_version: NextVersion | None,
+    trigger_to_nodes: Mapping[str, list[str]],
+) -> set[str]:
+    """Fold one step's writes into the channels; return the channels that changed."""
+    tasks = sorted(tasks, key=lambda t: t.path)  # node-name order, not completion order
+    versions = checkpoint["channel_versions"]
+    bump_step = any(t.triggers for t in tasks)
+
+    for task in tasks:  # each task has now seen the triggers it ran on
+        seen = checkpoint["versions_seen"].setdefault(task.name, {})
+        seen.update({chan: versions[chan] for chan in task.triggers if chan in versions})
+
+    version = next_version(max(versions.values()) if versions else None, None) if next_version else None
+
+    for chan in {chan for task in tasks for chan in task.triggers if chan in channels}:
+        if channels[chan].consume() and version is not None:
+            versions[chan] = version
+
+    by_channel: dict[str, list[Any]] = {}
+    for task in tasks:
+        for chan, value in task.writes:
+            if chan in channels:
+                by_channel.setdefault(chan, []).append(value)
+
+    updated: set[str] = set()
+    for chan, values in by_channel.items():
+        if channels[chan].update(values) and version is not None:
+            versions[chan] = version
+            if channels[chan].is_available():
+                updated.add(chan)
+
+    if bump_step:  # a step went by: ephemeral channels nobody wrote are cleared
+        for chan, channel in channels.items():
+            if chan not in updated and channel.is_available() and channel.update([]) and version is not None:
+                versions[chan] = version
+                if channel.is_available():
+                    updated.add(chan)
+    return updated
+
+
+def create_checkpoint(
+    checkpoint: Checkpoint, channels: Mapping[str, Channel], step: int, updated: set[str] | None
+) -> Checkpoint:
+    versions = checkpoint["channel_versions"]
+    values = {}
+    for name in versions:
+        if name in channels and (value := channels[name].checkpoint()) is not MISSING:
+            values[name] = value
+    return {
+        "v": 4,
+        "id": uuid6(clockseq=step),
+        "ts": datetime.now(UTC).isoformat(),
+        "channel_values": values,
+        "channel_versions": dict(versions),
+        "versions_seen": {node: dict(seen) for node, seen in checkpoint["versions_seen"].items()},
+        "updated_channels": sorted(updated) if updated is not None else None,
+    }
+
+
+def writes_of(statuses: Mapping[str, TaskStatus], tid: str) -> list[tuple[str, Any]]:
+    status = statuses.get(tid)
+    return [w for w in status.output if w[0] != NO_WRITES] if status else []

@@ -1,0 +1,314 @@
+"""A compiled graph and the API a learner calls, as LangGraph's ``Pregel`` class.
+
+``invoke``/``stream`` run the super-step loop (``lab.pregel.loop``); ``get_state``,
+``get_state_history`` and ``update_state`` read and write the thread's checkpoints directly.
+Everything is async underneath (the browser has no threads and IndexedDB is asynchronous);
+the sync methods are thin wrappers for CPython.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Iterator, Mapping
+from typing import Any, TypeVar
+
+from lab.checkpoint.base import NULL_TASK_ID, BaseCheckpointSaver, CheckpointTuple, copy_checkpoint, empty_checkpoint
+from lab.errors import InvalidUpdateError
+from lab.pregel import algo
+from lab.pregel.algo import INTERRUPT_SEEN, StepWrites
+from lab.pregel.channels import MISSING, BinaryOperatorAggregate, Channel
+from lab.pregel.loop import SeamHook, SuperStepLoop
+from lab.pregel.nodes import END, START, Node, routed_writes, state_update
+from lab.types import Durability, PregelTask, StateSnapshot
+
+T = TypeVar("T")
+MAX_THREAD_ID = 255
+
+
+class Pregel:
+    def __init__(
+        self,
+        *,
+        nodes: dict[str, Node],
+        channels: dict[str, Channel],
+        state_keys: list[str],
+        checkpointer: BaseCheckpointSaver | None = None,
+        interrupt_before: list[str] | str | None = None,
+        interrupt_after: list[str] | str | None = None,
+    ) -> None:
+        self.nodes = nodes
+        self.channels = channels
+        self.state_keys = state_keys
+        self.checkpointer = checkpointer
+        self.interrupt_before = interrupt_before or []
+        self.interrupt_after = interrupt_after or []
+        self.trigger_to_nodes: dict[str, list[str]] = {}
+        for node in nodes.values():
+            for chan in node.triggers:
+                self.trigger_to_nodes.setdefault(chan, []).append(node.name)
+
+    # -- running ----------------------------------------------------------------------------------
+    async def astream(
+        self,
+        input: Any,
+        config: dict[str, Any] | None = None,
+        *,
+        stream_mode: str | list[str] = "values",
+        durability: Durability | None = None,
+        on_seam: SeamHook | None = None,
+    ) -> AsyncIterator[Any]:
+        modes = [stream_mode] if isinstance(stream_mode, str) else list(stream_mode)
+        loop = SuperStepLoop(
+            self,
+            input,
+            self._config(config),
+            durability=durability or "async",
+            on_seam=on_seam,
+            stream_modes=frozenset(modes),
+        )
+        async for mode, chunk in loop.run():
+            yield chunk if isinstance(stream_mode, str) else (mode, chunk)
+
+    async def ainvoke(self, input: Any, config: dict[str, Any] | None = None, **kwargs: Any) -> Any:
+        latest: Any = None
+        asked: list[Any] = []
+        async for mode, chunk in self.astream(input, config, stream_mode=["values", "updates"], **kwargs):
+            if mode == "values":
+                latest = chunk
+            elif "__interrupt__" in chunk:
+                asked.extend(chunk["__interrupt__"])
+        return {**latest, "__interrupt__": asked} if asked else latest
+
+    def invoke(self, input: Any, config: dict[str, Any] | None = None, **kwargs: Any) -> Any:
+        return run_sync(self.ainvoke(input, config, **kwargs))
+
+    def stream(self, input: Any, config: dict[str, Any] | None = None, **kwargs: Any) -> Iterator[Any]:
+        chunks = self.astream(input, config, **kwargs)
+        loop = _thread_loop()
+        try:
+            while True:
+                try:
+                    yield run_sync(chunks.__anext__(), loop)
+                except StopAsyncIteration:
+                    return
+        finally:
+            run_sync(chunks.aclose(), loop)
+
+    # -- reading state ----------------------------------------------------------------------------
+    async def aget_state(self, config: dict[str, Any], *, subgraphs: bool = False) -> StateSnapshot:
+        saver = self._saver()
+        config = self._config(config)
+        saved = await saver.aget_tuple(config)
+        return self.snapshot(saved, config, live="checkpoint_id" not in config["configurable"])
+
+    def get_state(self, config: dict[str, Any], *, subgraphs: bool = False) -> StateSnapshot:
+        return run_sync(self.aget_state(config, subgraphs=subgraphs))
+
+    async def aget_state_history(
+        self,
+        config: dict[str, Any],
+        *,
+        filter: dict[str, Any] | None = None,
+        before: dict[str, Any] | None = None,
+        limit: int | None = None,
+    ) -> AsyncIterator[StateSnapshot]:
+        saver = self._saver()
+        conf = self._config(config)["configurable"]
+        root = {"thread_id": conf["thread_id"], "checkpoint_ns": conf.get("checkpoint_ns", "")}
+        if conf.get("checkpoint_id"):
+            root["checkpoint_id"] = conf["checkpoint_id"]
+        async for saved in saver.alist({"configurable": root}, filter=filter, before=before, limit=limit):
+            yield self.snapshot(saved, saved.config, live=False)
+
+    def get_state_history(self, config: dict[str, Any], **kwargs: Any) -> Iterator[StateSnapshot]:
+        async def collect() -> list[StateSnapshot]:
+            return [s async for s in self.aget_state_history(config, **kwargs)]
+
+        return iter(run_sync(collect()))
+
+    def snapshot(self, saved: CheckpointTuple | None, config: dict[str, Any], *, live: bool) -> StateSnapshot:
+        """What a checkpoint means to a learner. ``live``: as of now (finished tasks' writes
+        applied, only open interrupts); otherwise a record of the step that started there."""
+        if saved is None:
+            return StateSnapshot({}, (), config, None, None, None, (), ())
+        checkpoint = copy_checkpoint(saved.checkpoint)
+        channels = algo.channels_from_checkpoint(self.channels, checkpoint)
+        pending = list(saved.pending_writes or [])
+        step = saved.metadata.get("step", -1) + 1
+        tasks = algo.prepare_tasks(self.nodes, checkpoint, channels, pending, step, self.state_keys)
+        if null_writes := [w[1:] for w in pending if w[0] == NULL_TASK_ID]:
+            algo.apply_writes(checkpoint, channels, [StepWrites("__input__", null_writes)], None, {})
+        statuses = algo.task_statuses(pending)
+        if live:
+            for tid, status in statuses.items():
+                if tid in tasks and status.finished:
+                    tasks[tid].writes.extend(status.output)
+            if finished := [t for t in tasks.values() if t.writes]:
+                algo.apply_writes(checkpoint, channels, finished, None, {})
+        shown = []
+        for task in tasks.values():
+            status = statuses.get(task.id, algo.TaskStatus())
+            result = {c: v for c, v in status.output if c in self.state_keys} if status.finished else None
+            interrupts = status.pending_interrupts if live else status.interrupts
+            shown.append(PregelTask(task.id, task.name, task.path, status.error, tuple(interrupts), None, result))
+        return StateSnapshot(
+            values=algo.read_state(channels, self.state_keys),
+            next=tuple(t.name for t in tasks.values() if not t.writes),
+            config=saved.config,
+            metadata=saved.metadata,
+            created_at=saved.checkpoint["ts"],
+            parent_config=saved.parent_config,
+            tasks=tuple(shown),
+            interrupts=tuple(i for t in shown for i in t.interrupts),
+        )
+
+    def checkpoint_event(self, loop: SuperStepLoop) -> dict[str, Any]:
+        """The ``stream_mode="checkpoints"`` chunk: the checkpoint a step starts from."""
+        return {
+            "config": loop._config_at(loop.checkpoint["id"]),
+            "metadata": loop.metadata,
+            "values": algo.read_state(loop.channels, self.state_keys),
+            "next": [t.name for t in loop.tasks.values()],
+            "tasks": [{"id": t.id, "name": t.name} for t in loop.tasks.values()],
+        }
+
+    # -- writing state ----------------------------------------------------------------------------
+    async def aupdate_state(
+        self, config: dict[str, Any], values: Any, as_node: str | None = None
+    ) -> dict[str, Any]:
+        """Write ``values`` as if node ``as_node`` had returned them, as a new ``update``
+        checkpoint. On an old checkpoint this forks the thread."""
+        saver = self._saver()
+        config = self._config(config)
+        saved = await saver.aget_tuple(config)
+        checkpoint = copy_checkpoint(saved.checkpoint) if saved else empty_checkpoint()
+        stored_versions = dict(checkpoint["channel_versions"])
+        step = saved.metadata.get("step", -1) if saved else -1
+        put_config = {**config, "configurable": {"checkpoint_ns": "", **config["configurable"],
+                                                 **(saved.config["configurable"] if saved else {})}}
+        channels = algo.channels_from_checkpoint(self.channels, checkpoint)
+        pending = list(saved.pending_writes or []) if saved else []
+        open_tasks = algo.prepare_tasks(self.nodes, checkpoint, channels, pending, step + 1, self.state_keys)
+
+        if as_node == "__copy__" and values is None:
+            if saved is None:
+                raise InvalidUpdateError("Cannot copy a non-existent checkpoint")
+            copied = {**algo.create_checkpoint(checkpoint, channels, step + 1, None),
+                      "channel_values": checkpoint["channel_values"]}
+            parent = saved.parent_config or {"configurable": {**saved.config["configurable"], "checkpoint_id": None}}
+            return await saver.aput(parent, copied, {"source": "fork", "step": step + 1, "parents": {}}, {})
+
+        if as_node == END and values is None:  # close the step, keeping what finished
+            if null_writes := [w[1:] for w in pending if w[0] == NULL_TASK_ID]:
+                algo.apply_writes(checkpoint, channels, [StepWrites("__input__", null_writes)],
+                                  saver.get_next_version, self.trigger_to_nodes)
+            for tid, status in algo.task_statuses(pending).items():
+                if tid in open_tasks:
+                    open_tasks[tid].writes.extend(status.output)
+            algo.apply_writes(checkpoint, channels, open_tasks.values(), saver.get_next_version, self.trigger_to_nodes)
+        else:
+            as_node = as_node or self._infer_as_node(checkpoint["versions_seen"])
+            if as_node is None:
+                raise InvalidUpdateError("Ambiguous update, specify as_node")
+            if as_node not in self.nodes:
+                raise InvalidUpdateError(f"Node {as_node} does not exist")
+            node = self.nodes[as_node]
+            state = algo.read_state(channels, self.state_keys)
+            writes = state_update(values, self.state_keys) + node.edge_writes
+            if node.branches:
+                writes += routed_writes(node, self.fresh_state(state, writes), self.nodes)
+            task_id = next((t.id for t in open_tasks.values() if t.name == as_node), None)
+            task_id = task_id or str(uuid.uuid5(uuid.UUID(checkpoint["id"]), INTERRUPT_SEEN))
+            if saved is not None and writes and not await self._superseded(saver, config, saved):
+                await saver.aput_writes(put_config, writes, task_id)
+            update = StepWrites(as_node, writes, triggers=(INTERRUPT_SEEN,), path=(INTERRUPT_SEEN, "0"))
+            algo.apply_writes(checkpoint, channels, [update], saver.get_next_version, self.trigger_to_nodes)
+
+        new = algo.create_checkpoint(checkpoint, channels, step + 1, None)
+        versions = new["channel_versions"]
+        new_versions = {k: v for k, v in versions.items() if k not in stored_versions or v > stored_versions[k]}
+        metadata = {"source": "update", "step": step + 1, "parents": {}}
+        return await saver.aput(put_config, new, metadata, new_versions)
+
+    def update_state(self, config: dict[str, Any], values: Any, as_node: str | None = None) -> dict[str, Any]:
+        return run_sync(self.aupdate_state(config, values, as_node))
+
+    def _infer_as_node(self, versions_seen: Mapping[str, Mapping[str, Any]]) -> str | None:
+        """The node that ran last; ``None`` if two ran in the same step (ambiguous)."""
+        if not any(v for seen in versions_seen.values() for v in seen.values()):
+            return START
+        last = sorted((v, n) for n, seen in versions_seen.items() if n in self.nodes for v in seen.values())
+        if len(last) == 1 or (last and last[-1][0] != last[-2][0]):
+            return last[-1][1]
+        return None
+
+    @staticmethod
+    async def _superseded(saver: BaseCheckpointSaver, config: dict[str, Any], saved: CheckpointTuple) -> bool:
+        if not config["configurable"].get("checkpoint_id"):
+            return False
+        latest = await saver.aget_tuple({"configurable": {**config["configurable"], "checkpoint_id": None}})
+        return latest is not None and latest.checkpoint["id"] != saved.checkpoint["id"]
+
+    def fresh_state(self, state: dict[str, Any], writes: list[tuple[str, Any]]) -> dict[str, Any]:
+        """The state a router sees: the task's input plus the task's own writes."""
+        fresh = dict(state)
+        for chan, value in writes:
+            spec = self.channels.get(chan)
+            if isinstance(spec, BinaryOperatorAggregate):
+                current = fresh.get(chan, spec.value)
+                fresh[chan] = spec.reducer(current, value) if current is not MISSING else value
+            elif chan in self.state_keys:
+                fresh[chan] = value
+        return fresh
+
+    # -- config -----------------------------------------------------------------------------------
+    def _saver(self) -> BaseCheckpointSaver:
+        if self.checkpointer is None:
+            raise ValueError("No checkpointer set")
+        return self.checkpointer
+
+    def _config(self, config: dict[str, Any] | None) -> dict[str, Any]:
+        config = dict(config or {})
+        conf = dict(config.get("configurable") or {})
+        if self.checkpointer is not None:
+            if not {"thread_id", "checkpoint_ns", "checkpoint_id"} & conf.keys():
+                raise ValueError(
+                    "Checkpointer requires one or more of the following 'configurable' keys: "
+                    "thread_id, checkpoint_ns, checkpoint_id"
+                )
+            if "thread_id" not in conf:
+                raise KeyError("thread_id")
+            conf["thread_id"] = str(conf["thread_id"])
+            if len(conf["thread_id"]) > MAX_THREAD_ID:
+                raise ValueError(
+                    f"thread_id is {len(conf['thread_id'])} characters long; the lab accepts at most "
+                    f"{MAX_THREAD_ID}. (LangGraph's InMemorySaver would accept it, but Postgres-backed "
+                    "savers break on long ids, so the lab refuses it up front.)"
+                )
+        return {**config, "configurable": conf}
+
+
+# -- the sync API: one private event loop per thread --------------------------------------------------
+_local = threading.local()
+
+
+def _thread_loop() -> asyncio.AbstractEventLoop:
+    loop = getattr(_local, "loop", None)
+    if loop is None or loop.is_closed():
+        loop = _local.loop = asyncio.new_event_loop()
+    return loop
+
+
+def run_sync(awaitable: Awaitable[T], loop: asyncio.AbstractEventLoop | None = None) -> T:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return (loop or _thread_loop()).run_until_complete(awaitable)
+    if asyncio.iscoroutine(awaitable):
+        awaitable.close()
+    raise RuntimeError(
+        "This is the sync API, but an event loop is already running here (the browser, Jupyter). "
+        "Use the async twin instead: ainvoke, astream, aget_state, aget_state_history, aupdate_state."
+    )

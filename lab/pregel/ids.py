@@ -1,0 +1,32 @@
+"""Deterministic task and interrupt ids, as in LangGraph's ``_algo`` and ``types``.
+
+A task id is a hash of the checkpoint the step starts from, the step, the node and its
+triggers. Re-running a step *from the same checkpoint* therefore regenerates the same ids,
+which is how a resumed step finds the writes its finished tasks saved before a crash. A fork
+(a new checkpoint id) yields new ids, so old writes never match. LangGraph hashes with xxh3;
+we use BLAKE2b from the standard library (pure Python, same role, different digits).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import uuid
+
+PULL = "__pregel_pull"
+_HEX32 = re.compile(r"[0-9a-f]{32}")
+
+
+def task_id(checkpoint_id: str, namespace: str, step: int, node: str, triggers: tuple[str, ...]) -> str:
+    key = uuid.UUID(checkpoint_id).bytes + f"{namespace}{step}{node}{PULL}{''.join(triggers)}".encode()
+    return str(uuid.UUID(bytes=hashlib.blake2b(key, digest_size=16).digest()))
+
+
+def interrupt_id(task_namespace: str, answered: int) -> str:
+    """The id of a task's next interrupt, keyed by how many answers the task already has."""
+    key = f"{task_namespace}|{answered}" if answered else task_namespace
+    return hashlib.blake2b(key.encode(), digest_size=16).hexdigest()
+
+
+def is_interrupt_id(value: object) -> bool:
+    return isinstance(value, str) and _HEX32.fullmatch(value) is not None

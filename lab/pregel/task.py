@@ -1,0 +1,78 @@
+"""A running task and the ``interrupt()`` bookkeeping it carries (LangGraph's scratchpad).
+
+A task is one node scheduled in one super-step. While its node runs, ``current_task()``
+returns it, so that ``interrupt()`` can find the answers recorded for this task:
+
+1. answers already given to this task (its ``__resume__`` write), by call order;
+2. otherwise a fresh answer addressed to nobody in particular (the NULL task's ``__resume__``),
+   which the first task to ask consumes;
+3. otherwise the task pauses: ``GraphInterrupt`` with an ``Interrupt`` whose id is derived from
+   the task and the number of answers it already has.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from contextvars import ContextVar, Token
+from dataclasses import dataclass, field
+from typing import Any
+
+from lab.checkpoint.base import RESUME
+from lab.errors import GraphInterrupt
+from lab.pregel.ids import interrupt_id
+from lab.types import Interrupt
+
+_current: ContextVar[Task] = ContextVar("lab_current_task")
+
+
+def current_task() -> Task:
+    try:
+        return _current.get()
+    except LookupError:
+        raise RuntimeError("interrupt() can only be called from inside a running graph node") from None
+
+
+@dataclass
+class Task:
+    id: str
+    name: str
+    triggers: tuple[str, ...]
+    input: Any
+    answers: list[Any] = field(default_factory=list)
+    take_fresh_answer: Callable[[], Any] = lambda: None
+    writes: list[tuple[str, Any]] = field(default_factory=list)
+    interrupts_asked: int = 0
+
+    @property
+    def path(self) -> tuple[str, str]:
+        return ("__pregel_pull", self.name)
+
+    @property
+    def namespace(self) -> str:
+        return f"{self.name}:{self.id}"
+
+    def interrupt(self, value: Any) -> Any:
+        index = self.interrupts_asked
+        self.interrupts_asked += 1
+        if index < len(self.answers):
+            self._record_answers(self.answers[: index + 1])
+            return self.answers[index]
+        fresh = self.take_fresh_answer()
+        if fresh is not None:
+            self.answers.append(fresh)
+            self._record_answers(list(self.answers))
+            return fresh
+        raise GraphInterrupt((Interrupt(value=value, id=interrupt_id(self.namespace, len(self.answers))),))
+
+    def _record_answers(self, answers: list[Any]) -> None:
+        """Keep one ``__resume__`` write: the answers this task has consumed so far."""
+        self.writes = [w for w in self.writes if w[0] != RESUME]
+        self.writes.append((RESUME, answers))
+
+    def activate(self) -> Token[Task]:
+        """Make this the task ``interrupt()`` talks to (undo with ``deactivate``)."""
+        return _current.set(self)
+
+    @staticmethod
+    def deactivate(token: Token[Task]) -> None:
+        _current.reset(token)

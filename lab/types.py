@@ -1,0 +1,92 @@
+"""The values that cross the boundary between a graph and its caller, as in ``langgraph.types``.
+
+``interrupt()`` pauses a node and surfaces a value; ``Command(resume=...)`` answers it.
+``StateSnapshot`` and ``PregelTask`` are what ``get_state`` and ``get_state_history`` return.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, NamedTuple
+
+Durability = Literal["sync", "async", "exit"]
+"""When checkpoints are written: after every step (``sync``), in the background (``async``),
+or only when the run ends (``exit``)."""
+
+
+@dataclass(frozen=True)
+class Interrupt:
+    """A question a node asked with ``interrupt(value)``; ``id`` is what a resume map answers."""
+
+    value: Any
+    id: str
+
+
+@dataclass(frozen=True)
+class Send:
+    """A message to run ``node`` with ``arg`` as its input (a push task)."""
+
+    node: str
+    arg: Any
+
+
+@dataclass(frozen=True)
+class Command:
+    """Input that steers a run: answer interrupts (``resume``), write state (``update``),
+    or route to nodes (``goto``, when returned from a node)."""
+
+    resume: Any = None
+    update: dict[str, Any] | None = None
+    goto: str | Sequence[str] = field(default=())
+
+
+class PregelTask(NamedTuple):
+    """One task of a super-step as shown in a snapshot: ``error`` is the stored repr string,
+    ``result`` the task's state writes once it finished (``None`` while unfinished)."""
+
+    id: str
+    name: str
+    path: tuple[Any, ...]
+    error: str | None = None
+    interrupts: tuple[Interrupt, ...] = ()
+    state: Any = None
+    result: Any = None
+
+
+class StateSnapshot(NamedTuple):
+    """The state of a thread at one checkpoint, as ``get_state`` returns it."""
+
+    values: dict[str, Any]
+    next: tuple[str, ...]
+    config: dict[str, Any]
+    metadata: dict[str, Any] | None
+    created_at: str | None
+    parent_config: dict[str, Any] | None
+    tasks: tuple[PregelTask, ...]
+    interrupts: tuple[Interrupt, ...]
+
+
+def interrupt(value: Any) -> Any:
+    """Pause the running node and surface ``value`` to the caller.
+
+    The first time a node reaches this call it raises ``GraphInterrupt`` and the run stops.
+    When the thread is resumed with ``Command(resume=answer)``, the node runs again *from its
+    first line* and this call returns ``answer`` instead of raising. Everything before it runs
+    twice: that is why a paid API call placed before ``interrupt()`` charges twice.
+    """
+    from lab.pregel.task import current_task
+
+    return current_task().interrupt(value)
+
+
+def _allow_in_checkpoints() -> None:
+    """Checkpoints store interrupts (and sends); loading them must not execute code, so the
+    serializer only rebuilds types it was told about."""
+    from lab.checkpoint.serde import register_type
+
+    register_type(Interrupt)
+    register_type(Send)
+
+
+_allow_in_checkpoints()
