@@ -87,6 +87,7 @@ def _allow_in_checkpoints() -> None:
 
     register_type(Interrupt)
     register_type(Send)
+    register_type(Command)
 
 
 _allow_in_checkpoints()

@@ -19,9 +19,17 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any
 
 from lab.checkpoint.base import BaseCheckpointSaver
-from lab.pregel.channels import MISSING, BinaryOperatorAggregate, Channel, EphemeralValue, LastValue, NamedBarrierValue
+from lab.pregel.channels import (
+    MISSING,
+    BinaryOperatorAggregate,
+    Channel,
+    EphemeralValue,
+    LastValue,
+    NamedBarrierValue,
+    Topic,
+)
 from lab.pregel.graph import Pregel
-from lab.pregel.nodes import END, START, Branch, Node, branch_channel
+from lab.pregel.nodes import END, START, TASKS, Branch, Node, branch_channel
 
 
 class CompiledStateGraph(Pregel):
@@ -38,7 +46,9 @@ class StateGraph:
         self.waiting_edges: list[tuple[tuple[str, ...], str]] = []
         self.branches: list[tuple[str, Branch]] = []
 
-    def add_node(self, node: str | Callable[..., Any], action: Callable[..., Any] | None = None, **_: Any) -> StateGraph:
+    def add_node(
+        self, node: str | Callable[..., Any], action: Callable[..., Any] | None = None, **_: Any
+    ) -> StateGraph:
         if action is None:
             if isinstance(node, str):
                 raise ValueError(f"Node '{node}' needs a function: add_node('{node}', fn)")
@@ -100,6 +110,7 @@ class StateGraph:
         channels = self._state_channels()
         state_keys = list(channels)
         channels[START] = EphemeralValue()
+        channels[TASKS] = Topic()
         nodes = {START: Node(START, None, [START])}
         for name, fn in self.nodes.items():
             channels[branch_channel(name)] = EphemeralValue()
@@ -141,7 +152,9 @@ class StateGraph:
         sources = {s for s, _ in self.edges} | {s for s, _ in self.branches}
         sources |= {s for starts, _ in self.waiting_edges for s in starts}
         if START not in sources:
-            raise ValueError("Graph must have an entrypoint: add at least one edge from START to another node")
+            raise ValueError(
+                "Graph must have an entrypoint: add at least one edge from START to another node"
+            )
         for name in sources - {START}:
             if name not in known:
                 raise ValueError(f"Found edge starting at unknown node '{name}'")

@@ -18,11 +18,11 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from lab.checkpoint.base import ERROR, INTERRUPT, NO_WRITES, NULL_TASK_ID, RESUME, Checkpoint
+from lab.checkpoint.base import ERROR, INTERRUPT, NULL_TASK_ID, RESUME, Checkpoint
 from lab.checkpoint.ids import uuid6
 from lab.pregel.channels import MISSING, Channel
-from lab.pregel.ids import task_id
-from lab.pregel.nodes import Node
+from lab.pregel.ids import interrupt_id, task_id
+from lab.pregel.nodes import PULL, PUSH, TASKS, Node
 from lab.pregel.task import Task
 from lab.types import Interrupt
 
@@ -33,6 +33,14 @@ CONTROL_WRITES = frozenset((ERROR, INTERRUPT, RESUME))
 
 NextVersion = Callable[[Any, None], Any]
 PendingWrite = tuple[str, str, Any]
+
+
+def task_path_str(path: tuple[Any, ...]) -> str:
+    """A task's path as the sortable string savers order pending writes by."""
+    parts = (
+        task_path_str(p) if isinstance(p, tuple) else f"{p:010d}" if type(p) is int else str(p) for p in path
+    )
+    return "~" + ", ".join(parts)
 
 
 def channels_from_checkpoint(specs: Mapping[str, Channel], checkpoint: Checkpoint) -> dict[str, Channel]:
@@ -102,32 +110,39 @@ def prepare_tasks(
     candidates: Iterable[str] | None = None,
     resume_map: Mapping[str, Any] | None = None,
 ) -> dict[str, Task]:
-    """Every node whose trigger fired becomes a task, keyed by its deterministic id."""
+    """The next step's tasks, keyed by their deterministic ids: one *push* task per ``Send``
+    packet written last step, then one *pull* task per node whose trigger fired."""
+    tasks: list[Task] = []
+    if TASKS in channels:
+        for index, packet in enumerate(channels[TASKS].value):
+            tid = task_id(checkpoint["id"], step, packet.node, PUSH, (str(index),))
+            tasks.append(Task(tid, packet.node, (PUSH,), packet.arg, (PUSH, index, False)))
     if candidates is None:
         candidates = nodes if checkpoint["channel_versions"] else ()
-    tasks: dict[str, Task] = {}
     for name in candidates:
         node = nodes[name]
         if not triggered(node, channels, checkpoint):
             continue
         triggers = tuple(sorted(node.triggers))
-        tid = task_id(checkpoint["id"], name, step, name, triggers)
-        node_input = channels[node.triggers[0]].value if node.func is None else read_state(channels, state_keys)
-        task = Task(tid, name, triggers, node_input)
+        tid = task_id(checkpoint["id"], step, name, PULL, triggers)
+        node_input = (
+            channels[node.triggers[0]].value if node.func is None else read_state(channels, state_keys)
+        )
+        tasks.append(Task(tid, name, triggers, node_input, (PULL, name)))
+    for task in tasks:
         give_answers(task, pending_writes, resume_map)
-        tasks[tid] = task
-    return tasks
+    return {task.id: task for task in tasks}
 
 
-def give_answers(task: Task, pending_writes: list[PendingWrite], resume_map: Mapping[str, Any] | None) -> None:
+def give_answers(
+    task: Task, pending_writes: list[PendingWrite], resume_map: Mapping[str, Any] | None
+) -> None:
     """Hand a task the resume values meant for it (see ``lab.pregel.task``)."""
     for tid, channel, value in pending_writes:
         if tid == task.id and channel == RESUME:
             task.answers = list(value) if isinstance(value, list) else [value]
             break
     if resume_map:
-        from lab.pregel.ids import interrupt_id
-
         next_id = interrupt_id(task.namespace, len(task.answers))
         if next_id in resume_map:
             task.answers.append(resume_map[next_id])
@@ -160,7 +175,7 @@ def apply_writes(
     trigger_to_nodes: Mapping[str, list[str]],
 ) -> set[str]:
     """Fold one step's writes into the channels; return the channels that changed."""
-    tasks = sorted(tasks, key=lambda t: t.path)  # node-name order, not completion order
+    tasks = sorted(tasks, key=lambda t: task_path_str(t.path))  # node-name order, not completion order
     versions = checkpoint["channel_versions"]
     bump_step = any(t.triggers for t in tasks)
 
@@ -213,8 +228,3 @@ def create_checkpoint(
         "versions_seen": {node: dict(seen) for node, seen in checkpoint["versions_seen"].items()},
         "updated_channels": sorted(updated) if updated is not None else None,
     }
-
-
-def writes_of(statuses: Mapping[str, TaskStatus], tid: str) -> list[tuple[str, Any]]:
-    status = statuses.get(tid)
-    return [w for w in status.output if w[0] != NO_WRITES] if status else []

@@ -9,6 +9,7 @@ did. Nodes are *triggered* by channels whose version moved past what they last s
 - ``BinaryOperatorAggregate``: an ``Annotated[T, reducer]`` key; folds every write.
 - ``EphemeralValue``: ``__start__`` and ``branch:to:<node>`` triggers; cleared a step later.
 - ``NamedBarrierValue``: ``join:<a>+<b>:<node>``; fires once every named source wrote.
+- ``Topic``: ``__pregel_tasks``, the ``Send`` packets of one step (each becomes a push task).
 """
 
 from __future__ import annotations
@@ -135,4 +136,24 @@ class NamedBarrierValue(Channel):
     def restore(self, value: Any) -> Channel:
         fresh = copy.copy(self)
         fresh.value = set(value) if value is not MISSING else set()
+        return fresh
+
+
+class Topic(Channel):
+    """Collects every value written in one step; the next step starts empty."""
+
+    def __init__(self) -> None:
+        self.value = []
+
+    def update(self, values: Sequence[Any]) -> bool:
+        had_values = bool(self.value)
+        self.value = list(values)
+        return had_values or bool(values)
+
+    def is_available(self) -> bool:
+        return bool(self.value)
+
+    def restore(self, value: Any) -> Channel:
+        fresh = copy.copy(self)
+        fresh.value = list(value) if value is not MISSING else []
         return fresh

@@ -14,7 +14,13 @@ import uuid
 from collections.abc import AsyncIterator, Awaitable, Iterator, Mapping
 from typing import Any, TypeVar
 
-from lab.checkpoint.base import NULL_TASK_ID, BaseCheckpointSaver, CheckpointTuple, copy_checkpoint, empty_checkpoint
+from lab.checkpoint.base import (
+    NULL_TASK_ID,
+    BaseCheckpointSaver,
+    CheckpointTuple,
+    copy_checkpoint,
+    empty_checkpoint,
+)
 from lab.errors import InvalidUpdateError
 from lab.pregel import algo
 from lab.pregel.algo import INTERRUPT_SEEN, StepWrites
@@ -58,6 +64,8 @@ class Pregel:
         stream_mode: str | list[str] = "values",
         durability: Durability | None = None,
         on_seam: SeamHook | None = None,
+        interrupt_before: list[str] | str | None = None,
+        interrupt_after: list[str] | str | None = None,
     ) -> AsyncIterator[Any]:
         modes = [stream_mode] if isinstance(stream_mode, str) else list(stream_mode)
         loop = SuperStepLoop(
@@ -67,6 +75,8 @@ class Pregel:
             durability=durability or "async",
             on_seam=on_seam,
             stream_modes=frozenset(modes),
+            interrupt_before=interrupt_before or self.interrupt_before,
+            interrupt_after=interrupt_after or self.interrupt_after,
         )
         async for mode, chunk in loop.run():
             yield chunk if isinstance(stream_mode, str) else (mode, chunk)
@@ -152,7 +162,9 @@ class Pregel:
             status = statuses.get(task.id, algo.TaskStatus())
             result = {c: v for c, v in status.output if c in self.state_keys} if status.finished else None
             interrupts = status.pending_interrupts if live else status.interrupts
-            shown.append(PregelTask(task.id, task.name, task.path, status.error, tuple(interrupts), None, result))
+            shown.append(
+                PregelTask(task.id, task.name, task.path, status.error, tuple(interrupts), None, result)
+            )
         return StateSnapshot(
             values=algo.read_state(channels, self.state_keys),
             next=tuple(t.name for t in tasks.values() if not t.writes),
@@ -186,8 +198,14 @@ class Pregel:
         checkpoint = copy_checkpoint(saved.checkpoint) if saved else empty_checkpoint()
         stored_versions = dict(checkpoint["channel_versions"])
         step = saved.metadata.get("step", -1) if saved else -1
-        put_config = {**config, "configurable": {"checkpoint_ns": "", **config["configurable"],
-                                                 **(saved.config["configurable"] if saved else {})}}
+        put_config = {
+            **config,
+            "configurable": {
+                "checkpoint_ns": "",
+                **config["configurable"],
+                **(saved.config["configurable"] if saved else {}),
+            },
+        }
         channels = algo.channels_from_checkpoint(self.channels, checkpoint)
         pending = list(saved.pending_writes or []) if saved else []
         open_tasks = algo.prepare_tasks(self.nodes, checkpoint, channels, pending, step + 1, self.state_keys)
@@ -195,19 +213,30 @@ class Pregel:
         if as_node == "__copy__" and values is None:
             if saved is None:
                 raise InvalidUpdateError("Cannot copy a non-existent checkpoint")
-            copied = {**algo.create_checkpoint(checkpoint, channels, step + 1, None),
-                      "channel_values": checkpoint["channel_values"]}
-            parent = saved.parent_config or {"configurable": {**saved.config["configurable"], "checkpoint_id": None}}
+            copied = {
+                **algo.create_checkpoint(checkpoint, channels, step, None),
+                "channel_values": checkpoint["channel_values"],
+            }
+            parent = saved.parent_config or {
+                "configurable": {**saved.config["configurable"], "checkpoint_id": None}
+            }
             return await saver.aput(parent, copied, {"source": "fork", "step": step + 1, "parents": {}}, {})
 
         if as_node == END and values is None:  # close the step, keeping what finished
             if null_writes := [w[1:] for w in pending if w[0] == NULL_TASK_ID]:
-                algo.apply_writes(checkpoint, channels, [StepWrites("__input__", null_writes)],
-                                  saver.get_next_version, self.trigger_to_nodes)
+                algo.apply_writes(
+                    checkpoint,
+                    channels,
+                    [StepWrites("__input__", null_writes)],
+                    saver.get_next_version,
+                    self.trigger_to_nodes,
+                )
             for tid, status in algo.task_statuses(pending).items():
                 if tid in open_tasks:
                     open_tasks[tid].writes.extend(status.output)
-            algo.apply_writes(checkpoint, channels, open_tasks.values(), saver.get_next_version, self.trigger_to_nodes)
+            algo.apply_writes(
+                checkpoint, channels, open_tasks.values(), saver.get_next_version, self.trigger_to_nodes
+            )
         else:
             as_node = as_node or self._infer_as_node(checkpoint["versions_seen"])
             if as_node is None:
@@ -226,9 +255,12 @@ class Pregel:
             update = StepWrites(as_node, writes, triggers=(INTERRUPT_SEEN,), path=(INTERRUPT_SEEN, "0"))
             algo.apply_writes(checkpoint, channels, [update], saver.get_next_version, self.trigger_to_nodes)
 
-        new = algo.create_checkpoint(checkpoint, channels, step + 1, None)
+        id_step = step if as_node == END and values is None else step + 1  # as LangGraph numbers ids
+        new = algo.create_checkpoint(checkpoint, channels, id_step, None)
         versions = new["channel_versions"]
-        new_versions = {k: v for k, v in versions.items() if k not in stored_versions or v > stored_versions[k]}
+        new_versions = {
+            k: v for k, v in versions.items() if k not in stored_versions or v > stored_versions[k]
+        }
         metadata = {"source": "update", "step": step + 1, "parents": {}}
         return await saver.aput(put_config, new, metadata, new_versions)
 
@@ -273,7 +305,7 @@ class Pregel:
         config = dict(config or {})
         conf = dict(config.get("configurable") or {})
         if self.checkpointer is not None:
-            if not {"thread_id", "checkpoint_ns", "checkpoint_id"} & conf.keys():
+            if not conf:
                 raise ValueError(
                     "Checkpointer requires one or more of the following 'configurable' keys: "
                     "thread_id, checkpoint_ns, checkpoint_id"

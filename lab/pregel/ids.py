@@ -13,12 +13,12 @@ import hashlib
 import re
 import uuid
 
-PULL = "__pregel_pull"
 _HEX32 = re.compile(r"[0-9a-f]{32}")
 
 
-def task_id(checkpoint_id: str, namespace: str, step: int, node: str, triggers: tuple[str, ...]) -> str:
-    key = uuid.UUID(checkpoint_id).bytes + f"{namespace}{step}{node}{PULL}{''.join(triggers)}".encode()
+def task_id(checkpoint_id: str, step: int, node: str, kind: str, parts: tuple[str, ...]) -> str:
+    """``kind`` is ``__pregel_pull`` (parts: the triggers) or ``__pregel_push`` (parts: the index)."""
+    key = uuid.UUID(checkpoint_id).bytes + f"{node}{step}{node}{kind}{''.join(parts)}".encode()
     return str(uuid.UUID(bytes=hashlib.blake2b(key, digest_size=16).digest()))
 
 

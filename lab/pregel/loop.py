@@ -79,6 +79,8 @@ class SuperStepLoop:
         durability: Durability = "async",
         on_seam: SeamHook | None = None,
         stream_modes: frozenset[str] = frozenset(("values",)),
+        interrupt_before: list[str] | str = (),
+        interrupt_after: list[str] | str = (),
     ) -> None:
         self.graph = graph
         self.saver = graph.checkpointer
@@ -87,6 +89,8 @@ class SuperStepLoop:
         self.durability = durability
         self.on_seam = on_seam
         self.stream_modes = stream_modes
+        self.interrupt_before = interrupt_before
+        self.interrupt_after = interrupt_after
         self.output: list[tuple[str, Any]] = []  # stream chunks, drained by the caller
         self.status = "pending"
         self._saving: asyncio.Future[None] | None = None  # background saves (durability="async")
@@ -124,7 +128,11 @@ class SuperStepLoop:
         self.replaying = time_travel or self.superseded
         if time_travel:  # old answers are not replayed: interrupts fire again
             self.pending[:] = [w for w in self.pending if w[1] != RESUME]
-        forks = resuming and time_travel and (self.metadata.get("source") not in ("update", "fork") or self.superseded)
+        forks = (
+            resuming
+            and time_travel
+            and (self.metadata.get("source") not in ("update", "fork") or self.superseded)
+        )
 
         carried: list[algo.PendingWrite] = []
         if is_command:
@@ -142,13 +150,13 @@ class SuperStepLoop:
             self.checkpoint["versions_seen"][INTERRUPT_SEEN] = dict(self.checkpoint["channel_versions"])
             if forks:
                 self.pending[:] = [w for w in self.pending if w[1] != INTERRUPT]
-                await self.put_checkpoint({"source": "fork"})
+                await self.put_checkpoint({"source": "fork"}, updated=None)
             self.emit_values()
-        elif self.input is not None and not is_command:
+        elif self.input is not None:  # (a Command on an empty thread is input too, as in LangGraph)
             unfinished = self.prepare()  # a new input discards the tasks left from the last run
             self.updated = self.apply([*unfinished.values(), StepWrites("__input__", [(START, self.input)])])
             await self.put_checkpoint({"source": "input"})
-        elif not is_command:
+        else:
             raise EmptyInputError(f"Received no input for {START}")
 
     def _command_writes(self, command: Command) -> list[algo.PendingWrite]:
@@ -191,7 +199,7 @@ class SuperStepLoop:
                     task = self.tasks[tid]
                     task.writes.extend(status.output)
                     self.emit_update(task)
-        if self.graph.interrupt_before and self.should_interrupt(self.graph.interrupt_before):
+        if self.interrupt_before and self.should_interrupt(self.interrupt_before):
             self.status = "interrupt_before"
             raise GraphInterrupt()
         return True
@@ -250,6 +258,9 @@ class SuperStepLoop:
             answers = [w for w in task.writes if w[0] == RESUME]
             await self.save_writes(task.id, [(INTERRUPT, list(interrupt.interrupts)), *answers], task)
             self.emit("updates", {INTERRUPT: interrupt.interrupts})
+            if "values" in self.stream_modes:
+                state = algo.read_state(self.channels, self.graph.state_keys)
+                self.emit("values", {**state, INTERRUPT: interrupt.interrupts})
             await self.seam("interrupt", task, detail={"interrupts": list(interrupt.interrupts)})
             return
         except Exception as exc:
@@ -267,7 +278,9 @@ class SuperStepLoop:
         await self.save_writes(task.id, task.writes, task)
         self.emit_update(task)
 
-    async def save_writes(self, task_id: str, writes: list[tuple[str, Any]], task: Task | None = None) -> None:
+    async def save_writes(
+        self, task_id: str, writes: list[tuple[str, Any]], task: Task | None = None
+    ) -> None:
         """Record a task's writes on the checkpoint this step started from (``put_writes``)."""
         if not writes:
             return
@@ -287,7 +300,7 @@ class SuperStepLoop:
 
     async def persist_writes(self, task_id: str, writes: list[tuple[str, Any]], task: Task | None) -> None:
         config = self._config_at(self.checkpoint["id"])
-        path = "~__pregel_pull, " + task.name if task else ""
+        path = algo.task_path_str(task.path) if task else ""
         saved = self.saver.aput_writes(config, writes, task_id, path)
         channels = [c for c, _ in writes]
         await self.persist(saved, "put_writes", task, {"channels": channels})
@@ -300,31 +313,46 @@ class SuperStepLoop:
         self.pending.clear()
         self.replaying = False
         await self.put_checkpoint({"source": "loop"})
-        if self.graph.interrupt_after and self.should_interrupt(self.graph.interrupt_after):
+        if self.interrupt_after and self.should_interrupt(self.interrupt_after):
             self.status = "interrupt_after"
             raise GraphInterrupt()
 
     def apply(self, tasks: Any) -> set[str]:
-        next_version = self.saver.get_next_version if self.saver else _next_int_version
-        return algo.apply_writes(self.checkpoint, self.channels, tasks, next_version, self.graph.trigger_to_nodes)
+        return algo.apply_writes(
+            self.checkpoint, self.channels, tasks, self._next_version, self.graph.trigger_to_nodes
+        )
 
-    async def put_checkpoint(self, metadata: dict[str, Any] | None) -> None:
+    @property
+    def _next_version(self) -> algo.NextVersion:
+        return self.saver.get_next_version if self.saver else _next_int_version
+
+    async def put_checkpoint(self, metadata: dict[str, Any] | None, updated: Any = "current") -> None:
         """Snapshot the channels as a new checkpoint; ``metadata=None`` re-saves the current one
         at the end of a ``durability="exit"`` run."""
         exiting = metadata is None
+        updated = self.updated if updated == "current" else updated
         if exiting and self.checkpoint["id"] == self.saved_id:
             return
         if not exiting:
             self.metadata = {**metadata, "step": self.step, "parents": {}}
-            self.checkpoint = algo.create_checkpoint(self.checkpoint, self.channels, self.step, self.updated)
+            self.checkpoint = algo.create_checkpoint(self.checkpoint, self.channels, self.step, updated)
         elif self.saver:
-            self.checkpoint = {**algo.create_checkpoint(self.checkpoint, self.channels, self.step, self.updated),
-                               "id": self.checkpoint["id"], "ts": self.checkpoint["ts"]}
+            self.checkpoint = {
+                **algo.create_checkpoint(self.checkpoint, self.channels, self.step, updated),
+                "id": self.checkpoint["id"],
+                "ts": self.checkpoint["ts"],
+            }
         if self.saver and (exiting or self.durability != "exit"):
             versions = self.checkpoint["channel_versions"]
-            new_versions = {k: v for k, v in versions.items() if k not in self.stored_versions or v > self.stored_versions[k]}
+            new_versions = {
+                k: v
+                for k, v in versions.items()
+                if k not in self.stored_versions or v > self.stored_versions[k]
+            }
             self.stored_versions = dict(versions)
-            saved = self.saver.aput(self.checkpoint_config, copy_checkpoint(self.checkpoint), self.metadata, new_versions)
+            saved = self.saver.aput(
+                self.checkpoint_config, copy_checkpoint(self.checkpoint), self.metadata, new_versions
+            )
             self.saved_id = self.checkpoint["id"]
             self.checkpoint_config = self._config_at(self.checkpoint["id"])
             await self.persist(saved, "put", None, {"source": self.metadata.get("source")})
@@ -421,13 +449,24 @@ class SuperStepLoop:
         finished = [t for t in getattr(self, "tasks", {}).values() if t.writes]
         if self.pending and finished:
             channels = {k: c.restore(c.value) for k, c in self.channels.items()}
-            checkpoint = {**self.checkpoint, "versions_seen": {}, "channel_versions": dict(self.checkpoint["channel_versions"])}
-            updated = algo.apply_writes(checkpoint, channels, finished, None, self.graph.trigger_to_nodes)
+            checkpoint = {
+                **self.checkpoint,
+                "versions_seen": {},
+                "channel_versions": dict(self.checkpoint["channel_versions"]),
+            }
+            updated = algo.apply_writes(checkpoint, channels, finished, self._next_version, {})
             if not updated.isdisjoint(self.graph.state_keys):
                 self.emit("values", algo.read_state(channels, self.graph.state_keys))
 
-    async def seam(self, name: str, task: Task | None = None, *, detail: dict | None = None,
-                   step: int | None = None, checkpoint_id: str | None = None) -> None:
+    async def seam(
+        self,
+        name: str,
+        task: Task | None = None,
+        *,
+        detail: dict | None = None,
+        step: int | None = None,
+        checkpoint_id: str | None = None,
+    ) -> None:
         if self.on_seam is None:
             return
         await self.on_seam(
@@ -443,7 +482,9 @@ class SuperStepLoop:
 
     def _thread_config(self) -> dict[str, Any]:
         conf = self.config["configurable"]
-        return {"configurable": {"thread_id": conf["thread_id"], "checkpoint_ns": conf.get("checkpoint_ns", "")}}
+        return {
+            "configurable": {"thread_id": conf["thread_id"], "checkpoint_ns": conf.get("checkpoint_ns", "")}
+        }
 
     def _config_at(self, checkpoint_id: str) -> dict[str, Any]:
         conf = {**self.checkpoint_config["configurable"], "checkpoint_id": checkpoint_id}

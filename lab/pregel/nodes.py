@@ -22,6 +22,9 @@ from lab.types import Command, Send
 
 START = "__start__"
 END = "__end__"
+TASKS = "__pregel_tasks"
+PULL = "__pregel_pull"
+PUSH = "__pregel_push"
 
 
 def branch_channel(node: str) -> str:
@@ -75,8 +78,8 @@ def routed_writes(node: Node, fresh_state: dict[str, Any], known_nodes: Mapping[
             if dest == END:
                 continue
             if isinstance(dest, Send):
-                raise NotImplementedError("Send (push tasks) is not part of the lab runtime yet")
-            if dest in known_nodes:
+                writes.append((TASKS, dest))
+            elif dest in known_nodes:
                 writes.append((branch_channel(dest), None))
             else:
                 raise ValueError(f"The router of '{node.name}' returned '{dest}', which is not a node")

@@ -38,14 +38,11 @@ class Task:
     name: str
     triggers: tuple[str, ...]
     input: Any
+    path: tuple[Any, ...] = ()
     answers: list[Any] = field(default_factory=list)
     take_fresh_answer: Callable[[], Any] = lambda: None
     writes: list[tuple[str, Any]] = field(default_factory=list)
     interrupts_asked: int = 0
-
-    @property
-    def path(self) -> tuple[str, str]:
-        return ("__pregel_pull", self.name)
 
     @property
     def namespace(self) -> str:
