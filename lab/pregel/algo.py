@@ -175,7 +175,9 @@ def apply_writes(
     trigger_to_nodes: Mapping[str, list[str]],
 ) -> set[str]:
     """Fold one step's writes into the channels; return the channels that changed."""
-    tasks = sorted(tasks, key=lambda t: task_path_str(t.path))  # node-name order, not completion order
+    tasks = list(tasks)
+    if len(tasks) > 1:
+        tasks.sort(key=lambda t: task_path_str(t.path))  # node-name order, not completion order
     versions = checkpoint["channel_versions"]
     bump_step = any(t.triggers for t in tasks)
 

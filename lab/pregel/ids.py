@@ -11,15 +11,15 @@ from __future__ import annotations
 
 import hashlib
 import re
-import uuid
 
 _HEX32 = re.compile(r"[0-9a-f]{32}")
 
 
 def task_id(checkpoint_id: str, step: int, node: str, kind: str, parts: tuple[str, ...]) -> str:
     """``kind`` is ``__pregel_pull`` (parts: the triggers) or ``__pregel_push`` (parts: the index)."""
-    key = uuid.UUID(checkpoint_id).bytes + f"{node}{step}{node}{kind}{''.join(parts)}".encode()
-    return str(uuid.UUID(bytes=hashlib.blake2b(key, digest_size=16).digest()))
+    key = bytes.fromhex(checkpoint_id.replace("-", "")) + f"{node}{step}{node}{kind}{''.join(parts)}".encode()
+    h = hashlib.blake2b(key, digest_size=16).hexdigest()
+    return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
 
 
 def interrupt_id(task_namespace: str, answered: int) -> str:
