@@ -1,0 +1,182 @@
+"""Unit tests of the runtime: channels, seams, the sync wrapper and our deliberate extras.
+
+The behaviour a learner sees is compared with real LangGraph in ``tests/differential``; these
+tests pin what only the lab has (seams, errors that say more) and the channel rules.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import operator
+from typing import Annotated, TypedDict
+
+import pytest
+
+from lab.checkpoint.memory import InMemorySaver
+from lab.errors import InvalidUpdateError
+from lab.graph import END, START, StateGraph
+from lab.pregel import Seam
+from lab.pregel.channels import BinaryOperatorAggregate, EphemeralValue, LastValue, NamedBarrierValue, Topic
+from lab.types import Command, interrupt
+
+
+class State(TypedDict):
+    log: Annotated[list, operator.add]
+
+
+def node(name: str):
+    def run(state: State) -> dict:
+        return {"log": [name]}
+
+    return run
+
+
+def fan_out_graph(**compile_kwargs):
+    g = StateGraph(State)
+    for name in ("a", "b", "c"):
+        g.add_node(name, node(name))
+    g.add_edge(START, "a")
+    g.add_edge(START, "b")
+    g.add_edge(["a", "b"], "c")
+    g.add_edge("c", END)
+    return g.compile(checkpointer=InMemorySaver(), **compile_kwargs)
+
+
+def test_last_value_rejects_two_writes_in_one_step():
+    channel = LastValue("x")
+    assert channel.update([1]) and channel.get() == 1
+    with pytest.raises(InvalidUpdateError, match="At key 'x': Can receive only one value per step"):
+        channel.update([1, 2])
+
+
+def test_reducer_folds_in_order_and_ignores_empty_steps():
+    channel = BinaryOperatorAggregate(operator.add, [])
+    assert channel.update([["a"], ["b"]]) and channel.get() == ["a", "b"]
+    assert not channel.update([])
+
+
+def test_ephemeral_trigger_clears_one_step_later():
+    channel = EphemeralValue()
+    assert channel.update([None]) and channel.is_available()
+    assert channel.update([]) and not channel.is_available()
+    assert not channel.update([])
+
+
+def test_barrier_fires_once_every_source_wrote_then_resets():
+    channel = NamedBarrierValue({"a", "b"})
+    channel.update(["a"])
+    assert not channel.is_available()
+    channel.update(["b"])
+    assert channel.is_available() and channel.consume() and channel.checkpoint() == set()
+
+
+def test_topic_holds_one_steps_packets():
+    channel = Topic()
+    assert channel.update(["p1", "p2"]) and channel.get() == ["p1", "p2"]
+    assert channel.update([]) and not channel.is_available()
+
+
+def test_seams_arrive_in_loop_order():
+    seen: list[tuple[str, int, str | None]] = []
+
+    async def hook(seam: Seam) -> None:
+        seen.append((seam.name, seam.step, seam.node))
+
+    app = fan_out_graph()
+    cfg = {"configurable": {"thread_id": "t"}}
+    asyncio.run(app.ainvoke({"log": []}, cfg, on_seam=hook, durability="sync"))
+    names = [s[0] for s in seen]
+    assert names[0] == "put"  # the input checkpoint
+    step1 = [s for s in seen if s[1] == 1]
+    assert [s[0] for s in step1][0] == "step_start"
+    assert {s[2] for s in step1 if s[0] == "task_start"} == {"a", "b"}
+    # every task's writes are saved before the step's checkpoint
+    assert [s[0] for s in step1][-2:] == ["step_end", "put"]
+    assert names.count("put") == len(list(app.get_state_history(cfg)))
+
+
+def test_async_durability_keeps_the_same_checkpoints_as_sync():
+    def shape(app, cfg):
+        return [
+            (s.metadata["step"], s.metadata["source"], s.next, s.values) for s in app.get_state_history(cfg)
+        ]
+
+    app = fan_out_graph()
+    for mode in ("sync", "async"):
+        app.invoke({"log": []}, {"configurable": {"thread_id": mode}}, durability=mode)
+    assert shape(app, {"configurable": {"thread_id": "sync"}}) == shape(
+        app, {"configurable": {"thread_id": "async"}}
+    )
+
+
+def test_a_seam_hook_can_stop_the_process_between_side_effect_and_saved_writes():
+    class Killed(BaseException):
+        pass
+
+    async def kill_after_b_finishes(seam: Seam) -> None:
+        if seam.name == "task_finish" and seam.node == "b":
+            raise Killed
+
+    app = fan_out_graph()
+    cfg = {"configurable": {"thread_id": "k"}}
+    with pytest.raises(Killed):
+        asyncio.run(app.ainvoke({"log": []}, cfg, on_seam=kill_after_b_finishes, durability="sync"))
+    live = app.get_state(cfg)
+    assert "b" in live.next  # b's writes never reached the saver: it will run again
+
+
+def test_sync_api_inside_a_running_loop_says_to_use_the_async_twin():
+    app = fan_out_graph()
+
+    async def misuse():
+        app.invoke({"log": []}, {"configurable": {"thread_id": "x"}})
+
+    with pytest.raises(RuntimeError, match="Use the async twin"):
+        asyncio.run(misuse())
+
+
+def test_overlong_thread_id_is_refused_with_the_reason():
+    app = fan_out_graph()
+    with pytest.raises(ValueError, match="Postgres-backed savers"):
+        app.invoke({"log": []}, {"configurable": {"thread_id": "x" * 256}})
+
+
+def test_empty_command_gets_a_clear_error_instead_of_langgraphs_unbound_local():
+    app = fan_out_graph()
+    cfg = {"configurable": {"thread_id": "e"}}
+    app.invoke({"log": []}, cfg)
+    with pytest.raises(Exception, match="Received empty Command input"):
+        app.invoke(Command(), cfg)
+
+
+def test_interrupt_outside_a_node_explains_itself():
+    with pytest.raises(RuntimeError, match="inside a running graph node"):
+        interrupt("hello")
+
+
+def test_async_nodes_of_one_step_run_concurrently():
+    class S(TypedDict):
+        log: Annotated[list, operator.add]
+
+    def slow(name):
+        async def run(state):
+            await asyncio.sleep(0.2)
+            return {"log": [name]}
+
+        return run
+
+    g = StateGraph(S)
+    for name in ("q", "p"):
+        g.add_node(name, slow(name))
+        g.add_edge(START, name)
+    app = g.compile()
+
+    async def timed():
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+        out = await app.ainvoke({"log": []})
+        return out, loop.time() - start
+
+    out, elapsed = asyncio.run(timed())
+    assert out["log"] == ["p", "q"]  # applied in node-name order
+    assert elapsed < 0.35
