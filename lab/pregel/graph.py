@@ -27,6 +27,7 @@ from lab.pregel.algo import INTERRUPT_SEEN, StepWrites
 from lab.pregel.channels import MISSING, BinaryOperatorAggregate, Channel
 from lab.pregel.loop import SeamHook, SuperStepLoop
 from lab.pregel.nodes import END, START, Node, routed_writes, state_update
+from lab.pregel.task import Task
 from lab.types import Durability, PregelTask, StateSnapshot
 
 T = TypeVar("T")
@@ -177,13 +178,28 @@ class Pregel:
         )
 
     def checkpoint_event(self, loop: SuperStepLoop) -> dict[str, Any]:
-        """The ``stream_mode="checkpoints"`` chunk: the checkpoint a step starts from."""
+        """The ``stream_mode="checkpoints"`` chunk: the checkpoint a step starts from and its tasks."""
+        statuses = algo.task_statuses(loop.pending)
+
+        def task_entry(task: Task) -> dict[str, Any]:
+            status = statuses.get(task.id, algo.TaskStatus())
+            entry: dict[str, Any] = {"id": task.id, "name": task.name}
+            if status.error:
+                return {**entry, "error": status.error, "state": None}
+            if status.finished:
+                entry["result"] = {c: v for c, v in status.output if c in self.state_keys}
+            return {**entry, "interrupts": tuple(vars(i) for i in status.interrupts), "state": None}
+
+        def plain(config: dict[str, Any] | None) -> dict[str, Any] | None:
+            return {"configurable": dict(config["configurable"])} if config else None
+
         return {
-            "config": loop._config_at(loop.checkpoint["id"]),
-            "metadata": loop.metadata,
+            "config": plain(loop._config_at(loop.checkpoint["id"])),
+            "parent_config": plain(loop.parent_config),
             "values": algo.read_state(loop.channels, self.state_keys),
+            "metadata": loop.metadata,
             "next": [t.name for t in loop.tasks.values()],
-            "tasks": [{"id": t.id, "name": t.name} for t in loop.tasks.values()],
+            "tasks": [task_entry(t) for t in loop.tasks.values()],
         }
 
     # -- writing state ----------------------------------------------------------------------------

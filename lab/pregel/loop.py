@@ -107,6 +107,7 @@ class SuperStepLoop:
         self.metadata: dict[str, Any] = saved.metadata if saved else {"step": -2}
         self.pending: list[algo.PendingWrite] = list(saved.pending_writes or []) if saved else []
         self.saved_id = self.checkpoint["id"] if saved else None
+        self.parent_config = saved.parent_config if saved else None
         self.checkpoint_config = {
             **self.config,
             "configurable": {"checkpoint_ns": "", **conf, **(saved.config["configurable"] if saved else {})},
@@ -184,12 +185,12 @@ class SuperStepLoop:
 
     # -- 3. tick: which tasks run next? -----------------------------------------------------------
     async def tick(self) -> bool:
-        if self.step > self.stop:
-            self.status = "out_of_steps"
-            return False
         self.tasks = self.prepare(self.updated)
         if "checkpoints" in self.stream_modes:
             self.emit("checkpoints", self.graph.checkpoint_event(self))
+        if self.step > self.stop:
+            self.status = "out_of_steps"
+            return False
         if not self.tasks:
             self.status = "done"
             return False
@@ -350,6 +351,8 @@ class SuperStepLoop:
                 if k not in self.stored_versions or v > self.stored_versions[k]
             }
             self.stored_versions = dict(versions)
+            parent_id = self.checkpoint_config["configurable"].get("checkpoint_id")
+            self.parent_config = self._config_at(parent_id) if parent_id else None
             saved = self.saver.aput(
                 self.checkpoint_config, copy_checkpoint(self.checkpoint), self.metadata, new_versions
             )
@@ -394,25 +397,29 @@ class SuperStepLoop:
         error: BaseException | None = None
         try:
             await self.first()
-            for chunk in self.drain():
-                yield chunk
-            while await self.tick():
+            while True:
+                for chunk in self.drain():
+                    yield chunk
+                if not await self.tick():
+                    break
+                for chunk in self.drain():
+                    yield chunk
                 await self.run_step()
                 for chunk in self.drain():
                     yield chunk
                 await self.finish_step()
-                for chunk in self.drain():
-                    yield chunk
         except GraphInterrupt:
             self.status = "interrupted"
             self.emit_values_with_finished_tasks()
+        except (GeneratorExit, asyncio.CancelledError):
+            raise  # the caller went away or the process is being killed: save nothing more
         except BaseException as exc:
             error = exc
-            raise
-        finally:
-            await self.settle(error)
+        await self.settle(error)
         for chunk in self.drain():
             yield chunk
+        if error is not None:
+            raise error
         if self.status == "out_of_steps":
             limit = self.config.get("recursion_limit", 25)
             raise GraphRecursionError(

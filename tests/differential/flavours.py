@@ -1,0 +1,56 @@
+"""A *flavour* is the set of names a scenario uses, imported from ``langgraph`` or from ``lab``.
+
+Scenarios never import either library themselves, so the very same code runs on both. Imports
+happen lazily in ``load_flavour`` so the LangGraph side works before ``lab`` exists.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import Any
+
+# module path (relative to the package root) -> names taken from it; optional ones may be missing.
+_NAMES: dict[str, tuple[str, ...]] = {
+    "graph": ("StateGraph", "START", "END"),
+    "types": ("interrupt", "Command", "Interrupt", "Send"),
+    "checkpoint.memory": ("InMemorySaver",),
+    "errors": ("InvalidUpdateError", "GraphRecursionError", "EmptyInputError", "GraphInterrupt"),
+}
+OPTIONAL = frozenset({"Send"})
+FLAVOURS = ("langgraph", "lab")
+
+
+@dataclass(frozen=True)
+class Flavour:
+    name: str
+    StateGraph: Any
+    START: str
+    END: str
+    InMemorySaver: Any
+    interrupt: Any
+    Command: Any
+    Interrupt: Any
+    Send: Any  # None when the flavour does not provide it (optional in lab)
+    InvalidUpdateError: type[Exception]
+    GraphRecursionError: type[Exception]
+    EmptyInputError: type[Exception]
+    GraphInterrupt: type[Exception]
+
+    def __repr__(self) -> str:
+        return f"<flavour {self.name}>"
+
+
+def load_flavour(package: str) -> Flavour:
+    """Import the public names from ``package`` (``"langgraph"`` or ``"lab"``)."""
+    if package not in FLAVOURS:
+        raise ValueError(f"unknown flavour {package!r}; expected one of {FLAVOURS}")
+    found: dict[str, Any] = {}
+    for module_name, names in _NAMES.items():
+        module = importlib.import_module(f"{package}.{module_name}")
+        for name in names:
+            if name in OPTIONAL:
+                found[name] = getattr(module, name, None)
+            else:
+                found[name] = getattr(module, name)
+    return Flavour(name=package, **found)
