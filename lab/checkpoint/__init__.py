@@ -1,0 +1,52 @@
+"""Checkpoint savers, as in ``langgraph.checkpoint``: the data model and contract (``base``),
+the saver written once (``core``) over a small storage interface (``storage``), the in-memory
+backend (``memory``), the serializer (``serde``) and checkpoint ids (``ids``).
+"""
+
+from lab.checkpoint.base import (
+    ERROR,
+    INTERRUPT,
+    NO_WRITES,
+    NULL_TASK_ID,
+    RESUME,
+    SCHEDULED,
+    WRITES_IDX_MAP,
+    BaseCheckpointSaver,
+    ChannelVersions,
+    Checkpoint,
+    CheckpointMetadata,
+    CheckpointTuple,
+    PendingWrite,
+    copy_checkpoint,
+    empty_checkpoint,
+)
+from lab.checkpoint.core import CheckpointSaver
+from lab.checkpoint.ids import uuid6
+from lab.checkpoint.memory import InMemorySaver, MemoryStorage
+from lab.checkpoint.serde import MsgpackSerializer, register_type
+from lab.checkpoint.storage import CheckpointStorage
+
+__all__ = [
+    "ERROR",
+    "INTERRUPT",
+    "NO_WRITES",
+    "NULL_TASK_ID",
+    "RESUME",
+    "SCHEDULED",
+    "WRITES_IDX_MAP",
+    "BaseCheckpointSaver",
+    "ChannelVersions",
+    "Checkpoint",
+    "CheckpointMetadata",
+    "CheckpointSaver",
+    "CheckpointStorage",
+    "CheckpointTuple",
+    "InMemorySaver",
+    "MemoryStorage",
+    "MsgpackSerializer",
+    "PendingWrite",
+    "copy_checkpoint",
+    "empty_checkpoint",
+    "register_type",
+    "uuid6",
+]

@@ -1,0 +1,419 @@
+"""The one checkpoint saver of the lab: LangGraph's ``BaseCheckpointSaver`` contract, written
+once on top of a small storage interface (``lab.checkpoint.storage``).
+
+What a saver must do, as observed on LangGraph's ``InMemorySaver``:
+
+- ``put`` stores the checkpoint without its values, plus one *blob* per channel listed in
+  ``new_versions``, keyed ``(thread, ns, channel, version)``; a channel that has a version but
+  no value gets the ``("empty", b"")`` marker. Loading rebuilds ``channel_values`` from
+  ``channel_versions``, so an unchanged channel costs nothing per step. Versions must be
+  unique per branch (see ``get_next_version``), or a fork would overwrite the other branch's
+  blobs.
+- ``put`` adds to the metadata every scalar key of ``config["metadata"]`` and
+  ``config["configurable"]``, except the saver's own keys and internal ones.
+- ``put_writes`` keys each write ``(task_id, idx)`` on its checkpoint: a regular write keeps the
+  first value stored (re-saving a batch is a no-op), a special one (``__error__``...) keeps the
+  last. Reads return writes ordered by ``(task_path, task_id, idx)``.
+
+The async methods are the implementation. The sync methods run the same coroutines to the end
+without an event loop, which works because an in-memory storage never suspends; a storage that
+does real I/O (IndexedDB) declares ``supports_sync = False`` and its saver is async-only.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator, Coroutine, Iterable, Iterator, Sequence
+from typing import Any, TypeVar
+
+from lab.checkpoint.base import (
+    WRITES_IDX_MAP,
+    BaseCheckpointSaver,
+    ChannelVersion,
+    ChannelVersions,
+    Checkpoint,
+    CheckpointMetadata,
+    CheckpointTuple,
+    Config,
+)
+from lab.checkpoint.serde import MsgpackSerializer, SerializerProtocol, TypedValue
+from lab.checkpoint.storage import BlobKey, BlobRow, CheckpointKey, CheckpointRow, CheckpointStorage, WriteRow
+
+T = TypeVar("T")
+
+EMPTY: TypedValue = ("empty", b"")
+"""Blob of a channel that has a version but no value (e.g. a consumed trigger)."""
+
+MAX_THREAD_ID_LENGTH = 255
+
+_OWN_CONFIG_KEYS = frozenset({"thread_id", "checkpoint_id", "checkpoint_ns", "checkpoint_map"})
+"""Config keys that address checkpoints and are never copied into metadata."""
+
+
+def _checked_thread_id(thread_id: object) -> str:
+    """The thread id, if it may be stored: a ``str`` of at most 255 characters."""
+    if not isinstance(thread_id, str):
+        raise TypeError(
+            f"thread_id must be a str, got {type(thread_id).__name__} {thread_id!r} "
+            "(the graph API converts it with str(); savers store text keys)"
+        )
+    if len(thread_id) > MAX_THREAD_ID_LENGTH:
+        raise ValueError(
+            f"thread_id is {len(thread_id)} characters long; the limit is {MAX_THREAD_ID_LENGTH}. "
+            "We reject it although LangGraph's InMemorySaver accepts it, because Postgres-backed "
+            "savers break on long ids."
+        )
+    return thread_id
+
+
+def _enriched_metadata(config: Config, metadata: CheckpointMetadata) -> dict[str, Any]:
+    """``metadata`` plus the scalar keys of ``config["metadata"]`` and ``config["configurable"]``
+    that it does not already have, skipping the saver's own keys and ``langgraph_*`` / ``__*``.
+
+    NUL characters are removed from strings, as LangGraph does (Postgres text cannot hold them).
+    """
+    result = {
+        key: value.replace("\x00", "") if isinstance(value, str) else value for key, value in metadata.items()
+    }
+    for source in (config.get("metadata"), config.get("configurable")):
+        for key, value in (source or {}).items():
+            if key in result or key in _OWN_CONFIG_KEYS or key.startswith(("langgraph_", "__")):
+                continue
+            if isinstance(value, str):
+                result[key] = value.replace("\x00", "")
+            elif isinstance(value, (int, float)):  # bool is an int
+                result[key] = value
+    return result
+
+
+def _checkpoint_config(thread_id: str, checkpoint_ns: str, checkpoint_id: str) -> Config:
+    return {
+        "configurable": {
+            "thread_id": thread_id,
+            "checkpoint_ns": checkpoint_ns,
+            "checkpoint_id": checkpoint_id,
+        }
+    }
+
+
+def _blob_keys(row: CheckpointRow, checkpoint: dict[str, Any]) -> Iterator[BlobKey]:
+    """The keys of the blobs holding the values of a stored checkpoint."""
+    for channel, version in checkpoint["channel_versions"].items():
+        yield row["thread_id"], row["checkpoint_ns"], channel, version
+
+
+def _checkpoint_key(row: CheckpointRow | WriteRow) -> CheckpointKey:
+    return row["thread_id"], row["checkpoint_ns"], row["checkpoint_id"]
+
+
+def _write_order(write: WriteRow) -> tuple[str, str, int]:
+    """Pending writes are returned in the order the runtime applies them."""
+    return write["task_path"], write["task_id"], write["idx"]
+
+
+class CheckpointSaver(BaseCheckpointSaver):
+    """A complete checkpoint saver over any ``CheckpointStorage``."""
+
+    def __init__(self, storage: CheckpointStorage, *, serde: SerializerProtocol | None = None) -> None:
+        self.storage = storage
+        self.serde = serde or MsgpackSerializer()
+
+    # --- sync methods: the async ones, run to completion -----------------------------------
+
+    def _run(self, coro: Coroutine[Any, Any, T]) -> T:
+        """Run a coroutine that never suspends, without an event loop."""
+        if not self.storage.supports_sync:
+            coro.close()
+            raise RuntimeError(
+                f"{type(self).__name__} stores its data in {type(self.storage).__name__}, which only has "
+                "an async API: use aput / aput_writes / aget_tuple / alist / adelete_thread... "
+                "(e.g. ainvoke instead of invoke)"
+            )
+        try:
+            coro.send(None)
+        except StopIteration as finished:
+            return finished.value
+        coro.close()
+        raise RuntimeError(
+            f"{type(self.storage).__name__} suspended during a sync call although it declares "
+            "supports_sync = True; a storage that awaits real I/O must declare supports_sync = False"
+        )
+
+    def get_tuple(self, config: Config) -> CheckpointTuple | None:
+        return self._run(self.aget_tuple(config))
+
+    def list(
+        self,
+        config: Config | None,
+        *,
+        filter: dict[str, Any] | None = None,
+        before: Config | None = None,
+        limit: int | None = None,
+    ) -> Iterator[CheckpointTuple]:
+        return iter(self._run(self._list(config, filter, before, limit)))
+
+    def put(
+        self,
+        config: Config,
+        checkpoint: Checkpoint,
+        metadata: CheckpointMetadata,
+        new_versions: ChannelVersions,
+    ) -> Config:
+        return self._run(self.aput(config, checkpoint, metadata, new_versions))
+
+    def put_writes(
+        self, config: Config, writes: Sequence[tuple[str, Any]], task_id: str, task_path: str = ""
+    ) -> None:
+        self._run(self.aput_writes(config, writes, task_id, task_path))
+
+    def delete_thread(self, thread_id: str) -> None:
+        self._run(self.adelete_thread(thread_id))
+
+    def delete_for_runs(self, run_ids: Sequence[str]) -> None:
+        self._run(self.adelete_for_runs(run_ids))
+
+    def copy_thread(self, source_thread_id: str, target_thread_id: str) -> None:
+        self._run(self.acopy_thread(source_thread_id, target_thread_id))
+
+    def prune(self, thread_ids: Sequence[str], *, strategy: str = "keep_latest") -> None:
+        self._run(self.aprune(thread_ids, strategy=strategy))
+
+    # --- versions ---------------------------------------------------------------------------
+
+    def get_next_version(self, current: ChannelVersion | None, channel: None = None) -> str:
+        """``"<int + 1, 32 digits>.<random float>"``, e.g.
+        ``00000000000000000000000000000002.0.24064461566380035``.
+
+        The integer part is that of ``current`` (``None`` counts as 0, an int as itself) plus
+        one, zero-padded so that string order is numeric order. The random tail makes versions
+        of a fork differ from the original branch's, so their blobs never share a key.
+        """
+        integer = 0 if current is None else int(str(current).partition(".")[0])
+        return f"{integer + 1:032}.{random.random():016}"
+
+    # --- writing ------------------------------------------------------------------------------
+
+    async def aput(
+        self,
+        config: Config,
+        checkpoint: Checkpoint,
+        metadata: CheckpointMetadata,
+        new_versions: ChannelVersions,
+    ) -> Config:
+        configurable = config["configurable"]
+        thread_id = _checked_thread_id(configurable["thread_id"])
+        checkpoint_ns: str = configurable["checkpoint_ns"]
+        checkpoint_id = checkpoint["id"]
+        dumps = self.serde.dumps_typed
+        values = checkpoint["channel_values"]
+        # Rows are dict literals rather than BlobRow(...) calls: same dicts, a third of the cost.
+        blobs: list[BlobRow] = [
+            {
+                "thread_id": thread_id,
+                "checkpoint_ns": checkpoint_ns,
+                "channel": channel,
+                "version": version,
+                "value": dumps(values[channel]) if channel in values else EMPTY,
+            }
+            for channel, version in new_versions.items()
+        ]
+        row: CheckpointRow = {
+            "thread_id": thread_id,
+            "checkpoint_ns": checkpoint_ns,
+            "checkpoint_id": checkpoint_id,
+            "parent_checkpoint_id": configurable.get("checkpoint_id"),
+            "checkpoint": dumps({key: value for key, value in checkpoint.items() if key != "channel_values"}),
+            "metadata": dumps(_enriched_metadata(config, metadata)),
+        }
+        await self.storage.put(checkpoints=(row,), blobs=blobs)
+        return _checkpoint_config(thread_id, checkpoint_ns, checkpoint_id)
+
+    async def aput_writes(
+        self, config: Config, writes: Sequence[tuple[str, Any]], task_id: str, task_path: str = ""
+    ) -> None:
+        configurable = config["configurable"]
+        thread_id = _checked_thread_id(configurable["thread_id"])
+        checkpoint_ns: str = configurable.get("checkpoint_ns", "")
+        checkpoint_id: str = configurable["checkpoint_id"]
+        dumps = self.serde.dumps_typed
+        rows: list[WriteRow] = []
+        for position, (channel, value) in enumerate(writes):
+            idx = WRITES_IDX_MAP.get(channel, position)
+            rows.append(
+                {
+                    "thread_id": thread_id,
+                    "checkpoint_ns": checkpoint_ns,
+                    "checkpoint_id": checkpoint_id,
+                    "task_id": task_id,
+                    "idx": idx,
+                    "channel": channel,
+                    "value": dumps(value),
+                    "task_path": task_path,
+                    "overwrite": idx < 0,  # special slots: last write wins; regular: first wins
+                }
+            )
+        await self.storage.put(writes=rows)
+
+    # --- reading ------------------------------------------------------------------------------
+
+    async def aget_tuple(self, config: Config) -> CheckpointTuple | None:
+        configurable = config["configurable"]
+        row = await self.storage.checkpoint(
+            configurable["thread_id"],
+            configurable.get("checkpoint_ns", ""),
+            configurable.get("checkpoint_id") or None,
+        )
+        if row is None:
+            return None
+        (saved,) = await self._tuples([row], [self.serde.loads_typed(row["metadata"])])
+        return saved
+
+    async def alist(
+        self,
+        config: Config | None,
+        *,
+        filter: dict[str, Any] | None = None,
+        before: Config | None = None,
+        limit: int | None = None,
+    ) -> AsyncIterator[CheckpointTuple]:
+        for saved in await self._list(config, filter, before, limit):
+            yield saved
+
+    async def _list(
+        self, config: Config | None, filter: dict[str, Any] | None, before: Config | None, limit: int | None
+    ) -> list[CheckpointTuple]:
+        if limit is not None and limit <= 0:
+            return []
+        configurable = config["configurable"] if config else {}
+        wanted_id = configurable.get("checkpoint_id")
+        rows = await self.storage.checkpoints(
+            configurable.get("thread_id"),
+            configurable.get("checkpoint_ns"),
+            before=before["configurable"].get("checkpoint_id") if before else None,
+            limit=None if filter or wanted_id else limit,
+        )
+        picked: list[CheckpointRow] = []
+        metadatas: list[dict[str, Any]] = []
+        for row in rows:
+            if wanted_id and row["checkpoint_id"] != wanted_id:
+                continue
+            metadata = self.serde.loads_typed(row["metadata"])
+            if filter and any(metadata.get(key) != value for key, value in filter.items()):
+                continue
+            picked.append(row)
+            metadatas.append(metadata)
+            if len(picked) == limit:
+                break
+        return await self._tuples(picked, metadatas)
+
+    async def _tuples(
+        self, rows: Sequence[CheckpointRow], metadatas: Sequence[dict[str, Any]]
+    ) -> list[CheckpointTuple]:
+        """Complete stored rows with their channel values and pending writes (two storage calls
+        for any number of rows)."""
+        loads = self.serde.loads_typed
+        checkpoints = [loads(row["checkpoint"]) for row in rows]
+        blobs = await self.storage.blobs(
+            [
+                key
+                for row, checkpoint in zip(rows, checkpoints, strict=True)
+                for key in _blob_keys(row, checkpoint)
+            ]
+        )
+        writes_by_checkpoint: dict[CheckpointKey, list[WriteRow]] = {}
+        for write in await self.storage.writes([_checkpoint_key(row) for row in rows]):
+            writes_by_checkpoint.setdefault(_checkpoint_key(write), []).append(write)
+
+        result = []
+        for row, checkpoint, metadata in zip(rows, checkpoints, metadatas, strict=True):
+            thread_id, checkpoint_ns, checkpoint_id = key = _checkpoint_key(row)
+            values = {}
+            for blob_key in _blob_keys(row, checkpoint):
+                blob = blobs.get(blob_key)
+                if blob is not None and blob[0] != EMPTY[0]:
+                    values[blob_key[2]] = loads(blob)
+            writes = sorted(writes_by_checkpoint.get(key, []), key=_write_order)
+            parent_id = row["parent_checkpoint_id"]
+            result.append(
+                CheckpointTuple(
+                    config=_checkpoint_config(thread_id, checkpoint_ns, checkpoint_id),
+                    checkpoint={**checkpoint, "channel_values": values},
+                    metadata=metadata,
+                    parent_config=_checkpoint_config(thread_id, checkpoint_ns, parent_id)
+                    if parent_id
+                    else None,
+                    pending_writes=[
+                        (write["task_id"], write["channel"], loads(write["value"])) for write in writes
+                    ],
+                )
+            )
+        return result
+
+    # --- deleting and copying -----------------------------------------------------------------
+
+    async def adelete_thread(self, thread_id: str) -> None:
+        await self.storage.delete(threads=(thread_id,))
+
+    async def adelete_for_runs(self, run_ids: Sequence[str]) -> None:
+        doomed_runs = set(run_ids)
+        if not doomed_runs:
+            return
+        rows = await self.storage.checkpoints(None, None)
+        doomed = [row for row in rows if self.serde.loads_typed(row["metadata"]).get("run_id") in doomed_runs]
+        await self._delete_checkpoints(doomed, rows)
+
+    async def aprune(self, thread_ids: Sequence[str], *, strategy: str = "keep_latest") -> None:
+        if strategy == "delete":
+            await self.storage.delete(threads=thread_ids)
+            return
+        if strategy != "keep_latest":
+            raise ValueError(f"unknown prune strategy {strategy!r}: use 'keep_latest' or 'delete'")
+        rows = [row for thread_id in thread_ids for row in await self.storage.checkpoints(thread_id, None)]
+        newest_seen: set[tuple[str, str]] = set()
+        doomed = []
+        for row in rows:  # newest first within each thread
+            namespace = (row["thread_id"], row["checkpoint_ns"])
+            if namespace in newest_seen:
+                doomed.append(row)
+            newest_seen.add(namespace)
+        await self._delete_checkpoints(doomed, rows)
+
+    async def _delete_checkpoints(
+        self, doomed: Sequence[CheckpointRow], rows: Iterable[CheckpointRow]
+    ) -> None:
+        """Delete ``doomed`` rows with their writes, and the blobs that no other checkpoint of
+        their namespace (among ``rows``, which must include every checkpoint of it) still uses."""
+        if not doomed:
+            return
+        namespaces = {(row["thread_id"], row["checkpoint_ns"]) for row in doomed}
+        doomed_keys = {_checkpoint_key(row) for row in doomed}
+        orphan_candidates: set[BlobKey] = set()
+        still_used: set[BlobKey] = set()
+        for row in rows:
+            if (row["thread_id"], row["checkpoint_ns"]) in namespaces:
+                blob_keys = _blob_keys(row, self.serde.loads_typed(row["checkpoint"]))
+                (orphan_candidates if _checkpoint_key(row) in doomed_keys else still_used).update(blob_keys)
+        await self.storage.delete(checkpoints=list(doomed_keys), blobs=list(orphan_candidates - still_used))
+
+    async def acopy_thread(self, source_thread_id: str, target_thread_id: str) -> None:
+        target = _checked_thread_id(target_thread_id)
+        rows = await self.storage.checkpoints(source_thread_id, None)
+        blob_keys = {
+            key for row in rows for key in _blob_keys(row, self.serde.loads_typed(row["checkpoint"]))
+        }
+        blobs = await self.storage.blobs(list(blob_keys))
+        writes = await self.storage.writes([_checkpoint_key(row) for row in rows])
+        await self.storage.put(
+            checkpoints=[{**row, "thread_id": target} for row in rows],
+            blobs=[
+                BlobRow(
+                    thread_id=target,
+                    checkpoint_ns=checkpoint_ns,
+                    channel=channel,
+                    version=version,
+                    value=value,
+                )
+                for (_, checkpoint_ns, channel, version), value in blobs.items()
+            ],
+            writes=[{**write, "thread_id": target, "overwrite": True} for write in writes],
+        )

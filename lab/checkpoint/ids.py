@@ -1,0 +1,51 @@
+"""Time-ordered checkpoint ids, as in ``langgraph.checkpoint.base.id.uuid6``.
+
+A checkpoint id is a UUID version 6: the 60-bit timestamp (100 ns ticks since 1582-10-15) is
+stored most significant bits first, so the canonical string of a newer id sorts after an
+older one. Savers rely on this: "the latest checkpoint" is simply the largest id, and
+``list(before=...)`` is a string comparison.
+
+LangGraph puts the super-step into the 14-bit clock-sequence field, which makes the 4th group
+readable: ``0x8000 | (step & 0x3fff)`` gives ``bfff`` for step -1, ``8000`` for step 0,
+``8001`` for step 1 (the leading ``8`` is the RFC 4122 variant bits ``10``).
+
+Two ids created in the same 100 ns tick would share a timestamp, so the timestamp is forced to
+grow by at least one tick per call: ids are strictly increasing within a process.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+
+_TICKS_FROM_1582_TO_1970 = 0x01B21DD213814000
+"""100-ns intervals between the UUID epoch (1582-10-15) and the Unix epoch."""
+
+_last_timestamp = 0
+_lock = threading.Lock()
+
+
+def _next_timestamp() -> int:
+    global _last_timestamp
+    with _lock:
+        timestamp = max(time.time_ns() // 100 + _TICKS_FROM_1582_TO_1970, _last_timestamp + 1)
+        _last_timestamp = timestamp
+    return timestamp
+
+
+def uuid6(clockseq: int) -> str:
+    """A new UUIDv6 string whose 4th group is ``0x8000 | (clockseq & 0x3fff)``.
+
+    Pass the super-step (``-1`` for an input checkpoint). The last 48 bits are random.
+    """
+    timestamp = _next_timestamp()
+    value = (
+        (timestamp >> 12) << 80  # time_high + time_mid: the 48 most significant bits of the time
+        | 0x6 << 76  # version 6
+        | (timestamp & 0xFFF) << 64  # time_low: the 12 least significant bits
+        | (0x8000 | (clockseq & 0x3FFF)) << 48  # variant 0b10 + 14-bit clock sequence
+        | random.getrandbits(48)  # node
+    )
+    digits = f"{value:032x}"
+    return f"{digits[:8]}-{digits[8:12]}-{digits[12:16]}-{digits[16:20]}-{digits[20:]}"

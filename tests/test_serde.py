@@ -1,0 +1,214 @@
+"""The typed msgpack serializer (LangGraph's ``SerializerProtocol``): allow-listed round trips,
+clear errors for anything else, and identical bytes from msgpack's pure-Python fallback."""
+
+from __future__ import annotations
+
+import enum
+import os
+import subprocess
+import sys
+import uuid
+from collections import OrderedDict, defaultdict
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import msgpack
+import pytest
+
+from lab.checkpoint.serde import MsgpackSerializer, register_type
+
+serde = MsgpackSerializer()
+
+
+def roundtrip(value: Any) -> Any:
+    return serde.loads_typed(serde.dumps_typed(value))
+
+
+@dataclass(frozen=True)
+class Point:
+    x: int
+    y: Any
+
+
+class Envelope:
+    """Not a dataclass: registered with explicit fields."""
+
+    def __init__(self, to: str, body: Any) -> None:
+        self.to = to
+        self.body = body
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Envelope) and (self.to, self.body) == (other.to, other.body)
+
+
+register_type(Point, name="tests.Point")
+register_type(Envelope, name="tests.Envelope", fields=("to", "body"))
+
+
+def test_none_is_the_null_type() -> None:
+    assert serde.dumps_typed(None) == ("null", b"")
+    assert serde.loads_typed(("null", b"")) is None
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        0,
+        -(2**63),
+        2**64 - 1,
+        1.5,
+        True,
+        "",
+        "héllo",
+        b"\x00raw",
+        [],
+        [1, "a", None, [2.5]],
+        {"x": 1, "nested": {"list": [None, False]}},
+        {1: "int key", "s": "str key"},
+    ],
+)
+def test_json_like_values_and_bytes_roundtrip(value: Any) -> None:
+    kind, payload = serde.dumps_typed(value)
+    assert kind == "msgpack"
+    assert isinstance(payload, bytes)
+    loaded = serde.loads_typed((kind, payload))
+    assert loaded == value
+    assert type(loaded) is type(value)
+
+
+def test_set_frozenset_tuple_keep_their_types_even_nested() -> None:
+    value = {
+        "join": {"p", "q2"},
+        "frozen": frozenset({1, 2}),
+        "pair": (1, ("a", None)),
+        (1, 2): "tuple key",
+        "in_list": [set(), ()],
+    }
+    loaded = roundtrip(value)
+    assert loaded == value
+    assert type(loaded["join"]) is set
+    assert type(loaded["frozen"]) is frozenset
+    assert type(loaded["pair"]) is tuple and type(loaded["pair"][1]) is tuple
+    assert loaded["in_list"] == [set(), ()]
+
+
+def test_datetime_keeps_its_utc_offset() -> None:
+    aware = datetime(2026, 11, 29, 19, 12, 29, 351919, tzinfo=timezone(timedelta(hours=-5)))
+    assert roundtrip(aware) == aware
+    assert roundtrip(aware).utcoffset() == timedelta(hours=-5)
+    assert roundtrip(datetime(2026, 1, 1, tzinfo=UTC)).tzinfo is not None
+
+
+def test_uuid_roundtrips_as_uuid() -> None:
+    value = uuid.uuid4()
+    assert roundtrip(value) == value
+    assert isinstance(roundtrip(value), uuid.UUID)
+
+
+def test_registered_types_roundtrip_by_fields() -> None:
+    value = [Point(1, {"tag": (1, 2)}), Envelope("b", Point(2, None))]
+    assert roundtrip(value) == value
+
+
+def test_lab_types_register_interrupt_and_send() -> None:
+    from lab.types import Interrupt, Send
+
+    value = {"interrupts": [Interrupt({"q": "ok?"}, "a" * 32)], "tasks": [Send("w", {"x": 1})]}
+    assert roundtrip(value) == value
+
+
+def test_subclasses_of_native_types_are_stored_as_the_base_type() -> None:
+    class Color(enum.IntEnum):
+        RED = 1
+
+    class Mood(enum.StrEnum):
+        HAPPY = "happy"
+
+    class Pair(NamedTuple):
+        a: int
+        b: int
+
+    counts: defaultdict[str, int] = defaultdict(int, a=1)
+    loaded = roundtrip([counts, OrderedDict(b=2), Color.RED, Mood.HAPPY, Pair(1, 2)])
+    assert loaded == [{"a": 1}, {"b": 2}, 1, "happy", (1, 2)]
+    assert [type(item) for item in loaded] == [dict, dict, int, str, tuple]
+
+
+def test_non_dataclass_needs_explicit_fields() -> None:
+    with pytest.raises(TypeError, match="not a dataclass"):
+        register_type(Envelope)
+
+
+def test_unknown_types_are_rejected_when_saving() -> None:
+    class Secret:
+        pass
+
+    with pytest.raises(TypeError, match=r"cannot serialize .*Secret"):
+        serde.dumps_typed({"x": [Secret()]})
+    with pytest.raises(TypeError, match="ValueError"):
+        serde.dumps_typed(ValueError("boom"))  # the runtime stores repr(exc) instead
+
+
+def test_unknown_extension_code_is_rejected_when_loading() -> None:
+    payload = msgpack.packb(msgpack.ExtType(42, b"whatever"))
+    with pytest.raises(ValueError, match="unknown msgpack extension type 42"):
+        serde.loads_typed(("msgpack", payload))
+
+
+def test_unregistered_name_is_rejected_without_running_code() -> None:
+    payload = msgpack.packb(msgpack.ExtType(6, msgpack.packb(["os.system", "echo pwned"])))
+    with pytest.raises(ValueError, match="'os.system' is not registered"):
+        serde.loads_typed(("msgpack", payload))
+
+
+def test_field_count_mismatch_is_rejected() -> None:
+    payload = msgpack.packb(msgpack.ExtType(6, msgpack.packb(["tests.Point", 1])))
+    with pytest.raises(ValueError, match="has 1 values"):
+        serde.loads_typed(("msgpack", payload))
+
+
+@pytest.mark.parametrize("kind", ["pickle", "empty", "json"])
+def test_unknown_serialization_types_are_rejected(kind: str) -> None:
+    with pytest.raises(ValueError, match=repr(kind)):
+        serde.loads_typed((kind, b""))
+
+
+def test_pure_python_msgpack_gives_the_same_bytes() -> None:
+    """The browser may get msgpack's pure-Python fallback: it must load what the C extension
+    wrote and write the same bytes."""
+    script = """
+import sys, uuid, msgpack
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any
+from msgpack import fallback
+assert msgpack.Packer is fallback.Packer, "fallback not in use"
+from lab.checkpoint.serde import MsgpackSerializer, register_type
+
+@dataclass(frozen=True)
+class Point:
+    x: int
+    y: Any
+
+register_type(Point, name="tests.Point")
+value = [{"s": {3}, "f": frozenset({"a"}), "t": (1, (2,)), "b": b"x", "n": None},
+         datetime(2026, 1, 2, 3, 4, 5, tzinfo=timezone.utc), uuid.UUID(int=7), Point(1, (2, "y"))]
+serde = MsgpackSerializer()
+data = serde.dumps_typed(value)
+assert serde.loads_typed(data) == value
+sys.stdout.write(data[1].hex())
+"""
+    root = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "MSGPACK_PUREPYTHON": "1", "PYTHONPATH": str(root)}
+    done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+
+    value = [
+        {"s": {3}, "f": frozenset({"a"}), "t": (1, (2,)), "b": b"x", "n": None},
+        datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC),
+        uuid.UUID(int=7),
+        Point(1, (2, "y")),
+    ]
+    assert serde.dumps_typed(value)[1].hex() == done.stdout
