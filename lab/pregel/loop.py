@@ -230,9 +230,10 @@ class SuperStepLoop:
 
     # -- 4. run the step's tasks -------------------------------------------------------------------
     async def run_step(self) -> None:
-        await self.seam("step_start", detail={"tasks": [t.name for t in self.tasks.values()]})
-        self.finish_order: list[BaseException] = []
         todo = [t for t in self.tasks.values() if not t.writes]
+        restored = [t.name for t in self.tasks.values() if t.writes]  # saved writes reused, not re-run
+        await self.seam("step_start", detail={"tasks": [t.name for t in todo], "restored": restored})
+        self.finish_order: list[BaseException] = []
         if len(todo) == 1:
             await self.execute(todo[0])
         else:  # siblings run concurrently; a failure does not cancel the others
