@@ -1,0 +1,599 @@
+"""Build Checkpoint Lab's static site into ``dist/``, and serve it like Cloudflare Pages does.
+
+Usage::
+
+    python build.py                  # build dist/
+    python build.py serve [--port N] # build, then serve dist/ on http://127.0.0.1:N/
+
+Every byte the site runs is served by the site itself. The build assembles ``dist/`` from pinned
+inputs, downloaded once and cached under ``.cache/``:
+
+- the Pyodide core, from the npm package ``pyodide@314.0.7`` (``npm pack``), under the versioned path
+  ``/pyodide/314.0.7/`` so it can be cached forever;
+- wheels: ``micropip`` (from PyPI), a pure-Python ``msgpack`` (built with ``MSGPACK_PUREPYTHON=1``) and
+  our own ``lab`` package (zipped by :func:`build_lab_wheel`), each under ``/wheels/<content hash>/``;
+- ``static/``: the ES modules and the CSS copied as is, the HTML pages rendered with jinja2 (they share
+  the partial ``_lab.html``);
+- ``narratives/`` rendered with jinja2 to ``/learn/<lang>/``;
+- two generated files: ``build-manifest.mjs`` (which Pyodide and which wheels the worker loads) and
+  ``_headers`` (Cloudflare Pages' header rules: the Content-Security-Policy and the cache policy).
+
+The finished folder is checked against Cloudflare Pages' limits before it replaces ``dist/``.
+
+``serve`` is a development server that behaves like Pages where it matters: it applies ``dist/_headers``
+itself (matching rules merge), serves ``/embed`` from ``embed.html`` and redirects ``/embed.html`` there
+(Pages' pretty URLs), answers unknown paths with ``404.html``, and sends correct MIME types.
+
+Only the standard library and jinja2 are used, so a fresh machine needs just ``pip install jinja2``
+(or the project's ``[test]`` extra), ``npm`` and ``pip``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import contextlib
+import hashlib
+import http.server
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+import tomllib
+import urllib.parse
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+CACHE = ROOT / ".cache"
+DIST = ROOT / "dist"
+STATIC = ROOT / "static"
+NARRATIVES = ROOT / "narratives"
+LAB_PACKAGE = ROOT / "lab"
+
+# Pinned inputs. Changing one of these is the only way the downloaded parts of the site change.
+PYODIDE_VERSION = "314.0.7"
+PYODIDE_PYTHON = "3.14"  # the CPython inside that Pyodide; wheels must suit it
+MICROPIP_VERSION = "0.11.1"
+MSGPACK_VERSION = "1.2.4"
+WRANGLER_VERSION = "4.86.0"  # the newest wrangler that runs on Node 20 (used by the tests)
+
+# The files of the npm package that a browser needs. Left out: the UMD build (pyodide.js), TypeScript
+# types, source maps, package.json, README and the demo consoles (which load Pyodide from a CDN).
+PYODIDE_RUNTIME_FILES = (
+    "pyodide.mjs",
+    "pyodide.asm.mjs",
+    "pyodide.asm.wasm",
+    "python_stdlib.zip",
+    "pyodide-lock.json",  # Pyodide always fetches it at boot; it must match the core
+)
+
+# Cloudflare Pages limits (cloudflare-docs: pages/platform/limits).
+PAGES_MAX_FILE_BYTES = 25 * 1024 * 1024
+PAGES_MAX_FILES = 20_000
+
+IMMUTABLE = "public, max-age=31536000, immutable"
+PAGES_DEFAULT_CACHE_CONTROL = "public, max-age=0, must-revalidate"  # Pages' default for a found file
+CSP_SOURCES = (
+    "default-src 'self'",
+    "script-src 'self' 'wasm-unsafe-eval'",  # Pyodide compiles WebAssembly; no 'unsafe-eval' needed
+    "worker-src 'self'",
+    "connect-src 'self'",
+    "img-src 'self' data:",
+    "style-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+)
+
+
+def content_security_policy(frame_ancestors: str) -> str:
+    """The site's CSP; only ``frame-ancestors`` differs between the lab and its embeddable page."""
+    return "; ".join((*CSP_SOURCES, f"frame-ancestors {frame_ancestors}"))
+
+
+class BuildError(Exception):
+    """A build step failed; the message says what to do about it."""
+
+
+# --------------------------------------------------------------------------------------------------
+# Pinned inputs, cached under .cache/
+# --------------------------------------------------------------------------------------------------
+
+
+def run(command: list[str], *, cwd: Path | None = None, env: dict[str, str] | None = None) -> None:
+    """Run a command; on failure raise a BuildError that shows the command and its output."""
+    try:
+        done = subprocess.run(
+            command, cwd=cwd, env=env and {**os.environ, **env}, capture_output=True, text=True
+        )
+    except FileNotFoundError as error:
+        raise BuildError(f"`{command[0]}` is not installed, and the build needs it: {error}") from None
+    if done.returncode != 0:
+        raise BuildError(
+            f"`{' '.join(command)}` failed with exit code {done.returncode}:\n{done.stdout}{done.stderr}"
+        )
+
+
+def cached(path: Path, make) -> Path:
+    """Return ``path`` if it exists, else call ``make(tmp_dir) -> file`` and move the file there.
+
+    The result only appears in the cache once it is complete, so an interrupted build never leaves
+    half a download behind.
+    """
+    if path.exists():
+        return path
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=CACHE) as tmp:
+        os.replace(make(Path(tmp)), path)
+    return path
+
+
+def fetch_pyodide() -> Path:
+    """The Pyodide core's runtime files, from ``npm pack pyodide@<version>``; returns their folder."""
+
+    def download(tmp: Path) -> Path:
+        run(["npm", "pack", "--silent", f"pyodide@{PYODIDE_VERSION}"], cwd=tmp)
+        unpacked = tmp / "runtime"
+        unpacked.mkdir()
+        with tarfile.open(tmp / f"pyodide-{PYODIDE_VERSION}.tgz") as tgz:
+            for name in PYODIDE_RUNTIME_FILES:
+                member = tgz.getmember(f"package/{name}")
+                (unpacked / name).write_bytes(tgz.extractfile(member).read())
+        return unpacked
+
+    return cached(CACHE / f"pyodide-{PYODIDE_VERSION}", download)
+
+
+def fetch_micropip() -> Path:
+    """The micropip wheel from PyPI, exactly as published."""
+    name = f"micropip-{MICROPIP_VERSION}-py3-none-any.whl"
+
+    def download(tmp: Path) -> Path:
+        run(
+            [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary=:all:",
+             "--python-version", PYODIDE_PYTHON, "--dest", str(tmp), f"micropip=={MICROPIP_VERSION}"]
+        )  # fmt: skip
+        return tmp / name
+
+    return cached(CACHE / "wheels" / name, download)
+
+
+def build_msgpack() -> Path:
+    """A pure-Python msgpack wheel, built from the sdist with ``MSGPACK_PUREPYTHON=1``.
+
+    PyPI's msgpack wheels contain a C extension that Pyodide cannot load; without the C extension
+    msgpack falls back to its pure-Python implementation, which is what the browser runs.
+    """
+    name = f"msgpack-{MSGPACK_VERSION}-py3-none-any.whl"
+
+    def download(tmp: Path) -> Path:
+        run(
+            [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-binary=msgpack",
+             "--no-cache-dir", "--wheel-dir", str(tmp), f"msgpack=={MSGPACK_VERSION}"],
+            env={"MSGPACK_PUREPYTHON": "1"},
+        )  # fmt: skip
+        built = sorted(tmp.glob("*.whl"))
+        if [wheel.name for wheel in built] != [name]:
+            raise BuildError(f"expected the pure-Python wheel {name}, but pip built {built}")
+        return built[0]
+
+    return cached(CACHE / "wheels" / name, download)
+
+
+def ensure_wrangler() -> Path:
+    """Install ``wrangler@<WRANGLER_VERSION>`` under ``.cache/`` (once); return its executable.
+
+    Not part of the build: the tests use it to serve ``dist/`` with Cloudflare's own local runtime.
+    """
+    prefix = CACHE / f"wrangler-{WRANGLER_VERSION}"
+    executable = prefix / "node_modules" / ".bin" / "wrangler"
+    if not executable.exists():
+        prefix.mkdir(parents=True, exist_ok=True)
+        run(
+            ["npm", "install", "--silent", "--no-save", "--no-package-lock", "--no-audit", "--no-fund",
+             "--prefix", str(prefix), f"wrangler@{WRANGLER_VERSION}"]
+        )  # fmt: skip
+    return executable
+
+
+# --------------------------------------------------------------------------------------------------
+# Our own wheel
+# --------------------------------------------------------------------------------------------------
+
+
+def _record_hash(data: bytes) -> str:
+    digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+    return f"sha256={digest}"
+
+
+def build_lab_wheel(out_dir: Path) -> Path:
+    """Zip ``lab/**.py`` into a pure-Python wheel, without pip (a wheel is a zip with three metadata files).
+
+    The name and version come from pyproject.toml. The zip is deterministic (sorted entries, fixed
+    timestamps), so the same sources give the same bytes and thus the same content-hashed URL.
+    """
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    dist_name = re.sub(r"[-_.]+", "_", project["name"]).lower()
+    version = project["version"]
+    info = f"{dist_name}-{version}.dist-info"
+
+    sources = sorted(
+        path
+        for path in LAB_PACKAGE.rglob("*.py")
+        if "__pycache__" not in path.parts and not path.name.startswith(".")
+    )
+    files = {path.relative_to(ROOT).as_posix(): path.read_bytes() for path in sources}
+    requires = "".join(f"Requires-Dist: {dep}\n" for dep in project.get("dependencies", []))
+    files[f"{info}/METADATA"] = (
+        f"Metadata-Version: 2.1\nName: {project['name']}\nVersion: {version}\n"
+        f"Summary: {project.get('description', '')}\n{requires}"
+    ).encode()
+    files[f"{info}/WHEEL"] = (
+        b"Wheel-Version: 1.0\nGenerator: checkpoint-lab build.py\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
+    )
+    record = "".join(f"{name},{_record_hash(data)},{len(data)}\n" for name, data in files.items())
+    files[f"{info}/RECORD"] = f"{record}{info}/RECORD,,\n".encode()
+
+    wheel = out_dir / f"{dist_name}-{version}-py3-none-any.whl"
+    with zipfile.ZipFile(wheel, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name, data in files.items():
+            entry = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+            entry.external_attr = 0o644 << 16
+            zf.writestr(entry, data, compress_type=zipfile.ZIP_DEFLATED)
+    return wheel
+
+
+# --------------------------------------------------------------------------------------------------
+# Assembling dist/
+# --------------------------------------------------------------------------------------------------
+
+
+def add_hashed(wheel: Path, site: Path) -> str:
+    """Copy a wheel to ``wheels/<sha256 prefix>/<name>`` and return that path, relative to the site root.
+
+    The hash goes in the folder, not the file name, so the file keeps its standard wheel name (which
+    Pyodide reads) while any change to its bytes gives a new URL that no cache has seen.
+    """
+    digest = hashlib.sha256(wheel.read_bytes()).hexdigest()[:16]
+    target = site / "wheels" / digest / wheel.name
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(wheel, target)
+    return f"./wheels/{digest}/{wheel.name}"
+
+
+def _templates(folder: Path):
+    """A jinja2 environment for the templates in ``folder``: HTML-escaped, failing on undefined names."""
+    import jinja2  # the build's only third-party dependency
+
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(folder),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+    )
+
+
+def render_static_pages(site: Path) -> None:
+    """Render ``static/*.html`` with jinja2, so the lab and embed pages share ``_lab.html``.
+
+    Files whose name starts with ``_`` are partials: included by pages, never copied on their own.
+    """
+    env = _templates(STATIC)
+    for page in sorted(STATIC.glob("*.html")):
+        if not page.name.startswith("_"):
+            (site / page.name).write_text(env.get_template(page.name).render())
+
+
+def render_narratives(site: Path) -> None:
+    """Render ``narratives/<lang>/*.html`` (jinja2 templates) to ``/learn/<lang>/``.
+
+    Files whose name starts with ``_`` are shared templates (the layout), not pages.
+    """
+    env = _templates(NARRATIVES)
+    languages = sorted(p.name for p in NARRATIVES.iterdir() if p.is_dir() and not p.name.startswith("_"))
+    for lang in languages:
+        for page in sorted((NARRATIVES / lang).glob("*.html")):
+            html = env.get_template(f"{lang}/{page.name}").render(lang=lang, languages=languages)
+            target = site / "learn" / lang / page.name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(html)
+
+
+def write_manifest(site: Path, boot_wheels: list[str], on_demand: dict[str, str]) -> None:
+    """Write ``build-manifest.mjs``: the only place where the worker learns versions and wheel URLs."""
+    pyodide_dir = f"./pyodide/{PYODIDE_VERSION}/"
+
+    def urls(paths: list[str]) -> str:
+        return "".join(f"  url({json.dumps(path)}),\n" for path in paths)
+
+    (site / "build-manifest.mjs").write_text(
+        "// Generated by build.py from its pinned inputs. Do not edit; rebuild instead.\n"
+        f'export {{ loadPyodide }} from "{pyodide_dir}pyodide.mjs";\n\n'
+        "const url = (path) => new URL(path, import.meta.url).href;\n\n"
+        "/** Pyodide's own files (core, stdlib, lock file); the path is versioned and cached forever. */\n"
+        f"export const PYODIDE_INDEX_URL = url({json.dumps(pyodide_dir)});\n\n"
+        "/** Wheels the worker loads at boot, in order; content-hashed URLs, cached forever. */\n"
+        f"export const BOOT_WHEELS = [\n{urls(boot_wheels)}];\n\n"
+        "/** Wheels served for loading on demand with `pyodide.loadPackage(url)`, not at boot. */\n"
+        "export const ON_DEMAND_WHEELS = {\n"
+        + "".join(f"  {name}: url({json.dumps(path)}),\n" for name, path in on_demand.items())
+        + "};\n"
+    )
+
+
+def headers_file() -> str:
+    """The text of ``_headers``: Cloudflare Pages' header rules, also applied by the dev server.
+
+    Matching rules merge, and a header set by two rules would be joined with ", " - for a CSP that
+    means *two* policies, both enforced. So the embed page first detaches the site-wide CSP
+    (``! Content-Security-Policy``) and then sets its own, which lets any site frame it.
+    """
+    site_csp = content_security_policy("'self'")
+    embed_csp = content_security_policy("*")
+    rules = [
+        ("/*", [f"Content-Security-Policy: {site_csp}",
+                "X-Content-Type-Options: nosniff",
+                "Referrer-Policy: strict-origin-when-cross-origin"]),
+        ("/embed", ["! Content-Security-Policy", f"Content-Security-Policy: {embed_csp}"]),
+        ("/embed.html", ["! Content-Security-Policy", f"Content-Security-Policy: {embed_csp}"]),
+        ("/pyodide/*", [f"Cache-Control: {IMMUTABLE}"]),
+        ("/wheels/*", [f"Cache-Control: {IMMUTABLE}"]),
+    ]  # fmt: skip
+    lines = [
+        "# Generated by build.py: Cloudflare Pages header rules, also applied by `python build.py serve`."
+    ]
+    for path, headers in rules:
+        lines += [path, *(f"  {header}" for header in headers)]
+    return "\n".join(lines) + "\n"
+
+
+def check_pages_limits(site: Path) -> None:
+    """Fail with a clear message if the folder breaks a Cloudflare Pages limit (file size, file count)."""
+    files = [p for p in site.rglob("*") if p.is_file()]
+    too_big = [(p, p.stat().st_size) for p in files if p.stat().st_size > PAGES_MAX_FILE_BYTES]
+    problems = [
+        f"{p.relative_to(site)} is {size / 2**20:.1f} MiB; Cloudflare Pages serves files up to "
+        f"{PAGES_MAX_FILE_BYTES / 2**20:.0f} MiB"
+        for p, size in too_big
+    ]
+    if len(files) > PAGES_MAX_FILES:
+        problems.append(
+            f"the site has {len(files)} files; Cloudflare Pages (Free plan) deploys at most {PAGES_MAX_FILES}"
+        )
+    if problems:
+        raise BuildError("the site breaks Cloudflare Pages' limits:\n  - " + "\n  - ".join(problems))
+
+
+@dataclass
+class BuildResult:
+    """What a build produced: the folder, its file count and size, and how long it took."""
+
+    dist: Path
+    files: int
+    bytes: int
+    seconds: float
+
+
+def build(dist: Path = DIST) -> BuildResult:
+    """Build the site into ``dist`` (replacing it only once the new folder is complete and checked)."""
+    started = time.perf_counter()
+    CACHE.mkdir(exist_ok=True)
+    pyodide = fetch_pyodide()
+    micropip, msgpack = fetch_micropip(), build_msgpack()
+
+    dist = dist.resolve()
+    dist.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=dist.parent, prefix=f".{dist.name}-") as tmp:
+        site = Path(tmp) / "site"
+        shutil.copytree(STATIC, site, ignore=shutil.ignore_patterns("_*", "*.html"))
+        render_static_pages(site)
+        shutil.copytree(pyodide, site / "pyodide" / PYODIDE_VERSION)
+        lab = build_lab_wheel(Path(tmp))
+        boot_wheels = [add_hashed(msgpack, site), add_hashed(lab, site)]
+        write_manifest(site, boot_wheels, on_demand={"micropip": add_hashed(micropip, site)})
+        render_narratives(site)
+        (site / "_headers").write_text(headers_file())
+        check_pages_limits(site)
+
+        if dist.exists():
+            shutil.rmtree(dist)
+        os.replace(site, dist)
+
+    files = [p for p in dist.rglob("*") if p.is_file()]
+    return BuildResult(
+        dist=dist,
+        files=len(files),
+        bytes=sum(p.stat().st_size for p in files),
+        seconds=time.perf_counter() - started,
+    )
+
+
+# --------------------------------------------------------------------------------------------------
+# The development server
+# --------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class HeaderRule:
+    """One rule of a ``_headers`` file: a URL pattern, the headers it sets and the ones it detaches."""
+
+    pattern: str
+    set: list[tuple[str, str]] = field(default_factory=list)
+    detach: list[str] = field(default_factory=list)
+
+    def matches(self, path: str) -> bool:
+        """Pages' matching: ``*`` (a splat) matches anything, ``:name`` one path segment."""
+        regex = "".join(
+            ".*" if part == "*" else "[^/]+" if part.startswith(":") else re.escape(part)
+            for part in re.split(r"(\*|:[A-Za-z]\w*)", self.pattern)
+        )
+        return re.fullmatch(regex, path) is not None
+
+
+def parse_headers(text: str) -> list[HeaderRule]:
+    """Parse ``_headers``: an unindented line starts a rule; indented ``Name: value`` or ``! Name`` lines
+    belong to it; ``#`` starts a comment. Raises ValueError on anything else."""
+    rules: list[HeaderRule] = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        if not line[0].isspace():
+            if not line.startswith("/"):
+                raise ValueError(f"_headers line {number}: a rule must start with '/': {line!r}")
+            rules.append(HeaderRule(line.strip()))
+        elif not rules:
+            raise ValueError(f"_headers line {number}: a header before any URL pattern")
+        elif line.strip().startswith("!"):
+            rules[-1].detach.append(line.strip()[1:].strip().lower())
+        elif ":" in line:
+            name, value = line.strip().split(":", 1)
+            rules[-1].set.append((name.strip(), value.strip()))
+        else:
+            raise ValueError(f"_headers line {number}: expected 'Name: value' or '! Name': {line!r}")
+    return rules
+
+
+def headers_for(rules: list[HeaderRule], path: str) -> dict[str, str]:
+    """The headers that apply to ``path``: every matching rule in order; repeats join with ", "."""
+    merged: dict[str, tuple[str, str]] = {}  # lower-cased name -> (name as written, value)
+    for rule in rules:
+        if not rule.matches(path):
+            continue
+        for name in rule.detach:
+            merged.pop(name, None)
+        for name, value in rule.set:
+            key = name.lower()
+            merged[key] = (merged[key][0], f"{merged[key][1]}, {value}") if key in merged else (name, value)
+    return dict(merged.values())
+
+
+class PagesLikeHandler(http.server.SimpleHTTPRequestHandler):
+    """Serve a built site the way Cloudflare Pages does (see the module docstring)."""
+
+    # The types Pages sends (checked with `wrangler pages dev`).
+    extensions_map = {
+        **http.server.SimpleHTTPRequestHandler.extensions_map,
+        ".mjs": "application/javascript",
+        ".js": "application/javascript",
+        ".wasm": "application/wasm",
+        ".whl": "application/octet-stream",
+        ".zip": "application/zip",
+        ".json": "application/json",
+        ".css": "text/css; charset=utf-8",
+        ".html": "text/html; charset=utf-8",
+        ".svg": "image/svg+xml",
+    }
+    header_rules: list[HeaderRule] = []  # set by make_server
+    quiet = False
+
+    def do_GET(self) -> None:  # noqa: N802 - the name http.server dispatches to
+        self._serve(head=False)
+
+    def do_HEAD(self) -> None:  # noqa: N802
+        self._serve(head=True)
+
+    def _serve(self, head: bool) -> None:
+        raw_path = self.path.split("?", 1)[0].split("#", 1)[0]
+        url_path = urllib.parse.unquote(raw_path)
+        status, target = self.resolve(url_path)
+        headers = headers_for(self.header_rules, url_path)  # Pages applies them to every response
+        self.send_response(status)
+        for name, value in headers.items():
+            self.send_header(name, value)
+        if status == 308:
+            self.send_header("Location", target + self.path[len(raw_path) :])
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        file = Path(self.directory) / target.lstrip("/")
+        if not any(name.lower() == "cache-control" for name in headers):
+            self.send_header("Cache-Control", "no-store" if status == 404 else PAGES_DEFAULT_CACHE_CONTROL)
+        self.send_header("Content-Type", self.guess_type(str(file)))
+        self.send_header("Content-Length", str(file.stat().st_size))
+        self.end_headers()
+        if not head:
+            # A browser may drop a download (a reload, a cancelled fetch); then there is no one to answer.
+            with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+                self.wfile.write(file.read_bytes())
+
+    def resolve(self, path: str) -> tuple[int, str]:
+        """Map a URL path to ``(200|404, file)`` or ``(308, location)`` with Pages' pretty-URL rules."""
+        root = Path(self.directory)
+
+        def is_file(relative: str) -> bool:
+            candidate = (root / relative.lstrip("/")).resolve()
+            return candidate.is_relative_to(root.resolve()) and candidate.is_file()
+
+        if path.rsplit("/", 1)[-1] in ("_headers", "_redirects"):
+            return 404, "/404.html"  # Pages never serves its configuration files
+        if path.endswith("/index.html"):
+            return 308, path.removesuffix("index.html")
+        if path.endswith(".html") and is_file(path):
+            return 308, path.removesuffix(".html")
+        if path.endswith("/"):
+            if is_file(path + "index.html"):
+                return 200, path + "index.html"
+        elif is_file(path):
+            return 200, path
+        elif is_file(path + ".html"):
+            return 200, path + ".html"
+        elif is_file(path + "/index.html"):
+            return 308, path + "/"
+        return 404, "/404.html"
+
+    def log_message(self, format: str, *args) -> None:  # noqa: A002 - the base class's signature
+        if not self.quiet:
+            super().log_message(format, *args)
+
+
+def make_server(dist: Path, port: int = 0, quiet: bool = False) -> http.server.ThreadingHTTPServer:
+    """A server for ``dist`` on 127.0.0.1 (``port=0`` picks a free port); call ``serve_forever()``."""
+    settings = {"header_rules": parse_headers((dist / "_headers").read_text()), "quiet": quiet}
+    handler = type("Handler", (PagesLikeHandler,), settings)
+    return http.server.ThreadingHTTPServer(
+        ("127.0.0.1", port), lambda *args: handler(*args, directory=str(dist))
+    )
+
+
+# --------------------------------------------------------------------------------------------------
+# Command line
+# --------------------------------------------------------------------------------------------------
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    commands = parser.add_subparsers(dest="command")
+    serve = commands.add_parser("serve", help="build, then serve dist/ on 127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    args = parser.parse_args(argv)
+
+    try:
+        result = build()
+    except BuildError as error:
+        print(f"build failed: {error}", file=sys.stderr)
+        return 1
+    print(
+        f"built {result.dist.relative_to(ROOT)}/: {result.files} files, {result.bytes / 2**20:.1f} MiB "
+        f"in {result.seconds:.2f} s"
+    )
+    if args.command == "serve":
+        server = make_server(result.dist, args.port)
+        print(f"serving the lab on http://127.0.0.1:{server.server_port}/  (Ctrl-C stops)")
+        try:
+            server.serve_forever()
+        except KeyboardInterrupt:
+            pass
+        finally:
+            server.server_close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,104 @@
+/**
+ * The lab's module Web Worker: it boots Python (Pyodide) stage by stage, then forwards every
+ * request from the page to Python. The messages it sends and receives are documented in
+ * protocol.mjs; the commands themselves live in Python (lab/browser/worker_api.py).
+ */
+import { BOOT_WHEELS, loadPyodide, PYODIDE_INDEX_URL } from "./build-manifest.mjs";
+import { errorInfo } from "./protocol.mjs";
+
+/** @typedef {import("./protocol.mjs").BootStage} BootStage */
+
+/** @param {object} message */
+const post = (message) => self.postMessage(message);
+/** Milliseconds since the worker started. */
+const now = () => Math.round(performance.now());
+
+/** @type {BootStage} the stage that is running, so a failure can say where boot stopped */
+let currentStage = "runtime";
+
+/**
+ * Run one boot stage between a "start" and a "done" event.
+ * @template T
+ * @param {BootStage} name
+ * @param {() => Promise<T>} work
+ * @param {(value: T) => object} [describe] what the "done" event reports about the stage's result
+ * @returns {Promise<T>}
+ */
+async function stage(name, work, describe) {
+  currentStage = name;
+  const start = now();
+  post({ type: "boot", stage: name, state: "start", at: start });
+  const value = await work();
+  const at = now();
+  post({ type: "boot", stage: name, state: "done", at, ms: at - start, detail: describe?.(value) });
+  return value;
+}
+
+/**
+ * Boot Python and resolve to the Python module that answers requests.
+ * @returns {Promise<any>} a PyProxy of lab.browser.worker_api
+ */
+async function boot() {
+  const pyodide = await stage(
+    "runtime",
+    // packageBaseUrl: packages come from our own folder, never from Pyodide's default CDN.
+    () => loadPyodide({ indexURL: PYODIDE_INDEX_URL, packageBaseUrl: PYODIDE_INDEX_URL }),
+    (py) => ({ pyodide: py.version }),
+  );
+  await stage("packages", async () => {
+    // loadPackage reports a failed download through errorCallback and still resolves.
+    const failures = [];
+    const loaded = await pyodide.loadPackage(BOOT_WHEELS, {
+      messageCallback: () => {},
+      errorCallback: (message) => failures.push(message),
+    });
+    if (failures.length) throw new Error(failures.join("; "));
+    return loaded.map((pkg) => `${pkg.name} ${pkg.version}`);
+  }, (packages) => ({ packages }));
+  const api = await stage("lab", async () => pyodide.pyimport("lab.browser.worker_api"));
+  api.connect((eventJson) => post(JSON.parse(eventJson)));
+  await stage("restore", async () => JSON.parse(await api.restore()), (storage) => storage);
+  post({ type: "boot", stage: "ready", state: "done", at: now(), ms: now() });
+  return api;
+}
+
+/**
+ * Boot, but fail as soon as an error escapes. Pyodide reports some failures (a failed download of its
+ * WebAssembly, for one) only as an unhandled rejection, and then loadPyodide never settles.
+ * @returns {Promise<any>} the Python module that answers requests
+ */
+function bootOrFail() {
+  return new Promise((resolve, reject) => {
+    const escaped = (event) => settle(reject, event.reason);
+    const settle = (outcome, value) => {
+      self.removeEventListener("unhandledrejection", escaped);
+      outcome(value);
+    };
+    self.addEventListener("unhandledrejection", escaped);
+    boot().then((api) => settle(resolve, api), (error) => settle(reject, error));
+  });
+}
+
+const booted = bootOrFail();
+booted.catch((error) => {
+  console.error(`boot failed in stage "${currentStage}"`, error);
+  post({ type: "boot", stage: currentStage, state: "error", at: now(), error: errorInfo(error) });
+});
+
+self.addEventListener("message", async ({ data: request }) => {
+  let api;
+  try {
+    api = await booted;
+  } catch (error) {
+    const { message } = errorInfo(error);
+    post({ id: request.id, ok: false, error: { type: "BootError", message: `Python did not start: ${message}` } });
+    return;
+  }
+  try {
+    post(JSON.parse(await api.dispatch(JSON.stringify(request))));
+  } catch (error) {
+    // dispatch answers every failing command itself; reaching here is a bug in the worker or in dispatch.
+    console.error("dispatch failed", error);
+    post({ id: request.id, ok: false, error: { ...errorInfo(error), type: "InternalError" } });
+  }
+});

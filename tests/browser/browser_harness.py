@@ -1,0 +1,139 @@
+"""What the browser tests (and ``boot_time.py``) need: serve a built site, drive Debian's Chromium, wait for
+the lab to boot.
+
+- :class:`SiteServer` serves ``dist/`` with ``build.py``'s Pages-like dev server, in a thread.
+- :class:`WranglerSite` serves it with Cloudflare's own local runtime (``wrangler pages dev``).
+- :func:`launch_chromium` starts ``/usr/bin/chromium`` and fails loudly when it is missing.
+- :func:`wait_for_boot` polls the page until the lab is ready or shows its error view. It polls with
+  ``page.evaluate``: the site's CSP forbids the string evaluation that ``wait_for_function`` uses.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))  # build.py lives at the repository root, not in an installed package
+
+import build  # noqa: E402
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+BOOT_TIMEOUT_S = 60
+
+
+def launch_chromium(playwright):
+    """Launch Debian's Chromium through Playwright; raise (never skip) when it is not installed."""
+    if not CHROMIUM.exists():
+        raise RuntimeError(
+            f"{CHROMIUM} is missing: the browser tests need Debian's Chromium (apt-get install -y chromium)"
+        )
+    return playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class SiteServer:
+    """``build.py``'s dev server for ``dist`` on a free port, in a background thread."""
+
+    def __init__(self, dist: Path):
+        self.server = build.make_server(dist, port=0, quiet=True)
+        self.url = f"http://127.0.0.1:{self.server.server_port}"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    def __enter__(self) -> SiteServer:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *_exc) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+class WranglerSite:
+    """``wrangler pages dev <dist>`` on a free loopback port, run from the repository root so it reads
+    ``wrangler.toml``; its state, config and logs go to ``scratch``."""
+
+    def __init__(self, dist: Path, scratch: Path):
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log = scratch / "wrangler.log"
+        command = [str(build.ensure_wrangler()), "pages", "dev", str(dist), "--ip", "127.0.0.1",
+                   "--port", str(self.port), "--persist-to", str(scratch / "state")]  # fmt: skip
+        env = {
+            **os.environ,
+            "XDG_CONFIG_HOME": str(scratch / "config"),  # keeps wrangler out of the home folder
+            "WRANGLER_SEND_METRICS": "false",
+            "CI": "true",  # no interactive prompts, no update check
+        }
+        with self.log.open("wb") as log:
+            self.process = subprocess.Popen(
+                command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+            )
+
+    def __enter__(self) -> WranglerSite:
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"wrangler exited with {self.process.returncode}:\n{self.log.read_text()}")
+            try:
+                urllib.request.urlopen(self.url + "/", timeout=2).close()
+                return self
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                time.sleep(0.25)
+        self.__exit__()
+        raise RuntimeError(f"wrangler did not answer on {self.url} within 90 s:\n{self.log.read_text()}")
+
+    def __exit__(self, *_exc) -> None:
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)  # wrangler and the workerd it started
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait()
+
+
+def boot_state(page) -> str:
+    """``booting``, ``ready`` or ``error``: what the lab page shows (``body[data-boot-state]``)."""
+    return page.evaluate("() => document.body.dataset.bootState ?? 'loading'")
+
+
+def wait_for_boot(page, timeout_s: float = BOOT_TIMEOUT_S, frame=None) -> str:
+    """Poll until the lab (in ``page``, or in one of its frames) is ready or shows its error view."""
+    target = frame or page
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        state = boot_state(target)
+        if state in ("ready", "error"):
+            return state
+        page.wait_for_timeout(50)
+    raise AssertionError(f"the lab did not boot within {timeout_s} s; it shows: {target.inner_text('body')}")
+
+
+def wait_until_ready(page, frame=None) -> None:
+    """Like :func:`wait_for_boot`, but a boot failure fails the test with what the error view says."""
+    if wait_for_boot(page, frame=frame) != "ready":
+        target = frame or page
+        raise AssertionError(f"the lab failed to boot: {target.inner_text('#boot-error')}")
