@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -364,13 +364,19 @@ class SuperStepLoop:
             self.step += 1
 
     # -- saving in the foreground ("sync") or background ("async") ----------------------------------
-    async def persist(self, saving: Awaitable[Any], seam: str, task: Task | None, detail: dict) -> None:
+    async def persist(
+        self, saving: Coroutine[Any, Any, Any], seam: str, task: Task | None, detail: dict
+    ) -> None:
         if self.durability == "async":
             previous, step, checkpoint_id = self._saving, self.step, self.checkpoint["id"]
 
             async def in_order() -> None:
-                if previous is not None:
-                    await previous
+                try:
+                    if previous is not None:
+                        await previous
+                except BaseException:
+                    saving.close()  # an earlier save failed or the process died: this one never runs
+                    raise
                 await saving
                 await self.seam(seam, task, detail=detail, step=step, checkpoint_id=checkpoint_id)
 

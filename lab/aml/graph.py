@@ -1,0 +1,512 @@
+"""The AML case-investigation graph: a LangGraph ``StateGraph`` small enough to read in the page.
+
+::
+
+    START → intake ─┬→ fetch_transactions ─┐ (paid API)
+                    └→ screen_sanctions ───┴→ classify_typology ─?→ close_case → END
+                                                    └─?→ draft_sar → human_review ─?→ file_sar → END
+                                                                     (interrupt)  └─?→ close_case
+
+The LangGraph concepts it shows:
+
+- **fan-out and a join**: ``intake`` fires two nodes that run in the same super-step;
+  ``add_edge([fetch_transactions, screen_sanctions], classify_typology)`` is a barrier channel
+  that fires ``classify_typology`` once both wrote;
+- **conditional edges**: routers pick ``draft_sar`` or ``close_case``, then ``file_sar`` or
+  ``close_case`` (a rejected SAR closes the case, with the officer's decision in ``outcome``);
+- **human in the loop**: ``human_review`` calls ``interrupt()``; ``Command(resume={"approved": ...})``
+  answers it, and the node runs again *from its first line*;
+- **side effects outside the process**: ``fetch_transactions`` pays for a transaction-graph API call
+  and ``file_sar`` files a report. Both go through :class:`ExternalWorld`, which lives outside Python
+  (a page-side ledger in the browser, :class:`lab.controller.world.InMemoryWorld` in tests).
+
+Two variants of the same graph, chosen when it is built (:data:`VARIANTS`):
+
+- ``"misplaced"``: ``human_review`` buys the case-pack export *before* ``interrupt()``, so approving
+  re-runs the purchase (charged ×2), and no external call carries an idempotency key, so a node
+  re-run after a crash pays again;
+- ``"fixed"``: the export is bought *after* ``interrupt()`` and only when approved, and every
+  external call carries the idempotency key ``"<thread id>:<task id>"``. A task id is derived from
+  the checkpoint its step started from (``lab.pregel.ids``), so a task re-run after a crash or an
+  interrupt presents the same key and the API answers with the original receipt: no new charge.
+  (Replaying an old frame forks: new checkpoint, new task ids, new keys, a deliberate new charge.)
+
+Nodes learn their thread and checkpoint the way LangGraph nodes read ``get_config()``: through a
+:class:`RunContext` the caller installs (``use_run_context``) and keeps current with its ``follow``
+seam hook; the task id comes from the running task (LangGraph puts it in ``checkpoint_ns``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import operator
+import re
+from collections.abc import Callable
+from contextvars import ContextVar, Token
+from dataclasses import asdict, dataclass
+from typing import Annotated, Any, Literal, Protocol, TypedDict
+
+from lab.aml.cases import REPORTING_THRESHOLD, WATCHLIST, get_case
+from lab.graph import END, START, CompiledStateGraph, StateGraph
+from lab.pregel.loop import Seam
+from lab.pregel.task import current_task
+from lab.types import interrupt
+
+Variant = Literal["misplaced", "fixed"]
+VARIANTS: tuple[Variant, ...] = ("misplaced", "fixed")
+DEFAULT_DELAY = 0.3
+"""Seconds each node visibly works (``await asyncio.sleep``), so a crash can land inside one."""
+
+QUERY_PRICE_CENTS = 250
+"""Price of one transaction-graph query (``fetch_transactions``)."""
+EXPORT_PRICE_CENTS = 1_200
+"""Price of the full transaction-graph export attached to a SAR (``human_review``)."""
+
+
+class CaseState(TypedDict, total=False):
+    """The graph's state: one channel per key (``LastValue`` unless annotated with a reducer)."""
+
+    case_id: str
+    customer: dict[str, Any]
+    alert: str
+    transactions: list[dict[str, Any]]
+    sanctions: dict[str, Any]
+    typology: str
+    risk: int
+    findings: list[str]
+    sar_draft: dict[str, Any]
+    review: dict[str, Any]
+    sar: dict[str, Any]
+    outcome: str
+    charges: Annotated[list[dict[str, Any]], operator.add]
+    """Receipts of the paid calls on this lineage: compare with the ledger after a double charge."""
+    log: Annotated[list[str], operator.add]
+
+
+# -- the world outside the Python process -----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CallSite:
+    """Where an external call came from: what the ledger records next to each charge."""
+
+    thread_id: str
+    node: str
+    task_id: str
+    checkpoint_id: str
+
+    def idempotency_key(self) -> str:
+        """Stable across re-runs of one task (same checkpoint → same task id), new on a fork."""
+        return f"{self.thread_id}:{self.task_id}"
+
+
+@dataclass(frozen=True)
+class ChargeReceipt:
+    """What the paid API answers. ``replayed``: the idempotency key was seen before, so this is
+    the original receipt again and no money moved (Stripe's behaviour)."""
+
+    receipt_id: str
+    idempotency_key: str | None
+    amount_cents: int
+    purpose: str
+    thread_id: str
+    node: str
+    task_id: str
+    checkpoint_id: str
+    replayed: bool = False
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class FilingReceipt:
+    """What the SAR registry answers; ``replayed`` as for :class:`ChargeReceipt`."""
+
+    sar_id: str
+    idempotency_key: str | None
+    case_id: str
+    thread_id: str
+    node: str
+    task_id: str
+    checkpoint_id: str
+    replayed: bool = False
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+class ExternalWorld(Protocol):
+    """The paid API and the SAR registry. The graph calls ``charge`` and ``file_sar``; the lab
+    reads ``entries`` (one row per request received, oldest first) and ``clear``s on reset.
+
+    With an ``idempotency_key`` seen before, an implementation must return the original receipt
+    with ``replayed=True`` and charge or file nothing new; ``None`` means "no key": always new.
+    """
+
+    async def charge(
+        self,
+        idempotency_key: str | None,
+        *,
+        thread_id: str,
+        node: str,
+        task_id: str,
+        checkpoint_id: str,
+        amount_cents: int,
+        purpose: str,
+    ) -> ChargeReceipt: ...
+
+    async def file_sar(
+        self,
+        idempotency_key: str | None,
+        *,
+        thread_id: str,
+        node: str,
+        task_id: str,
+        checkpoint_id: str,
+        case_id: str,
+        report: dict[str, Any],
+    ) -> FilingReceipt: ...
+
+    async def entries(self) -> list[dict[str, Any]]: ...
+
+    async def clear(self) -> None: ...
+
+
+# -- what a node knows about its run (LangGraph: get_config()) --------------------------------------
+
+
+@dataclass
+class RunContext:
+    """The thread a run works on and the checkpoint its current step started from."""
+
+    thread_id: str
+    checkpoint_id: str = ""
+
+    async def follow(self, seam: Seam) -> None:
+        """A seam hook (``on_seam=``) that keeps ``checkpoint_id`` current."""
+        if seam.name == "step_start":
+            self.checkpoint_id = seam.checkpoint_id
+
+
+_run_context: ContextVar[RunContext] = ContextVar("aml_run_context")
+
+
+def use_run_context(context: RunContext) -> Token[RunContext]:
+    """Install ``context`` for runs started from the current asyncio task."""
+    return _run_context.set(context)
+
+
+def call_site() -> CallSite:
+    try:
+        context = _run_context.get()
+    except LookupError:
+        raise RuntimeError(
+            "The AML nodes need to know their thread: install a RunContext with use_run_context() "
+            "and pass its follow hook as on_seam (lab.controller does both)."
+        ) from None
+    task = current_task()
+    return CallSite(context.thread_id, task.name, task.id, context.checkpoint_id)
+
+
+# -- the investigation rules (pure functions) ---------------------------------------------------------
+
+
+def structuring_deposits(transactions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Cash deposits within 10% under the reporting threshold."""
+    floor = REPORTING_THRESHOLD * 0.9
+    return [
+        t for t in transactions if t["kind"] == "cash_deposit" and floor <= t["amount"] < REPORTING_THRESHOLD
+    ]
+
+
+def _tokens(name: str) -> set[str]:
+    return set(re.findall(r"[a-z0-9]+", name.lower()))
+
+
+def watchlist_matches(names: dict[str, list[str]]) -> list[dict[str, Any]]:
+    """Watchlist entries whose name or alias appears (all its words) in a screened name.
+    ``names`` maps each screened name to the ids of the transactions it appears in."""
+    matches = []
+    for name, transaction_ids in names.items():
+        for entry in WATCHLIST:
+            if any(_tokens(alias) <= _tokens(name) for alias in [entry["name"], *entry["aliases"]]):
+                matches.append(
+                    {
+                        "name": name,
+                        "entry": entry["name"],
+                        "list": entry["list"],
+                        "program": entry["program"],
+                        "transaction_ids": transaction_ids,
+                    }
+                )
+    return matches
+
+
+def classify(transactions: list[dict[str, Any]], sanctions: dict[str, Any]) -> dict[str, Any]:
+    """Typology, risk score (0-100) and the findings that justify them."""
+    if sanctions["hit"]:
+        entries = sorted({m["entry"] for m in sanctions["matches"]})
+        return {"typology": "sanctions", "risk": 95, "findings": [f"Watchlist match: {e}" for e in entries]}
+    deposits = structuring_deposits(transactions)
+    total = sum(t["amount"] for t in deposits)
+    if len(deposits) >= 3 and total > REPORTING_THRESHOLD:
+        finding = (
+            f"{len(deposits)} cash deposits just under {REPORTING_THRESHOLD:,} "
+            f"totalling {total:,.2f} across {len({t['location'] for t in deposits})} branches"
+        )
+        return {"typology": "structuring", "risk": min(99, 70 + 3 * len(deposits)), "findings": [finding]}
+    return {"typology": "none", "risk": 10, "findings": ["Activity fits the customer's profile"]}
+
+
+def is_approved(decision: Any) -> bool:
+    """The officer's answer: ``{"approved": bool}`` (or a bare bool)."""
+    return bool(decision.get("approved")) if isinstance(decision, dict) else decision is True
+
+
+# -- node traits: what the diagram marks (paid, interrupting, filing) -------------------------------
+
+
+def traits(**flags: bool) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Tag a node function; :func:`describe_graph` reads the tags back from the builder."""
+
+    def tag(fn: Callable[..., Any]) -> Callable[..., Any]:
+        fn.aml_traits = flags
+        return fn
+
+    return tag
+
+
+# -- the nodes ----------------------------------------------------------------------------------------
+
+
+class Investigation:
+    """The nodes of one graph variant, bound to the outside world they call."""
+
+    def __init__(self, world: ExternalWorld, variant: Variant, delay: float) -> None:
+        self.world = world
+        self.keyed = variant == "fixed"
+        self.delay = delay
+
+    async def work(self) -> None:
+        """The node's visible working time (a crash can land here)."""
+        await asyncio.sleep(self.delay)
+
+    async def charge(self, purpose: str, amount_cents: int) -> dict[str, Any]:
+        site = call_site()
+        receipt = await self.world.charge(
+            site.idempotency_key() if self.keyed else None,
+            **asdict(site),
+            amount_cents=amount_cents,
+            purpose=purpose,
+        )
+        return receipt.as_dict()
+
+    async def intake(self, state: CaseState) -> dict[str, Any]:
+        """Open the case: load the customer and the alert."""
+        await self.work()
+        case = get_case(state["case_id"])
+        return {
+            "customer": case["customer"],
+            "alert": case["alert"],
+            "log": [f"intake: opened {case['id']} for {case['customer']['name']}"],
+        }
+
+    @traits(paid=True)
+    async def fetch_transactions(self, state: CaseState) -> dict[str, Any]:
+        """Query the paid transaction-graph API for the customer's transactions."""
+        await self.work()
+        receipt = await self.charge("transaction-graph query", QUERY_PRICE_CENTS)
+        transactions = get_case(state["case_id"])["transactions"]
+        return {
+            "transactions": transactions,
+            "charges": [receipt],
+            "log": [f"fetch_transactions: {len(transactions)} transactions ({receipt['receipt_id']})"],
+        }
+
+    async def screen_sanctions(self, state: CaseState) -> dict[str, Any]:
+        """Screen the customer, then every wire counterparty, against the watchlist."""
+        await self.work()
+        case = get_case(state["case_id"])
+        names: dict[str, list[str]] = {case["customer"]["name"]: []}
+        await self.work()
+        for t in case["transactions"]:
+            if t["kind"].startswith("wire"):
+                names.setdefault(t["counterparty"], []).append(t["id"])
+        matches = watchlist_matches(names)
+        verdict = f"{len(matches)} watchlist match(es)" if matches else "no watchlist match"
+        return {
+            "sanctions": {"hit": bool(matches), "matches": matches, "screened": sorted(names)},
+            "log": [f"screen_sanctions: {len(names)} names screened, {verdict}"],
+        }
+
+    async def classify_typology(self, state: CaseState) -> dict[str, Any]:
+        """Name the typology (structuring, sanctions, none) and score the risk."""
+        await self.work()
+        verdict = classify(state["transactions"], state["sanctions"])
+        return {**verdict, "log": [f"classify_typology: {verdict['typology']} (risk {verdict['risk']})"]}
+
+    async def draft_sar(self, state: CaseState) -> dict[str, Any]:
+        """Draft the Suspicious Activity Report for the officer."""
+        await self.work()
+        involved = _involved_transactions(state)
+        draft = {
+            "subject": state["customer"]["name"],
+            "typology": state["typology"],
+            "risk": state["risk"],
+            "amount_involved": round(sum(t["amount"] for t in involved), 2),
+            "transaction_ids": [t["id"] for t in involved],
+            "narrative": f"{state['customer']['name']}: {'; '.join(state['findings'])}.",
+        }
+        return {"sar_draft": draft, "log": [f"draft_sar: {len(involved)} transactions cited"]}
+
+    @traits(paid=True, interrupts=True, charges_before_interrupt=True)
+    async def human_review_misplaced(self, state: CaseState) -> dict[str, Any]:
+        """Ask a compliance officer to approve the SAR (buys the export BEFORE asking)."""
+        await self.work()
+        export = await self.charge("case-pack export", EXPORT_PRICE_CENTS)  # runs again on resume
+        decision = interrupt(_review_request(state, export))
+        return _review_outcome(decision, export)
+
+    @traits(paid=True, interrupts=True)
+    async def human_review_fixed(self, state: CaseState) -> dict[str, Any]:
+        """Ask a compliance officer to approve the SAR (buys the export after, if approved)."""
+        await self.work()
+        decision = interrupt(_review_request(state, None))
+        export = await self.charge("case-pack export", EXPORT_PRICE_CENTS) if is_approved(decision) else None
+        return _review_outcome(decision, export)
+
+    @traits(files_sar=True)
+    async def file_sar(self, state: CaseState) -> dict[str, Any]:
+        """File the approved SAR with the registry."""
+        await self.work()
+        site = call_site()
+        receipt = await self.world.file_sar(
+            site.idempotency_key() if self.keyed else None,
+            **asdict(site),
+            case_id=state["case_id"],
+            report=state["sar_draft"],
+        )
+        return {
+            "sar": receipt.as_dict(),
+            "outcome": f"SAR {receipt.sar_id} filed",
+            "log": [f"file_sar: filed {receipt.sar_id}"],
+        }
+
+    async def close_case(self, state: CaseState) -> dict[str, Any]:
+        """Close the case: nothing suspicious, or the officer rejected the SAR."""
+        await self.work()
+        rejected = "review" in state and not state["review"]["approved"]
+        outcome = "Closed: the officer rejected the SAR" if rejected else "Closed: no suspicious typology"
+        return {"outcome": outcome, "log": [f"close_case: {outcome}"]}
+
+
+def _involved_transactions(state: CaseState) -> list[dict[str, Any]]:
+    if state["typology"] == "sanctions":
+        cited = {tid for m in state["sanctions"]["matches"] for tid in m["transaction_ids"]}
+        return [t for t in state["transactions"] if t["id"] in cited]
+    return structuring_deposits(state["transactions"])
+
+
+def _review_request(state: CaseState, export: dict[str, Any] | None) -> dict[str, Any]:
+    """The ``interrupt()`` payload: what the officer is asked."""
+    return {
+        "question": f"File a SAR for {state['case_id']}?",
+        "draft": state["sar_draft"],
+        "export": export["receipt_id"] if export else None,
+    }
+
+
+def _review_outcome(decision: Any, export: dict[str, Any] | None) -> dict[str, Any]:
+    approved = is_approved(decision)
+    return {
+        "review": {"approved": approved, "export": export["receipt_id"] if export else None},
+        "charges": [export] if export else [],
+        "log": [f"human_review: {'approved' if approved else 'rejected'}"],
+    }
+
+
+# -- routers (conditional edges) ----------------------------------------------------------------------
+
+
+def route_after_classify(state: CaseState) -> str:
+    return "close_case" if state["typology"] == "none" else "draft_sar"
+
+
+def route_after_review(state: CaseState) -> str:
+    return "file_sar" if state["review"]["approved"] else "close_case"
+
+
+# -- building and describing ----------------------------------------------------------------------
+
+
+def build_graph(
+    world: ExternalWorld,
+    variant: Variant = "misplaced",
+    *,
+    checkpointer: Any = None,
+    delay: float = DEFAULT_DELAY,
+) -> CompiledStateGraph:
+    """The AML graph, compiled. ``variant`` picks ``human_review`` and whether calls are keyed."""
+    if variant not in VARIANTS:
+        raise ValueError(f"Unknown variant {variant!r}; choose one of: {', '.join(VARIANTS)}")
+    nodes = Investigation(world, variant, delay)
+    review = nodes.human_review_fixed if variant == "fixed" else nodes.human_review_misplaced
+    builder = StateGraph(CaseState)
+    builder.add_node("intake", nodes.intake)
+    builder.add_node("fetch_transactions", nodes.fetch_transactions)
+    builder.add_node("screen_sanctions", nodes.screen_sanctions)
+    builder.add_node("classify_typology", nodes.classify_typology)
+    builder.add_node("draft_sar", nodes.draft_sar)
+    builder.add_node("human_review", review)
+    builder.add_node("file_sar", nodes.file_sar)
+    builder.add_node("close_case", nodes.close_case)
+    builder.add_edge(START, "intake")
+    builder.add_edge("intake", "fetch_transactions")
+    builder.add_edge("intake", "screen_sanctions")
+    builder.add_edge(["fetch_transactions", "screen_sanctions"], "classify_typology")
+    builder.add_conditional_edges("classify_typology", route_after_classify, ["draft_sar", "close_case"])
+    builder.add_edge("draft_sar", "human_review")
+    builder.add_conditional_edges("human_review", route_after_review, ["file_sar", "close_case"])
+    builder.add_edge("file_sar", END)
+    builder.add_edge("close_case", END)
+    return builder.compile(checkpointer=checkpointer)
+
+
+def describe_graph(graph: CompiledStateGraph) -> dict[str, Any]:
+    """Plain data for the page's SVG diagram, read from the graph's builder and channels."""
+    builder = graph.builder
+    nodes = [{"id": START, "kind": "start"}]
+    for name, fn in builder.nodes.items():
+        doc = inspect.getdoc(fn) or ""
+        nodes.append(
+            {"id": name, "kind": "node", "summary": doc.splitlines()[0] if doc else "", **_traits(fn)}
+        )
+    nodes.append({"id": END, "kind": "end"})
+    return {
+        "nodes": nodes,
+        "edges": [{"source": a, "target": b} for a, b in builder.edges],
+        "joins": [
+            {
+                "sources": list(sources),
+                "target": target,
+                "channel": next(t for t in graph.nodes[target].triggers if t.startswith("join:")),
+            }
+            for sources, target in builder.waiting_edges
+        ],
+        "conditional_edges": [
+            {
+                "source": source,
+                "router": branch.router.__name__,
+                "targets": list(dict.fromkeys(branch.path_map.values())) if branch.path_map else [],
+            }
+            for source, branch in builder.branches
+        ],
+        "state": [{"key": key, "channel": type(graph.channels[key]).__name__} for key in graph.state_keys],
+    }
+
+
+def _traits(fn: Callable[..., Any]) -> dict[str, bool]:
+    flags = {"paid": False, "interrupts": False, "charges_before_interrupt": False, "files_sar": False}
+    return {**flags, **getattr(fn, "aml_traits", {})}

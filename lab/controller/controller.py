@@ -1,0 +1,749 @@
+"""The lab controller: the commands the page sends, and the events it gets back.
+
+One :class:`LabController` per lab session (in the browser: per Web Worker). It holds the
+checkpoint saver, the external world, both compiled variants of the AML graph, the current
+thread and its durability mode, and runs the graph with LangGraph's own API: ``ainvoke`` to
+start, resume (``None`` on a thread-only config), answer (``Command(resume=...)``) or replay
+(``None`` on a config with a ``checkpoint_id``); ``aupdate_state`` to fork; ``alist`` /
+``aget_tuple`` to read the frames.
+
+**Seams.** Every run is started with ``on_seam=``: the super-step loop awaits the controller at
+each seam (:data:`SEAMS`). That one hook serves everything the lab shows:
+
+- every seam becomes a ``seam`` event, and ``put`` / ``put_writes`` also a ``checkpoint`` /
+  ``writes`` event carrying what was just committed, read back from the saver;
+- ``task_start`` / ``task_finish`` are written to the journal, which counts executions;
+- **step**: the hook *pauses* at ``step_start`` by awaiting an ``asyncio.Event`` the controller
+  owns. We pause inside one continuous run instead of re-invoking with ``interrupt_before="*"``,
+  because a breakpoint resume writes ``versions_seen["__interrupt__"]`` into every later
+  checkpoint and, under ``durability="exit"``, every re-invoke is a separate run that saves its own
+  checkpoint: the frames would differ from a normal run's. A paused run differs from a normal run
+  only in time. The hook pauses at the first ``step_start`` whose checkpoint the run had not
+  stood on when it was released, i.e. after one super-step (or on a fresh input / fork frame);
+- **crash**: at the armed seam the hook records and announces a ``crash_point``, kills the
+  :class:`~lab.controller.process.Process` (nothing more from it reaches the saver or the world)
+  and freezes. In the browser the page terminates the worker on that event; in CPython call
+  :meth:`LabController.terminate`, drop the object and build a new controller over the same
+  saver, world and journal.
+
+**Commands** (:data:`COMMANDS`; all async; ``dispatch(name, args)`` calls one by name). Each answers
+``{"ok": true, "result": {...}}`` or ``{"ok": false, "error": {"type", "message"[, "notes"]}}``,
+JSON-able, never a traceback:
+
+- ``catalog()`` → cases, variants, durabilities, seams, commands, both diagrams, session;
+- ``start(case_id, variant="misplaced", durability="async", thread_id=None)`` → session, diagram;
+- ``restore()`` → the session the journal remembers (after a crash or reload) and ``state``;
+- ``state()`` → live values, next, interrupts, head checkpoint id, run / crash status;
+- run commands: ``step(durability=None)``, ``run(durability=None)``, ``resume(until="end",
+  durability=None)``, ``answer(approve, until="end", durability=None)``, ``replay(checkpoint_id,
+  until="end", durability=None)``; each answers when its run stops: ``{"status": "paused", "step",
+  "checkpoint_id", "next"}`` | ``{"status": "interrupted" | "done", "values", "interrupts", "next",
+  "checkpoint_id"}`` | ``{"status": "error", "error"}`` | ``{"status": "crashed", "crash_point"}`` |
+  ``{"status": "stopped"}`` (a paused run closed by ``replay`` / ``fork`` / ``start`` / ``reset``);
+- ``arm_crash(seam, node=None)``, ``disarm_crash()``;
+- ``frames()`` → every checkpoint, oldest first (see :func:`~lab.controller.frames.frame_of`);
+  ``frame(checkpoint_id)`` → one frame and its ``diff`` against the parent;
+- ``fork(checkpoint_id, values, as_node=None)`` → the new ``update`` checkpoint and its frame;
+- ``branches()`` → ``{"head", "nodes", "branches"}``; ``checkout(checkpoint_id)`` → the copy of that
+  frame that is now the head (switching branches);
+- ``ledger()``; ``executions()``; ``reset()``.
+
+**Events** (one async ``emit(event)`` callback; each event has ``type``, ``seq``, ``thread_id``):
+
+- ``session {session}``, ``reset {threads_deleted}``;
+- ``run_started {run, kind, durability, until, variant}`` (kind: input | continue | resume | answer
+  | replay);
+- ``seam {run, seam, step, checkpoint_id, node, task_id, detail}`` for every seam;
+- ``checkpoint {run, frame}`` once a ``put`` committed (``run: null`` for ``fork`` / ``checkout``);
+- ``writes {run, checkpoint_id, node, task_id, writes: [[node, channel, value], ...]}`` once a
+  ``put_writes`` committed (``node: "<null>"`` for resume values);
+- ``interrupt {run, node, task_id, interrupts: [{id, value}], ...}``;
+- ``error {scope: "task" | "run", run, error: {type, message}, ...}``;
+- ``paused {run, step, checkpoint_id, next}``;
+- ``crash_point {run, seam, node, step, checkpoint_id}``: the last event of a process;
+- ``run_finished {run, status, ...}`` with the run command's answer.
+
+**Durability** is a per-run choice: the session's default (set by ``start``) applies unless a run
+command passes ``durability=``; a paused run keeps the mode it started with.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import inspect
+import uuid
+from collections.abc import Awaitable, Callable
+from dataclasses import asdict, dataclass
+from typing import Any, Literal
+
+from lab.aml.cases import case_summaries, get_case
+from lab.aml.graph import (
+    DEFAULT_DELAY,
+    VARIANTS,
+    ExternalWorld,
+    RunContext,
+    build_graph,
+    describe_graph,
+    use_run_context,
+)
+from lab.checkpoint.base import NULL_TASK_ID, BaseCheckpointSaver, CheckpointTuple
+from lab.controller.frames import (
+    branch_tree,
+    checkpoint_id_of,
+    diff_frames,
+    frame_of,
+    to_jsonable,
+    writer_name,
+)
+from lab.controller.journal import Journal, MemoryJournal, executions_report
+from lab.controller.process import Process, ProcessKilled, ProcessSaver, ProcessWorld
+from lab.controller.world import annotate_ledger
+from lab.graph import CompiledStateGraph
+from lab.pregel.loop import Seam
+from lab.types import Command
+
+Emit = Callable[[dict[str, Any]], Awaitable[None]]
+Until = Literal["step", "end"]
+
+SEAMS = ("step_start", "task_start", "task_finish", "put_writes", "step_end", "put", "interrupt", "error")
+"""Where the super-step loop calls the hook, in the order a step meets them: ``step_start`` (tasks
+prepared, none started), per task ``task_start`` → (node runs) → ``task_finish`` (before its writes
+are saved) → ``put_writes`` (saved), or ``interrupt`` / ``error``; ``step_end`` (all tasks done,
+before the checkpoint), ``put`` (checkpoint saved; also the input and fork checkpoints)."""
+NODELESS_SEAMS = frozenset(("step_start", "step_end", "put"))
+DURABILITIES = ("sync", "async", "exit")
+MAX_THREAD_ID = 255
+
+COMMANDS = (
+    "catalog",
+    "start",
+    "restore",
+    "state",
+    "step",
+    "run",
+    "resume",
+    "answer",
+    "arm_crash",
+    "disarm_crash",
+    "frames",
+    "frame",
+    "replay",
+    "fork",
+    "branches",
+    "checkout",
+    "ledger",
+    "executions",
+    "reset",
+)
+"""The page's commands, in the order a lesson meets them."""
+
+
+class LabError(Exception):
+    """A command the lab refuses, with a message meant for the learner."""
+
+
+@dataclass
+class Session:
+    """The thread the lab works on and the choices it was started with."""
+
+    thread_id: str
+    case_id: str
+    variant: str
+    durability: str
+
+
+@dataclass(frozen=True)
+class CrashPoint:
+    """Where the next run dies: a seam name, optionally of one node."""
+
+    seam: str
+    node: str | None = None
+
+    def matches(self, seam: Seam) -> bool:
+        return seam.name == self.seam and (self.node is None or seam.node == self.node)
+
+
+@dataclass
+class Run:
+    """One ``ainvoke`` of the graph, as the controller drives it."""
+
+    number: int
+    kind: str  # input | continue | resume | answer | replay
+    thread_id: str
+    durability: str
+    until: Until
+    context: RunContext
+    stopped: asyncio.Future[dict[str, Any]]  # resolved when the run pauses, stops, ends or crashes
+    frame: str | None  # the checkpoint the run stood on when last (re)started: pause at a new one
+    task: asyncio.Task[None] | None = None
+    gate: asyncio.Event | None = None  # set while paused; setting it releases the run
+    paused_at: str | None = None
+    closing: bool = False
+
+
+def command(method: Callable[..., Awaitable[dict[str, Any]]]) -> Callable[..., Awaitable[dict[str, Any]]]:
+    """Make ``method`` a page command: a JSON-able ``{"ok", "result" | "error"}`` dict, always."""
+
+    @functools.wraps(method)
+    async def answer(self: LabController, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        try:
+            self._require_alive()
+            result = await method(self, *args, **kwargs)
+        except Exception as exc:
+            return {"ok": False, "error": error_payload(exc)}
+        return {"ok": True, "result": to_jsonable(result)}
+
+    return answer
+
+
+def error_payload(exc: BaseException) -> dict[str, Any]:
+    """``{"type", "message"}`` (plus ``notes`` such as LangGraph's "During task with name ...")."""
+    message = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
+    payload = {"type": type(exc).__name__, "message": str(message) or type(exc).__name__}
+    if notes := getattr(exc, "__notes__", None):
+        payload["notes"] = list(notes)
+    return payload
+
+
+def validate_thread_id(thread_id: Any) -> str:
+    if not isinstance(thread_id, str):
+        raise LabError(f"A thread id must be text, got {type(thread_id).__name__}")
+    if not thread_id.strip():
+        raise LabError("A thread id must not be empty")
+    if len(thread_id) > MAX_THREAD_ID:
+        raise LabError(f"A thread id has at most {MAX_THREAD_ID} characters; this one has {len(thread_id)}")
+    return thread_id
+
+
+def _choice(value: Any, choices: tuple[str, ...], what: str) -> str:
+    if value not in choices:
+        raise LabError(f"Unknown {what} {value!r}; choose one of: {', '.join(choices)}")
+    return value
+
+
+class LabController:
+    """One lab session: the page's commands over a saver, an external world and a journal."""
+
+    def __init__(
+        self,
+        saver: BaseCheckpointSaver,
+        world: ExternalWorld,
+        emit: Emit,
+        *,
+        journal: Journal | None = None,
+        delay: float = DEFAULT_DELAY,
+    ) -> None:
+        self.process = Process()
+        self.saver = ProcessSaver(saver, self.process)
+        self.world = ProcessWorld(world, self.process)
+        self.journal: Journal = journal if journal is not None else MemoryJournal()
+        self.graphs: dict[str, CompiledStateGraph] = {
+            variant: build_graph(self.world, variant, checkpointer=self.saver, delay=delay)
+            for variant in VARIANTS
+        }
+        self.session: Session | None = None
+        self._emit_callback = emit
+        self._run: Run | None = None
+        self._crash: CrashPoint | None = None
+        self._crash_report: dict[str, Any] | None = None
+        self._seq = 0
+
+    async def dispatch(self, name: str, args: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Run the command ``name`` with keyword ``args`` (what the worker calls)."""
+        if name not in COMMANDS:
+            error = LabError(f"Unknown command {name!r}; the commands are: {', '.join(COMMANDS)}")
+            return {"ok": False, "error": error_payload(error)}
+        method = getattr(self, name)
+        try:
+            inspect.signature(method).bind(**(args or {}))
+        except TypeError as exc:
+            return {"ok": False, "error": error_payload(LabError(f"{name}: {exc}"))}
+        return await method(**(args or {}))
+
+    # -- the session ----------------------------------------------------------------------------------
+    @command
+    async def catalog(self) -> dict[str, Any]:
+        """Everything the page needs to draw itself: cases, variants, modes, seams, diagrams."""
+        return {
+            "cases": case_summaries(),
+            "variants": VARIANTS,
+            "durabilities": DURABILITIES,
+            "seams": SEAMS,
+            "commands": COMMANDS,
+            "graphs": {variant: describe_graph(graph) for variant, graph in self.graphs.items()},
+            "session": asdict(self.session) if self.session else None,
+        }
+
+    @command
+    async def start(
+        self,
+        case_id: str,
+        variant: str = "misplaced",
+        durability: str = "async",
+        thread_id: str | None = None,
+    ) -> dict[str, Any]:
+        """A new thread for ``case_id``; nothing runs until ``step`` or ``run``."""
+        try:
+            get_case(case_id if isinstance(case_id, str) else repr(case_id))
+        except KeyError as exc:
+            raise LabError(exc.args[0]) from None
+        _choice(variant, VARIANTS, "variant")
+        _choice(durability, DURABILITIES, "durability")
+        thread_id = validate_thread_id(
+            f"{case_id}-{uuid.uuid4().hex[:8]}" if thread_id is None else thread_id
+        )
+        if await self._head_id(thread_id) is not None:
+            raise LabError(f"Thread {thread_id!r} already has checkpoints; choose another thread id")
+        await self._close_run()
+        self.session = Session(thread_id, case_id, variant, durability)
+        await self.journal.save_session(asdict(self.session))
+        await self._emit({"type": "session", "session": asdict(self.session)})
+        return {"session": asdict(self.session), "graph": describe_graph(self.graphs[variant])}
+
+    @command
+    async def restore(self) -> dict[str, Any]:
+        """Pick up the session the journal remembers (after a crash or a reload)."""
+        await self._close_run()
+        saved = await self.journal.session()
+        self.session = Session(**saved) if saved else None
+        if self.session is None:
+            return {"session": None}
+        return {"session": saved, "state": await self._state()}
+
+    @command
+    async def state(self) -> dict[str, Any]:
+        """The thread now: live values, next nodes, open interrupts, and what the lab is doing."""
+        return await self._state()
+
+    # -- running ----------------------------------------------------------------------------------------
+    @command
+    async def step(self, durability: str | None = None) -> dict[str, Any]:
+        """Advance one super-step: start a run (or continue the thread), then pause at the next frame."""
+        return await self._advance("step", durability)
+
+    @command
+    async def run(self, durability: str | None = None) -> dict[str, Any]:
+        """Run to the next interrupt or to the end (continuing a paused run)."""
+        return await self._advance("end", durability)
+
+    @command
+    async def resume(self, until: Until = "end", durability: str | None = None) -> dict[str, Any]:
+        """Continue the thread after a crash: ``ainvoke(None, thread_config)``. Finished tasks of
+        the interrupted step are restored from their pending writes; the others run again."""
+        session = self._require_session()
+        self._require_idle()
+        if await self._head_id(session.thread_id) is None:
+            raise LabError(
+                f"Nothing was saved for thread {session.thread_id!r}, so there is nothing to resume "
+                "(durability 'exit' saves only when a run ends). Press Run to start the case again."
+            )
+        return await self._start_run("resume", None, self._thread_config(), until, durability)
+
+    @command
+    async def answer(
+        self, approve: bool, until: Until = "end", durability: str | None = None
+    ) -> dict[str, Any]:
+        """Answer the officer's review: ``Command(resume={"approved": approve})``."""
+        if not isinstance(approve, bool):
+            raise LabError("approve must be true or false")
+        self._require_session()
+        self._require_idle()
+        if not (await self._snapshot()).interrupts:
+            raise LabError("Nothing is waiting for an answer: the thread is not stopped at human_review")
+        request = Command(resume={"approved": approve})
+        return await self._start_run("answer", request, self._thread_config(), until, durability)
+
+    @command
+    async def arm_crash(self, seam: str, node: str | None = None) -> dict[str, Any]:
+        """Kill the process the next time a run reaches ``seam`` (of ``node``, if given)."""
+        _choice(seam, SEAMS, "seam")
+        if node is not None and seam in NODELESS_SEAMS:
+            raise LabError(f"The seam {seam!r} belongs to no node; arm it without one")
+        known = self.graphs["fixed"].nodes
+        if node is not None and node not in known:
+            raise LabError(f"Unknown node {node!r}; the nodes are: {', '.join(known)}")
+        self._crash = CrashPoint(seam, node)
+        return {"armed": asdict(self._crash)}
+
+    @command
+    async def disarm_crash(self) -> dict[str, Any]:
+        self._crash = None
+        return {"armed": None}
+
+    # -- time travel -----------------------------------------------------------------------------------
+    @command
+    async def frames(self) -> dict[str, Any]:
+        """Every checkpoint of the thread, oldest first."""
+        session = self._require_session()
+        return {"thread_id": session.thread_id, "frames": await self._frames()}
+
+    @command
+    async def frame(self, checkpoint_id: str) -> dict[str, Any]:
+        """One checkpoint, and what changed since its parent."""
+        saved = await self._saved(checkpoint_id)
+        shown = frame_of(saved, self._graph())
+        parent = await self._saved(shown["parent_id"]) if shown["parent_id"] else None
+        return {
+            "frame": shown,
+            "diff": diff_frames(frame_of(parent, self._graph()) if parent else None, shown),
+        }
+
+    @command
+    async def replay(
+        self, checkpoint_id: str, until: Until = "end", durability: str | None = None
+    ) -> dict[str, Any]:
+        """Re-execute from an old frame: ``ainvoke(None, config_with_checkpoint_id)`` writes a
+        fork checkpoint, then re-runs that step's tasks (saved writes are not reused)."""
+        self._require_session()
+        await self._close_run()
+        await self._saved(checkpoint_id)
+        config = self._thread_config(checkpoint_id)
+        return await self._start_run("replay", None, config, until, durability)
+
+    @command
+    async def fork(
+        self, checkpoint_id: str, values: dict[str, Any], as_node: str | None = None
+    ) -> dict[str, Any]:
+        """Edit the state at an old frame: ``aupdate_state(config_with_id, values, as_node)``
+        writes an ``update`` checkpoint as a new child of it, the thread's new head."""
+        self._require_session()
+        await self._close_run()
+        await self._saved(checkpoint_id)
+        graph = self._graph()
+        if not isinstance(values, dict):
+            raise LabError("values must be an object of state keys")
+        if unknown := sorted(set(values) - set(graph.state_keys)):
+            raise LabError(
+                f"Unknown state key(s) {unknown}; the state keys are: {', '.join(graph.state_keys)}"
+            )
+        config = await graph.aupdate_state(self._thread_config(checkpoint_id), values, as_node)
+        forked = frame_of(await self._saved(checkpoint_id_of(config)), graph)
+        await self._emit({"type": "checkpoint", "run": None, "frame": forked})
+        return {"checkpoint_id": forked["checkpoint_id"], "frame": forked}
+
+    @command
+    async def branches(self) -> dict[str, Any]:
+        """The thread's checkpoints as a tree by parent id, with the head marked."""
+        return branch_tree(await self._frames())
+
+    @command
+    async def checkout(self, checkpoint_id: str) -> dict[str, Any]:
+        """Switch branches: make a copy of ``checkpoint_id`` the thread's head, so that the next
+        thread-only run continues there. LangGraph has no "checkout"; the head is always the
+        newest checkpoint, and ``update_state(config, None, as_node="__copy__")`` writes a ``fork``
+        copy next to the checkpoint (same parent, same values) without running anything."""
+        self._require_session()
+        await self._close_run()
+        await self._saved(checkpoint_id)
+        graph = self._graph()
+        config = await graph.aupdate_state(self._thread_config(checkpoint_id), None, as_node="__copy__")
+        copied = frame_of(await self._saved(checkpoint_id_of(config)), graph)
+        await self._emit({"type": "checkpoint", "run": None, "frame": copied})
+        return {"checkpoint_id": copied["checkpoint_id"], "frame": copied}
+
+    # -- what the lab observed ---------------------------------------------------------------------------
+    @command
+    async def ledger(self) -> dict[str, Any]:
+        """Every request the paid API and the SAR registry received, repeated charges flagged."""
+        return annotate_ledger(await self.world.entries())
+
+    @command
+    async def executions(self) -> dict[str, Any]:
+        """How often each node ran over the thread's life; restored vs re-run on the last resume."""
+        session = self._require_session()
+        return executions_report(await self.journal.records(session.thread_id))
+
+    @command
+    async def reset(self) -> dict[str, Any]:
+        """Forget everything: every thread's checkpoints, the ledger, the journal, the session."""
+        await self._close_run()
+        threads = {saved.config["configurable"]["thread_id"] async for saved in self.saver.alist(None)}
+        for thread_id in sorted(threads):
+            await self.saver.adelete_thread(thread_id)
+        await self.world.clear()
+        await self.journal.clear()
+        self.session, self._crash = None, None
+        await self._emit({"type": "reset", "threads_deleted": len(threads)})
+        return {"threads_deleted": len(threads)}
+
+    # -- process death (CPython stand-in for worker.terminate()) --------------------------------------
+    async def terminate(self) -> None:
+        """End this controller's process for good; nothing it still runs reaches the outside."""
+        self.process.bury()
+        run = self._run
+        if run is not None and run.task is not None and not run.task.done():
+            run.task.cancel()
+            await asyncio.gather(run.task, return_exceptions=True)
+
+    # -- runs: start, wait, pause, release, close -------------------------------------------------------
+    async def _advance(self, until: Until, durability: str | None) -> dict[str, Any]:
+        run = self._run
+        if run is not None and run.gate is not None:
+            if durability not in (None, run.durability):
+                raise LabError(f"This run was started with durability {run.durability!r}; it keeps it")
+            return await self._release(run, until)
+        self._require_session()
+        self._require_idle()
+        snapshot = await self._snapshot()
+        if snapshot.interrupts:
+            raise LabError("The thread waits at human_review: approve or reject first")
+        if snapshot.metadata is None:
+            case_input = {"case_id": self.session.case_id}
+            return await self._start_run("input", case_input, self._thread_config(), until, durability)
+        if not snapshot.next:
+            raise LabError("This case is finished: replay or fork an earlier frame, or start a new case")
+        return await self._start_run("continue", None, self._thread_config(), until, durability)
+
+    async def _start_run(
+        self, kind: str, request: Any, config: dict[str, Any], until: Until, durability: str | None
+    ) -> dict[str, Any]:
+        session = self._require_session()
+        _choice(until, ("step", "end"), "until")
+        mode = _choice(durability or session.durability, DURABILITIES, "durability")
+        records = await self.journal.records(session.thread_id)
+        run = Run(
+            number=1 + sum(r["type"] == "run_start" for r in records),
+            kind=kind,
+            thread_id=session.thread_id,
+            durability=mode,
+            until=until,
+            context=RunContext(session.thread_id),
+            stopped=asyncio.get_running_loop().create_future(),
+            frame=await self._head_id(session.thread_id),
+        )
+        start = {
+            "run": run.number,
+            "kind": kind,
+            "durability": mode,
+            "until": until,
+            "variant": session.variant,
+        }
+        await self.journal.append(run.thread_id, {"type": "run_start", **start})
+        await self._emit({"type": "run_started", **start})
+        self._run = run
+        run.task = asyncio.ensure_future(self._drive(run, self._graph(), request, config))
+        return await self._wait(run)
+
+    async def _drive(self, run: Run, graph: CompiledStateGraph, request: Any, config: dict[str, Any]) -> None:
+        use_run_context(run.context)
+        try:
+            on_seam = functools.partial(self._on_seam, run)  # late seams of a closed run stay its own
+            values = await graph.ainvoke(request, config, durability=run.durability, on_seam=on_seam)
+            outcome = await self._outcome(values or {})
+        except ProcessKilled:
+            return
+        except asyncio.CancelledError:
+            if not (run.closing and self.process.alive):
+                raise
+            outcome = {"status": "stopped"}
+        except Exception as exc:
+            if not self.process.alive:
+                return
+            outcome = {"status": "error", "error": error_payload(exc)}
+            await self._emit({"type": "error", "scope": "run", "run": run.number, "error": outcome["error"]})
+        self._run = None
+        await self.journal.append(
+            run.thread_id, {"type": "run_end", "run": run.number, "status": outcome["status"]}
+        )
+        await self._emit({"type": "run_finished", "run": run.number, **outcome})
+        _settle(run, outcome)
+
+    async def _outcome(self, values: dict[str, Any]) -> dict[str, Any]:
+        interrupts = values.pop("__interrupt__", [])
+        snapshot = await self._snapshot()
+        return {
+            "status": "interrupted" if interrupts else "done",
+            "values": values,
+            "interrupts": interrupts,
+            "next": snapshot.next,
+            "checkpoint_id": checkpoint_id_of(snapshot.config),
+        }
+
+    async def _wait(self, run: Run) -> dict[str, Any]:
+        await asyncio.wait({run.stopped, run.task}, return_when=asyncio.FIRST_COMPLETED)
+        if run.stopped.done():
+            return run.stopped.result()
+        if run.task.cancelled():
+            return {"status": "stopped"}
+        run.task.result()  # re-raises what went wrong in the controller itself
+        raise LabError("The run ended without reporting how")
+
+    async def _pause(self, run: Run, seam: Seam) -> None:
+        run.gate, run.paused_at = asyncio.Event(), seam.checkpoint_id
+        tasks, restored = seam.detail.get("tasks", []), seam.detail.get("restored", [])
+        paused = {"step": seam.step, "checkpoint_id": seam.checkpoint_id, "next": [*tasks, *restored]}
+        await self._emit({"type": "paused", "run": run.number, **paused})
+        _settle(run, {"status": "paused", **paused})
+        await run.gate.wait()
+
+    async def _release(self, run: Run, until: Until) -> dict[str, Any]:
+        gate, run.gate = run.gate, None
+        run.until, run.frame, run.paused_at = until, run.paused_at, None
+        run.stopped = asyncio.get_running_loop().create_future()
+        gate.set()
+        return await self._wait(run)
+
+    async def _close_run(self) -> None:
+        """Stop a paused run, as abandoning a LangGraph stream does: the loop saves nothing more
+        (under ``durability="exit"`` its unsaved progress is lost)."""
+        run = self._run
+        if run is None or run.task is None or run.task.done():
+            return
+        if run.gate is None:
+            raise LabError("A run is in progress; wait for it to pause or finish")
+        run.closing = True
+        run.task.cancel()
+        await asyncio.gather(run.task, return_exceptions=True)
+        self._run = None
+
+    # -- the seam hook --------------------------------------------------------------------------------
+    async def _on_seam(self, run: Run, seam: Seam) -> None:
+        self.process.check()  # a dead process observes nothing more
+        if self._crash is not None and self._crash.matches(seam):
+            await self._crash_here(run, seam)
+        await run.context.follow(seam)
+        await self._journal_seam(run, seam)
+        await self._emit({"type": "seam", "run": run.number, **_seam_payload(seam)})
+        await self._announce(run, seam)
+        if seam.name == "step_start" and run.until == "step" and seam.checkpoint_id != run.frame:
+            await self._pause(run, seam)
+
+    async def _crash_here(self, run: Run, seam: Seam) -> None:
+        point = {"seam": seam.name, "node": seam.node, "step": seam.step, "checkpoint_id": seam.checkpoint_id}
+        await self.journal.append(run.thread_id, {"type": "crash", "run": run.number, **point})
+        await self._emit({"type": "crash_point", "run": run.number, **point})
+        self._crash_report = point
+        self.process.kill()
+        _settle(run, {"status": "crashed", "crash_point": point})
+        await self.process.freeze()
+
+    async def _journal_seam(self, run: Run, seam: Seam) -> None:
+        record: dict[str, Any] = {"type": seam.name, "run": run.number, "step": seam.step}
+        if seam.name == "step_start":
+            tasks, restored = seam.detail.get("tasks", []), seam.detail.get("restored", [])
+            record |= {"checkpoint_id": seam.checkpoint_id, "tasks": list(tasks), "restored": list(restored)}
+        elif seam.name in ("task_start", "task_finish"):
+            record |= {"node": seam.node, "task_id": seam.task_id}
+        elif seam.name != "step_end":
+            return
+        await self.journal.append(run.thread_id, record)
+
+    async def _announce(self, run: Run, seam: Seam) -> None:
+        """The events that say what a seam committed or raised."""
+        if seam.name == "put":
+            committed = frame_of(await self._saved(seam.checkpoint_id), self._graph())
+            await self._emit({"type": "checkpoint", "run": run.number, "frame": committed})
+        elif seam.name == "put_writes":
+            await self._emit({"type": "writes", "run": run.number, **await self._committed_writes(seam)})
+        elif seam.name == "interrupt":
+            interrupts = seam.detail.get("interrupts", [])
+            await self._emit(
+                {"type": "interrupt", "run": run.number, **_seam_payload(seam), "interrupts": interrupts}
+            )
+        elif seam.name == "error":
+            stored = str(seam.detail.get("error", ""))  # the repr saved as the __error__ write
+            error = {"type": stored.partition("(")[0] or "Exception", "message": stored}
+            await self._emit(
+                {"type": "error", "scope": "task", "run": run.number, **_seam_payload(seam), "error": error}
+            )
+
+    async def _committed_writes(self, seam: Seam) -> dict[str, Any]:
+        """The writes ``put_writes`` just stored for the seam's task, read back from the saver."""
+        saved = await self._saved(seam.checkpoint_id)
+        task_id = seam.task_id or NULL_TASK_ID  # resume values and Command updates belong to no task
+        writer = seam.node or writer_name(task_id, {})
+        writes = [
+            (writer, channel, value) for tid, channel, value in saved.pending_writes or [] if tid == task_id
+        ]
+        return {"checkpoint_id": seam.checkpoint_id, "node": writer, "task_id": task_id, "writes": writes}
+
+    async def _emit(self, event: dict[str, Any]) -> None:
+        if not self.process.alive:
+            return
+        self._seq += 1
+        thread_id = self.session.thread_id if self.session else None
+        await self._emit_callback(to_jsonable({"seq": self._seq, "thread_id": thread_id, **event}))
+
+    # -- reading the thread ---------------------------------------------------------------------------
+    def _graph(self) -> CompiledStateGraph:
+        return self.graphs[self._require_session().variant]
+
+    def _thread_config(self, checkpoint_id: str | None = None) -> dict[str, Any]:
+        configurable = {"thread_id": self._require_session().thread_id}
+        if checkpoint_id is not None:
+            configurable["checkpoint_id"] = checkpoint_id
+        return {"configurable": configurable}
+
+    async def _snapshot(self) -> Any:
+        return await self._graph().aget_state(self._thread_config())
+
+    async def _head_id(self, thread_id: str) -> str | None:
+        saved = await self.saver.aget_tuple({"configurable": {"thread_id": thread_id, "checkpoint_ns": ""}})
+        return saved.checkpoint["id"] if saved else None
+
+    async def _saved(self, checkpoint_id: Any) -> CheckpointTuple:
+        if not isinstance(checkpoint_id, str) or not checkpoint_id:
+            raise LabError("checkpoint_id must be a checkpoint id (text)")
+        config = {"configurable": {**self._thread_config(checkpoint_id)["configurable"], "checkpoint_ns": ""}}
+        saved = await self.saver.aget_tuple(config)
+        if saved is None:
+            raise LabError(
+                f"Thread {self._require_session().thread_id!r} has no checkpoint {checkpoint_id!r}"
+            )
+        return saved
+
+    async def _frames(self) -> list[dict[str, Any]]:
+        config = {"configurable": {"thread_id": self._require_session().thread_id, "checkpoint_ns": ""}}
+        newest_first = [saved async for saved in self.saver.alist(config)]
+        return [frame_of(saved, self._graph()) for saved in reversed(newest_first)]
+
+    async def _state(self) -> dict[str, Any]:
+        snapshot = await self._snapshot()
+        run = self._run
+        return {
+            "session": asdict(self._require_session()),
+            "values": snapshot.values,
+            "next": snapshot.next,
+            "interrupts": snapshot.interrupts,
+            "checkpoint_id": checkpoint_id_of(snapshot.config) if snapshot.metadata else None,
+            "run": None
+            if run is None
+            else {"run": run.number, "kind": run.kind, "paused": run.gate is not None},
+            "crash_armed": asdict(self._crash) if self._crash else None,
+        }
+
+    # -- guards ---------------------------------------------------------------------------------------
+    def _require_alive(self) -> None:
+        if not self.process.alive:
+            where = self._crash_report or {}
+            raise LabError(
+                f"This Python process crashed at {where.get('seam')} of {where.get('node') or 'the step'}; "
+                "start a new controller over the same storage, then resume"
+            )
+
+    def _require_session(self) -> Session:
+        if self.session is None:
+            raise LabError("No case is open: start one first")
+        return self.session
+
+    def _require_idle(self) -> None:
+        if self._run is not None:
+            state = "paused" if self._run.gate is not None else "in progress"
+            raise LabError(f"A run is {state}; press Step or Run to finish it first")
+
+
+def _settle(run: Run, outcome: dict[str, Any]) -> None:
+    if not run.stopped.done():
+        run.stopped.set_result(outcome)
+
+
+def _seam_payload(seam: Seam) -> dict[str, Any]:
+    return {
+        "seam": seam.name,
+        "step": seam.step,
+        "checkpoint_id": seam.checkpoint_id,
+        "node": seam.node,
+        "task_id": seam.task_id,
+        "detail": seam.detail,
+    }

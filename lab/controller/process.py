@@ -1,0 +1,138 @@
+"""One Python process, and what it can still reach once it has crashed.
+
+Durable execution is about surviving the death of the process that runs the graph. In the browser
+the page kills it for real: it terminates the Web Worker and nothing more happens in it. In CPython
+the tests simulate that death inside one interpreter, and a simulation must not let the "dead"
+process keep working: a sibling task may still be running its node (and about to pay), and under
+``durability="async"`` saves queued in the background would still land after the crash.
+
+So everything that outlives the process goes through a fence tied to a :class:`Process`:
+:class:`ProcessSaver` (the checkpoint store) and :class:`ProcessWorld` (the paid API, the SAR
+registry). Once :meth:`Process.kill` has run, every write or external call raises
+:class:`ProcessKilled` instead of landing, exactly as if the code had never got that far.
+LangGraph has no such class: it is the lab's model of ``kill -9``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Sequence
+from typing import Any, NoReturn
+
+from lab.aml.graph import ChargeReceipt, ExternalWorld, FilingReceipt
+from lab.checkpoint.base import (
+    BaseCheckpointSaver,
+    ChannelVersion,
+    ChannelVersions,
+    Checkpoint,
+    CheckpointMetadata,
+    CheckpointTuple,
+    Config,
+)
+
+
+class ProcessKilled(asyncio.CancelledError):
+    """Raised in code that runs after its process was killed.
+
+    It is a ``CancelledError``: no ``except Exception`` in a node can swallow it, the super-step
+    loop treats it as "the process is being killed: save nothing more", and a background task it
+    ends counts as cancelled rather than failed."""
+
+
+class Process:
+    """The lifetime of one Python process (in the browser: one Web Worker)."""
+
+    def __init__(self) -> None:
+        self.alive = True
+        self._grave: asyncio.Future[None] | None = None
+
+    def check(self) -> None:
+        """Raise :class:`ProcessKilled` if the process is dead."""
+        if not self.alive:
+            raise ProcessKilled()
+
+    def kill(self) -> None:
+        self.alive = False
+
+    async def freeze(self) -> NoReturn:
+        """Stop here for good: the point where the real process is terminated."""
+        if self._grave is None:
+            self._grave = asyncio.get_running_loop().create_future()
+        with contextlib.suppress(asyncio.CancelledError):  # bury() or the task's own cancellation
+            await asyncio.shield(self._grave)  # cancelling one frozen task must not thaw the others
+        raise ProcessKilled()
+
+    def bury(self) -> None:
+        """Unwind every frozen coroutine with :class:`ProcessKilled` (CPython clean-up only)."""
+        self.kill()
+        if self._grave is not None:
+            self._grave.cancel()
+
+
+class ProcessSaver(BaseCheckpointSaver):
+    """A checkpoint saver as seen from one process: reads pass, writes stop when it dies."""
+
+    def __init__(self, saver: BaseCheckpointSaver, process: Process) -> None:
+        self.saver = saver
+        self.process = process
+
+    async def aget_tuple(self, config: Config) -> CheckpointTuple | None:
+        return await self.saver.aget_tuple(config)
+
+    async def alist(
+        self,
+        config: Config | None,
+        *,
+        filter: dict[str, Any] | None = None,
+        before: Config | None = None,
+        limit: int | None = None,
+    ) -> AsyncIterator[CheckpointTuple]:
+        async for saved in self.saver.alist(config, filter=filter, before=before, limit=limit):
+            yield saved
+
+    async def aput(
+        self,
+        config: Config,
+        checkpoint: Checkpoint,
+        metadata: CheckpointMetadata,
+        new_versions: ChannelVersions,
+    ) -> Config:
+        self.process.check()
+        return await self.saver.aput(config, checkpoint, metadata, new_versions)
+
+    async def aput_writes(
+        self, config: Config, writes: Sequence[tuple[str, Any]], task_id: str, task_path: str = ""
+    ) -> None:
+        self.process.check()
+        await self.saver.aput_writes(config, writes, task_id, task_path)
+
+    async def adelete_thread(self, thread_id: str) -> None:
+        self.process.check()
+        await self.saver.adelete_thread(thread_id)
+
+    def get_next_version(self, current: ChannelVersion | None, channel: None = None) -> ChannelVersion:
+        return self.saver.get_next_version(current, channel)
+
+
+class ProcessWorld:
+    """The external world as seen from one process: no calls once it is dead."""
+
+    def __init__(self, world: ExternalWorld, process: Process) -> None:
+        self.world = world
+        self.process = process
+
+    async def charge(self, idempotency_key: str | None, **request: Any) -> ChargeReceipt:
+        self.process.check()
+        return await self.world.charge(idempotency_key, **request)
+
+    async def file_sar(self, idempotency_key: str | None, **request: Any) -> FilingReceipt:
+        self.process.check()
+        return await self.world.file_sar(idempotency_key, **request)
+
+    async def entries(self) -> list[dict[str, Any]]:
+        return await self.world.entries()
+
+    async def clear(self) -> None:
+        self.process.check()
+        await self.world.clear()

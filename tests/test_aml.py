@@ -1,0 +1,161 @@
+"""The AML graph on its own (no controller): cases, rules, the idempotent world, both variants.
+
+Runs go through plain ``ainvoke`` with a ``RunContext`` installed, the way any caller would.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from lab.aml import CASES, VARIANTS, RunContext, build_graph, describe_graph, get_case, use_run_context
+from lab.aml.graph import call_site, classify, watchlist_matches
+from lab.checkpoint import InMemorySaver
+from lab.checkpoint.serde import MsgpackSerializer
+from lab.controller.world import IdempotencyError, InMemoryWorld, annotate_ledger
+from lab.graph import END, START
+from lab.types import Command
+
+SITE = {"thread_id": "t", "node": "n", "task_id": "task-1", "checkpoint_id": "c-1"}
+
+
+async def run(graph, request, thread_id: str) -> dict:
+    context = RunContext(thread_id)
+    use_run_context(context)
+    return await graph.ainvoke(request, {"configurable": {"thread_id": thread_id}}, on_seam=context.follow)
+
+
+def fresh(variant: str = "misplaced") -> tuple:
+    world = InMemoryWorld()
+    return build_graph(world, variant, checkpointer=InMemorySaver(), delay=0), world
+
+
+# -- cases and rules -----------------------------------------------------------------------------------
+
+
+def test_cases_are_plain_data_that_serialize():
+    assert json.loads(json.dumps(CASES)) == CASES
+    serde = MsgpackSerializer()
+    assert serde.loads_typed(serde.dumps_typed(CASES)) == CASES
+
+
+def test_unknown_case_names_the_known_ones():
+    with pytest.raises(KeyError, match="S-1001, S-1002, S-1003"):
+        get_case("S-9")
+
+
+@pytest.mark.parametrize(
+    ("case_id", "typology"), [("S-1001", "structuring"), ("S-1002", "sanctions"), ("S-1003", "none")]
+)
+def test_each_case_has_its_typology(case_id, typology):
+    case = get_case(case_id)
+    wires = {t["counterparty"]: [t["id"]] for t in case["transactions"] if t["kind"].startswith("wire")}
+    matches = watchlist_matches({case["customer"]["name"]: [], **wires})
+    verdict = classify(case["transactions"], {"hit": bool(matches), "matches": matches})
+    assert verdict["typology"] == typology
+
+
+def test_structuring_deposits_sit_just_under_the_threshold():
+    deposits = [t for t in get_case("S-1001")["transactions"] if t["kind"] == "cash_deposit"]
+    assert len(deposits) >= 3 and all(9_000 <= t["amount"] < 10_000 for t in deposits)
+
+
+# -- the world: idempotency like Stripe ---------------------------------------------------------------
+
+
+async def test_same_key_returns_the_same_receipt_and_charges_nothing_new():
+    world = InMemoryWorld()
+    first = await world.charge("k1", **SITE, amount_cents=250, purpose="query")
+    again = await world.charge("k1", **SITE, amount_cents=250, purpose="query")
+    assert again.receipt_id == first.receipt_id and again.replayed and not first.replayed
+    ledger = annotate_ledger(await world.entries())
+    assert ledger["charges"] == 1 and ledger["total_charged_cents"] == 250 and ledger["duplicates"] == []
+    assert [e["attempt"] for e in ledger["entries"]] == [1, 2]
+
+
+async def test_no_key_charges_every_time_and_is_flagged():
+    world = InMemoryWorld()
+    for _ in range(2):
+        await world.charge(None, **SITE, amount_cents=250, purpose="query")
+    ledger = annotate_ledger(await world.entries())
+    assert ledger["charges"] == 2
+    assert [d["label"] for d in ledger["duplicates"]] == ["charged ×2"]
+
+
+async def test_a_key_reused_with_other_parameters_is_refused():
+    world = InMemoryWorld()
+    await world.charge("k1", **SITE, amount_cents=250, purpose="query")
+    with pytest.raises(IdempotencyError, match="same parameters"):
+        await world.charge("k1", **SITE, amount_cents=999, purpose="query")
+
+
+# -- the graph ----------------------------------------------------------------------------------------
+
+
+def test_nodes_refuse_to_run_without_a_run_context():
+    with pytest.raises(RuntimeError, match="RunContext"):
+        call_site()
+
+
+def test_unknown_variant_is_refused():
+    with pytest.raises(ValueError, match="misplaced, fixed"):
+        build_graph(InMemoryWorld(), "sloppy")
+
+
+async def test_clean_case_closes_without_asking_anyone():
+    graph, world = fresh()
+    out = await run(graph, {"case_id": "S-1003"}, "clean")
+    assert out["outcome"] == "Closed: no suspicious typology" and "__interrupt__" not in out
+    assert annotate_ledger(await world.entries())["charges"] == 1  # the transaction query
+
+
+@pytest.mark.parametrize(("variant", "export_charges"), [("misplaced", 2), ("fixed", 1)])
+async def test_approval_reruns_review_and_the_misplaced_variant_pays_twice(variant, export_charges):
+    graph, world = fresh(variant)
+    asked = await run(graph, {"case_id": "S-1002"}, "t")
+    assert asked["__interrupt__"][0].value["question"] == "File a SAR for S-1002?"
+    out = await run(graph, Command(resume={"approved": True}), "t")
+    assert out["outcome"].startswith("SAR sar_0001 filed")
+    exports = [e for e in await world.entries() if e["node"] == "human_review"]
+    assert len(exports) == export_charges
+    assert len(out["charges"]) == 2  # the state remembers one export whatever the ledger says
+
+
+async def test_rejection_closes_the_case_and_fixed_buys_no_export():
+    graph, world = fresh("fixed")
+    await run(graph, {"case_id": "S-1001"}, "t")
+    out = await run(graph, Command(resume={"approved": False}), "t")
+    assert out["outcome"] == "Closed: the officer rejected the SAR"
+    assert [e["node"] for e in await world.entries()] == ["fetch_transactions"]
+
+
+async def test_fixed_keys_are_thread_and_task():
+    graph, world = fresh("fixed")
+    await run(graph, {"case_id": "S-1001"}, "t")
+    (query,) = await world.entries()
+    assert query["idempotency_key"] == f"t:{query['task_id']}"
+
+
+# -- the diagram ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_diagram_is_read_from_the_builder(variant):
+    graph, _ = fresh(variant)
+    diagram = describe_graph(graph)
+    json.dumps(diagram)
+    builder = graph.builder
+    assert [n["id"] for n in diagram["nodes"]] == [START, *builder.nodes, END]
+    assert [(e["source"], e["target"]) for e in diagram["edges"]] == builder.edges
+    (join,) = diagram["joins"]
+    assert join["sources"] == ["fetch_transactions", "screen_sanctions"] and join["channel"] in graph.channels
+    routes = {c["source"]: c["targets"] for c in diagram["conditional_edges"]}
+    assert routes == {
+        "classify_typology": ["draft_sar", "close_case"],
+        "human_review": ["file_sar", "close_case"],
+    }
+    by_id = {n["id"]: n for n in diagram["nodes"]}
+    assert {n for n, d in by_id.items() if d.get("paid")} == {"fetch_transactions", "human_review"}
+    assert by_id["human_review"]["interrupts"] and by_id["file_sar"]["files_sar"]
+    assert by_id["human_review"]["charges_before_interrupt"] is (variant == "misplaced")

@@ -1,0 +1,428 @@
+"""The lab controller on CPython with ``InMemorySaver``: every capability of the page, minus the page.
+
+A simulated crash keeps what lives outside the process (saver, world, journal) and replaces the
+controller, as the browser replaces the worker. Execution counts are checked against the truth:
+each test wraps the compiled node functions of every controller it builds and counts real calls.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from collections import Counter
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from lab.checkpoint import InMemorySaver
+from lab.controller import SEAMS, LabController
+from lab.controller.journal import MemoryJournal
+from lab.controller.world import InMemoryWorld
+
+CASE = "S-1001"  # structuring: goes through review to a filed SAR
+
+
+class Lab:
+    """What survives a crash (saver, world, journal, the page's event log) and the live controller."""
+
+    def __init__(self) -> None:
+        self.saver, self.world, self.journal = InMemorySaver(), InMemoryWorld(), MemoryJournal()
+        self.events: list[dict[str, Any]] = []
+        self.calls: Counter[str] = Counter()  # node function bodies entered, across controllers
+        self.controller = self.boot()
+
+    def boot(self) -> LabController:
+        controller = LabController(self.saver, self.world, self.emit, journal=self.journal, delay=0)
+        for graph in controller.graphs.values():
+            for name, node in graph.nodes.items():
+                if node.func is not None:
+                    node.func = self.counted(name, node.func)
+        return controller
+
+    def counted(self, name: str, func: Any) -> Any:
+        async def call(state: dict) -> Any:
+            self.calls[name] += 1
+            return await func(state)
+
+        return call
+
+    async def emit(self, event: dict[str, Any]) -> None:
+        assert json.loads(json.dumps(event)) == event  # JSON-able, and nothing lost on the way
+        self.events.append(event)
+
+    async def do(self, name: str, **args: Any) -> dict[str, Any]:
+        """Send a command as the page does; fail the test on ``ok: false``."""
+        answer = await self.controller.dispatch(name, args)
+        json.dumps(answer)
+        assert answer["ok"], answer
+        return answer["result"]
+
+    async def fail(self, name: str, **args: Any) -> dict[str, Any]:
+        answer = await self.controller.dispatch(name, args)
+        assert not answer["ok"], answer
+        assert set(answer["error"]) >= {"type", "message"} and "Traceback" not in answer["error"]["message"]
+        return answer["error"]
+
+    async def crash_and_reboot(self) -> None:
+        """The page terminates the worker and boots a new one over the same storage."""
+        await self.controller.terminate()
+        self.controller = self.boot()
+        assert (await self.do("restore"))["session"] is not None
+
+    async def frames(self) -> list[dict[str, Any]]:
+        return (await self.do("frames"))["frames"]
+
+    async def frame_where(self, **match: Any) -> dict[str, Any]:
+        return next(f for f in await self.frames() if all(f[k] == v for k, v in match.items()))
+
+    async def started(self) -> dict[str, int]:
+        nodes = (await self.do("executions"))["nodes"]
+        return {node: counts["started"] for node, counts in nodes.items() if node != "__start__"}
+
+    async def assert_counts_are_true(self) -> None:
+        """What the controller reports == what the runtime really executed."""
+        assert await self.started() == dict(self.calls)
+
+    def events_of(self, kind: str) -> list[dict[str, Any]]:
+        return [e for e in self.events if e["type"] == kind]
+
+
+@pytest.fixture
+async def lab() -> AsyncIterator[Lab]:
+    yield Lab()
+    leftovers = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+    assert leftovers == [], "a run outlived its test"
+
+
+IDS = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|ch_\d+|sar_\d+")
+
+
+def shape(frames: list[dict[str, Any]], thread_id: str) -> list[tuple]:
+    """What a checkpoint table shows, minus ids, the thread, times and the random tail of versions."""
+
+    def versions(mapping: dict[str, str]) -> dict[str, int]:
+        return {k: int(v.partition(".")[0]) for k, v in mapping.items()}
+
+    return [
+        (
+            f["step"],
+            f["source"],
+            f["next"],
+            IDS.sub("<id>", json.dumps(f["values"], sort_keys=True)).replace(thread_id, "<thread>"),
+            versions(f["channel_versions"]),
+            {node: versions(seen) for node, seen in f["versions_seen"].items()},
+            [(node, channel) for node, channel, _ in f["pending_writes"]],
+        )
+        for f in frames
+    ]
+
+
+# -- run, step, approve ----------------------------------------------------------------------------------
+
+
+async def test_full_run_with_approval(lab):
+    await lab.do("start", case_id=CASE, variant="fixed", durability="sync", thread_id="full")
+    asked = await lab.do("run")
+    assert asked["status"] == "interrupted" and asked["next"] == ["human_review"]
+    assert asked["interrupts"][0]["value"]["question"] == f"File a SAR for {CASE}?"
+    done = await lab.do("answer", approve=True)
+    assert done["status"] == "done" and done["values"]["outcome"] == "SAR sar_0001 filed"
+
+    frames = await lab.frames()
+    assert [f["step"] for f in frames] == [-1, 0, 1, 2, 3, 4, 5, 6]
+    assert [f["checkpoint_id"] for f in frames] == [
+        e["frame"]["checkpoint_id"] for e in lab.events_of("checkpoint")
+    ]
+    assert frames[-1]["next"] == [] and frames[3]["next"] == ["classify_typology"]
+    assert lab.calls["human_review"] == 2 and lab.calls["file_sar"] == 1
+    await lab.assert_counts_are_true()
+    assert {e["type"] for e in lab.events} >= {"run_started", "seam", "checkpoint", "writes", "interrupt"}
+    assert [e["status"] for e in lab.events_of("run_finished")] == ["interrupted", "done"]
+    (interrupt,) = lab.events_of("interrupt")
+    assert interrupt["node"] == "human_review" and interrupt["interrupts"] == asked["interrupts"]
+    answers = [w for e in lab.events_of("writes") if e["node"] == "<null>" for w in e["writes"]]
+    assert answers == [["<null>", "__resume__", {"approved": True}]]
+
+
+async def test_catalog_describes_the_lab(lab):
+    catalog = await lab.do("catalog")
+    assert [c["id"] for c in catalog["cases"]] == ["S-1001", "S-1002", "S-1003"]
+    assert catalog["seams"] == list(SEAMS) and set(catalog["graphs"]) == {"misplaced", "fixed"}
+    assert catalog["session"] is None
+
+
+async def test_durability_is_chosen_per_run(lab):
+    await lab.do("start", case_id=CASE, variant="fixed", durability="sync")
+    await lab.do("run", durability="exit")
+    assert len(await lab.frames()) == 1  # the exit run saved once, at its end
+    await lab.do("answer", approve=True)  # the session's default: sync
+    assert [f["source"] for f in await lab.frames()] == ["loop"] * 3
+    assert [r["durability"] for r in (await lab.do("executions"))["runs"]] == ["exit", "sync"]
+
+
+@pytest.mark.parametrize("durability", ["sync", "async"])
+async def test_step_pauses_once_per_super_step_and_matches_a_normal_run(lab, durability):
+    await lab.do("start", case_id=CASE, variant="fixed", durability=durability, thread_id="normal")
+    await lab.do("run")
+    normal = await lab.frames()
+
+    await lab.do("start", case_id=CASE, variant="fixed", durability=durability, thread_id="stepped")
+    seen = []
+    while (result := await lab.do("step"))["status"] == "paused":
+        seen.append(result["step"])
+        assert len(await lab.frames()) == len(seen)  # exactly one new frame per step
+    assert result["status"] == "interrupted" and seen == [0, 1, 2, 3, 4, 5]
+    assert shape(await lab.frames(), "stepped") == shape(normal, "normal")
+
+
+async def test_a_paused_run_is_closed_by_time_travel(lab):
+    await lab.do("start", case_id=CASE, durability="sync", thread_id="closing")
+    for _ in range(3):
+        await lab.do("step")
+    first = (await lab.frames())[0]
+    replayed = await lab.do("replay", checkpoint_id=first["checkpoint_id"])
+    assert replayed["status"] == "interrupted"
+    assert [e["status"] for e in lab.events_of("run_finished")] == ["stopped", "interrupted"]
+
+
+# -- the double charge --------------------------------------------------------------------------------
+
+
+async def test_misplaced_variant_charges_twice_after_approval(lab):
+    await lab.do("start", case_id=CASE, variant="misplaced", durability="sync")
+    await lab.do("run")
+    done = await lab.do("answer", approve=True)
+    ledger = await lab.do("ledger")
+    (duplicate,) = ledger["duplicates"]
+    assert duplicate["node"] == "human_review" and duplicate["label"] == "charged ×2"
+    assert ledger["charges"] == 3 and len(done["values"]["charges"]) == 2  # the state saw only one export
+    await lab.assert_counts_are_true()
+
+
+async def test_fixed_variant_charges_once(lab):
+    await lab.do("start", case_id=CASE, variant="fixed", durability="sync")
+    await lab.do("run")
+    await lab.do("answer", approve=True)
+    ledger = await lab.do("ledger")
+    assert ledger["duplicates"] == [] and ledger["charges"] == 2
+    assert [e["node"] for e in ledger["entries"] if e["kind"] == "charge"] == [
+        "fetch_transactions",
+        "human_review",
+    ]
+    await lab.assert_counts_are_true()
+
+
+# -- crash and resume -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("durability", ["sync", "async"])
+async def test_crash_in_screen_after_fetch_finished_restores_fetch(lab, durability):
+    await lab.do("start", case_id=CASE, variant="misplaced", durability=durability, thread_id="crash-screen")
+    await lab.do("arm_crash", seam="task_finish", node="screen_sanctions")
+    crashed = await lab.do("run")
+    assert crashed["status"] == "crashed" and crashed["crash_point"]["node"] == "screen_sanctions"
+    assert lab.events[-1]["type"] == "crash_point"
+
+    await lab.crash_and_reboot()
+    fetch_step = await lab.frame_where(next=["fetch_transactions", "screen_sanctions"])
+    assert {node for node, _, _ in fetch_step["pending_writes"]} == {"fetch_transactions"}  # saved in time
+    resumed = await lab.do("resume")
+    assert resumed["status"] == "interrupted"
+    report = await lab.do("executions")
+    assert report["last_resume"]["restored"] == ["fetch_transactions"]
+    assert report["last_resume"]["rerun"] == ["screen_sanctions"]
+    assert lab.calls["fetch_transactions"] == 1 and lab.calls["screen_sanctions"] == 2
+    await lab.assert_counts_are_true()
+    assert (await lab.do("ledger"))["charges"] == 2  # the query once, the misplaced export once
+
+
+@pytest.mark.parametrize(("variant", "charges", "replayed"), [("misplaced", 2, 0), ("fixed", 1, 1)])
+async def test_crash_between_side_effect_and_saved_writes_reruns_the_node(lab, variant, charges, replayed):
+    await lab.do("start", case_id=CASE, variant=variant, durability="sync")
+    await lab.do("arm_crash", seam="task_finish", node="fetch_transactions")
+    await lab.do("run")
+    await lab.crash_and_reboot()
+    await lab.do("resume")
+
+    assert (await lab.do("executions"))["last_resume"]["rerun"] == ["fetch_transactions", "screen_sanctions"]
+    assert lab.calls["fetch_transactions"] == 2
+    await lab.assert_counts_are_true()
+    queries = [e for e in (await lab.do("ledger"))["entries"] if e["node"] == "fetch_transactions"]
+    assert len(queries) == 2 and len({q["task_id"] for q in queries}) == 1  # the same task, twice
+    assert (
+        sum(not q["replayed"] for q in queries) == charges and sum(q["replayed"] for q in queries) == replayed
+    )
+    assert (queries[1]["flag"] == "charged ×2") is (variant == "misplaced")
+
+
+# Under "async", a dead process's queued background saves fail in a chain; the loop then drops the
+# save coroutines it had created but not yet awaited, and CPython warns about each at collection.
+@pytest.mark.parametrize("durability", ["sync", "async", "exit"])
+@pytest.mark.parametrize("seam", [s for s in SEAMS if s != "error"])
+async def test_a_crash_at_any_seam_recovers_to_the_same_outcome(lab, seam, durability):
+    await lab.do("start", case_id=CASE, variant="fixed", durability=durability)
+    await lab.do("arm_crash", seam=seam)
+    assert (await lab.do("run"))["status"] == "crashed"
+    await lab.crash_and_reboot()
+    result = await lab.do("resume") if await lab.frames() else await lab.do("run")
+    if result["status"] == "interrupted":
+        result = await lab.do("answer", approve=True)
+    assert result["status"] == "done" and result["values"]["outcome"] == "SAR sar_0001 filed"
+    await lab.assert_counts_are_true()
+    assert (await lab.do("ledger"))["duplicates"] == []
+
+
+async def test_a_crashed_controller_refuses_commands(lab):
+    await lab.do("start", case_id=CASE, durability="sync")
+    await lab.do("arm_crash", seam="task_start", node="intake")
+    await lab.do("run")
+    error = await lab.fail("frames")
+    assert "crashed at task_start of intake" in error["message"]
+    await lab.controller.terminate()
+
+
+# -- durability --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("durability", "kept"), [("sync", [-1, 0, 1, 2]), ("async", [-1, 0, 1]), ("exit", [])]
+)
+async def test_durability_decides_what_a_crash_leaves(lab, durability, kept):
+    """sync: every checkpoint before the crash; async: the last one was still being saved in the
+    background when the process died; exit: nothing, a run saves only when it ends."""
+    await lab.do("start", case_id=CASE, variant="misplaced", durability=durability)
+    await lab.do("arm_crash", seam="task_start", node="classify_typology")
+    await lab.do("run")
+    await lab.crash_and_reboot()
+    assert [f["step"] for f in await lab.frames()] == kept
+    if not kept:
+        error = await lab.fail("resume")
+        assert "Nothing was saved" in error["message"]
+        assert (await lab.do("run"))["status"] == "interrupted"  # starts the case over: pays again
+        assert lab.calls["fetch_transactions"] == 2
+    else:
+        assert (await lab.do("resume"))["status"] == "interrupted"
+        assert lab.calls["fetch_transactions"] == 1
+    await lab.assert_counts_are_true()
+
+
+async def test_exit_durability_loses_an_answer_given_before_a_crash(lab):
+    await lab.do("start", case_id=CASE, variant="fixed", durability="exit")
+    await lab.do("run")
+    assert [f["next"] for f in await lab.frames()] == [["human_review"]]  # one checkpoint per run
+    await lab.do("arm_crash", seam="task_start", node="file_sar")
+    await lab.do("answer", approve=True)
+    await lab.crash_and_reboot()
+    assert len(await lab.frames()) == 1
+    assert (await lab.do("resume"))["status"] == "interrupted"  # the approval never reached storage
+
+
+# -- time travel and forks -----------------------------------------------------------------------------
+
+
+async def test_replay_from_an_early_frame_forks_and_reruns_from_there(lab):
+    await lab.do("start", case_id=CASE, variant="fixed", durability="sync")
+    await lab.do("run")
+    await lab.do("answer", approve=True)
+    before = await lab.frames()
+    early = await lab.frame_where(next=["classify_typology"])
+
+    replayed = await lab.do("replay", checkpoint_id=early["checkpoint_id"])
+    assert replayed["status"] == "interrupted"
+    frames = await lab.frames()
+    fork = next(f for f in frames if f["source"] == "fork")
+    assert fork["parent_id"] == early["checkpoint_id"] and fork["step"] == early["step"] + 1
+    assert frames[: len(before)] == before  # the old branch is untouched
+    tree = await lab.do("branches")
+    assert len(tree["branches"]) == 2 and tree["head"] == frames[-1]["checkpoint_id"]
+    assert {b["forked_at"] for b in tree["branches"]} == {early["checkpoint_id"]}
+    assert lab.calls["classify_typology"] == 2 and lab.calls["fetch_transactions"] == 1
+    await lab.assert_counts_are_true()
+
+    old_leaf = before[-1]
+    switched = await lab.do("checkout", checkpoint_id=old_leaf["checkpoint_id"])
+    assert switched["frame"]["parent_id"] == old_leaf["parent_id"] and switched["frame"]["source"] == "fork"
+    assert switched["frame"]["values"] == old_leaf["values"]
+    assert (await lab.do("state"))["checkpoint_id"] == switched["checkpoint_id"]
+
+
+async def test_fork_with_edited_state_gives_two_branches(lab):
+    await lab.do("start", case_id=CASE, variant="fixed", durability="sync")
+    await lab.do("run")
+    classified = await lab.frame_where(next=["draft_sar"])
+
+    forked = await lab.do(
+        "fork",
+        checkpoint_id=classified["checkpoint_id"],
+        values={"typology": "none"},
+        as_node="classify_typology",
+    )
+    assert forked["frame"]["source"] == "update" and forked["frame"]["next"] == ["close_case"]
+    done = await lab.do("run")
+    assert done["status"] == "done" and done["values"]["outcome"] == "Closed: no suspicious typology"
+
+    tree = await lab.do("branches")
+    assert len(tree["branches"]) == 2
+    head = next(b for b in tree["branches"] if b["is_head"])
+    assert forked["checkpoint_id"] in head["path"] and head["forked_at"] == classified["checkpoint_id"]
+    detail = await lab.do("frame", checkpoint_id=forked["checkpoint_id"])
+    assert detail["diff"]["values"]["changed"]["typology"] == {"before": "structuring", "after": "none"}
+
+
+# -- plain errors -------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        ({"case_id": CASE, "thread_id": ""}, "must not be empty"),
+        ({"case_id": CASE, "thread_id": "x" * 256}, "at most 255"),
+        ({"case_id": CASE, "thread_id": 7}, "must be text"),
+        ({"case_id": "S-9"}, "the seeded cases are"),
+        ({"case_id": CASE, "durability": "later"}, "choose one of: sync, async, exit"),
+        ({"case_id": CASE, "variant": "sloppy"}, "choose one of: misplaced, fixed"),
+        ({"case_id": CASE, "colour": "red"}, "unexpected keyword argument"),
+    ],
+)
+async def test_start_refuses_bad_input_with_a_clear_message(lab, args, says):
+    assert says in (await lab.fail("start", **args))["message"]
+
+
+async def test_misuse_is_answered_not_raised(lab):
+    assert "No case is open" in (await lab.fail("run"))["message"]
+    assert "Unknown command" in (await lab.fail("explode"))["message"]
+    await lab.do("start", case_id=CASE, durability="sync")
+    assert "Nothing is waiting" in (await lab.fail("answer", approve=True))["message"]
+    assert "has no checkpoint" in (await lab.fail("replay", checkpoint_id="nope"))["message"]
+    assert "belongs to no node" in (await lab.fail("arm_crash", seam="put", node="intake"))["message"]
+    await lab.do("run")
+    assert "waits at human_review" in (await lab.fail("run"))["message"]
+    unknown = await lab.fail("fork", checkpoint_id=(await lab.frames())[0]["checkpoint_id"], values={"x": 1})
+    assert "Unknown state key" in unknown["message"]
+
+
+async def test_a_failing_node_is_reported_as_events_and_a_plain_error(lab):
+    await lab.do("start", case_id=CASE, durability="sync")
+    await lab.do("run")
+    classified = await lab.frame_where(next=["classify_typology"])
+    await lab.do(
+        "fork",
+        checkpoint_id=classified["checkpoint_id"],
+        values={"sanctions": {}},
+        as_node="screen_sanctions",
+    )
+    failed = await lab.do("run")
+    assert failed["status"] == "error" and failed["error"]["type"] == "KeyError"
+    assert "During task with name 'classify_typology'" in failed["error"]["notes"][0]
+    (task_error,) = [e for e in lab.events_of("error") if e["scope"] == "task"]
+    assert task_error["node"] == "classify_typology" and task_error["error"]["type"] == "KeyError"
+
+
+async def test_reset_forgets_everything(lab):
+    await lab.do("start", case_id=CASE, durability="sync")
+    await lab.do("run")
+    assert (await lab.do("reset"))["threads_deleted"] == 1
+    assert (await lab.do("ledger"))["entries"] == []
+    assert (await lab.do("restore"))["session"] is None
