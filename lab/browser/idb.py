@@ -28,7 +28,7 @@ One durable write, then a read::
 from collections.abc import Callable, Iterable
 
 from js import Error, Object, Promise, indexedDB
-from pyodide.ffi import JsException, JsProxy, create_once_callable, create_proxy, to_js
+from pyodide.ffi import JsException, JsProxy, create_once_callable, create_proxy, jsnull, to_js
 
 # Relaxed durability: only an OS crash or power loss can lose a committed transaction; a killed
 # browser loses nothing (platform notes section 2), and it is the browser's default anyway.
@@ -70,7 +70,11 @@ def request_promise(request: JsProxy) -> JsProxy:
     A request that is already done (its event has fired) gives an already settled promise.
     """
     if request.readyState == "done":
-        return Promise.resolve(request.result) if request.error is None else Promise.reject(request.error)
+        return (
+            Promise.resolve(request.result)
+            if absent(request.error)
+            else Promise.reject(_plain(request.error))
+        )
     return _event_promise(
         request,
         resolve_on=["success"],
@@ -96,9 +100,20 @@ def tx_done(tx: JsProxy) -> JsProxy:
 
 
 def _failure(event: JsProxy) -> JsProxy:
-    """Why a request or transaction failed: its ``error`` (``None`` after an explicit ``abort()``)."""
+    """Why a request or transaction failed: its ``error`` (none after an explicit ``abort()``)."""
     error = event.target.error
-    return Error.new("the transaction was aborted") if error is None else error
+    return Error.new("AbortError: the transaction was aborted") if absent(error) else _plain(error)
+
+
+def _plain(error: JsProxy) -> JsProxy:
+    """The error as a plain ``Error`` named in its message. Pyodide 314 cannot await a promise rejected
+    with Chromium's ``QuotaExceededError`` (a ``DOMException`` subclass): it would hang forever."""
+    return Error.new(f"{error.name}: {error.message}")
+
+
+def absent(value: object) -> bool:
+    """JavaScript ``undefined`` (``None`` in Python) or ``null`` (``jsnull``): no value."""
+    return value is None or value is jsnull
 
 
 def transaction(db: JsProxy, stores: Iterable[str], mode: str = "readonly") -> JsProxy:

@@ -1,0 +1,134 @@
+"""Worker commands that forward calls to an ``IndexedDBSaver``: how CPython drives the browser saver.
+
+The tests run LangGraph's conformance suite in CPython against the saver in the worker, and the
+benchmark times it there; both send these commands through the page (``lab.request(cmd, args)``):
+
+=============  ==========================================  ===========================================
+command        args                                        result
+=============  ==========================================  ===========================================
+saver_open     ``{database}``                              ``{database, schema_version, stores}``
+saver_call     ``{database, call}``                        ``{result, ms}``
+saver_close    ``{database, delete}``                      ``{database, deleted}``
+=============  ==========================================  ===========================================
+
+``saver_open`` opens (creating or upgrading it) the saver database named ``database``; each test uses
+a database of its own. ``saver_call`` runs ``await saver.<method>(*args, **kwargs)`` on it (or the sync
+``get_next_version``); ``ms`` is how long the saver took, measured in the worker. ``saver_close``
+closes the connection and, with ``delete: true``, deletes the database.
+
+Checkpoints hold tuples, sets, bytes and other values JSON cannot carry, so ``call`` (the list
+``[method, args, kwargs]``) and ``result`` travel as :func:`encode` d text: the lab's own msgpack
+(``lab.checkpoint.serde``), base64-encoded, which round-trips everything a checkpoint may hold. A
+``CheckpointTuple`` travels as the dict of its fields, ``alist`` as a list of them.
+
+Pyodide is imported only inside the handlers, so CPython imports this module too: the tests' adapter
+uses this very :func:`encode` / :func:`decode`.
+"""
+
+from __future__ import annotations
+
+import base64
+import time
+from typing import Any
+
+from lab.checkpoint.base import CheckpointTuple
+from lab.checkpoint.serde import MsgpackSerializer
+
+METHODS = (
+    "aput",
+    "aput_writes",
+    "aget_tuple",
+    "alist",
+    "adelete_thread",
+    "adelete_for_runs",
+    "acopy_thread",
+    "aprune",
+    "get_next_version",  # the one sync method: it does no I/O
+)
+"""The saver methods ``saver_call`` runs."""
+
+_WIRE = MsgpackSerializer()
+_savers: dict[str, Any] = {}  # database name -> its open IndexedDBSaver
+
+
+def encode(value: Any) -> str:
+    """Any value a checkpoint may hold, as base64 text of its msgpack bytes."""
+    _, data = _WIRE.dumps_typed([value])  # wrapped, so that None is msgpack too
+    return base64.b64encode(data).decode("ascii")
+
+
+def decode(text: str) -> Any:
+    """The value :func:`encode` turned into ``text``."""
+    (value,) = _WIRE.loads_typed(("msgpack", base64.b64decode(text)))
+    return value
+
+
+def _wire_result(value: Any) -> Any:
+    """A saver method's result as it travels: a ``CheckpointTuple`` as the dict of its fields."""
+    if isinstance(value, CheckpointTuple):
+        return value._asdict()
+    if isinstance(value, list):
+        return [_wire_result(item) for item in value]
+    return value
+
+
+def _database(args: dict[str, Any]) -> str:
+    name = args.get("database")
+    if not isinstance(name, str) or not name:
+        raise ValueError("'database' must be a non-empty string: the name of the saver's IndexedDB database")
+    return name
+
+
+async def saver_open(args: dict[str, Any]) -> dict[str, Any]:
+    """Open the saver database ``args["database"]`` (once; later calls reuse the connection)."""
+    from lab.browser import idb
+    from lab.checkpoint.indexeddb import SCHEMA_VERSION, IndexedDBSaver
+
+    name = _database(args)
+    if name not in _savers:
+        _savers[name] = await IndexedDBSaver.open(name)
+    return {
+        "database": name,
+        "schema_version": SCHEMA_VERSION,
+        "stores": idb.store_names(_savers[name].storage.db),
+    }
+
+
+async def saver_call(args: dict[str, Any]) -> dict[str, Any]:
+    """Run one saver method: ``args["call"]`` is :func:`encode` d ``[method, args, kwargs]``."""
+    name = _database(args)
+    saver = _savers.get(name)
+    if saver is None:
+        raise ValueError(f"database {name!r} is not open here: send saver_open first")
+    method, call_args, call_kwargs = decode(args["call"])
+    if method not in METHODS:
+        raise ValueError(f"saver_call runs only {', '.join(METHODS)}; not {method!r}")
+    started = time.perf_counter()
+    if method == "alist":
+        result = [saved async for saved in saver.alist(*call_args, **call_kwargs)]
+    elif method == "get_next_version":
+        result = saver.get_next_version(*call_args, **call_kwargs)
+    else:
+        result = await getattr(saver, method)(*call_args, **call_kwargs)
+    ms = (time.perf_counter() - started) * 1000
+    return {"result": encode(_wire_result(result)), "ms": ms}
+
+
+async def saver_close(args: dict[str, Any]) -> dict[str, Any]:
+    """Close the database ``args["database"]``; with ``args["delete"]``, delete it too."""
+    from lab.checkpoint.indexeddb import delete_database
+
+    name = _database(args)
+    saver = _savers.pop(name, None)
+    if saver is not None:
+        saver.close()
+    if args.get("delete"):
+        await delete_database(name)
+    return {"database": name, "deleted": bool(args.get("delete"))}
+
+
+COMMANDS = {
+    "saver_open": saver_open,
+    "saver_call": saver_call,
+    "saver_close": saver_close,
+}

@@ -1,0 +1,558 @@
+"""Checkpoints in the browser's IndexedDB: the lab's durable saver, as LangGraph's ``SqliteSaver`` and
+``PostgresSaver`` are its database savers.
+
+LangGraph's database savers keep three tables - ``checkpoints``, ``checkpoint_blobs`` and
+``checkpoint_writes`` - and this saver keeps the same three kinds of row in three IndexedDB object
+stores. As in every lab saver, all the contract logic is ``lab.checkpoint.core.CheckpointSaver``;
+this module only implements the storage protocol of ``lab.checkpoint.storage`` with Pyodide's JS
+FFI, so it imports ``js`` and ``pyodide`` and runs only inside Pyodide (the lab's Web Worker).
+
+Layout (schema version 1; every key is an array, compared element by element)::
+
+    store        key path                                                  holds
+    checkpoints  [thread_id, checkpoint_ns, checkpoint_id]                 a checkpoint without its values
+      by_thread  [thread_id, checkpoint_id]            (index)             (the same records)
+    blobs        [thread_id, checkpoint_ns, channel, version]              one channel value
+    writes       [thread_id, checkpoint_ns, checkpoint_id, task_id, idx]   one pending write
+
+Records are plain objects, readable from JavaScript or DevTools: the key fields, plus each serialized
+value as ``{type, bytes}`` (``bytes`` a ``Uint8Array``). Every question the saver asks is a key-range
+look-up, never a scan of the store (``[..., []]`` is the smallest key after every key that starts
+with ``...``, because arrays sort after strings and numbers)::
+
+    checkpoint by id             checkpoints.get([t, ns, id])
+    latest checkpoint            checkpoints.openCursor(bound([t, ns], [t, ns, []]), "prev"), first record
+    history of (t, ns), newest   the same cursor, stopped after `limit` records (getAll + reverse if no limit)
+    history of t, all ns         by_thread.openCursor(bound([t], [t, []]), "prev")
+    ... before id                upper bound [t, ns, id] (or [t, id]), excluded
+    a checkpoint's writes        writes.getAll(bound([t, ns, id], [t, ns, id, []]))
+    blobs                        one blobs.get(key) per key
+    delete a thread              delete(bound([t], [t, []])) on each store
+
+(Only ``adelete_for_runs``, which matches ``run_id`` inside the metadata, reads every checkpoint; so
+do LangGraph's savers.)
+
+Transactions follow the rule Pyodide's event loop imposes (``lab.browser.idb``): every call of the
+storage protocol is one transaction whose requests are all issued synchronously, then the transaction's
+``complete`` event is awaited. A checkpoint and its new blobs are one ``readwrite`` transaction, a
+task's writes another; ``complete`` is the durability point, so ``aput`` returns only once the data
+survives a reload, a crash or a closed tab. Durability is ``"relaxed"`` (only an OS crash or a power
+cut can lose a committed transaction). A pending write that must keep the first value stored uses
+``add()``; when a row is already there, its ``ConstraintError`` is cancelled (``preventDefault``),
+otherwise it would abort the whole transaction.
+
+Failures are explicit: :class:`StorageFullError` when the browser's quota is exhausted (nothing of
+that transaction is stored), :class:`CorruptRecordError` naming the record when stored data does not
+load, :class:`IndexedDBError` for anything else IndexedDB refuses.
+
+Usage, in the worker::
+
+    saver = await IndexedDBSaver.open("my-checkpoints")
+    config = await saver.aput(config, checkpoint, metadata, new_versions)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from js import IDBKeyRange, Object, Promise, indexedDB
+from pyodide.ffi import JsException, JsProxy, create_once_callable, create_proxy, jsnull, to_js
+
+from lab.browser import idb
+from lab.checkpoint.core import CheckpointSaver
+from lab.checkpoint.serde import MsgpackSerializer, SerializerProtocol, TypedValue
+from lab.checkpoint.storage import BlobKey, BlobRow, CheckpointKey, CheckpointRow, WriteRow
+
+SCHEMA_VERSION = 1
+"""The version of the layout above; :func:`upgrade` brings older databases up to it."""
+
+CHECKPOINTS, BLOBS, WRITES = "checkpoints", "blobs", "writes"
+BY_THREAD = "by_thread"
+STORES = (CHECKPOINTS, BLOBS, WRITES)
+
+CHECKPOINT_KEY = ["thread_id", "checkpoint_ns", "checkpoint_id"]
+BLOB_KEY = ["thread_id", "checkpoint_ns", "channel", "version"]
+WRITE_KEY = ["thread_id", "checkpoint_ns", "checkpoint_id", "task_id", "idx"]
+_KEY_PATHS = {CHECKPOINTS: CHECKPOINT_KEY, BLOBS: BLOB_KEY, WRITES: WRITE_KEY}
+
+
+class IndexedDBError(Exception):
+    """IndexedDB refused a request or a transaction."""
+
+
+class StorageFullError(IndexedDBError):
+    """The browser's storage quota for this site is exhausted; the transaction stored nothing."""
+
+
+class CorruptRecordError(IndexedDBError):
+    """A stored record is malformed, or holds bytes that do not load."""
+
+
+# --------------------------------------------------------------------------------------------------
+# Schema
+# --------------------------------------------------------------------------------------------------
+
+
+def _js(value: Any) -> JsProxy:
+    """A Python value as a JavaScript one: dicts become plain objects, lists arrays, bytes Uint8Arrays."""
+    return to_js(value, dict_converter=Object.fromEntries, create_pyproxies=False)
+
+
+def create_stores(db: JsProxy) -> None:
+    """The schema step that adds the saver's stores and index (schema version 1 of a saver database).
+
+    A database that holds other stores too calls this from its own upgrade, at the version where it
+    introduces checkpoints.
+    """
+    for name, key_path in _KEY_PATHS.items():
+        store = db.createObjectStore(name, _js({"keyPath": key_path}))
+        if name == CHECKPOINTS:
+            store.createIndex(BY_THREAD, _js(["thread_id", "checkpoint_id"]))
+
+
+def upgrade(db: JsProxy, old_version: int, _tx: JsProxy) -> None:
+    """Bring a saver database from ``old_version`` up to :data:`SCHEMA_VERSION`, one step per version.
+
+    A later layout adds a step (``if old_version < 2: ...``) and bumps ``SCHEMA_VERSION``; it may use
+    ``_tx`` (the version-change transaction) to rewrite existing records.
+    """
+    if old_version < 1:
+        create_stores(db)
+
+
+async def open_database(name: str) -> JsProxy:
+    """Open (creating or upgrading it) the saver database ``name`` and return the ``IDBDatabase``."""
+    return await idb.open_database(name, SCHEMA_VERSION, upgrade)
+
+
+async def delete_database(name: str) -> None:
+    """Delete the database ``name`` (every connection to it must be closed first)."""
+    await idb.request_promise(indexedDB.deleteDatabase(name))
+
+
+# --------------------------------------------------------------------------------------------------
+# Rows <-> records
+# --------------------------------------------------------------------------------------------------
+
+
+class StoredValue(tuple):
+    """A ``(type, bytes)`` value read from a record, which remembers that record for error messages."""
+
+    record: str
+
+    def __new__(cls, kind: str, data: bytes, record: str) -> StoredValue:
+        value = super().__new__(cls, (kind, data))
+        value.record = record
+        return value
+
+
+def _describe(store: str, key: Sequence[Any]) -> str:
+    """A record's name for messages, e.g. ``blobs record ['t-1', '', 'messages', 3]``."""
+    return f"{store} record {list(key)!r}"
+
+
+def _typed(value: TypedValue) -> dict[str, Any]:
+    kind, data = value
+    return {"type": kind, "bytes": data}
+
+
+def _checkpoint_record(row: CheckpointRow) -> JsProxy:
+    parent = row["parent_checkpoint_id"]
+    return _js(
+        {
+            "thread_id": row["thread_id"],
+            "checkpoint_ns": row["checkpoint_ns"],
+            "checkpoint_id": row["checkpoint_id"],
+            "parent_checkpoint_id": jsnull if parent is None else parent,
+            "checkpoint": _typed(row["checkpoint"]),
+            "metadata": _typed(row["metadata"]),
+        }
+    )
+
+
+def _blob_record(row: BlobRow) -> JsProxy:
+    return _js({**{field: row[field] for field in BLOB_KEY}, "value": _typed(row["value"])})
+
+
+def _write_record(row: WriteRow) -> JsProxy:
+    return _js(
+        {
+            **{field: row[field] for field in WRITE_KEY},
+            "channel": row["channel"],
+            "task_path": row["task_path"],
+            "value": _typed(row["value"]),
+        }
+    )
+
+
+def _rows(store: str, records: JsProxy, make: Callable[[dict[str, Any], str], Any]) -> list[Any]:
+    """Turn JS records of ``store`` into rows with ``make(fields, name)``; a malformed record raises a
+    :class:`CorruptRecordError` that names it (records always have their key fields: IndexedDB
+    refuses to store a record without them)."""
+    rows = []
+    for record in records:
+        fields = record.to_py()
+        name = _describe(store, [fields.get(field) for field in _KEY_PATHS[store]])
+        try:
+            rows.append(make(fields, name))
+        except (KeyError, TypeError, ValueError, AttributeError) as error:
+            raise CorruptRecordError(
+                f"{name} is malformed ({type(error).__name__}: {error}); it was not written by this "
+                "saver, or by an incompatible version of it"
+            ) from None
+    return rows
+
+
+def _stored(value: Any, name: str) -> StoredValue:
+    kind = value["type"]
+    if not isinstance(kind, str):
+        raise TypeError(f"value type is {type(kind).__name__}, not str")
+    return StoredValue(kind, bytes(value["bytes"]), name)
+
+
+def _checkpoint_row(fields: dict[str, Any], name: str) -> CheckpointRow:
+    parent = fields["parent_checkpoint_id"]
+    return {
+        "thread_id": fields["thread_id"],
+        "checkpoint_ns": fields["checkpoint_ns"],
+        "checkpoint_id": fields["checkpoint_id"],
+        "parent_checkpoint_id": None if idb.absent(parent) else parent,
+        "checkpoint": _stored(fields["checkpoint"], name),
+        "metadata": _stored(fields["metadata"], name),
+    }
+
+
+def _write_row(fields: dict[str, Any], name: str) -> WriteRow:
+    return {
+        **{field: fields[field] for field in WRITE_KEY},
+        "channel": fields["channel"],
+        "task_path": fields["task_path"],
+        "value": _stored(fields["value"], name),
+        "overwrite": False,
+    }
+
+
+def _range(prefix: Sequence[Any], before: Any = None) -> JsProxy:
+    """The keys that start with ``prefix`` (and, with ``before``, whose next element is smaller)."""
+    lower = list(prefix)
+    if before is None:
+        return IDBKeyRange.bound(_js(lower), _js([*lower, []]))
+    return IDBKeyRange.bound(_js(lower), _js([*lower, before]), False, True)
+
+
+def _keep_existing(event: JsProxy) -> None:
+    """``add()`` found a record with its key: keep that record (first write wins). Cancelling the
+    error event stops it from aborting the transaction; stopping its propagation keeps it from the
+    transaction's ``error`` listener, which would report the transaction as failed."""
+    if event.target.error.name == "ConstraintError":
+        event.preventDefault()
+        event.stopPropagation()
+
+
+_KEEP_EXISTING = create_proxy(_keep_existing)  # one listener for every add(), never destroyed
+
+
+# --------------------------------------------------------------------------------------------------
+# The storage
+# --------------------------------------------------------------------------------------------------
+
+
+class IndexedDBStorage:
+    """``CheckpointStorage`` in an open IndexedDB database: one transaction per method."""
+
+    supports_sync = False  # every method awaits IndexedDB: the saver is async-only
+
+    def __init__(self, db: JsProxy) -> None:
+        missing = [name for name in STORES if not db.objectStoreNames.contains(name)]
+        if missing:
+            raise IndexedDBError(
+                f"database {db.name!r} (version {db.version}) has no object store {', '.join(missing)}: "
+                "open it with lab.checkpoint.indexeddb.open_database, or call create_stores in its upgrade"
+            )
+        self.db = db
+
+    async def _commit(self, stores: list[str], issue: Callable[[JsProxy], None], what: str) -> None:
+        """Run one readwrite transaction: ``issue(tx)`` makes every request, synchronously; then wait for
+        the transaction to end. ``complete`` is the durability point; a failure stores nothing."""
+        tx = idb.transaction(self.db, stores, "readwrite")
+        ended = _ended(tx)  # before any await
+        try:
+            issue(tx)
+        except BaseException as error:
+            tx.abort()  # a request could not even be made: drop the ones already made
+            await ended
+            if isinstance(error, JsException):  # e.g. a DataError: a key IndexedDB cannot store
+                raise IndexedDBError(f"IndexedDB refused {what}: {error.name}: {error.message}") from None
+            raise
+        if (await ended).type == "complete":
+            return
+        name, message = _error(tx)
+        if name == "QuotaExceededError":
+            raise StorageFullError(
+                f"the browser's storage for this site is full, so {what} was not saved (nothing of it "
+                "was stored). Free space by deleting threads you no longer need (adelete_thread, "
+                "aprune), or clear this site's data in the browser settings."
+            )
+        raise IndexedDBError(f"IndexedDB did not store {what}: {name}: {message}")
+
+    async def _read(self, stores: list[str], issue: Callable[[JsProxy], Callable[[], Any]]) -> Any:
+        """Run one readonly transaction: ``issue(tx)`` makes every request and returns a function that
+        reads their results, called once the transaction is complete."""
+        tx = idb.transaction(self.db, stores)
+        ended = _ended(tx)
+        try:
+            read = issue(tx)
+        except BaseException as error:
+            tx.abort()
+            await ended
+            if isinstance(error, JsException):  # e.g. a DataError: a key IndexedDB cannot compare
+                raise IndexedDBError(f"IndexedDB refused to read {', '.join(stores)}: {error}") from None
+            raise
+        if (await ended).type != "complete":
+            name, message = _error(tx)
+            raise IndexedDBError(f"IndexedDB could not read {', '.join(stores)}: {name}: {message}")
+        return read()
+
+    # --- writing ------------------------------------------------------------------------------
+
+    async def put(
+        self,
+        *,
+        checkpoints: Sequence[CheckpointRow] = (),
+        blobs: Sequence[BlobRow] = (),
+        writes: Sequence[WriteRow] = (),
+    ) -> None:
+        work = [
+            (name, rows)
+            for name, rows in ((CHECKPOINTS, checkpoints), (BLOBS, blobs), (WRITES, writes))
+            if rows
+        ]
+        if not work:
+            return
+
+        def issue(tx: JsProxy) -> None:
+            for row in checkpoints:
+                tx.objectStore(CHECKPOINTS).put(_checkpoint_record(row))
+            for row in blobs:
+                tx.objectStore(BLOBS).put(_blob_record(row))
+            for row in writes:
+                if row["overwrite"]:
+                    tx.objectStore(WRITES).put(_write_record(row))
+                else:
+                    tx.objectStore(WRITES).add(_write_record(row)).addEventListener("error", _KEEP_EXISTING)
+
+        if checkpoints:
+            first = checkpoints[0]
+            what = f"checkpoint {first['checkpoint_id']} of thread {first['thread_id']!r}"
+            if len(checkpoints) > 1:
+                what = f"{len(checkpoints)} checkpoints of thread {first['thread_id']!r}"
+        elif writes:
+            what = f"{len(writes)} pending writes of task {writes[0]['task_id']}"
+        else:
+            what = f"{len(blobs)} channel values"
+        await self._commit([name for name, _ in work], issue, what)
+
+    # --- reading ------------------------------------------------------------------------------
+
+    async def checkpoint(
+        self, thread_id: str, checkpoint_ns: str, checkpoint_id: str | None
+    ) -> CheckpointRow | None:
+        def issue(tx: JsProxy) -> Callable[[], Any]:
+            store = tx.objectStore(CHECKPOINTS)
+            if checkpoint_id is not None:
+                request = store.get(_js([thread_id, checkpoint_ns, checkpoint_id]))
+                return lambda: request.result
+            request = store.openCursor(_range([thread_id, checkpoint_ns]), "prev")  # the latest only
+            return lambda: None if idb.absent(request.result) else request.result.value
+
+        record = await self._read([CHECKPOINTS], issue)
+        return None if idb.absent(record) else _rows(CHECKPOINTS, [record], _checkpoint_row)[0]
+
+    async def checkpoints(
+        self,
+        thread_id: str | None,
+        checkpoint_ns: str | None,
+        *,
+        before: str | None = None,
+        limit: int | None = None,
+    ) -> list[CheckpointRow]:
+        if limit is not None and limit <= 0:
+            return []
+        if thread_id is None:  # every thread: the one full read (adelete_for_runs)
+            records = await self._read(
+                [CHECKPOINTS], lambda tx: _result(tx.objectStore(CHECKPOINTS).getAll())
+            )
+            rows = [
+                row
+                for row in _rows(CHECKPOINTS, records, _checkpoint_row)
+                if (checkpoint_ns is None or row["checkpoint_ns"] == checkpoint_ns)
+                and (before is None or row["checkpoint_id"] < before)
+            ]
+            rows.sort(key=lambda row: row["checkpoint_id"], reverse=True)
+            return rows if limit is None else rows[:limit]
+
+        def issue(tx: JsProxy) -> Callable[[], list[JsProxy]]:
+            store = tx.objectStore(CHECKPOINTS)
+            if checkpoint_ns is None:  # all namespaces of the thread, by checkpoint id
+                source, keys = store.index(BY_THREAD), _range([thread_id], before)
+            else:
+                source, keys = store, _range([thread_id, checkpoint_ns], before)
+            if limit is None:  # the whole range in one request; it comes oldest first
+                read = _result(source.getAll(keys))
+                return lambda: list(reversed(read()))
+            return _newest_first(source.openCursor(keys, "prev"), limit)
+
+        return _rows(CHECKPOINTS, await self._read([CHECKPOINTS], issue), _checkpoint_row)
+
+    async def blobs(self, keys: Sequence[BlobKey]) -> dict[BlobKey, TypedValue]:
+        if not keys:
+            return {}
+
+        def issue(tx: JsProxy) -> Callable[[], list[Any]]:
+            store = tx.objectStore(BLOBS)
+            requests = [store.get(_js(list(key))) for key in keys]
+            return lambda: [request.result for request in requests]
+
+        found: dict[BlobKey, TypedValue] = {}
+        for key, record in zip(keys, await self._read([BLOBS], issue), strict=True):
+            if not idb.absent(record):
+                found[key] = _rows(BLOBS, [record], lambda fields, name: _stored(fields["value"], name))[0]
+        return found
+
+    async def writes(self, keys: Sequence[CheckpointKey]) -> list[WriteRow]:
+        if not keys:
+            return []
+
+        def issue(tx: JsProxy) -> Callable[[], list[JsProxy]]:
+            store = tx.objectStore(WRITES)
+            reads = [_result(store.getAll(_range(key))) for key in keys]
+            return lambda: [record for read in reads for record in read()]
+
+        return _rows(WRITES, await self._read([WRITES], issue), _write_row)
+
+    # --- deleting -----------------------------------------------------------------------------
+
+    async def delete(
+        self,
+        *,
+        threads: Sequence[str] = (),
+        checkpoints: Sequence[CheckpointKey] = (),
+        blobs: Sequence[BlobKey] = (),
+    ) -> None:
+        if not (threads or checkpoints or blobs):
+            return
+
+        def issue(tx: JsProxy) -> None:
+            for thread_id in threads:
+                for name in STORES:
+                    tx.objectStore(name).delete(_range([thread_id]))
+            for key in checkpoints:
+                tx.objectStore(CHECKPOINTS).delete(_js(list(key)))
+                tx.objectStore(WRITES).delete(_range(key))
+            for key in blobs:
+                tx.objectStore(BLOBS).delete(_js(list(key)))
+
+        what = f"the deletion of {len(threads)} threads, {len(checkpoints)} checkpoints, {len(blobs)} blobs"
+        await self._commit(list(STORES), issue, what)
+
+
+def _ended(tx: JsProxy) -> JsProxy:
+    """A promise for the event that ends ``tx``: ``complete`` (committed) or ``abort`` (nothing stored).
+
+    Unlike ``idb.tx_done`` it never rejects; the failure is then read from ``tx.error``. Pyodide 314 does
+    not take Chromium's ``QuotaExceededError`` (a ``DOMException`` subclass) for an error: awaiting a
+    promise rejected with one never returns ("invalid exception object"), so a full disk would hang.
+    The listeners are the promise's own ``resolve``: no Python proxy to free.
+    """
+
+    def listen(resolve: JsProxy, _reject: JsProxy) -> None:
+        tx.addEventListener("complete", resolve)
+        tx.addEventListener("abort", resolve)  # a failed request aborts the transaction too
+
+    return Promise.new(create_once_callable(listen))
+
+
+def _error(tx: JsProxy) -> tuple[str, str]:
+    """The name and message of the error that aborted ``tx``."""
+    error = tx.error
+    if idb.absent(error):
+        return "AbortError", "the transaction was aborted"
+    return str(error.name), str(error.message)
+
+
+def _result(request: JsProxy) -> Callable[[], JsProxy]:
+    """Read a request's result later (once its transaction is complete)."""
+    return lambda: request.result
+
+
+def _newest_first(request: JsProxy, limit: int) -> Callable[[], list[JsProxy]]:
+    """Collect up to ``limit`` records from a cursor request.
+
+    The cursor must be advanced inside its ``success`` event (a Python listener that runs while the
+    transaction is active): awaiting each record instead would let the transaction commit in between.
+    """
+    records: list[JsProxy] = []
+
+    def on_success(_event: JsProxy) -> None:
+        cursor = request.result
+        if idb.absent(cursor):  # past the last record
+            return
+        records.append(cursor.value)
+        if len(records) < limit:
+            cursor.continue_()
+
+    listener = create_proxy(on_success)
+    request.addEventListener("success", listener)
+
+    def read() -> list[JsProxy]:
+        listener.destroy()
+        return records
+
+    return read
+
+
+# --------------------------------------------------------------------------------------------------
+# The saver
+# --------------------------------------------------------------------------------------------------
+
+
+class _NamingSerializer:
+    """Wraps the saver's serializer so that a value that does not load names the record it came from."""
+
+    def __init__(self, inner: SerializerProtocol) -> None:
+        self.inner = inner
+
+    def dumps_typed(self, obj: Any) -> TypedValue:
+        return self.inner.dumps_typed(obj)
+
+    def loads_typed(self, data: TypedValue) -> Any:
+        try:
+            return self.inner.loads_typed(data)
+        except Exception as error:
+            if not isinstance(data, StoredValue):
+                raise
+            raise CorruptRecordError(
+                f"{data.record} holds a {data[0]!r} value of {len(data[1])} bytes that does not load: "
+                f"{type(error).__name__}: {error}"
+            ) from error
+
+
+class IndexedDBSaver(CheckpointSaver):
+    """The checkpoint saver of the browser: ``CheckpointSaver`` over :class:`IndexedDBStorage`.
+
+    Async only (``aput``, ``aput_writes``, ``aget_tuple``, ``alist``, ``adelete_thread``,
+    ``adelete_for_runs``, ``acopy_thread``, ``aprune``): the sync methods raise, saying so.
+    """
+
+    def __init__(self, db: JsProxy, *, serde: SerializerProtocol | None = None) -> None:
+        super().__init__(IndexedDBStorage(db), serde=_NamingSerializer(serde or MsgpackSerializer()))
+
+    @classmethod
+    async def open(cls, name: str, *, serde: SerializerProtocol | None = None) -> IndexedDBSaver:
+        """A saver over the database ``name`` (created, or upgraded to :data:`SCHEMA_VERSION`)."""
+        return cls(await open_database(name), serde=serde)
+
+    def close(self) -> None:
+        """Close the database connection (after that, every call fails)."""
+        self.storage.db.close()
