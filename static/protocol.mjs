@@ -1,8 +1,8 @@
 /**
  * The page <-> worker protocol of Checkpoint Lab, written down in one place.
  *
- * The page (app.mjs, through LabClient in lab-client.mjs) and the Web Worker (worker.mjs) exchange
- * plain, JSON-compatible objects with postMessage. There are three kinds:
+ * The page (through LabClient in lab-client.mjs, which LabSession in lab-session.mjs uses) and the
+ * Web Worker (worker.mjs) exchange plain, JSON-compatible objects with postMessage. Three kinds:
  *
  *   Request   page -> worker   {id, cmd, args}
  *   Response  worker -> page   {id, ok: true, result}  or  {id, ok: false, error: {type, message}}
@@ -22,8 +22,23 @@
  * Requests sent before "ready" wait for it; after a failed boot they are answered with a
  * BootError.
  *
- * Later issues add events here (e.g. "seam" when a run pauses between steps, "committed" when a
- * checkpoint is durable); each one gets its typedef below.
+ * The lab. The restore stage also opens the lab (lab/browser/lab_rpc.py): the database of its
+ * threads ("checkpoint-lab-threads": checkpoints and the controller's journal), one LabController
+ * per worker, and the session its journal remembers (the stage's `detail.lab`). From then on:
+ *
+ *   page -> worker   {cmd: "lab", args: {name, args}}   a controller command (ControllerCommands)
+ *   worker -> page   controller events                  {type, seq, thread_id, ...} (ControllerEvent)
+ *   worker -> page   {type: "world", call, op, args}     a call to the external world: the page's
+ *   page -> worker   {cmd: "world_reply", args: {call, ok, result | error}}   ledger answers it
+ *
+ * (`call`, not `id`: a message with a numeric `id` is a Response.) The external world - the paid
+ * API and the SAR registry - is the page's ledger (ledger.mjs), kept in its own database
+ * ("checkpoint-lab-ledger") because it must outlive the worker the lab kills.
+ *
+ * The page does not speak this protocol by hand: LabSession (lab-session.mjs) does, and adds its
+ * own events about the ledger and the Python process (SessionEvent). On a `crash_point` event it
+ * terminates the worker for real, switches to a new one (a warm spare if it has one) and sends it
+ * `restore`.
  */
 
 /** The boot stages, in the order they run. */
@@ -56,6 +71,112 @@ export const BOOT_STAGES = Object.freeze(["runtime", "packages", "lab", "restore
  *            stores: string[], modules_loaded: number, lab_modules: string[]}}} stats
  * @property {{args: {key: string}, result: {key: string, value: any}}} meta_get
  * @property {{args: {key: string, value: any}, result: {key: string, durable: boolean}}} meta_set
+ * @property {{args: {name: ControllerCommandName, args?: object}, result: ControllerAnswer}} lab
+ *   a controller command: `dispatch(name, args)` of lab/controller/controller.py
+ * @property {{args: {call: number, ok: boolean, result?: any, error?: ErrorInfo},
+ *            result: {accepted: boolean}}} world_reply
+ *   the page's answer to a WorldEvent (accepted: false when no call waits for it any more)
+ * @property {{args: {}, result: LabInfo}} lab_info
+ * @property {{args: {delay: number}, result: LabInfo}} lab_configure
+ *   rebuild the controller with nodes that work `delay` seconds (0-10); only before the first `lab`
+ * (saver_open / saver_call / saver_close drive the IndexedDB saver from tests: lab/browser/saver_rpc.py)
+ */
+
+/**
+ * Who answers and where it stores: one per worker.
+ * @typedef {object} LabInfo
+ * @property {{id: string, started_at: number}} process   a new id for every Python process
+ * @property {StorageKind} storage
+ * @property {string | null} database   "checkpoint-lab-threads", or null in memory
+ * @property {Array<{thread_id: string, case_id: string, variant: string, durability: string,
+ *            started_at: number}>} threads   every session started (until a reset), newest first
+ * @property {number} delay              seconds each node works
+ */
+
+/**
+ * A controller command's answer, as LabController.dispatch returns it; LabSession.command unwraps
+ * it (returns `result`, throws a LabError with `type`, `message`, `notes`).
+ * @typedef {{ok: true, result: any} | {ok: false, error: ErrorInfo & {notes?: string[]}}} ControllerAnswer
+ */
+
+/**
+ * The controller's commands: args -> result (lab/controller/controller.py has the whole story).
+ * Run commands answer when their run stops, with a RunOutcome.
+ * @typedef {object} ControllerCommands
+ * @property {{args: {}, result: {cases: object[], variants: string[], durabilities: string[],
+ *            seams: string[], commands: string[], graphs: Object<string, object>,
+ *            session: Session | null}}} catalog
+ * @property {{args: {case_id: string, variant?: "misplaced" | "fixed",
+ *            durability?: Durability, thread_id?: string}, result: {session: Session, graph: object}}} start
+ * @property {{args: {}, result: {session: Session | null, state?: ThreadState}}} restore
+ * @property {{args: {}, result: ThreadState}} state
+ * @property {{args: {durability?: Durability}, result: RunOutcome}} step  one super-step
+ * @property {{args: {durability?: Durability}, result: RunOutcome}} run   to the interrupt or the end
+ * @property {{args: {until?: "step" | "end", durability?: Durability}, result: RunOutcome}} resume
+ * @property {{args: {approve: boolean, until?: "step" | "end", durability?: Durability},
+ *            result: RunOutcome}} answer
+ * @property {{args: {checkpoint_id: string, until?: "step" | "end", durability?: Durability},
+ *            result: RunOutcome}} replay
+ * @property {{args: {seam: string, node?: string},
+ *            result: {armed: {seam: string, node: string | null}}}} arm_crash
+ * @property {{args: {}, result: {armed: null}}} disarm_crash
+ * @property {{args: {}, result: {thread_id: string, frames: Frame[]}}} frames   oldest first
+ * @property {{args: {checkpoint_id: string}, result: {frame: Frame, diff: object}}} frame
+ * @property {{args: {checkpoint_id: string, values: object, as_node?: string},
+ *            result: {checkpoint_id: string, frame: Frame}}} fork
+ * @property {{args: {}, result: {head: string | null, nodes: object[], branches: object[]}}} branches
+ * @property {{args: {}, result: import("./ledger.mjs").LedgerReport}} ledger
+ *   the same report as LabSession.ledger.report(), computed in Python from the page's ledger
+ * @property {{args: {}, result: {nodes: Object<string, {started: number, finished: number}>,
+ *            runs: object[], last_resume: {run: number, kind: string, step: number,
+ *            checkpoint_id: string, rerun: string[], restored: string[]} | null}}} executions
+ * @property {{args: {}, result: {threads_deleted: number}}} reset
+ *   deletes every thread, the journal and (through the world) the ledger
+ */
+
+/** @typedef {keyof ControllerCommands} ControllerCommandName */
+/** @typedef {"sync" | "async" | "exit"} Durability */
+/** @typedef {{thread_id: string, case_id: string, variant: string, durability: Durability}} Session */
+
+/**
+ * @typedef {object} ThreadState
+ * @property {Session} session
+ * @property {object} values
+ * @property {string[]} next
+ * @property {object[]} interrupts
+ * @property {string | null} checkpoint_id   the head
+ * @property {{run: number, kind: string, paused: boolean} | null} run
+ * @property {{seam: string, node: string | null} | null} crash_armed
+ */
+
+/**
+ * How a run command's run stopped.
+ * @typedef {{status: "paused", step: number, checkpoint_id: string, next: string[]}
+ *   | {status: "interrupted" | "done", values: object, interrupts: object[], next: string[],
+ *      checkpoint_id: string}
+ *   | {status: "error", error: ErrorInfo}
+ *   | {status: "crashed", crash_point: CrashInfo}
+ *   | {status: "stopped"}} RunOutcome
+ */
+
+/**
+ * One checkpoint as the page shows it (lab/controller/frames.py, frame_of).
+ * @typedef {object} Frame
+ * @property {string} checkpoint_id
+ * @property {string | null} parent_id
+ * @property {number} step
+ * @property {string} source            "input" | "loop" | "update" | "fork"
+ * @property {string} created_at
+ * @property {string[]} next
+ * @property {object} values
+ * @property {object} channel_values
+ * @property {Object<string, string>} channel_versions
+ * @property {Object<string, Object<string, string>>} versions_seen
+ * @property {string[] | null} updated_channels
+ * @property {Array<[string, string, any]>} pending_writes   [node, channel, value]
+ * @property {object[]} tasks
+ * @property {object[]} interrupts
+ * @property {object} metadata
  */
 
 /** @typedef {keyof Commands} CommandName */
@@ -70,7 +191,8 @@ export const BOOT_STAGES = Object.freeze(["runtime", "packages", "lab", "restore
  * @property {"start" | "done" | "warning" | "error"} state
  * @property {number} at          ms since the worker started
  * @property {number} [ms]        "done": how long the stage took ("ready": the whole boot)
- * @property {object} [detail]    "done": what the stage found, e.g. restore -> {storage: StorageKind}
+ * @property {object} [detail]    "done": what the stage found, e.g. restore -> {storage: StorageKind,
+ *                                ..., lab: LabInfo & {session: Session | null}}
  * @property {string} [message]   "warning": a sentence for the learner
  * @property {ErrorInfo} [error]  "error": why boot stopped
  */
@@ -83,7 +205,83 @@ export const BOOT_STAGES = Object.freeze(["runtime", "packages", "lab", "restore
  * @property {ErrorInfo} error
  */
 
-/** @typedef {BootEvent | WorkerErrorEvent} LabEvent */
+/**
+ * What the controller emits (lab/controller/controller.py, "Events"); every one also carries
+ * `seq` (1, 2, ... per process) and `thread_id`:
+ *   session {session}                          reset {threads_deleted}
+ *   run_started {run, kind, durability, until, variant}   kind: input | continue | resume | answer | replay
+ *   seam {run, seam, step, checkpoint_id, node, task_id, detail}   every seam a run passes
+ *   checkpoint {run, frame: Frame}             a put committed (run: null for a fork)
+ *   writes {run, checkpoint_id, node, task_id, writes: [[node, channel, value], ...]}   committed
+ *   interrupt {run, node, task_id, interrupts: [{id, value}], ...}
+ *   error {scope: "task" | "run", run, error: ErrorInfo, ...}
+ *   paused {run, step, checkpoint_id, next}
+ *   crash_point {run, seam, node, step, checkpoint_id}   the last event of a process
+ *   run_finished {run, status, ...}            with the run command's RunOutcome
+ * @typedef {{type: string, seq: number, thread_id: string | null} & object} ControllerEvent
+ */
+
+/**
+ * A call of Python's PageWorld to the external world; answer it with `world_reply` (LabSession
+ * does, from its ledger).
+ * @typedef {object} WorldEvent
+ * @property {"world"} type
+ * @property {number} call     matches the reply
+ * @property {"charge" | "file_sar" | "entries" | "clear"} op
+ * @property {object} args     charge: {idempotency_key, thread_id, node, task_id, checkpoint_id,
+ *                             amount_cents, purpose}; file_sar: the same site plus {case_id, report}
+ */
+
+/** @typedef {BootEvent | WorkerErrorEvent | ControllerEvent | WorldEvent} LabEvent */
+
+/**
+ * Where a process died: at an armed seam (the controller's crash_point), or killed by the page
+ * at a moment of its choosing (LabSession.kill: the seam fields are null).
+ * @typedef {object} CrashInfo
+ * @property {"seam" | "kill"} cause
+ * @property {number | null} run
+ * @property {string | null} seam
+ * @property {string | null} node
+ * @property {number | null} step
+ * @property {string | null} checkpoint_id
+ */
+
+/**
+ * LabSession's events about its Python process (`worker`: 1, 2, ... in the session):
+ *   booting     {worker, reason, warm}   a process takes over; warm: it had booted in advance
+ *   ready       ProcessReadyEvent        booted and restored: commands are answered
+ *   crashed     {worker, crash: CrashInfo}   the worker was terminated
+ *   failed      {worker, error: ErrorInfo}   it did not boot (LabSession.retry() boots another)
+ *   spare-ready {worker}                 the next process has booted in advance
+ * reason: "start" | "seam" (a crash_point) | "kill" | "retry".
+ * @typedef {{type: "process", state: "booting" | "crashed" | "failed" | "spare-ready", worker: number}
+ *   & object} ProcessEvent
+ */
+
+/**
+ * @typedef {object} ProcessReadyEvent
+ * @property {"process"} type
+ * @property {"ready"} state
+ * @property {number} worker
+ * @property {"start" | "seam" | "kill" | "retry"} reason
+ * @property {boolean} warm        it was a spare that had finished booting
+ * @property {number} ms           from the session's start (or the crash) to ready
+ * @property {StorageKind} storage
+ * @property {{id: string, started_at: number}} process   the Python process's own id
+ * @property {{session: Session | null, state?: ThreadState}} restored   the controller's restore
+ */
+
+/**
+ * The ledger changed (ledger.mjs, LedgerChange): a request was recorded - `entry` already
+ * flagged "charged ×2" when its task charged twice - or the ledger was cleared.
+ * @typedef {{type: "ledger"} & import("./ledger.mjs").LedgerChange} LedgerEvent
+ */
+
+/**
+ * Everything LabSession.onEvent delivers: the worker's events (each with `worker` added; a spare's
+ * stay private until it takes over), the ledger's, and the process's.
+ * @typedef {(LabEvent & {worker: number}) | LedgerEvent | ProcessEvent | ProcessReadyEvent} SessionEvent
+ */
 
 /**
  * @param {any} message a message from the worker

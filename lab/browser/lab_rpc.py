@@ -1,0 +1,181 @@
+"""Worker commands that run the lab controller in the browser: one ``LabController`` per Web Worker.
+
+The page drives the lab through one object, ``LabSession`` (``static/lab-session.mjs``), which sends
+these commands (the protocol is documented in ``static/protocol.mjs``):
+
+=============  ==============================  ==================================================
+command        args                            result
+=============  ==============================  ==================================================
+lab            ``{name, args}``                the controller's answer to ``dispatch(name, args)``:
+                                               ``{ok: true, result}`` or ``{ok: false, error}``
+world_reply    ``{call, ok, result | error}``  ``{accepted}``: the page's answer to a world call
+lab_info       ``{}``                          ``{process, storage, database, threads, delay}``
+lab_configure  ``{delay}``                     the same, once the controller is rebuilt
+=============  ==============================  ==================================================
+
+**What lives where.** The worker is the process the lab kills, so it holds nothing that must
+survive: the checkpoints and the controller's journal are in the IndexedDB database
+:data:`DATABASE` (the saver's three stores plus the journal's, see ``lab.browser.idb_journal``),
+and the paid API and SAR registry are the page's ledger, reached through
+:class:`~lab.browser.page_world.PageWorld`. If IndexedDB is unavailable, the platform's restore
+stage has already told the page so; the lab then runs over ``InMemorySaver`` and
+``MemoryJournal``, and a crash or reload loses the thread.
+
+**Boot.** ``worker_api.restore`` (the "restore" boot stage) calls :func:`open_lab`: it opens the
+database, builds the controller and restores the session its journal remembers; the stage's
+``detail.lab`` lists the saved threads and that session.
+
+**Events.** The controller's events go to the page as they are (``{type, seq, thread_id, ...}``),
+and so do the world's calls (``{type: "world", call, op, args}``), through ``worker_api.emit``.
+
+**Crashes.** At an armed seam the controller emits ``crash_point`` and freezes; the page then
+terminates this worker. Nothing here tries to survive that: the next worker opens the same
+database and the page sends it ``lab`` ``{name: "restore"}``.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from pyodide.ffi import JsProxy
+
+from lab.aml.graph import DEFAULT_DELAY
+from lab.browser import idb, idb_journal
+from lab.browser.idb_journal import IndexedDBJournal
+from lab.browser.page_world import PageWorld
+from lab.checkpoint import BaseCheckpointSaver, InMemorySaver
+from lab.checkpoint.indexeddb import IndexedDBSaver
+from lab.checkpoint.indexeddb import create_stores as create_checkpoint_stores
+from lab.controller import Journal, LabController, MemoryJournal
+
+DATABASE = "checkpoint-lab-threads"
+"""The IndexedDB database of the lab's threads: checkpoints and the controller's journal."""
+SCHEMA_VERSION = 1
+MAX_DELAY_S = 10.0
+
+Emit = Callable[[dict[str, Any]], None]
+
+
+@dataclass
+class _Lab:
+    """This worker's lab: where it stores, how it reaches the page, and its one controller."""
+
+    process: dict[str, Any] = field(
+        default_factory=lambda: {"id": uuid.uuid4().hex[:12], "started_at": time.time()}
+    )
+    emit: Emit | None = None
+    saver: BaseCheckpointSaver | None = None
+    journal: Journal | None = None
+    database: str | None = None  # None when the lab keeps everything in memory
+    world: PageWorld | None = None
+    controller: LabController | None = None
+    delay: float = DEFAULT_DELAY
+    commands_run: int = 0
+
+
+_lab = _Lab()
+
+
+def _upgrade(db: JsProxy, old_version: int, _tx: JsProxy) -> None:
+    """Schema version 1: the checkpoint saver's stores and the journal's, in one database."""
+    if old_version < 1:
+        create_checkpoint_stores(db)
+        idb_journal.create_stores(db)
+
+
+async def open_lab(emit: Emit, *, indexeddb: bool) -> dict[str, Any]:
+    """Open the lab's storage, build its controller and restore the session the journal remembers.
+
+    ``emit`` posts an event to the page; ``indexeddb`` says whether the platform could open IndexedDB.
+    Returns ``{"lab": {...}}`` for the restore stage's detail: :func:`lab_info` plus ``session``.
+    """
+    if indexeddb:
+        db = await idb.open_database(DATABASE, SCHEMA_VERSION, _upgrade)
+        _lab.saver, _lab.journal, _lab.database = IndexedDBSaver(db), IndexedDBJournal(db), DATABASE
+    else:
+        _lab.saver, _lab.journal, _lab.database = InMemorySaver(), MemoryJournal(), None
+    _lab.emit = emit
+    _lab.world = PageWorld(emit)
+    restored = await _build_controller(_lab.delay)
+    return {"lab": {**await lab_info({}), "session": restored}}
+
+
+async def _build_controller(delay: float) -> dict[str, Any] | None:
+    """A new controller over this worker's storage and world; the session it restored, if any."""
+
+    async def forward(event: dict[str, Any]) -> None:
+        _lab.emit(event)
+
+    _lab.controller = LabController(_lab.saver, _lab.world, forward, journal=_lab.journal, delay=delay)
+    _lab.delay = delay
+    answer = await _lab.controller.dispatch("restore")
+    if not answer["ok"]:
+        raise RuntimeError(f"the lab could not restore its session: {answer['error']['message']}")
+    return answer["result"]["session"]
+
+
+def _controller() -> LabController:
+    if _lab.controller is None:
+        raise RuntimeError("the lab is not open yet: the worker opens it in its 'restore' boot stage")
+    return _lab.controller
+
+
+# --------------------------------------------------------------------------------------------------
+# Commands
+# --------------------------------------------------------------------------------------------------
+
+
+async def lab(args: dict[str, Any]) -> dict[str, Any]:
+    """Run the controller command ``args["name"]`` with the keyword arguments ``args["args"]``."""
+    name, command_args = args.get("name"), args.get("args") or {}
+    if not isinstance(name, str):
+        raise ValueError("'name' must be the name of a controller command, e.g. 'start'")
+    if not isinstance(command_args, dict):
+        raise ValueError("'args' must be an object of the command's keyword arguments")
+    controller = _controller()
+    _lab.commands_run += 1
+    return await controller.dispatch(name, command_args)
+
+
+async def world_reply(args: dict[str, Any]) -> dict[str, Any]:
+    """The page's answer to a world call: ``{call, ok: true, result}`` or ``{call, ok: false, error}``."""
+    if _lab.world is None:
+        raise RuntimeError("the lab is not open yet, so no world call is waiting")
+    return {"accepted": _lab.world.reply(args)}
+
+
+async def lab_info(_args: dict[str, Any]) -> dict[str, Any]:
+    """Who answers (this Python process) and what it stores where."""
+    journal = _lab.journal
+    return {
+        "process": _lab.process,
+        "storage": "memory" if _lab.database is None else "indexeddb",
+        "database": _lab.database,
+        "threads": await journal.threads() if isinstance(journal, IndexedDBJournal) else [],
+        "delay": _lab.delay,
+    }
+
+
+async def lab_configure(args: dict[str, Any]) -> dict[str, Any]:
+    """Rebuild the controller with nodes that work ``args["delay"]`` seconds each (tests use a short
+    one). Allowed only before this worker's first ``lab`` command, so no run can be in progress."""
+    delay = args.get("delay")
+    if isinstance(delay, bool) or not isinstance(delay, int | float) or not 0 <= delay <= MAX_DELAY_S:
+        raise ValueError(f"'delay' must be a number of seconds from 0 to {MAX_DELAY_S:g}")
+    if _lab.commands_run:
+        raise RuntimeError("configure the lab before its first command: this worker already ran one")
+    _controller()  # the lab must be open: its storage and world are reused
+    await _build_controller(float(delay))
+    return await lab_info({})
+
+
+COMMANDS = {
+    "lab": lab,
+    "world_reply": world_reply,
+    "lab_info": lab_info,
+    "lab_configure": lab_configure,
+}

@@ -1,0 +1,107 @@
+"""The external world of the browser lab: the paid API and the SAR registry, answered by the page.
+
+Durable execution is about what survives the death of the process that runs the graph. A charge
+made by a node is exactly such a thing: once the paid API has taken the money, killing the Web
+Worker does not give it back. So the world the AML graph calls (:class:`~lab.aml.graph.ExternalWorld`)
+must not live in the worker's Python: :class:`PageWorld` forwards each call to the page, whose
+ledger (``static/ledger.mjs``) records it in an IndexedDB database of its own and answers with a
+receipt, honouring idempotency keys the way Stripe does.
+
+One call is one round trip, matched by its number ``call`` (not ``id``: in ``static/protocol.mjs``
+a message with a numeric ``id`` is the response to a page request):
+
+1. Python emits the event ``{type: "world", call, op, args}`` (``op``: ``charge``, ``file_sar``,
+   ``entries`` or ``clear``) and awaits an ``asyncio.Future``;
+2. the page does the work and sends the worker command ``world_reply`` with ``{call, ok: true,
+   result}`` or ``{call, ok: false, error: {type, message}}``; :meth:`PageWorld.reply` settles the
+   future.
+
+If the worker dies in between, nothing is lost that the page has not already recorded: the page
+writes the ledger before it replies, and a dead worker's reply is simply never sent.
+
+This module imports nothing from Pyodide (the page is reached through the ``emit`` function it is
+given), so CPython can import and test it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from collections.abc import Callable
+from typing import Any
+
+from lab.aml.graph import ChargeReceipt, FilingReceipt
+from lab.controller.world import IdempotencyError
+
+REPLY_TIMEOUT_S = 30.0
+"""How long a call waits for the page: a page that does not run the ledger must not hang a run."""
+
+
+class ExternalWorldError(Exception):
+    """The page could not serve a call to the external world (or did not answer in time)."""
+
+
+class PageWorld:
+    """:class:`~lab.aml.graph.ExternalWorld` whose every call is answered by the page.
+
+    ``emit(event)`` posts an event to the page (``lab.browser.worker_api.emit`` in the worker).
+    """
+
+    def __init__(self, emit: Callable[[dict[str, Any]], None], *, timeout: float = REPLY_TIMEOUT_S) -> None:
+        self._emit = emit
+        self._timeout = timeout
+        self._ids = itertools.count(1)
+        self._waiting: dict[int, asyncio.Future[Any]] = {}
+
+    # -- the ExternalWorld interface ------------------------------------------------------------------
+    async def charge(self, idempotency_key: str | None, **request: Any) -> ChargeReceipt:
+        """Charge through the paid API (``request``: the call site, ``amount_cents``, ``purpose``)."""
+        return ChargeReceipt(**await self._ask("charge", {"idempotency_key": idempotency_key, **request}))
+
+    async def file_sar(self, idempotency_key: str | None, **request: Any) -> FilingReceipt:
+        """File a SAR with the registry (``request``: the call site, ``case_id``, ``report``)."""
+        return FilingReceipt(**await self._ask("file_sar", {"idempotency_key": idempotency_key, **request}))
+
+    async def entries(self) -> list[dict[str, Any]]:
+        """Every request the page's ledger received, oldest first."""
+        return await self._ask("entries", {})
+
+    async def clear(self) -> None:
+        """Empty the page's ledger (the lab's reset)."""
+        await self._ask("clear", {})
+
+    # -- the round trip -----------------------------------------------------------------------------
+    def reply(self, answer: dict[str, Any]) -> bool:
+        """Settle a call with the page's ``answer`` ``{call, ok, result | error}``; ``False`` if no
+        call waits for that number (any more: it timed out, or was never made)."""
+        future = self._waiting.pop(answer.get("call"), None)
+        if future is None or future.done():
+            return False
+        if answer.get("ok") is True:
+            future.set_result(answer.get("result"))
+        else:
+            future.set_exception(_page_error(answer.get("error") or {}))
+        return True
+
+    async def _ask(self, op: str, args: dict[str, Any]) -> Any:
+        call = next(self._ids)
+        future = asyncio.get_running_loop().create_future()
+        self._waiting[call] = future
+        self._emit({"type": "world", "call": call, "op": op, "args": args})
+        try:
+            return await asyncio.wait_for(future, self._timeout)
+        except TimeoutError:
+            raise ExternalWorldError(
+                f"The page did not answer the external call {op!r} within {self._timeout:g} s: "
+                "the page side of the lab (LabSession and its ledger) must be running"
+            ) from None
+        finally:
+            self._waiting.pop(call, None)
+
+
+def _page_error(error: dict[str, str]) -> Exception:
+    """The exception a failed page call raises in Python: the API's own kind where there is one."""
+    kind, message = error.get("type", "Error"), error.get("message", "the page reported a failure")
+    if kind == IdempotencyError.__name__:
+        return IdempotencyError(message)
+    return ExternalWorldError(f"{kind}: {message}")

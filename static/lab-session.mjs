@@ -1,0 +1,353 @@
+/**
+ * LabSession: the one object the lab's page uses. It owns the Python process (a Web Worker running
+ * Pyodide and the lab controller), the page's ledger, and the crashes.
+ *
+ *   const session = new LabSession();            // boots a worker at once
+ *   session.onEvent((event) => draw(event));     // controller, boot, world, ledger, process events
+ *   await session.ready;                         // {type: "process", state: "ready", restored, ...}
+ *   await session.command("start", {case_id: "S-1001", variant: "misplaced"});
+ *   await session.command("run");                // {status: "interrupted", ...}
+ *
+ * Crashes are real. When the controller reaches an armed seam it emits `crash_point` and freezes;
+ * the session then terminates the worker (`worker.terminate()`: the Python process is gone, with
+ * whatever it had not saved), switches to a new worker - a warm spare booted in advance, unless
+ * `{spare: false}` - and sends it the controller's `restore`, so the page shows the thread as
+ * IndexedDB has it. `kill()` does the same at any moment, unasked. A run command that was waiting
+ * when its process died resolves with `{status: "crashed", crash_point}`.
+ *
+ * The external world is the page's: the controller's paid API and SAR registry calls arrive as
+ * `world` events, which the session answers from its Ledger (ledger.mjs). Everything a reload
+ * needs is in IndexedDB (checkpoints and journal: "checkpoint-lab-threads"; the ledger:
+ * "checkpoint-lab-ledger"), so a new page's session restores the thread and its ledger as they were.
+ *
+ * The events and commands are documented in protocol.mjs.
+ */
+import { LabClient, LabError } from "./lab-client.mjs";
+import { Ledger } from "./ledger.mjs";
+import { errorInfo } from "./protocol.mjs";
+
+export { LabError };
+
+/** @typedef {import("./protocol.mjs").SessionEvent} SessionEvent */
+/** @typedef {import("./protocol.mjs").ProcessReadyEvent} ProcessReadyEvent */
+/** @typedef {import("./protocol.mjs").CrashInfo} CrashInfo */
+
+/** The controller commands that run the graph: the ones a crash can interrupt (controller.py). */
+const RUN_COMMANDS = new Set(["step", "run", "resume", "answer", "replay"]);
+
+/** One Python process: a lab worker, from boot to termination. */
+class PythonProcess {
+  /** false once the session has terminated its worker */
+  alive = true;
+  /** @type {CrashInfo | null} why it was killed, if it crashed (close() and retry() kill without a crash) */
+  crash = null;
+  /** whether it finished booting (Python started, the lab opened, configured) */
+  booted = false;
+
+  /**
+   * Start a worker; it boots at once.
+   * @param {number} number the session's count of processes: 1, 2, ...
+   * @param {number | null} delay seconds each node works (null: the controller's default)
+   * @param {(process: PythonProcess, event: object) => void} onEvent
+   */
+  constructor(number, delay, onEvent) {
+    this.number = number;
+    this.client = new LabClient();
+    /** @type {Promise<object>} resolves to `lab_info` once booted; rejects if boot fails */
+    this.whenBooted = new Promise((resolve, reject) => {
+      this.client.onEvent((event) => {
+        if (event.type === "worker-error") reject(new LabError(event.error)); // the worker never started
+        onEvent(this, event);
+      });
+      this.#boot(delay).then(resolve, reject);
+    });
+    this.whenBooted.then(() => (this.booted = true), () => {}); // a spare may fail unobserved
+  }
+
+  async #boot(delay) {
+    const info = await this.client.request("lab_info"); // answered once the worker has booted
+    return delay === null ? info : this.client.request("lab_configure", { delay });
+  }
+
+  /**
+   * Terminate the worker: the process dies where it stands.
+   * @param {CrashInfo | null} [crash]
+   */
+  kill(crash = null) {
+    this.alive = false;
+    this.crash = crash;
+    this.client.terminate();
+  }
+}
+
+export class LabSession {
+  /** @type {Ledger} the external world's ledger: read it with entries() / report(), watch onChange */
+  ledger;
+  #spareWanted;
+  #delay;
+  #count = 0;
+  /** @type {Set<(event: SessionEvent) => void>} */
+  #listeners = new Set();
+  /** @type {PythonProcess} the process that answers commands (or is booting to) */
+  #active;
+  /** @type {PythonProcess | null} the next one, booting or booted in advance */
+  #spare = null;
+  /** @type {Promise<ProcessReadyEvent>} the active process's way to ready */
+  #ready;
+  /** @type {"booting" | "ready" | "failed" | "closed"} */
+  #state = "booting";
+  /** @type {ProcessReadyEvent | null} */
+  #lastReady = null;
+
+  /**
+   * @param {object} [options]
+   * @param {boolean} [options.spare] keep a second worker booted, so a crash swaps it in (default true)
+   * @param {number | null} [options.delay] seconds each node works; null: the controller's default
+   * @param {Ledger} [options.ledger] the external world's ledger (default: the "checkpoint-lab-ledger" one)
+   */
+  constructor({ spare = true, delay = null, ledger = new Ledger() } = {}) {
+    this.#spareWanted = spare;
+    this.#delay = delay;
+    this.ledger = ledger;
+    ledger.onChange((change) => this.#emit({ type: "ledger", ...change }));
+    this.#switchTo(this.#spawn(), "start", performance.now());
+  }
+
+  /**
+   * Resolves with the latest "ready" process event once the current process is ready (booted and
+   * restored); after a crash, with the replacement's. Rejects if that process failed to boot.
+   * @returns {Promise<ProcessReadyEvent>}
+   */
+  get ready() {
+    return this.#whenReady();
+  }
+
+  /**
+   * Where the session is: its process, its spare, what the last ready event said.
+   * @returns {{state: string, worker: number, spare: "none" | "booting" | "ready",
+   *            ready: ProcessReadyEvent | null}}
+   */
+  get status() {
+    const spare = this.#spare === null ? "none" : this.#spare.booted ? "ready" : "booting";
+    return { state: this.#state, worker: this.#active.number, spare, ready: this.#lastReady };
+  }
+
+  /**
+   * Run a controller command (see protocol.mjs, ControllerCommands) once the process is ready.
+   * @param {string} name e.g. "start", "step", "run", "answer", "frames", "arm_crash"
+   * @param {object} [args] the command's keyword arguments
+   * @returns {Promise<any>} the command's result; a run command interrupted by a crash resolves with
+   *   `{status: "crashed", crash_point}`
+   * @throws {LabError} `type` and `message` (and `notes`) from the controller, or type "Crashed" when
+   *   the process died under any other command
+   */
+  async command(name, args = {}) {
+    await this.#whenReady();
+    return this.#call(this.#active, name, args);
+  }
+
+  /**
+   * Send a platform command that is not the controller's (protocol.mjs, Commands: "ping", "stats",
+   * "lab_info", ...) to the current process once it is ready.
+   * @param {string} cmd @param {object} [args]
+   * @returns {Promise<any>} its result; rejects with a LabError
+   */
+  async request(cmd, args = {}) {
+    await this.#whenReady();
+    return this.#active.client.request(cmd, args);
+  }
+
+  /**
+   * Listen to everything the lab says (SessionEvent in protocol.mjs).
+   * @param {(event: SessionEvent) => void} listener
+   * @returns {() => void} call it to stop listening
+   */
+  onEvent(listener) {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /**
+   * Kill the Python process now, wherever it is (a crash "at a random moment"), and bring up the next.
+   * @returns {Promise<ProcessReadyEvent>} the replacement's ready event
+   */
+  kill() {
+    this.#requireOpen();
+    const crash = { cause: "kill", run: null, seam: null, node: null, step: null, checkpoint_id: null };
+    this.#crash(this.#active, crash);
+    return this.ready;
+  }
+
+  /**
+   * Start over with an empty lab: every thread's checkpoints, the journal and - through the
+   * controller's external world - the ledger are deleted. Ask the learner first.
+   * @returns {Promise<{threads_deleted: number}>}
+   */
+  reset() {
+    return this.command("reset");
+  }
+
+  /** Boot a fresh process after a failed boot (the Retry button). */
+  retry() {
+    this.#requireOpen();
+    this.#active.kill();
+    this.#switchTo(this.#spawn(), "retry", performance.now());
+    return this.ready;
+  }
+
+  /** Stop every worker; the session answers nothing after this. */
+  close() {
+    this.#state = "closed";
+    this.#active.kill();
+    this.#spare?.kill();
+    this.#spare = null;
+    this.#listeners.clear();
+  }
+
+  // -- processes --------------------------------------------------------------------------------------
+
+  #spawn() {
+    this.#count += 1;
+    const onEvent = (process, event) => this.#onProcessEvent(process, event);
+    return new PythonProcess(this.#count, this.#delay, onEvent);
+  }
+
+  /**
+   * Make `process` the active one and bring it up: wait for its boot, restore the controller's
+   * session, announce "ready", then start the next spare.
+   * @param {PythonProcess} process
+   * @param {"start" | "seam" | "kill" | "retry"} reason
+   * @param {number} since when the wait began (performance.now()): the ready event's `ms` counts from it
+   */
+  #switchTo(process, reason, since) {
+    this.#active = process;
+    this.#state = "booting";
+    const warm = process.booted;
+    const booting = { type: "process", state: "booting", worker: process.number, reason, warm };
+    queueMicrotask(() => this.#emit(booting)); // the first switch is in the constructor: let listeners come
+    this.#ready = this.#bringUp(process, reason, since, warm);
+    this.#ready.catch(() => {}); // reported as a "failed" process event; commands see the rejection
+  }
+
+  async #bringUp(process, reason, since, warm) {
+    let info, restored;
+    try {
+      info = await process.whenBooted;
+      restored = await this.#call(process, "restore");
+    } catch (error) {
+      if (process === this.#active) {
+        this.#state = "failed";
+        this.#emit({ type: "process", state: "failed", worker: process.number, error: errorInfo(error) });
+      }
+      throw error;
+    }
+    const ready = {
+      type: "process",
+      state: "ready",
+      worker: process.number,
+      reason,
+      warm,
+      ms: Math.round(performance.now() - since),
+      storage: info.storage,
+      process: info.process,
+      restored,
+    };
+    if (process !== this.#active) {
+      throw new LabError({ type: "Replaced", message: "a newer process took over while this one booted" });
+    }
+    this.#state = "ready";
+    this.#lastReady = ready;
+    this.#emit(ready);
+    this.#prepareSpare();
+    return ready;
+  }
+
+  /** Boot the next process in advance, so that a crash finds it ready. */
+  #prepareSpare() {
+    if (!this.#spareWanted || this.#spare !== null) return;
+    const spare = this.#spawn();
+    this.#spare = spare;
+    const stillSpare = () => this.#spare === spare;
+    spare.whenBooted.then(
+      () => stillSpare() && this.#emit({ type: "process", state: "spare-ready", worker: spare.number }),
+      () => stillSpare() && (this.#spare = null), // a crash will boot a fresh one instead
+    );
+  }
+
+  /**
+   * Terminate `process` for real and switch to the next one.
+   * @param {PythonProcess} process @param {CrashInfo} crash
+   */
+  #crash(process, crash) {
+    const since = performance.now();
+    process.kill(crash);
+    this.#emit({ type: "process", state: "crashed", worker: process.number, crash });
+    const next = this.#spare ?? this.#spawn();
+    this.#spare = null;
+    this.#switchTo(next, crash.cause, since);
+  }
+
+  /** @returns {Promise<ProcessReadyEvent>} once the active process is ready (following any switch) */
+  async #whenReady() {
+    this.#requireOpen();
+    for (;;) {
+      const ready = this.#ready;
+      try {
+        const event = await ready;
+        if (ready === this.#ready) return event;
+      } catch (error) {
+        if (ready === this.#ready) throw error;
+      }
+    }
+  }
+
+  #requireOpen() {
+    if (this.#state !== "closed") return;
+    throw new LabError({ type: "Closed", message: "This lab session is closed" });
+  }
+
+  /** Send a controller command to `process` and unwrap its answer. */
+  async #call(process, name, args = {}) {
+    let answer;
+    try {
+      answer = await process.client.request("lab", { name, args });
+    } catch (error) {
+      if (process.crash === null) throw error; // alive, or closed: the error says what happened
+      if (RUN_COMMANDS.has(name)) return { status: "crashed", crash_point: process.crash };
+      const message = `The lab's Python process was killed while it ran ${name}`;
+      throw new LabError({ type: "Crashed", message });
+    }
+    if (!answer.ok) throw Object.assign(new LabError(answer.error), { notes: answer.error.notes ?? [] });
+    return answer.result;
+  }
+
+  // -- events -----------------------------------------------------------------------------------------
+
+  /** @param {PythonProcess} process @param {object} event */
+  #onProcessEvent(process, event) {
+    if (process !== this.#active || !process.alive) return; // a spare boots quietly; the dead are silent
+    this.#emit({ ...event, worker: process.number });
+    if (event.type === "world") {
+      this.#serveWorld(process, event);
+    } else if (event.type === "crash_point") {
+      const { run, seam, node, step, checkpoint_id } = event;
+      this.#crash(process, { cause: "seam", run, seam, node, step, checkpoint_id });
+    }
+  }
+
+  /** Answer a call to the external world from the ledger; a dead process gets no answer. */
+  async #serveWorld(process, { call, op, args }) {
+    let answer;
+    try {
+      answer = { call, ok: true, result: await this.ledger.handle(op, args, { worker: process.number }) };
+    } catch (error) {
+      answer = { call, ok: false, error: errorInfo(error) };
+    }
+    if (process.alive) process.client.request("world_reply", answer).catch(() => {});
+  }
+
+  /** @param {SessionEvent} event */
+  #emit(event) {
+    for (const listener of this.#listeners) listener(event);
+  }
+}
