@@ -23,7 +23,7 @@
  * The events and commands are documented in protocol.mjs.
  */
 import { LabClient, LabError } from "./lab-client.mjs";
-import { Ledger } from "./ledger.mjs";
+import { LEDGER_DATABASE, Ledger } from "./ledger.mjs";
 import { errorInfo } from "./protocol.mjs";
 
 export { LabError };
@@ -195,6 +195,17 @@ export class LabSession {
     return this.ready;
   }
 
+  /**
+   * The way back from anything, even records that no longer decode or a boot that fails: stop every
+   * worker, close the ledger and delete the lab's IndexedDB databases. Reload the page afterwards; it
+   * starts empty. (The controller's `reset` is the gentle way; this one needs no Python.)
+   */
+  async wipeStorage() {
+    this.close();
+    await this.ledger.close();
+    await Promise.all(LAB_DATABASES.map(deleteDatabase));
+  }
+
   /** Stop every worker; the session answers nothing after this. */
   close() {
     this.#state = "closed";
@@ -350,4 +361,16 @@ export class LabSession {
   #emit(event) {
     for (const listener of this.#listeners) listener(event);
   }
+}
+
+/** Every IndexedDB database the lab writes: the platform's, the threads' (checkpoints, journal), the ledger's. */
+export const LAB_DATABASES = Object.freeze(["checkpoint-lab", "checkpoint-lab-threads", LEDGER_DATABASE]);
+
+/** @param {string} name @returns {Promise<void>} resolves once the database is gone */
+function deleteDatabase(name) {
+  return new Promise((resolve, reject) => {
+    const request = indexedDB.deleteDatabase(name);
+    request.addEventListener("success", () => resolve());
+    request.addEventListener("error", () => reject(request.error));
+  });
 }

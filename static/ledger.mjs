@@ -255,6 +255,11 @@ export class Ledger {
     for (const listener of this.#listeners) listener(change);
   }
 
+  /** Close the database connection (so the lab's storage can be deleted); the ledger is unusable after. */
+  async close() {
+    (await this.#db)?.close();
+  }
+
   /** @returns {Promise<IDBDatabase | null>} the open database with its rows loaded, or null */
   async #load(name) {
     let db;

@@ -323,3 +323,46 @@ def test_a_kill_inside_a_node_without_a_spare_boots_a_new_worker(browser, site):
         lab.assert_frames_match_indexeddb(thread)
     finally:
         context.close()
+
+
+# Overwrite every checkpoint's metadata of a thread with bytes that are not msgpack.
+CORRUPT_THREAD = """
+async (thread) => {
+  const settle = (request) => new Promise((resolve, reject) => {
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+  const db = await settle(indexedDB.open("checkpoint-lab-threads"));
+  const tx = db.transaction(["checkpoints"], "readwrite");
+  const store = tx.objectStore("checkpoints");
+  const rows = await settle(store.getAll(IDBKeyRange.bound([thread], [thread, []])));
+  for (const row of rows) store.put({ ...row, metadata: { type: "msgpack", bytes: new Uint8Array([0xc1]) } });
+  await new Promise((resolve) => { tx.oncomplete = resolve; });
+  db.close();
+  return rows.length;
+}
+"""
+
+
+def test_corrupt_records_get_a_clear_error_and_wiping_storage_is_the_way_back(browser, site):
+    context = browser.new_context()
+    try:
+        lab = Lab(context.new_page(), site)
+        lab.open(spare=False)
+        thread = lab.start("fixed")
+        lab.do("run")
+        assert lab.page.evaluate(CORRUPT_THREAD, thread) > 0
+
+        answer = lab.page.evaluate(COMMAND, ["frames", {}])
+        assert not answer["ok"] and "checkpoints record" in answer["message"], answer
+        assert "Traceback" not in answer["message"]
+
+        lab.page.evaluate("labSession.wipeStorage()")
+        databases = lab.page.evaluate("async () => (await indexedDB.databases()).map((d) => d.name)")
+        assert not {"checkpoint-lab", "checkpoint-lab-threads", "checkpoint-lab-ledger"} & set(databases)
+
+        lab.open(spare=False)  # a fresh page after the wipe: boots, and the lab is empty
+        assert lab.do("restore") == {"session": None}
+        assert lab.stored(None) == {"checkpoints": [], "writes": [], "ledger": []}
+    finally:
+        context.close()
