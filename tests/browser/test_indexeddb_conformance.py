@@ -8,7 +8,6 @@ suite runs in CPython and reaches the saver in the page's worker through ``saver
 from __future__ import annotations
 
 import contextlib
-import io
 import os
 import uuid
 from collections.abc import Iterator
@@ -21,17 +20,7 @@ from saver_adapter import LabCommandError, PageBridge, RemoteSaver, call_saver, 
 
 from lab.checkpoint.base import empty_checkpoint
 from lab.checkpoint.serde import MsgpackSerializer
-
-EXPECTED_TESTS = {  # the same counts as for InMemorySaver (tests/test_conformance_memory.py)
-    "put": 17,
-    "put_writes": 10,
-    "get_tuple": 10,
-    "list": 16,
-    "delete_thread": 5,
-    "delete_for_runs": 7,
-    "copy_thread": 8,
-    "prune": 8,
-}
+from tests.conformance_report import assert_full_conformance
 
 # Plain JavaScript in the page, not the worker nor Python: what is really in a database.
 READ_DATABASE_FROM_JS = """
@@ -125,22 +114,8 @@ def test_conformance_in_chromium(lab_page, capsys: pytest.CaptureFixture[str]) -
 
     report = bridge.run(validate(indexeddb_saver))
 
-    printed = io.StringIO()
-    with contextlib.redirect_stdout(printed):
-        report.print_report()
-    counts = {name: (result.tests_passed, result.tests_failed) for name, result in report.results.items()}
-    summary = f"{printed.getvalue()}  tests passed/failed per capability: {counts}\n"
-    summary += f"  {bridge.calls} calls page -> worker -> IndexedDBSaver, {len(opened)} databases\n"
-    for result in report.results.values():
-        summary += "".join(f"  FAILED {failure}\n" for failure in result.failures)
-    with capsys.disabled():
-        print(summary)
-
-    detected = {name for name, result in report.results.items() if result.detected}
-    assert detected == set(EXPECTED_TESTS), summary
-    assert counts == {name: (count, 0) for name, count in EXPECTED_TESTS.items()}, summary
-    assert sum(passed for passed, _ in counts.values()) == 81, summary
-    assert report.conformance_level() == "FULL", summary
+    note = f"  {bridge.calls} calls page -> worker -> IndexedDBSaver, {len(opened)} databases\n"
+    assert_full_conformance(report, capsys, note)
     assert len(opened) == 8
 
 
