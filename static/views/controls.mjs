@@ -1,0 +1,121 @@
+/**
+ * The case form (case, variant, durability → Start) and the run controls (Step, Run, Resume, Approve,
+ * Reject), with the officer's review question when the thread waits at an interrupt.
+ *
+ * What is enabled follows the controller's `state` (a paused run, open interrupts, what is next); the
+ * controller still decides, and its refusal is shown as an error line.
+ */
+import { t } from "../i18n.mjs";
+import { actionButton, relabel } from "./actions.mjs";
+import { h, replace } from "./dom.mjs";
+
+export function mountControls(root, actions) {
+  const form = h("form", { class: "case-form", id: "case-form", "aria-labelledby": "case-heading" });
+  const caseSelect = h("select", { id: "case-select", name: "case" });
+  const caseLabel = h("label", { for: "case-select" });
+  const caseInfo = h("p", { class: "case-info", id: "case-info" });
+  const variantSet = h("fieldset", { class: "choice", id: "variant-choice" });
+  const durabilitySet = h("fieldset", { class: "choice", id: "durability-choice" });
+  const start = actionButton("start", () => actions.start(), { class: "primary" });
+  form.append(h("div", { class: "field" }, caseLabel, caseSelect), caseInfo, variantSet, durabilitySet, h("div", { class: "buttons" }, start));
+  form.addEventListener("submit", (e) => { e.preventDefault(); actions.start(); });
+  form.addEventListener("change", () => actions.choose(readChoices()));
+
+  const sessionFacts = h("p", { class: "thread-facts", id: "thread-facts" });
+  const step = actionButton("step", () => actions.step());
+  const run = actionButton("run", () => actions.run());
+  const resume = actionButton("resume", () => actions.resume());
+  const approve = actionButton("approve", () => actions.answer(true), { class: "approve" });
+  const reject = actionButton("reject", () => actions.answer(false), { class: "reject" });
+  const toolbar = h("div", { class: "toolbar", role: "toolbar", id: "run-toolbar" }, step, run, resume, approve, reject);
+  const review = h("div", { class: "review", id: "review", hidden: true });
+  const runBox = h("div", { class: "run-box" }, sessionFacts, toolbar, review);
+  root.append(form, runBox);
+
+  let lang = null;
+  let catalogDrawn = null;
+
+  function readChoices() {
+    return {
+      case: caseSelect.value,
+      variant: form.querySelector('input[name="variant"]:checked')?.value,
+      durability: form.querySelector('input[name="durability"]:checked')?.value,
+    };
+  }
+
+  function radios(fieldset, name, values, checked, describe) {
+    replace(fieldset, h("legend", { text: t(`form.${name}`) }), ...values.map((value) =>
+      h("label", { class: "radio", dataset: { [name]: value } },
+        h("input", { type: "radio", name, value, checked: value === checked }),
+        h("span", {}, h("b", { text: t(`${name}.${value}`) }), h("small", { text: describe(value) })))));
+  }
+
+  function render(model) {
+    const catalog = model.catalog;
+    const choices = model.choices;
+    if (catalog && (catalog !== catalogDrawn || lang !== model.lang)) {
+      catalogDrawn = catalog;
+      lang = model.lang;
+      caseLabel.textContent = t("form.case");
+      replace(caseSelect, ...catalog.cases.map((c) =>
+        h("option", { value: c.id, text: `${c.id} · ${c.title}`, selected: c.id === choices.case })));
+      radios(variantSet, "variant", catalog.variants, choices.variant, (v) => t(`variant.${v}.about`));
+      radios(durabilitySet, "durability", catalog.durabilities, choices.durability, (d) => t(`durability.${d}.about`));
+      for (const b of [start, step, run, resume, approve, reject]) relabel(b, t(`action.${b.dataset.action}`));
+    }
+    if (catalog) {
+      if (caseSelect.value !== choices.case && choices.case) caseSelect.value = choices.case;
+      for (const name of ["variant", "durability"]) {
+        const input = form.querySelector(`input[name="${name}"][value="${choices[name]}"]`);
+        if (input && !input.checked) input.checked = true;
+      }
+      const c = catalog.cases.find((x) => x.id === caseSelect.value);
+      caseInfo.textContent = c ? t("form.caseInfo", { customer: c.customer, alert: c.alert, count: c.transactions }) : "";
+    }
+
+    const state = model.state;
+    const busy = Boolean(model.busy) || model.process !== "ready";
+    const session = model.session;
+    const interrupted = Boolean(state?.interrupts?.length);
+    const paused = Boolean(state?.run?.paused);
+    const running = Boolean(state?.run && !state.run.paused);
+    const finished = Boolean(state && state.checkpoint_id && !state.next?.length && !interrupted);
+    start.disabled = busy || !catalog;
+    step.disabled = busy || !session || interrupted || running || (finished && !paused);
+    run.disabled = step.disabled;
+    resume.disabled = busy || !session || interrupted || running || paused || !state?.checkpoint_id || !state?.next?.length;
+    approve.disabled = busy || !interrupted;
+    reject.disabled = busy || !interrupted;
+    resume.classList.toggle("suggested", !resume.disabled && Boolean(model.crash) && !model.crash.resumed);
+
+    sessionFacts.textContent = session
+      ? t("run.facts", {
+          thread: session.thread_id,
+          case: session.case_id,
+          variant: t(`variant.${session.variant}`),
+          durability: t(`durability.${session.durability}`),
+        })
+      : t("empty.noThread");
+    sessionFacts.classList.toggle("empty", !session);
+
+    review.hidden = !interrupted;
+    if (interrupted) {
+      const value = state.interrupts[0]?.value ?? {};
+      const draft = value.draft ?? {};
+      replace(review,
+        h("h3", { text: t("review.heading") }),
+        h("p", { class: "question", text: value.question ?? "" }),
+        draft.subject ? h("dl", { class: "facts" },
+          h("dt", { text: t("review.subject") }), h("dd", { text: draft.subject }),
+          h("dt", { text: t("review.typology") }), h("dd", { text: `${draft.typology} (${t("review.risk")} ${draft.risk})` }),
+          h("dt", { text: t("review.amount") }), h("dd", { text: String(draft.amount_involved) }),
+          h("dt", { text: t("review.narrative") }), h("dd", { text: draft.narrative ?? "" })) : "",
+        value.export
+          ? h("p", { class: "warning", text: t("review.exportBought", { id: value.export }) })
+          : h("p", { class: "muted", text: t("review.noExport") }),
+        h("p", { class: "muted", text: t("review.hint") }));
+    }
+  }
+
+  return { render, readChoices };
+}

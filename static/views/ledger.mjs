@@ -1,0 +1,61 @@
+/**
+ * The ledger: every request the paid transaction-graph API and the SAR registry received, kept
+ * outside the Python process (it survives crashes and reloads). A task that moved money (or filed)
+ * more than once is flagged "charged ×2" at once.
+ */
+import { t } from "../i18n.mjs";
+import { h, money, replace, shortId } from "./dom.mjs";
+
+export function mountLedger(root) {
+  const alert = h("div", { class: "double-charge", id: "double-charge", role: "alert" });
+  const totals = h("p", { class: "totals", id: "ledger-totals" });
+  const table = h("table", { class: "ledger", id: "ledger-table" });
+  const empty = h("p", { class: "empty" });
+  root.append(alert, totals, empty, h("div", { class: "table-scroll" }, table));
+
+  function render(model) {
+    const ledger = model.ledger;
+    const entries = ledger?.entries ?? [];
+    empty.hidden = entries.length > 0;
+    empty.textContent = t("ledger.empty");
+    table.hidden = entries.length === 0;
+    totals.hidden = entries.length === 0;
+    totals.textContent = ledger
+      ? t("ledger.totals", { charges: ledger.charges ?? 0, filings: ledger.filings ?? 0, total: money(ledger.total_charged_cents ?? 0) })
+      : "";
+    const duplicates = ledger?.duplicates ?? [];
+    alert.hidden = duplicates.length === 0;
+    replace(alert, ...duplicates.map((d) =>
+      h("p", { dataset: { node: d.node, times: d.times } },
+        h("strong", { class: "flag", text: flagLabel(d) }), " ",
+        t(d.kind === "sar" ? "ledger.duplicate.sar" : "ledger.duplicate.charge", { node: d.node, task: shortId(d.task_id), ids: d.ids.join(", "), times: d.times }))));
+    if (!entries.length) { replace(table); return; }
+    replace(table,
+      h("caption", { text: t("ledger.caption") }),
+      h("thead", {}, h("tr", {}, ...["seq", "kind", "id", "node", "frame", "process", "purpose", "amount", "key", "attempt", "flag"]
+        .map((c) => h("th", { scope: "col", text: t(`ledger.col.${c}`) })))),
+      h("tbody", {}, ...entries.map((e) =>
+        h("tr", { class: [e.flag && "flagged", e.replayed && "replayed"], dataset: { node: e.node, kind: e.kind, flag: e.flag ?? "", replayed: e.replayed } },
+          h("td", { class: "num", text: String(e.seq) }),
+          h("td", { text: t(`ledger.kind.${e.kind}`) }),
+          h("td", {}, h("code", { text: e.id })),
+          h("td", {}, h("code", { text: e.node })),
+          h("td", { class: "id", title: e.checkpoint_id ?? "", text: shortId(e.checkpoint_id) }),
+          h("td", { class: "num", text: e.worker ? `#${e.worker}` : "—" }),
+          h("td", { text: e.purpose }),
+          h("td", { class: "num", text: e.replayed ? t("ledger.replayed") : money(e.amount_cents) }),
+          h("td", { class: "key", title: e.idempotency_key ?? "", text: e.idempotency_key ? `…${e.idempotency_key.slice(-8)}` : t("ledger.noKey") }),
+          h("td", { class: "num", text: String(e.attempt ?? 1) }),
+          h("td", {}, e.flag ? h("strong", { class: "flag", text: flagLabel(e) }) : "")))));
+  }
+
+  return { render };
+}
+
+/** "charged ×2" as the controller labels it, in the page's language. */
+function flagLabel(item) {
+  const label = item.label ?? item.flag ?? "";
+  const times = item.times ?? Number(String(label).split("×")[1]);
+  const kind = item.kind ?? (String(label).startsWith("filed") ? "sar" : "charge");
+  return t(kind === "sar" ? "ledger.filedTimes" : "ledger.chargedTimes", { times });
+}

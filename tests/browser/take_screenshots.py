@@ -1,0 +1,94 @@
+"""Take the lab's three documentation screenshots into ``docs/`` (headless Chromium, a fresh build):
+
+- ``docs/lab-crash-resume.png``: a crash inside screen_sanctions after fetch_transactions finished,
+  then Resume - the crash report, the new process, restored vs re-run, the execution counts;
+- ``docs/lab-time-travel-fork.png``: time travel after a fork with an edited state - the scrubber, the
+  frame's diff, the branch tree with the head marked;
+- ``docs/lab-double-charge.png``: the misplaced variant after approval - the ledger flags "charged ×2".
+
+Usage: ``python tests/browser/take_screenshots.py [out_dir]`` (default: ``docs/``).
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from browser_harness import ROOT, SiteServer, build, launch_chromium  # noqa: E402
+from lab_page import arm_crash, crash_and_reboot, open_lab, press, start, table_rows  # noqa: E402
+from playwright.sync_api import sync_playwright  # noqa: E402
+
+VIEWPORT = {"width": 1500, "height": 1000}
+DELAY_S = 0.3  # the lab's own pace
+
+
+def crash_resume(page, base: str, out: Path) -> None:
+    open_lab(page, base, delay=DELAY_S)
+    start(page, variant="misplaced", durability="sync")
+    arm_crash(page, "task_finish", "screen_sanctions")
+    crash_and_reboot(page)
+    press(page, "Resume")
+    page.wait_for_timeout(400)
+    box = page.evaluate(
+        """() => {
+          const y = (s, edge) => document.querySelector(s).getBoundingClientRect()[edge] + scrollY;
+          return {top: y(".lab-bar", "top") - 8,
+                  bottom: Math.max(y("#panel-executions", "bottom"), y("#panel-activity", "bottom")) + 8};
+        }"""
+    )
+    clip = {"x": 0, "y": box["top"], "width": VIEWPORT["width"], "height": box["bottom"] - box["top"]}
+    page.screenshot(path=out / "lab-crash-resume.png", full_page=True, clip=clip)
+
+
+def time_travel_fork(page, base: str, out: Path) -> None:
+    open_lab(page, base, delay=DELAY_S)
+    start(page, variant="fixed", durability="sync")
+    press(page, "Run")
+    classified = next(r for r in table_rows(page) if r["next"] == "draft_sar")
+    short = "-".join(classified["id"].split("-")[1:3])
+    page.get_by_role("button", name=f"Show checkpoint {short}", exact=True).click()
+    page.get_by_label("State values to write (JSON object)").fill('{"typology": "none", "risk": 20}')
+    page.get_by_role("combobox", name="As node").select_option("classify_typology")
+    press(page, "Fork")
+    press(page, "Run")
+    fork = next(r for r in table_rows(page) if r["source"] == "update")
+    page.get_by_role(
+        "button", name=f"Show checkpoint {'-'.join(fork['id'].split('-')[1:3])}", exact=True
+    ).click()
+    page.wait_for_timeout(400)
+    panel = page.locator("#panel-travel")
+    panel.scroll_into_view_if_needed()
+    panel.screenshot(path=out / "lab-time-travel-fork.png")
+
+
+def double_charge(page, base: str, out: Path) -> None:
+    open_lab(page, base, delay=DELAY_S)
+    start(page, variant="misplaced", durability="sync")
+    press(page, "Run")
+    press(page, "Approve")
+    page.wait_for_timeout(300)
+    ledger = page.locator("#panel-ledger")
+    ledger.scroll_into_view_if_needed()
+    ledger.screenshot(path=out / "lab-double-charge.png")
+
+
+def main(out: Path) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        dist = build.build(Path(tmp) / "dist").dist
+        with SiteServer(dist) as server, sync_playwright() as playwright:
+            browser = launch_chromium(playwright)
+            for shoot in (crash_resume, time_travel_fork, double_charge):
+                context = browser.new_context(viewport=VIEWPORT, device_scale_factor=1, color_scheme="light")
+                shoot(context.new_page(), server.url, out)
+                context.close()
+            browser.close()
+    for name in ("lab-crash-resume.png", "lab-time-travel-fork.png", "lab-double-charge.png"):
+        print(out / name)
+
+
+if __name__ == "__main__":
+    main(Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "docs")
