@@ -257,8 +257,20 @@ async def test_crash_between_side_effect_and_saved_writes_reruns_the_node(lab, v
     assert (queries[1]["flag"] == "charged ×2") is (variant == "misplaced")
 
 
-# Under "async", a dead process's queued background saves fail in a chain; the loop then drops the
-# save coroutines it had created but not yet awaited, and CPython warns about each at collection.
+async def test_a_crash_inside_a_node_before_its_side_effect_charges_nothing_until_the_rerun(lab):
+    await lab.do("start", case_id=CASE, variant="misplaced", durability="sync")
+    await lab.do("arm_crash", seam="side_effect", node="fetch_transactions")
+    crashed = await lab.do("run")
+    assert crashed["crash_point"]["seam"] == "side_effect"
+    await lab.crash_and_reboot()
+    assert [e for e in (await lab.do("ledger"))["entries"] if e["node"] == "fetch_transactions"] == []
+    await lab.do("resume")
+    queries = [e for e in (await lab.do("ledger"))["entries"] if e["node"] == "fetch_transactions"]
+    assert len(queries) == 1 and not queries[0]["replayed"]  # the call never left the dead process
+    assert lab.calls["fetch_transactions"] == 2
+    await lab.assert_counts_are_true()
+
+
 @pytest.mark.parametrize("durability", ["sync", "async", "exit"])
 @pytest.mark.parametrize("seam", [s for s in SEAMS if s != "error"])
 async def test_a_crash_at_any_seam_recovers_to_the_same_outcome(lab, seam, durability):

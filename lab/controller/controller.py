@@ -106,11 +106,25 @@ from lab.types import Command
 Emit = Callable[[dict[str, Any]], Awaitable[None]]
 Until = Literal["step", "end"]
 
-SEAMS = ("step_start", "task_start", "task_finish", "put_writes", "step_end", "put", "interrupt", "error")
-"""Where the super-step loop calls the hook, in the order a step meets them: ``step_start`` (tasks
-prepared, none started), per task ``task_start`` → (node runs) → ``task_finish`` (before its writes
-are saved) → ``put_writes`` (saved), or ``interrupt`` / ``error``; ``step_end`` (all tasks done,
-before the checkpoint), ``put`` (checkpoint saved; also the input and fork checkpoints)."""
+SEAMS = (
+    "step_start",
+    "task_start",
+    "side_effect",
+    "side_effect_done",
+    "task_finish",
+    "put_writes",
+    "step_end",
+    "put",
+    "interrupt",
+    "error",
+)
+"""Where a run can be watched or crashed, in the order a step meets them: ``step_start`` (tasks
+prepared, none started), per task ``task_start`` → (node runs: ``side_effect`` right before it calls
+the paid API or the SAR registry, ``side_effect_done`` right after the answer) → ``task_finish``
+(before its writes are saved) → ``put_writes`` (saved), or ``interrupt`` / ``error``; ``step_end``
+(all tasks done, before the checkpoint), ``put`` (checkpoint saved; also the input and fork
+checkpoints). All come from the loop's seam hook except the two ``side_effect`` ones, which the
+controller's view of the external world reports (the loop cannot see inside a node)."""
 NODELESS_SEAMS = frozenset(("step_start", "step_end", "put"))
 DURABILITIES = ("sync", "async", "exit")
 MAX_THREAD_ID = 255
@@ -180,6 +194,7 @@ class Run:
     gate: asyncio.Event | None = None  # set while paused; setting it releases the run
     paused_at: str | None = None
     closing: bool = False
+    step: int = -1  # the step running now (from the last step_start seam)
 
 
 def command(method: Callable[..., Awaitable[dict[str, Any]]]) -> Callable[..., Awaitable[dict[str, Any]]]:
@@ -237,6 +252,7 @@ class LabController:
         self.process = Process()
         self.saver = ProcessSaver(saver, self.process)
         self.world = ProcessWorld(world, self.process)
+        self.world.on_call = self._on_external_call
         self.journal: Journal = journal if journal is not None else MemoryJournal()
         self.graphs: dict[str, CompiledStateGraph] = {
             variant: build_graph(self.world, variant, checkpointer=self.saver, delay=delay)
@@ -600,6 +616,8 @@ class LabController:
     # -- the seam hook --------------------------------------------------------------------------------
     async def _on_seam(self, run: Run, seam: Seam) -> None:
         self.process.check()  # a dead process observes nothing more
+        if seam.name == "step_start":
+            run.step = seam.step
         if self._crash is not None and self._crash.matches(seam):
             await self._crash_here(run, seam)
         await run.context.follow(seam)
@@ -608,6 +626,16 @@ class LabController:
         await self._announce(run, seam)
         if seam.name == "step_start" and run.until == "step" and seam.checkpoint_id != run.frame:
             await self._pause(run, seam)
+
+    async def _on_external_call(self, moment: str, call: dict[str, Any]) -> None:
+        """A node is about to call (or has just called) the outside world: a seam inside the node."""
+        if self._run is None:
+            return
+        detail = {"op": call["op"]}
+        step = self._run.step
+        await self._on_seam(
+            self._run, Seam(moment, step, call["checkpoint_id"], call["node"], call["task_id"], detail)
+        )
 
     async def _crash_here(self, run: Run, seam: Seam) -> None:
         point = {"seam": seam.name, "node": seam.node, "step": seam.step, "checkpoint_id": seam.checkpoint_id}

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any, NoReturn
 
 from lab.aml.graph import ChargeReceipt, ExternalWorld, FilingReceipt
@@ -116,19 +116,36 @@ class ProcessSaver(BaseCheckpointSaver):
 
 
 class ProcessWorld:
-    """The external world as seen from one process: no calls once it is dead."""
+    """The external world as seen from one process: no calls once it is dead.
+
+    ``on_call(moment, call)`` (set by the controller) is awaited right before each call leaves the
+    process (``side_effect``) and right after its answer came back (``side_effect_done``): the two
+    moments *inside* a node that the loop's seams cannot see.
+    """
 
     def __init__(self, world: ExternalWorld, process: Process) -> None:
         self.world = world
         self.process = process
+        self.on_call: Callable[[str, dict[str, Any]], Awaitable[None]] | None = None
 
     async def charge(self, idempotency_key: str | None, **request: Any) -> ChargeReceipt:
-        self.process.check()
-        return await self.world.charge(idempotency_key, **request)
+        return await self._call("charge", self.world.charge, idempotency_key, request)
 
     async def file_sar(self, idempotency_key: str | None, **request: Any) -> FilingReceipt:
+        return await self._call("file_sar", self.world.file_sar, idempotency_key, request)
+
+    async def _call(
+        self, op: str, send: Callable[..., Awaitable[Any]], key: str | None, request: dict
+    ) -> Any:
+        call = {"op": op, **request}
         self.process.check()
-        return await self.world.file_sar(idempotency_key, **request)
+        if self.on_call is not None:
+            await self.on_call("side_effect", call)
+        self.process.check()
+        answer = await send(key, **request)
+        if self.on_call is not None:
+            await self.on_call("side_effect_done", call)
+        return answer
 
     async def entries(self) -> list[dict[str, Any]]:
         return await self.world.entries()

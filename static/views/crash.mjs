@@ -11,6 +11,8 @@ import { h, replace } from "./dom.mjs";
 /** The crash seams offered, in the order a step meets them; `node`: whether the seam belongs to a node. */
 export const CRASH_SEAMS = [
   { seam: "task_start", node: true },
+  { seam: "side_effect", node: true },
+  { seam: "side_effect_done", node: true },
   { seam: "task_finish", node: true },
   { seam: "put_writes", node: true },
   { seam: "step_end", node: false },
