@@ -206,7 +206,9 @@ def apply_writes(
 
     if bump_step:  # a step went by: ephemeral channels nobody wrote are cleared
         for chan, channel in channels.items():
-            if chan not in updated and channel.is_available() and channel.update([]) and version is not None:
+            if not channel.expires or chan in updated or not channel.is_available():
+                continue
+            if channel.update([]) and version is not None:
                 versions[chan] = version
                 if channel.is_available():
                     updated.add(chan)

@@ -28,6 +28,8 @@ class Channel:
     """The interface every channel follows; ``value`` is ``MISSING`` when empty."""
 
     value: Any = MISSING
+    expires: bool = False
+    """True for channels whose value lasts one step: a step without writes clears them."""
 
     def update(self, values: Sequence[Any]) -> bool:
         """Take all writes of one step; return True if the channel changed."""
@@ -94,6 +96,8 @@ class BinaryOperatorAggregate(Channel):
 
 
 class EphemeralValue(Channel):
+    expires = True
+
     def update(self, values: Sequence[Any]) -> bool:
         if not values:
             if self.value is MISSING:
@@ -141,6 +145,8 @@ class NamedBarrierValue(Channel):
 
 class Topic(Channel):
     """Collects every value written in one step; the next step starts empty."""
+
+    expires = True
 
     def __init__(self) -> None:
         self.value = []
