@@ -2,14 +2,16 @@
  * The lab page (index.html) and the embeddable lab (embed.html): a view over the lab session.
  *
  * Boot: progress stage by stage, a plain error view with Retry, a notice when storage falls back to
- * memory. Then the lab: choose a case, variant and durability → Start; Step / Run / Resume; Approve /
+ * memory. Then the lab: choose a case, variant and durability → Start (or go back to a saved thread:
+ * the Threads picker → Open thread); Step / Run / Resume; Approve /
  * Reject at the interrupt; arm a crash at a named seam; travel through the frames, replay, fork; the
  * branch tree, the ledger, the execution counts.
  *
  * It is a VIEW. Every fact it shows comes from a LabSession command (the Python controller's answer)
  * or an event; it never decides what re-ran or what a checkpoint means. The only state it keeps is the
  * view's own - which frame and branch are selected, the language, the form's choices - and that state
- * lives in the URL as well (`?thread=…&frame=…&branch=…&variant=…&case=…&durability=…&lang=…`).
+ * lives in the URL as well (`?thread=…&frame=…&branch=…&variant=…&case=…&durability=…&lang=…`). A link
+ * to a saved thread that is not the lab's current one opens it on boot.
  *
  * For the curious (and for tests): `window.lab` is the LabSession (`await lab.command("frames")`), and
  * `window.labView` exposes the view model read-only.
@@ -30,6 +32,7 @@ import { mountGraph } from "./views/graph.mjs";
 import { mountInspector } from "./views/inspector.mjs";
 import { mountLedger } from "./views/ledger.mjs";
 import { mountScrubber } from "./views/scrubber.mjs";
+import { mountThreads } from "./views/threads.mjs";
 
 const $ = (selector) => document.querySelector(selector);
 
@@ -80,6 +83,7 @@ const model = {
   catalog: null,
   graph: null, // the diagram of the session's variant (or of the chosen one before Start)
   session: null,
+  threads: [], // the saved threads (the controller's threads()), newest first
   state: null,
   frames: [], // committed checkpoints, oldest first
   tree: null,
@@ -257,11 +261,12 @@ boot.retry.addEventListener("click", () => {
 
 const actions = {
   start, step: () => advance("step"), run: () => advance("run"), resume, answer, arm, disarm,
-  choose, move, moveTo, replay, fork, select, selectBranch,
+  choose, move, moveTo, replay, fork, select, selectBranch, openThread,
 };
 
 const views = {
   controls: mountControls($("#controls"), actions),
+  threads: mountThreads($("#threads"), actions),
   crash: mountCrash($("#crash"), actions, $("#crash-report")),
   graph: mountGraph($("#graph")),
   executions: mountExecutions($("#executions")),
@@ -424,18 +429,21 @@ async function refresh() {
   if (!model.session) {
     Object.assign(model, { state: null, frames: [], tree: null, executions: null, detail: null, selectedId: null });
     model.ledger = await readLedger().catch(() => null);
+    model.threads = (await session.command("threads").catch(() => null))?.threads ?? [];
     render();
     return;
   }
   try {
-    const [state, frames, tree, executions, ledger] = await Promise.all([
+    const [state, frames, tree, executions, ledger, threads] = await Promise.all([
       session.command("state"),
       session.command("frames"),
       session.command("branches"),
       session.command("executions"),
       readLedger(),
+      session.command("threads"),
     ]);
     if (seq !== refreshSeq) return; // a newer refresh is under way
+    model.threads = threads.threads;
     model.state = state;
     model.frames = frames.frames;
     model.tree = tree;
@@ -529,14 +537,34 @@ async function start() {
   const args = { case_id: choices.case, variant: choices.variant, durability: choices.durability };
   await act("start", args, {
     then: (result) => {
-      Object.assign(model, {
-        session: result.session,
-        graph: result.graph ?? model.catalog.graphs[result.session.variant],
-        frames: [], tree: null, detail: null, selectedId: null, follow: true, branchLeaf: null,
-        crash: null, nodeStates: {}, state: null, executions: null,
-      });
+      enterSession(result);
       setStatus(() => t("status.started", { thread: result.session.thread_id }));
       log("session", () => t("log.started", { thread: result.session.thread_id, variant: result.session.variant, durability: result.session.durability }));
+    },
+  });
+}
+
+/** The lab's thread changed (Start, Open thread): forget the view of the one before. */
+function enterSession(result) {
+  Object.assign(model, {
+    session: result.session,
+    graph: result.graph ?? model.catalog.graphs[result.session.variant],
+    frames: [], tree: null, detail: null, selectedId: null, follow: true, branchLeaf: null,
+    crash: null, nodeStates: nextStates(result.state?.next ?? []), state: result.state ?? null, executions: null,
+  });
+  Object.assign(model.choices, { case: result.session.case_id, variant: result.session.variant });
+}
+
+/** Go back to a saved thread (the Threads picker). */
+async function openThread(threadId) {
+  if (!threadId || threadId === model.session?.thread_id) return;
+  await act("open", { thread_id: threadId }, {
+    then: (result) => {
+      enterSession(result);
+      showNotice(null);
+      const s = result.session;
+      setStatus(() => t("status.opened", { thread: s.thread_id, count: model.frames.length }));
+      log("session", () => t("log.opened", { thread: s.thread_id, variant: s.variant, durability: s.durability }));
     },
   });
 }
@@ -817,7 +845,7 @@ async function onProcessReady(event = {}) {
     showError(() => t("error.refresh", { message: error.message }));
   }
   setProcess("ready");
-  if (!wasCrash) applyUrlSelection();
+  if (!wasCrash) await applyUrlSelection();
   await refresh();
   if (wasCrash && model.crash) {
     model.crash.kept = model.frames.length;
@@ -832,12 +860,29 @@ async function onProcessReady(event = {}) {
   }
 }
 
-/** The link's thread, frame and branch, once the lab knows its thread. */
-function applyUrlSelection() {
-  if (!fromUrl.thread) return;
-  if (!model.session || model.session.thread_id !== fromUrl.thread) {
-    showNotice(() => t("notice.otherThread", { wanted: fromUrl.thread, current: model.session?.thread_id ?? t("notice.none") }));
-    return;
+/**
+ * The link's thread, frame and branch, once the lab knows its thread (on the first ready process only:
+ * afterwards the learner's own choices are what the URL says). A saved thread that is not the lab's
+ * current one is opened first.
+ */
+let urlApplied = false;
+async function applyUrlSelection() {
+  if (urlApplied || !fromUrl.thread) return;
+  urlApplied = true;
+  if (model.session?.thread_id !== fromUrl.thread) {
+    const current = () => model.session?.thread_id ?? t("notice.none");
+    try {
+      const saved = (await session.command("threads")).threads;
+      if (!saved.some((thread) => thread.thread_id === fromUrl.thread)) {
+        showNotice(() => t("notice.noSuchThread", { wanted: fromUrl.thread, current: current() }));
+        return;
+      }
+      enterSession(await session.command("open", { thread_id: fromUrl.thread }));
+    } catch (error) {
+      showNotice(() => t("notice.otherThread", { wanted: fromUrl.thread, current: current() }));
+      showError(() => t("error.command", { action: t("action.open"), message: error.message ?? String(error) }));
+      return;
+    }
   }
   if (fromUrl.branch) model.branchLeaf = fromUrl.branch;
   if (fromUrl.frame) {

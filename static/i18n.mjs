@@ -82,6 +82,13 @@ export const MESSAGES = {
     "action.help": "Keyboard shortcuts",
     "action.arm_crash": "Arm crash",
     "action.disarm_crash": "Disarm",
+    "action.open": "Open thread",
+
+    "threads.label": "Saved threads",
+    "threads.option": "{thread} · {case} · {variant} · {durability} · {count} checkpoint(s)",
+    "threads.current": "{option} (current)",
+    "threads.none": "No saved threads yet.",
+    "threads.hint": "Go back to a thread saved in this browser: choose it and press Open thread.",
     "shortcut.hint": "Shortcut: {key}",
 
     "empty.noThread": "No thread yet — pick a case and press Start.",
@@ -276,6 +283,7 @@ export const MESSAGES = {
 
     "status.idle": "Ready.",
     "status.started": "Thread {thread} started. Press Step or Run.",
+    "status.opened": "Thread {thread} opened: {count} checkpoint(s).",
     "status.running": "Run {run} ({kind}, durability {durability}) is running…",
     "status.paused": "Paused before step {step}; next: {next}.",
     "status.interrupted": "Waiting at human_review: approve or reject.",
@@ -296,6 +304,7 @@ export const MESSAGES = {
     "error.run": "The run failed: {type}: {message}",
 
     "notice.otherThread": "The link points to thread {wanted}, but the lab's current thread is {current}.",
+    "notice.noSuchThread": "The link points to thread {wanted}, which is not saved in this browser; showing {current}.",
     "notice.none": "none",
 
     "reset.title": "Reset the lab?",
@@ -312,6 +321,7 @@ export const MESSAGES = {
     "help.close": "Close",
 
     "log.started": "Thread {thread} started ({variant}, {durability}).",
+    "log.opened": "Thread {thread} opened ({variant}, {durability}).",
     "log.runStarted": "Run {run} started: {kind}, durability {durability}.",
     "log.runFinished": "Run {run} finished: {status}.",
     "log.taskStart": "{node} started (step {step}).",
@@ -398,6 +408,13 @@ export const MESSAGES = {
     "action.help": "键盘快捷键",
     "action.arm_crash": "设置崩溃",
     "action.disarm_crash": "取消崩溃",
+    "action.open": "打开线程",
+
+    "threads.label": "已保存的线程",
+    "threads.option": "{thread} · {case} · {variant} · {durability} · {count} 个检查点",
+    "threads.current": "{option}（当前）",
+    "threads.none": "还没有已保存的线程。",
+    "threads.hint": "回到此浏览器中保存的线程：选择它，然后按“打开线程”。",
     "shortcut.hint": "快捷键：{key}",
 
     "empty.noThread": "还没有线程——选择一个案例并按“开始”。",
@@ -592,6 +609,7 @@ export const MESSAGES = {
 
     "status.idle": "就绪。",
     "status.started": "线程 {thread} 已开始。按“单步”或“运行”。",
+    "status.opened": "已打开线程 {thread}：{count} 个检查点。",
     "status.running": "第 {run} 次运行（{kind}，持久化 {durability}）进行中…",
     "status.paused": "在第 {step} 步之前暂停；下一步：{next}。",
     "status.interrupted": "在 human_review 处等待：请批准或驳回。",
@@ -612,6 +630,7 @@ export const MESSAGES = {
     "error.run": "运行失败：{type}：{message}",
 
     "notice.otherThread": "链接指向线程 {wanted}，但实验室当前的线程是 {current}。",
+    "notice.noSuchThread": "链接指向线程 {wanted}，但此浏览器中没有保存它；显示的是 {current}。",
     "notice.none": "无",
 
     "reset.title": "重置实验室？",
@@ -628,6 +647,7 @@ export const MESSAGES = {
     "help.close": "关闭",
 
     "log.started": "线程 {thread} 已开始（{variant}，{durability}）。",
+    "log.opened": "已打开线程 {thread}（{variant}，{durability}）。",
     "log.runStarted": "第 {run} 次运行开始：{kind}，持久化 {durability}。",
     "log.runFinished": "第 {run} 次运行结束：{status}。",
     "log.taskStart": "{node} 开始（第 {step} 步）。",

@@ -89,7 +89,7 @@ export const BOOT_STAGES = Object.freeze(["runtime", "packages", "lab", "restore
  * @property {StorageKind} storage
  * @property {string | null} database   "checkpoint-lab-threads", or null in memory
  * @property {Array<{thread_id: string, case_id: string, variant: string, durability: string,
- *            started_at: number}>} threads   every session started (until a reset), newest first
+ *            started_at: number}>} threads   every session saved (until a reset), newest first
  * @property {number} delay              seconds each node works
  */
 
@@ -109,6 +109,11 @@ export const BOOT_STAGES = Object.freeze(["runtime", "packages", "lab", "restore
  * @property {{args: {case_id: string, variant?: "misplaced" | "fixed",
  *            durability?: Durability, thread_id?: string}, result: {session: Session, graph: object}}} start
  * @property {{args: {}, result: {session: Session | null, state?: ThreadState}}} restore
+ * @property {{args: {}, result: {current: string | null, threads: SavedThread[]}}} threads
+ *   every saved thread (the journal's sessions, until a reset), newest first
+ * @property {{args: {thread_id: string}, result: {session: Session, graph: object, state: ThreadState}}} open
+ *   a saved thread becomes the session again (a paused run is closed first); an unknown, empty or
+ *   over-255-character thread id is refused
  * @property {{args: {}, result: ThreadState}} state
  * @property {{args: {durability?: Durability}, result: RunOutcome}} step  one super-step
  * @property {{args: {durability?: Durability}, result: RunOutcome}} run   to the interrupt or the end
@@ -137,6 +142,17 @@ export const BOOT_STAGES = Object.freeze(["runtime", "packages", "lab", "restore
 /** @typedef {keyof ControllerCommands} ControllerCommandName */
 /** @typedef {"sync" | "async" | "exit"} Durability */
 /** @typedef {{thread_id: string, case_id: string, variant: string, durability: Durability}} Session */
+/**
+ * A thread saved in this browser, as `threads()` lists it.
+ * @typedef {object} SavedThread
+ * @property {string} thread_id
+ * @property {string} case_id
+ * @property {string} variant
+ * @property {Durability} durability
+ * @property {number} started_at   seconds since the epoch when it was first started
+ * @property {number} checkpoints  how many checkpoints it has
+ * @property {boolean} current     whether it is the lab's thread now
+ */
 
 /**
  * @typedef {object} ThreadState

@@ -438,3 +438,64 @@ async def test_reset_forgets_everything(lab):
     assert (await lab.do("reset"))["threads_deleted"] == 1
     assert (await lab.do("ledger"))["entries"] == []
     assert (await lab.do("restore"))["session"] is None
+
+
+# -- going back to an earlier thread ------------------------------------------------------------------------
+
+
+async def test_threads_lists_saved_threads_and_open_goes_back_to_one(lab):
+    assert await lab.do("threads") == {"current": None, "threads": []}
+    await lab.do("start", case_id=CASE, variant="fixed", durability="sync", thread_id="first")
+    await lab.do("run")
+    first_frames = await lab.frames()
+    await lab.do("start", case_id="S-1002", durability="async", thread_id="second")
+    for _ in range(2):
+        await lab.do("step")  # a paused run: open closes it, as start does
+    second_count = len(await lab.frames())
+    listed = await lab.do("threads")
+    assert listed["current"] == "second"
+    summary = [
+        (t["thread_id"], t["case_id"], t["variant"], t["durability"], t["current"]) for t in listed["threads"]
+    ]
+    assert summary == [
+        ("second", "S-1002", "misplaced", "async", True),
+        ("first", CASE, "fixed", "sync", False),
+    ]
+    assert [t["checkpoints"] for t in listed["threads"]] == [second_count, len(first_frames)]
+
+    opened = await lab.do("open", thread_id="first")
+    assert opened["session"] == {
+        "thread_id": "first",
+        "case_id": CASE,
+        "variant": "fixed",
+        "durability": "sync",
+    }
+    assert opened["state"]["interrupts"] and opened["graph"]["nodes"]
+    assert lab.events_of("run_finished")[-1]["status"] == "stopped"
+    assert lab.events_of("session")[-1]["session"]["thread_id"] == "first"
+    assert await lab.frames() == first_frames
+    listed = await lab.do("threads")
+    assert [(t["thread_id"], t["current"]) for t in listed["threads"]] == [("second", False), ("first", True)]
+
+    await lab.crash_and_reboot()  # the journal remembers the opened thread as the session
+    assert (await lab.do("state"))["session"]["thread_id"] == "first"
+    assert (await lab.do("answer", approve=True))["status"] == "done"
+    await lab.assert_counts_are_true()
+
+    await lab.do("reset")
+    assert await lab.do("threads") == {"current": None, "threads": []}
+
+
+@pytest.mark.parametrize(
+    ("thread_id", "says"),
+    [
+        ("nope", "No saved thread 'nope'"),
+        ("", "must not be empty"),
+        ("x" * 256, "at most 255"),
+        (7, "must be text"),
+    ],
+)
+async def test_open_refuses_an_unknown_or_invalid_thread(lab, thread_id, says):
+    await lab.do("start", case_id=CASE, thread_id="kept")
+    assert says in (await lab.fail("open", thread_id=thread_id))["message"]
+    assert (await lab.do("state"))["session"]["thread_id"] == "kept"

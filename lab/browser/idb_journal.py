@@ -10,8 +10,8 @@ Three object stores::
     store     key                          holds
     journal   auto-increment               {thread_id, record}: one observation, in the order made
       by_thread  thread_id      (index)    (the same records: one thread's, oldest first)
-    threads   thread_id (key path)         every session started: {thread_id, case_id, variant,
-                                           durability, started_at}
+    threads   thread_id (key path)         every session saved: {thread_id, case_id, variant,
+                                           durability, started_at} (``started_at``: first saved)
     lab       "session" (out-of-line key)  the session the lab works on now
 
 Every method is one transaction whose requests are all made before the first ``await``
@@ -20,13 +20,13 @@ Every method is one transaction whose requests are all made before the first ``a
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from js import Object
 from pyodide.ffi import JsProxy, to_js
 
 from lab.browser import idb
+from lab.controller.journal import newest_first, remembered_session
 
 JOURNAL, THREADS, LAB = "journal", "threads", "lab"
 BY_THREAD = "by_thread"
@@ -69,24 +69,27 @@ class IndexedDBJournal:
         return [row["record"] for row in _py(rows)]
 
     async def save_session(self, session: dict[str, Any] | None) -> None:
+        previous = None
+        if session is not None:  # read first (no await may fall inside the writing transaction)
+            tx = idb.transaction(self.db, [THREADS])
+            previous = _py(await idb.request_promise(tx.objectStore(THREADS).get(session["thread_id"])))
         tx = idb.transaction(self.db, [THREADS, LAB], "readwrite")
         done = idb.tx_done(tx)
         if session is None:
             tx.objectStore(LAB).delete(SESSION_KEY)
         else:
             tx.objectStore(LAB).put(_js(session), SESSION_KEY)
-            tx.objectStore(THREADS).put(_js({**session, "started_at": time.time()}))
+            tx.objectStore(THREADS).put(_js(remembered_session(session, previous)))
         await done
 
     async def session(self) -> dict[str, Any] | None:
         tx = idb.transaction(self.db, [LAB])
         return _py(await idb.request_promise(tx.objectStore(LAB).get(SESSION_KEY)))
 
-    async def threads(self) -> list[dict[str, Any]]:
-        """Every session ever started (until a reset), newest first."""
+    async def sessions(self) -> list[dict[str, Any]]:
+        """Every session saved (until a reset), newest first."""
         tx = idb.transaction(self.db, [THREADS])
-        rows = _py(await idb.request_promise(tx.objectStore(THREADS).getAll()))
-        return sorted(rows, key=lambda row: row["started_at"], reverse=True)
+        return newest_first(_py(await idb.request_promise(tx.objectStore(THREADS).getAll())))
 
     async def clear(self) -> None:
         tx = idb.transaction(self.db, STORES, "readwrite")

@@ -155,7 +155,7 @@ async def lab_info(_args: dict[str, Any]) -> dict[str, Any]:
         "process": _lab.process,
         "storage": "memory" if _lab.database is None else "indexeddb",
         "database": _lab.database,
-        "threads": await journal.threads() if isinstance(journal, IndexedDBJournal) else [],
+        "threads": await journal.sessions() if journal is not None else [],
         "delay": _lab.delay,
     }
 

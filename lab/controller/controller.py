@@ -33,6 +33,10 @@ JSON-able, never a traceback:
 - ``catalog()`` → cases, variants, durabilities, seams, commands, both diagrams, session;
 - ``start(case_id, variant="misplaced", durability="async", thread_id=None)`` → session, diagram;
 - ``restore()`` → the session the journal remembers (after a crash or reload) and ``state``;
+- ``threads()`` → ``{"current", "threads"}``: every saved thread (the journal's sessions), newest
+  first, each ``{thread_id, case_id, variant, durability, started_at, checkpoints, current}``;
+- ``open(thread_id)`` → session, diagram, ``state``: a saved thread becomes the session again
+  (going back to an earlier thread; a paused run is closed first, as ``start`` does);
 - ``state()`` → live values, next, interrupts, head checkpoint id, run / crash status;
 - run commands: ``step(durability=None)``, ``run(durability=None)``, ``resume(until="end",
   durability=None)``, ``answer(approve, until="end", durability=None)``, ``replay(checkpoint_id,
@@ -133,6 +137,8 @@ COMMANDS = (
     "catalog",
     "start",
     "restore",
+    "threads",
+    "open",
     "state",
     "step",
     "run",
@@ -326,6 +332,37 @@ class LabController:
         if self.session is None:
             return {"session": None}
         return {"session": saved, "state": await self._state()}
+
+    @command
+    async def threads(self) -> dict[str, Any]:
+        """Every saved thread, newest first: its case, variant, durability and checkpoint count."""
+        current = self.session.thread_id if self.session else None
+        threads = [
+            {
+                **saved,
+                "checkpoints": await self._checkpoint_count(saved["thread_id"]),
+                "current": saved["thread_id"] == current,
+            }
+            for saved in await self.journal.sessions()
+        ]
+        return {"current": current, "threads": threads}
+
+    @command
+    async def open(self, thread_id: str) -> dict[str, Any]:
+        """Make the saved thread ``thread_id`` the session again (a learner goes back to it)."""
+        thread_id = validate_thread_id(thread_id)
+        saved = next((s for s in await self.journal.sessions() if s["thread_id"] == thread_id), None)
+        if saved is None:
+            raise LabError(f"No saved thread {thread_id!r}; the saved threads are listed by threads()")
+        await self._close_run()
+        self.session = Session(saved["thread_id"], saved["case_id"], saved["variant"], saved["durability"])
+        await self.journal.save_session(asdict(self.session))
+        await self._emit({"type": "session", "session": asdict(self.session)})
+        return {
+            "session": asdict(self.session),
+            "graph": describe_graph(self.graphs[self.session.variant]),
+            "state": await self._state(),
+        }
 
     @command
     async def state(self) -> dict[str, Any]:
@@ -709,6 +746,10 @@ class LabController:
     async def _head_id(self, thread_id: str) -> str | None:
         saved = await self.saver.aget_tuple({"configurable": {"thread_id": thread_id, "checkpoint_ns": ""}})
         return saved.checkpoint["id"] if saved else None
+
+    async def _checkpoint_count(self, thread_id: str) -> int:
+        config = {"configurable": {"thread_id": thread_id, "checkpoint_ns": ""}}
+        return len([saved async for saved in self.saver.alist(config)])
 
     async def _saved(self, checkpoint_id: Any) -> CheckpointTuple:
         if not isinstance(checkpoint_id, str) or not checkpoint_id:

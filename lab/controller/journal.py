@@ -6,7 +6,9 @@ checkpoints. So the controller writes down the seams it observes (``task_start``
 each step's task list, each run's start, end or crash) in a :class:`Journal` that survives the
 process, like the external world: in the browser the page keeps it; in tests the same
 :class:`MemoryJournal` object is handed to the next controller. The journal also remembers the
-session (current thread, case, variant, durability) so a new process can pick the thread up.
+session (current thread, case, variant, durability) so a new process can pick the thread up, and
+every session ever saved (:meth:`Journal.sessions`, newest first) so a learner can go back to an
+earlier thread.
 
 :func:`executions_report` derives, from those records alone, how many times each node ran over
 the thread's life and, for the last run that resumed the thread, which tasks were *restored from
@@ -16,6 +18,7 @@ which were *re-run*.
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from typing import Any, Protocol
 
@@ -33,7 +36,20 @@ class Journal(Protocol):
 
     async def session(self) -> dict[str, Any] | None: ...
 
+    async def sessions(self) -> list[dict[str, Any]]: ...
+
     async def clear(self) -> None: ...
+
+
+def remembered_session(session: dict[str, Any], previous: dict[str, Any] | None) -> dict[str, Any]:
+    """The row a journal keeps for a saved session: the session plus ``started_at``, the time it was
+    first saved (opening an old thread again keeps its place in :func:`newest_first`)."""
+    return {**session, "started_at": previous["started_at"] if previous else time.time()}
+
+
+def newest_first(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Saved sessions, the most recently started first."""
+    return sorted(rows, key=lambda row: row["started_at"], reverse=True)
 
 
 class MemoryJournal:
@@ -42,6 +58,7 @@ class MemoryJournal:
     def __init__(self) -> None:
         self._records: dict[str, list[dict[str, Any]]] = {}
         self._session: dict[str, Any] | None = None
+        self._sessions: dict[str, dict[str, Any]] = {}
 
     async def append(self, thread_id: str, record: dict[str, Any]) -> None:
         self._records.setdefault(thread_id, []).append(dict(record))
@@ -51,13 +68,21 @@ class MemoryJournal:
 
     async def save_session(self, session: dict[str, Any] | None) -> None:
         self._session = dict(session) if session else None
+        if session:
+            thread_id = session["thread_id"]
+            self._sessions[thread_id] = remembered_session(session, self._sessions.get(thread_id))
 
     async def session(self) -> dict[str, Any] | None:
         return dict(self._session) if self._session else None
 
+    async def sessions(self) -> list[dict[str, Any]]:
+        """Every session saved (until a reset), newest first."""
+        return newest_first([dict(row) for row in self._sessions.values()])
+
     async def clear(self) -> None:
         self._records.clear()
         self._session = None
+        self._sessions.clear()
 
 
 def executions_report(records: list[dict[str, Any]]) -> dict[str, Any]:

@@ -8,6 +8,7 @@ import { h } from "./dom.mjs";
 /** action -> {key: what KeyboardEvent.key must be, shift, aria: the aria-keyshortcuts value, show: the label}. */
 export const SHORTCUTS = {
   start: { key: "n", aria: "N", show: "N" },
+  open: { key: "o", aria: "O", show: "O" },
   step: { key: "s", aria: "S", show: "S" },
   run: { key: "r", aria: "R", show: "R" },
   resume: { key: "u", aria: "U", show: "U" },

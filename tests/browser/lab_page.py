@@ -51,6 +51,24 @@ async ([database, store]) => {
 }
 """
 
+# Overwrite every checkpoint's metadata of a thread with bytes that are not msgpack (0xc1 is never used).
+CORRUPT_THREAD = """
+async (thread) => {
+  const settle = (request) => new Promise((resolve, reject) => {
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+  const db = await settle(indexedDB.open("checkpoint-lab-threads"));
+  const tx = db.transaction(["checkpoints"], "readwrite");
+  const store = tx.objectStore("checkpoints");
+  const rows = await settle(store.getAll(IDBKeyRange.bound([thread], [thread, []])));
+  for (const row of rows) store.put({ ...row, metadata: { type: "msgpack", bytes: new Uint8Array([0xc1]) } });
+  await new Promise((resolve) => { tx.oncomplete = resolve; });
+  db.close();
+  return rows.length;
+}
+"""
+
 
 def wait_until(page, predicate, what: str, timeout_s: float = TIMEOUT_S):
     """Poll ``predicate()`` until it returns something truthy; fail with ``what`` and the status line."""
@@ -236,6 +254,11 @@ def idb_checkpoint_ids(page, thread_id: str) -> list[str]:
 def idb_writes(page, thread_id: str, checkpoint_id: str) -> list[dict]:
     rows = idb_rows(page, THREADS_DB, "writes")
     return [r for r in rows if r["thread_id"] == thread_id and r["checkpoint_id"] == checkpoint_id]
+
+
+def corrupt_checkpoints(page, thread_id: str) -> int:
+    """Make every checkpoint record of the thread undecodable, straight in IndexedDB; how many."""
+    return page.evaluate(CORRUPT_THREAD, thread_id)
 
 
 def idb_ledger(page) -> list[dict]:

@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from lab_page import CORRUPT_THREAD
 from playwright.sync_api import Page
 
 CASE = "S-1001"  # structuring: interrupt at human_review, then a filed SAR
@@ -323,25 +324,6 @@ def test_a_kill_inside_a_node_without_a_spare_boots_a_new_worker(browser, site):
         lab.assert_frames_match_indexeddb(thread)
     finally:
         context.close()
-
-
-# Overwrite every checkpoint's metadata of a thread with bytes that are not msgpack.
-CORRUPT_THREAD = """
-async (thread) => {
-  const settle = (request) => new Promise((resolve, reject) => {
-    request.onsuccess = () => resolve(request.result);
-    request.onerror = () => reject(request.error);
-  });
-  const db = await settle(indexedDB.open("checkpoint-lab-threads"));
-  const tx = db.transaction(["checkpoints"], "readwrite");
-  const store = tx.objectStore("checkpoints");
-  const rows = await settle(store.getAll(IDBKeyRange.bound([thread], [thread, []])));
-  for (const row of rows) store.put({ ...row, metadata: { type: "msgpack", bytes: new Uint8Array([0xc1]) } });
-  await new Promise((resolve) => { tx.oncomplete = resolve; });
-  db.close();
-  return rows.length;
-}
-"""
 
 
 def test_corrupt_records_get_a_clear_error_and_wiping_storage_is_the_way_back(browser, site):

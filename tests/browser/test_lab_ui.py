@@ -12,6 +12,7 @@ import json
 import re
 
 import pytest
+from browser_harness import wait_for_boot, wait_until_ready
 from lab_page import (
     SIBLING_DELAY_S,
     arm_crash,
@@ -19,6 +20,7 @@ from lab_page import (
     assert_table_is_storage,
     button,
     controller,
+    corrupt_checkpoints,
     crash_and_reboot,
     idb_checkpoint_ids,
     idb_checkpoints,
@@ -27,6 +29,7 @@ from lab_page import (
     key,
     open_lab,
     press,
+    process_ready,
     shown_resume,
     start,
     table_ids,
@@ -39,11 +42,12 @@ from playwright.sync_api import expect
 
 @pytest.fixture(autouse=True)
 def no_page_errors(page):
-    """No uncaught exception in the page, and no error logged by the page's own scripts."""
+    """No uncaught exception in the page, and no error logged by the page's own scripts (a test that
+    expects one takes it out of the list this fixture yields)."""
     problems = []
     page.on("pageerror", lambda error: problems.append(f"uncaught: {error}"))
     page.on("console", lambda m: m.type == "error" and problems.append(f"console: {m.text} ({m.location})"))
-    yield
+    yield problems
     assert problems == [], problems
 
 
@@ -429,3 +433,91 @@ def test_language_switch_and_one_catalogue(page, site):
     wait_until(page, lambda: view(page, "m.session && m.frames.length > 0"), "the thread after a reload")
     assert page.evaluate("() => document.documentElement.lang") == "zh-CN"  # kept in the URL
     assert_counts_are_true(page)
+
+
+def test_a_link_opens_an_earlier_saved_thread_at_its_frame(page, site):
+    open_lab(page, site)
+    first = start(page, variant="fixed", durability="sync")
+    press(page, "Run")
+    expect(page.locator("#status")).to_have_text("Waiting at human_review: approve or reject.")
+    first_ids = assert_table_is_storage(page, first)
+    early = first_ids[1]
+    second = start(page, case="S-1003", variant="misplaced", durability="async")
+    assert second != first and table_ids(page) == []
+
+    open_lab(page, site, f"thread={first}&frame={early}")  # a link to A while the lab's thread is B
+    wait_until(
+        page,
+        lambda: (
+            view(page, "m.session && m.session.thread_id") == first
+            and view(page, "m.detail && m.detail.frame.checkpoint_id") == early
+            and not view(page, "m.busy")
+        ),
+        "the linked thread and frame",
+    )
+    expect(page.locator("#inspector")).to_have_attribute("data-checkpoint-id", early)
+    expect(page.locator(f'#checkpoint-table tbody tr[data-checkpoint-id="{early}"]')).to_have_attribute(
+        "aria-current", "true"
+    )
+    expect(page.get_by_role("slider", name="Frame")).to_have_attribute(
+        "aria-valuetext", re.compile(rf"^Frame 2 of {len(first_ids)}")
+    )
+    assert_table_is_storage(page, first)
+    expect(page.locator("#link-notice")).to_be_hidden()
+    assert f"thread={first}" in page.url and f"frame={early}" in page.url
+
+    # The picker lists both saved threads, newest first, and says which one is open.
+    picker = page.get_by_role("combobox", name="Saved threads")
+    expect(picker).to_have_value(first)
+    options = picker.locator("option")
+    expect(options).to_have_count(2)
+    assert [options.nth(i).get_attribute("value") for i in range(2)] == [second, first]
+    listed = f"{first} · S-1001 · fixed · sync · {len(first_ids)} checkpoint(s)"
+    expect(options.nth(1)).to_contain_text(listed)
+    expect(options.nth(1)).to_contain_text("(current)")
+    expect(button(page, "Open thread")).to_be_disabled()  # it is open already
+    assert_counts_are_true(page)
+
+    # Back to B with the keyboard: choose it in the picker, then the Open thread shortcut.
+    picker.focus()
+    picker.select_option(second)
+    key(page, "o")
+    wait_until(page, lambda: view(page, "m.session.thread_id") == second, "thread B to be open")
+    expect(page.locator("#status")).to_have_text(f"Thread {second} opened: 0 checkpoint(s).")
+    assert table_ids(page) == [] and f"thread={second}" in page.url
+    expect(page.locator("#thread-facts")).to_contain_text(f"Thread {second} · case S-1003")
+    assert controller(page, "threads")["current"] == second
+
+
+def test_saved_data_that_no_longer_loads_offers_to_delete_it(page, site, no_page_errors):
+    open_lab(page, site)
+    thread = start(page, variant="fixed", durability="sync")
+    press(page, "Run")
+    assert assert_table_is_storage(page, thread)
+    assert corrupt_checkpoints(page, thread) > 0
+
+    page.reload()
+    assert wait_for_boot(page) == "error"
+    expect(page.locator("#boot-error-message")).to_have_text("Saved threads could not be restored.")
+    detail = page.locator("#boot-error-detail").text_content()
+    assert "checkpoints record" in detail and "Traceback" not in detail, detail
+    # The worker logs the whole story for developers in the console; the page shows none of it.
+    expected = [p for p in no_page_errors if p.startswith('console: boot failed in stage "restore"')]
+    assert len(expected) == 1 and "checkpoints record" in expected[0], no_page_errors
+    no_page_errors.remove(expected[0])
+    wipe = button(page, "Delete the lab's saved data")
+    expect(wipe).to_be_visible()
+
+    wipe.click()
+    dialog = page.get_by_role("dialog", name="Delete the lab's saved data?")
+    expect(dialog).to_be_visible()
+    with page.expect_navigation():
+        dialog.get_by_role("button", name="Delete and reload").click()
+    wait_until_ready(page)
+    wait_until(page, lambda: process_ready(page), "the lab's process to be ready")
+    expect(page.locator("#thread-facts")).to_have_text("No thread yet — pick a case and press Start.")
+    assert controller(page, "restore") == {"session": None}
+    assert controller(page, "threads") == {"current": None, "threads": []}
+    assert idb_checkpoint_ids(page, thread) == [] and idb_ledger(page) == []
+    expect(page.get_by_role("combobox", name="Saved threads")).to_be_disabled()
+    expect(page.locator("#thread-hint")).to_have_text("No saved threads yet.")
