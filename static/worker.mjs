@@ -70,11 +70,23 @@ async function boot() {
 function bootOrFail() {
   return new Promise((resolve, reject) => {
     const escaped = (event) => settle(reject, event.reason);
+    const warn = console.warn;
     const settle = (outcome, value) => {
       self.removeEventListener("unhandledrejection", escaped);
+      console.warn = warn;
       outcome(value);
     };
     self.addEventListener("unhandledrejection", escaped);
+    // Pyodide 314 starts fetching its WebAssembly early. If that download fails *before* Pyodide
+    // awaits it, the failure escapes as an unhandled rejection (above); if it fails *after*, Pyodide
+    // catches it, only warns "wasm instantiation failed!" followed by the error, and never settles.
+    // That warning is then the only sign, so it fails the boot too.
+    let instantiationFailed = false;
+    console.warn = (...args) => {
+      warn(...args);
+      if (instantiationFailed) settle(reject, args[0]);
+      instantiationFailed = args[0] === "wasm instantiation failed!";
+    };
     boot().then((api) => settle(resolve, api), (error) => settle(reject, error));
   });
 }

@@ -1,12 +1,22 @@
 """When boot fails, the page says so in words (no traceback) and its Retry button boots the lab again."""
 
+import pytest
 from browser_harness import wait_for_boot, wait_until_ready
 
 WASM = "**/pyodide.asm.wasm"
 
+# Two ways Pyodide's WebAssembly download fails, which Pyodide 314 reports differently: a dropped
+# connection usually escapes as an unhandled rejection; an HTTP error is caught inside Pyodide, which
+# only warns and never settles (the worker must notice the warning, or the page waits forever).
+FAILURES = {
+    "connection dropped": lambda route: route.abort("connectionfailed"),
+    "HTTP 404": lambda route: route.fulfill(status=404, body="not here"),
+}
 
-def test_failed_boot_shows_a_clear_error_and_retry_recovers(page, site):
-    page.context.route(WASM, lambda route: route.abort("connectionfailed"))
+
+@pytest.mark.parametrize("failure", FAILURES)
+def test_failed_boot_shows_a_clear_error_and_retry_recovers(page, site, failure):
+    page.context.route(WASM, FAILURES[failure])
     page.goto(site + "/")
     assert wait_for_boot(page) == "error"
 
