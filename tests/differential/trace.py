@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime
@@ -29,6 +30,7 @@ from typing import Any
 from .flavours import Flavour
 
 NULL_TASK_ID = "00000000-0000-0000-0000-000000000000"
+FAIL_AFTER_S = 0.05  # how long a failing node works before it raises
 _UUID_RE = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\b[0-9a-f]{32}\b")
 WIDTH = 108
 
@@ -106,11 +108,14 @@ class Trace:
 
     def node(self, name: str, key: str = "log", fail_times: int = 0) -> Any:
         """A node that counts its runs and appends its name to ``key``; it raises
-        ``ValueError('boom')`` on its first ``fail_times`` runs."""
+        ``ValueError('boom')`` on its first ``fail_times`` runs, after a short pause."""
 
         def run(state: dict) -> dict:
             self.counts[name] += 1
             if self.counts[name] <= fail_times:
+                # Let parallel siblings finish first: LangGraph's sync runner cancels siblings that
+                # have not *started* when a task fails, which would make the oracle timing-dependent.
+                time.sleep(FAIL_AFTER_S)
                 raise ValueError("boom")
             return {key: [name]}
 
