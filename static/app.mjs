@@ -477,17 +477,8 @@ async function refreshLight() {
   }
 }
 
-/** The ledger, from the page-side record when the session keeps one, else from the controller. */
-async function readLedger() {
-  const ledger = session?.ledger;
-  if (ledger) {
-    for (const name of ["report", "annotated", "snapshot"]) {
-      if (typeof ledger[name] === "function") {
-        const value = await ledger[name]();
-        if (value && Array.isArray(value.entries)) return value;
-      }
-    }
-  }
+/** The ledger as Python reads it: the page-side record, with attempts, "charged ×2" flags and totals. */
+function readLedger() {
   return session.command("ledger");
 }
 
@@ -815,14 +806,11 @@ function onProcessEvent(event) {
 }
 
 function onLedgerEvent(event) {
-  const report = [event.report, event.ledger].find((r) => r && Array.isArray(r.entries));
-  if (report) model.ledger = report;
-  const entry = event.entry ?? event.row;
+  const entry = event.entry;
   if (entry) {
     log("ledger", () => t("log.ledger", { kind: t(`ledger.kind.${entry.kind}`), id: entry.id ?? "", node: entry.node ?? "" }));
   }
-  if (!report) refreshLight();
-  else render();
+  refreshLight(); // Python flags a repeated charge; the page shows what it says
 }
 
 /** A (new) Python process is ready: read what it restored from storage. */

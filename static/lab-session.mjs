@@ -81,7 +81,7 @@ class PythonProcess {
 }
 
 export class LabSession {
-  /** @type {Ledger} the external world's ledger: read it with entries() / report(), watch onChange */
+  /** @type {Ledger} the external world's ledger: read its rows with entries(), watch onChange */
   ledger;
   #spareWanted;
   #delay;

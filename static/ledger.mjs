@@ -16,11 +16,11 @@
  *    thread_id, node, task_id, checkpoint_id, at, worker[, case_id, report]}
  *
  * `at` is when the request arrived (ms since 1970), `worker` which lab worker sent it (LabSession
- * numbers them), `checkpoint_id` the frame whose step made it. `annotate` adds what the page
- * shows: each request's `attempt` (n-th request from the same task) and, when one task charged or
- * filed more than once, the flag "charged ×2" - the double charge of a side effect placed before
- * interrupt(). It is the same rule as Python's `lab.controller.world.annotate_ledger`, so the
- * controller's `ledger` command and this page agree.
+ * numbers them), `checkpoint_id` the frame whose step made it. The ledger only records; what the
+ * rows mean to a learner (each request's attempt, the "charged ×2" flag of a side effect placed
+ * before interrupt(), totals) is worked out in one place, Python's
+ * `lab.controller.world.annotate_ledger`, which the page reads through the controller's `ledger`
+ * command.
  *
  * Requests are handled one at a time, in arrival order (like a single-threaded API server); the
  * ledger keeps a copy of its rows in memory and writes each new row before it answers. It assumes
@@ -33,7 +33,6 @@ const SCHEMA_VERSION = 1;
 const REQUESTS = "requests"; // one row per request received, key path "seq"
 
 const RECEIPT_PREFIX = { charge: "ch", sar: "sar" };
-const DONE = { charge: "charged", sar: "filed" };
 
 /** A key reused with different parameters (Stripe answers HTTP 400). */
 export class IdempotencyError extends Error {
@@ -59,20 +58,8 @@ export class IdempotencyError extends Error {
  * @property {object} [report]           filings: the SAR as filed
  */
 
-/**
- * @typedef {object} LedgerReport the ledger as the page shows it (`annotate`)
- * @property {Array<LedgerRow & {attempt: number, flag: string | null}>} entries oldest first
- * @property {Array<{kind: string, thread_id: string, node: string, task_id: string, times: number,
- *            label: string, ids: string[]}>} duplicates  tasks that charged (filed) more than once
- * @property {number} charges            executed charges (replays excluded)
- * @property {number} filings            executed filings
- * @property {number} total_charged_cents
- */
 
-/**
- * @typedef {{change: "recorded", entry: LedgerReport["entries"][number], report: LedgerReport}
- *   | {change: "cleared", report: LedgerReport}} LedgerChange
- */
+/** @typedef {{change: "recorded", entry: LedgerRow} | {change: "cleared"}} LedgerChange */
 
 export class Ledger {
   /** @type {LedgerRow[]} */
@@ -115,12 +102,6 @@ export class Ledger {
   async entries() {
     await this.#queue;
     return structuredClone(this.#rows);
-  }
-
-  /** @returns {Promise<LedgerReport>} the rows with attempts, flags and totals */
-  async report() {
-    await this.#queue;
-    return annotate(this.#rows);
   }
 
   /**
@@ -185,7 +166,7 @@ export class Ledger {
       }
       this.#rows = [];
       this.#executed.clear();
-      this.#notify({ change: "cleared", report: annotate(this.#rows) });
+      this.#notify({ change: "cleared" });
     });
   }
 
@@ -240,8 +221,7 @@ export class Ledger {
     }
     this.#rows.push(row);
     if (key !== null && !original) this.#executed.set(keyOf(row), row);
-    const report = annotate(this.#rows);
-    this.#notify({ change: "recorded", entry: report.entries[report.entries.length - 1], report });
+    this.#notify({ change: "recorded", entry: structuredClone(row) });
     return row;
   }
 
@@ -277,46 +257,8 @@ export class Ledger {
   }
 }
 
-/**
- * The ledger as the page shows it: each request with its `attempt` (n-th request from the same
- * task), the tasks that charged or filed more than once ("charged ×2"), and totals. A replayed
- * request counts as an attempt, never as a charge. Mirrors `lab.controller.world.annotate_ledger`.
- * @param {LedgerRow[]} rows oldest first
- * @returns {LedgerReport}
- */
-export function annotate(rows) {
-  const attempts = new Map();
-  const executed = new Map();
-  const entries = rows.map((row) => {
-    const task = taskOf(row);
-    attempts.set(task, (attempts.get(task) ?? 0) + 1);
-    executed.set(task, (executed.get(task) ?? 0) + (row.replayed ? 0 : 1));
-    return { ...structuredClone(row), attempt: attempts.get(task) };
-  });
-  const duplicates = [];
-  for (const [task, times] of executed) {
-    if (times < 2) continue;
-    const [kind, thread_id, node, task_id] = JSON.parse(task);
-    const ids = entries.filter((e) => taskOf(e) === task && !e.replayed).map((e) => e.id);
-    duplicates.push({ kind, thread_id, node, task_id, times, label: `${DONE[kind]} ×${times}`, ids });
-  }
-  const flags = new Map(duplicates.map((duplicate) => [taskOf(duplicate), duplicate.label]));
-  for (const entry of entries) entry.flag = flags.get(taskOf(entry)) ?? null;
-  const charges = entries.filter((e) => e.kind === "charge" && !e.replayed);
-  return {
-    entries,
-    duplicates,
-    charges: charges.length,
-    filings: entries.filter((e) => e.kind === "sar" && !e.replayed).length,
-    total_charged_cents: charges.reduce((total, e) => total + e.amount_cents, 0),
-  };
-}
-
 /** Idempotency keys are per kind of request, as the API and the registry are two services. */
 const keyOf = (row) => `${row.kind} ${row.idempotency_key}`;
-
-/** Requests of one kind from one task (one node, one step, one checkpoint) of one thread. */
-const taskOf = (row) => JSON.stringify([row.kind, row.thread_id, row.node, row.task_id]);
 
 /** Where a request came from: what the ledger records next to each charge. */
 const site = ({ thread_id, node, task_id, checkpoint_id }) => ({ thread_id, node, task_id, checkpoint_id });

@@ -130,8 +130,8 @@ export const BOOT_STAGES = Object.freeze(["runtime", "packages", "lab", "restore
  * @property {{args: {checkpoint_id: string, values: object, as_node?: string},
  *            result: {checkpoint_id: string, frame: Frame}}} fork
  * @property {{args: {}, result: {head: string | null, nodes: object[], branches: object[]}}} branches
- * @property {{args: {}, result: import("./ledger.mjs").LedgerReport}} ledger
- *   the same report as LabSession.ledger.report(), computed in Python from the page's ledger
+ * @property {{args: {}, result: LedgerReport}} ledger
+ *   the page's ledger rows as Python reads them (lab.controller.world.annotate_ledger)
  * @property {{args: {}, result: {nodes: Object<string, {started: number, finished: number}>,
  *            runs: object[], last_resume: {run: number, kind: string, step: number,
  *            checkpoint_id: string, rerun: string[], restored: string[]} | null}}} executions
@@ -196,6 +196,17 @@ export const BOOT_STAGES = Object.freeze(["runtime", "packages", "lab", "restore
  */
 
 /** @typedef {keyof Commands} CommandName */
+
+/**
+ * @typedef {object} LedgerReport what the `ledger` command answers
+ * @property {Array<import("./ledger.mjs").LedgerRow & {attempt: number, flag: string | null}>} entries
+ *   oldest first; `attempt`: the n-th request from the same task; `flag`: e.g. "charged ×2"
+ * @property {Array<{kind: string, thread_id: string, node: string, task_id: string, times: number,
+ *            label: string, ids: string[]}>} duplicates  tasks that charged (filed) more than once
+ * @property {number} charges            executed charges (replays excluded)
+ * @property {number} filings            executed filings
+ * @property {number} total_charged_cents
+ */
 
 /** @typedef {"indexeddb" | "memory"} StorageKind */
 
