@@ -373,3 +373,14 @@ def test_every_crash_point_is_distinct_and_the_parallel_step_is_covered() -> Non
         "restored": ["fetch_transactions"],
         "rerun": ["screen_sanctions"],
     }
+
+
+@pytest.mark.parametrize("step", ["2", 2.0, True])
+async def test_arm_crash_refuses_a_step_that_is_not_a_whole_number(step: Any) -> None:
+    storage = Storage("fixed", "sync")
+    await start(storage)
+    answer = await storage.controller.dispatch("arm_crash", {"seam": "put", "step": step})
+    assert answer == {
+        "ok": False,
+        "error": {"type": "LabError", "message": f"step must be a whole number, got {step!r}"},
+    }
