@@ -44,7 +44,8 @@ SAVES = frozenset(("put", "put_writes"))
 
 @dataclass(frozen=True)
 class Point:
-    """One seam occurrence of a run (``index`` in the run's seam order)."""
+    """One seam occurrence: ``index`` in the seam order of the whole crash-free thread (run 1 up
+    to the review, run 2 the answer); ``(run, seam, node, step)`` names it uniquely."""
 
     index: int
     run: int
@@ -123,7 +124,7 @@ async def start(storage: Storage) -> None:
     )
 
 
-async def recover(storage: Storage) -> dict[str, Any]:
+async def recover(storage: Storage) -> dict[str, Any] | None:
     """After a reboot, do what a learner does: Run if nothing was saved, approve if the thread
     waits at the review, else Resume; then approve the review until the case is done. Returns
     the first recovering run's restored / re-run split (``None`` if it started over)."""
@@ -146,6 +147,8 @@ async def recover(storage: Storage) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class CleanRun:
+    """The crash-free thread: run to the review, approve, done. Everything a crash is judged by."""
+
     points: list[Point]
     step_tasks: dict[str, list[str]]  # checkpoint id -> the tasks of the step that starts there
     frames: list[dict[str, Any]]
