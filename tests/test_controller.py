@@ -271,21 +271,6 @@ async def test_a_crash_inside_a_node_before_its_side_effect_charges_nothing_unti
     await lab.assert_counts_are_true()
 
 
-@pytest.mark.parametrize("durability", ["sync", "async", "exit"])
-@pytest.mark.parametrize("seam", [s for s in SEAMS if s != "error"])
-async def test_a_crash_at_any_seam_recovers_to_the_same_outcome(lab, seam, durability):
-    await lab.do("start", case_id=CASE, variant="fixed", durability=durability)
-    await lab.do("arm_crash", seam=seam)
-    assert (await lab.do("run"))["status"] == "crashed"
-    await lab.crash_and_reboot()
-    result = await lab.do("resume") if await lab.frames() else await lab.do("run")
-    if result["status"] == "interrupted":
-        result = await lab.do("answer", approve=True)
-    assert result["status"] == "done" and result["values"]["outcome"] == "SAR sar_0001 filed"
-    await lab.assert_counts_are_true()
-    assert (await lab.do("ledger"))["duplicates"] == []
-
-
 async def test_a_crashed_controller_refuses_commands(lab):
     await lab.do("start", case_id=CASE, durability="sync")
     await lab.do("arm_crash", seam="task_start", node="intake")

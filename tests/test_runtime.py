@@ -13,7 +13,7 @@ from typing import Annotated, TypedDict
 import pytest
 
 from lab.checkpoint.memory import InMemorySaver
-from lab.errors import InvalidUpdateError
+from lab.errors import EmptyInputError, InvalidUpdateError
 from lab.graph import END, START, StateGraph
 from lab.pregel import Seam
 from lab.pregel.channels import BinaryOperatorAggregate, EphemeralValue, LastValue, NamedBarrierValue, Topic
@@ -90,9 +90,14 @@ def test_seams_arrive_in_loop_order():
     step1 = [s for s in seen if s[1] == 1]
     assert [s[0] for s in step1][0] == "step_start"
     assert {s[2] for s in step1 if s[0] == "task_start"} == {"a", "b"}
-    # every task's writes are saved before the step's checkpoint
     assert [s[0] for s in step1][-2:] == ["step_end", "put"]
     assert names.count("put") == len(list(app.get_state_history(cfg)))
+    # every task's writes are saved before its step's checkpoint, in every step
+    for step in sorted({s[1] for s in seen if s[0] == "task_start"}):
+        in_step = [s for s in seen if s[1] == step]
+        until_put = in_step[: [s[0] for s in in_step].index("put")]
+        started = sorted(s[2] for s in in_step if s[0] == "task_start")
+        assert sorted(s[2] for s in until_put if s[0] == "put_writes") == started, f"step {step}"
 
 
 def test_async_durability_keeps_the_same_checkpoints_as_sync():
@@ -131,22 +136,32 @@ def test_sync_api_inside_a_running_loop_says_to_use_the_async_twin():
     async def misuse():
         app.invoke({"log": []}, {"configurable": {"thread_id": "x"}})
 
-    with pytest.raises(RuntimeError, match="Use the async twin"):
+    with pytest.raises(RuntimeError) as refused:
         asyncio.run(misuse())
+    assert str(refused.value) == (
+        "This is the sync API, but an event loop is already running here (the browser, Jupyter). "
+        "Use the async twin instead: ainvoke, astream, aget_state, aget_state_history, aupdate_state."
+    )
 
 
 def test_overlong_thread_id_is_refused_with_the_reason():
     app = fan_out_graph()
-    with pytest.raises(ValueError, match="Postgres-backed savers"):
+    with pytest.raises(ValueError) as refused:
         app.invoke({"log": []}, {"configurable": {"thread_id": "x" * 256}})
+    assert str(refused.value) == (
+        "thread_id is 256 characters long; the lab accepts at most 255. (LangGraph's InMemorySaver "
+        "would accept it, but Postgres-backed savers break on long ids, so the lab refuses it up front.)"
+    )
 
 
-def test_empty_command_gets_a_clear_error_instead_of_langgraphs_unbound_local():
+@pytest.mark.parametrize("empty", [Command(), Command(resume=None)], ids=["Command()", "resume=None"])
+def test_empty_command_gets_a_clear_error_instead_of_langgraphs_unbound_local(empty):
     app = fan_out_graph()
     cfg = {"configurable": {"thread_id": "e"}}
     app.invoke({"log": []}, cfg)
-    with pytest.raises(Exception, match="Received empty Command input"):
-        app.invoke(Command(), cfg)
+    with pytest.raises(EmptyInputError) as refused:
+        app.invoke(empty, cfg)
+    assert str(refused.value) == "Received empty Command input (give resume=, update= or goto=)"
 
 
 def test_interrupt_outside_a_node_explains_itself():

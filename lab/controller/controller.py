@@ -44,7 +44,7 @@ JSON-able, never a traceback:
   "checkpoint_id", "next"}`` | ``{"status": "interrupted" | "done", "values", "interrupts", "next",
   "checkpoint_id"}`` | ``{"status": "error", "error"}`` | ``{"status": "crashed", "crash_point"}`` |
   ``{"status": "stopped"}`` (a paused run closed by ``replay`` / ``fork`` / ``start`` / ``reset``);
-- ``arm_crash(seam, node=None)``, ``disarm_crash()``;
+- ``arm_crash(seam, node=None, step=None)``, ``disarm_crash()``;
 - ``frames()`` → every checkpoint, oldest first (see :func:`~lab.controller.frames.frame_of`);
   ``frame(checkpoint_id)`` → one frame and its ``diff`` against the parent;
 - ``fork(checkpoint_id, values, as_node=None)`` → the new ``update`` checkpoint and its frame;
@@ -175,13 +175,18 @@ class Session:
 
 @dataclass(frozen=True)
 class CrashPoint:
-    """Where the next run dies: a seam name, optionally of one node."""
+    """Where the next run dies: a seam name, optionally of one node and of one step."""
 
     seam: str
     node: str | None = None
+    step: int | None = None
 
     def matches(self, seam: Seam) -> bool:
-        return seam.name == self.seam and (self.node is None or seam.node == self.node)
+        return (
+            seam.name == self.seam
+            and (self.node is None or seam.node == self.node)
+            and (self.step is None or seam.step == self.step)
+        )
 
 
 @dataclass
@@ -408,15 +413,17 @@ class LabController:
         return await self._start_run("answer", request, self._thread_config(), until, durability)
 
     @command
-    async def arm_crash(self, seam: str, node: str | None = None) -> dict[str, Any]:
-        """Kill the process the next time a run reaches ``seam`` (of ``node``, if given)."""
+    async def arm_crash(self, seam: str, node: str | None = None, step: int | None = None) -> dict[str, Any]:
+        """Kill the process the next time a run reaches ``seam`` (of ``node``, in ``step``, if given)."""
         _choice(seam, SEAMS, "seam")
+        if step is not None and (not isinstance(step, int) or isinstance(step, bool)):
+            raise LabError(f"step must be a whole number, got {step!r}")
         if node is not None and seam in NODELESS_SEAMS:
             raise LabError(f"The seam {seam!r} belongs to no node; arm it without one")
         known = self.graphs["fixed"].nodes
         if node is not None and node not in known:
             raise LabError(f"Unknown node {node!r}; the nodes are: {', '.join(known)}")
-        self._crash = CrashPoint(seam, node)
+        self._crash = CrashPoint(seam, node, step)
         return {"armed": asdict(self._crash)}
 
     @command

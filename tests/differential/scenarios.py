@@ -38,13 +38,22 @@ class Case(TypedDict):
 
 ScenarioFn = Callable[[Trace], None]
 SCENARIOS: dict[str, ScenarioFn] = {}
+EXPECTED_ABORTS: dict[str, str] = {}
+"""Scenario name -> the exception type it declares LangGraph raises outside any recorded call."""
 
 
-def scenario(fn: ScenarioFn | None = None, *, name: str | None = None) -> Any:
-    """Register a scenario under its function name (or ``name``)."""
+class ScenarioError(Exception):
+    """A scenario that does not do on LangGraph (the oracle) what it declares."""
+
+
+def scenario(fn: ScenarioFn | None = None, *, name: str | None = None, aborts: str | None = None) -> Any:
+    """Register a scenario under its function name (or ``name``). ``aborts="KeyError"`` declares
+    that LangGraph raises that exception type outside any recorded call, ending the scenario."""
 
     def register(f: ScenarioFn) -> ScenarioFn:
         SCENARIOS[name or f.__name__] = f
+        if aborts is not None:
+            EXPECTED_ABORTS[name or f.__name__] = aborts
         return f
 
     return register(fn) if fn is not None else register
@@ -52,13 +61,34 @@ def scenario(fn: ScenarioFn | None = None, *, name: str | None = None) -> Any:
 
 def run_scenario(name: str, fl: Flavour) -> dict[str, Any]:
     """``scenario(fl) -> dict``: run one scenario against a flavour, return its normalised trace.
-    A scenario that crashes outside a recorded call still yields its trace, ending in ``ABORTED``."""
+    A scenario that crashes outside a recorded call still yields its trace, ending in ``ABORTED``
+    (the exception's type, message and notes, compared like any result); on LangGraph only if the
+    scenario declared it (:func:`check_oracle_abort`)."""
     t = Trace(fl)
+    raised: Exception | None = None
     try:
         SCENARIOS[name](t)
     except Exception as exc:  # the crash is part of what we compare
+        raised = exc
         t.record("ABORTED", exc)
+    if fl.name == "langgraph":
+        check_oracle_abort(name, raised)
     return t.finish()
+
+
+def check_oracle_abort(name: str, raised: Exception | None) -> None:
+    """LangGraph ends a scenario early exactly when, and with the type, the scenario declares:
+    otherwise the scenario is broken and both sides would 'agree' on comparing nothing."""
+    expected, got = EXPECTED_ABORTS.get(name), type(raised).__name__ if raised else None
+    if got == expected:
+        return
+    if expected is None:
+        raise ScenarioError(
+            f"{name}: LangGraph aborted the scenario with {got}: {raised}. Record the failing call "
+            f"with t.invoke / t.call, or declare it: @scenario(aborts={got!r})"
+        )
+    outcome = f"raised {got}: {raised}" if raised else "finished it"
+    raise ScenarioError(f"{name}: declared aborts={expected!r}, but LangGraph {outcome}")
 
 
 def build(t: Trace, edges: str, state: type = Log, **nodes: Callable) -> Any:

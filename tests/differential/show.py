@@ -15,7 +15,7 @@ import json
 import sys
 
 from .flavours import FLAVOURS, load_flavour
-from .scenarios import SCENARIOS, run_scenario
+from .scenarios import SCENARIOS, ScenarioError, run_scenario
 from .trace import render
 
 
@@ -83,4 +83,7 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    try:
+        sys.exit(main(sys.argv[1:]))
+    except ScenarioError as exc:
+        sys.exit(f"scenario error: {exc}")

@@ -11,7 +11,9 @@ first), then ``Normaliser`` turns the whole record into plain JSON-able data:
   LangGraph's ``NULL_TASK_ID``, ``T0, T1, ...`` for ids no snapshot explains;
 * interrupt ids -> ``I0, I1, ...`` in first-seen order; other uuid-like strings -> ``U0, U1, ...``;
 * timestamps -> ``<ts>``; channel versions -> their integer part (the random suffix is dropped);
-* exceptions -> type name, first builtin base class, first sentence of the message, notes.
+* exceptions -> type name, first builtin base class, first sentence of the message, notes;
+* tuples -> ``{"<tuple>": [...]}``, sets -> ``{"<set>": [...]}`` (a list stays a list);
+* configs (``config``, ``parent_config``) -> every key kept; thread ids stay verbatim.
 
 Only the *consistency* of ids can be compared (the same placeholder where LangGraph reuses an id),
 because ``lab`` computes its task and interrupt ids differently.
@@ -293,7 +295,9 @@ class Normaliser:
             return self.mapping(obj)
         if isinstance(obj, (set, frozenset)):
             return {"<set>": sorted((self.value(v) for v in obj), key=json.dumps)}
-        if isinstance(obj, (list, tuple)):
+        if isinstance(obj, tuple):  # a learner sees ("a",) and ["a"] apart: so must the comparison
+            return {"<tuple>": [self.value(v, ck) for v in obj]}
+        if isinstance(obj, list):
             return [self.value(v, ck) for v in obj]
         return f"<{type(obj).__name__}> {self.text(repr(obj))}"
 
@@ -306,7 +310,8 @@ class Normaliser:
                 out[key] = {ns: self.label(cid, "C") for ns, cid in val.items()}
             elif key == "__interrupt__" and isinstance(val, (list, tuple)):
                 # parallel interrupts are listed in completion order (timing): compare them sorted
-                out[key] = self.value(sorted(val, key=lambda i: repr(getattr(i, "value", i))))
+                in_order = sorted(val, key=lambda i: repr(getattr(i, "value", i)))
+                out[key] = self.value(tuple(in_order) if isinstance(val, tuple) else in_order)
             else:
                 out[self.text(str(key))] = self.value(val)
         return dict(sorted(out.items()))
@@ -326,7 +331,8 @@ class Normaliser:
         ck = self.label(checkpoint_id(snap.config), "C")
         return {
             "checkpoint": ck,
-            "parent": self.label(checkpoint_id(snap.parent_config), "C"),
+            "config": self.value(snap.config),
+            "parent_config": self.value(snap.parent_config),
             "metadata": self.value(snap.metadata),
             "created_at": _ts(snap.created_at),
             "next": self.value(snap.next),
@@ -359,16 +365,10 @@ class Normaliser:
         cp.pop("ts", None)
         saved: dict[str, Any] = {"id_shape": _id_shape(cid)}
         if row.snapshot is None:
-            saved |= {"checkpoint": ck, "parent": self.label(checkpoint_id(tup.parent_config), "C")}
-        ns = tup.config["configurable"].get("checkpoint_ns", "")
-        if ns:
-            saved["ns"] = self.text(ns)
-        if row.snapshot is None or tup.metadata != row.snapshot.metadata:
-            saved["metadata"] = self.value(tup.metadata)
-        if row.snapshot is not None and checkpoint_id(tup.parent_config) != checkpoint_id(
-            row.snapshot.parent_config
-        ):
-            saved["parent"] = self.label(checkpoint_id(tup.parent_config), "C")
+            saved["checkpoint"] = ck
+        for key in ("config", "parent_config", "metadata"):  # the saver's own, where they differ
+            if row.snapshot is None or getattr(tup, key) != getattr(row.snapshot, key):
+                saved[key] = self.value(getattr(tup, key))
         for key, val in sorted(cp.items()):
             if key == "channel_versions":
                 saved[key] = {ch: _vint(v) for ch, v in sorted(val.items())}
