@@ -141,6 +141,21 @@ def test_overlong_thread_id_is_refused_with_the_reason():
         app.invoke({"log": []}, {"configurable": {"thread_id": "x" * 256}})
 
 
+def test_thread_id_none_is_refused_before_anything_is_saved():
+    """LangGraph runs it and stores it under the key ``None``, which ``get_state`` never finds."""
+    app = fan_out_graph()
+    none = {"configurable": {"thread_id": None}}
+    for call in (
+        lambda: app.invoke({"log": []}, none),
+        lambda: list(app.stream({"log": []}, none)),
+        lambda: app.get_state(none),
+        lambda: app.update_state(none, {"log": ["x"]}),
+    ):
+        with pytest.raises(ValueError, match="thread_id is None: name the thread"):
+            call()
+    assert list(app.checkpointer.list(None)) == []
+
+
 def test_empty_command_gets_a_clear_error_instead_of_langgraphs_unbound_local():
     app = fan_out_graph()
     cfg = {"configurable": {"thread_id": "e"}}

@@ -13,6 +13,7 @@ Each rule is a small function over plain data (a checkpoint dict, a mapping of c
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -25,6 +26,8 @@ from lab.pregel.ids import interrupt_id, task_id
 from lab.pregel.nodes import PULL, PUSH, TASKS, Node
 from lab.pregel.task import Task
 from lab.types import Interrupt
+
+logger = logging.getLogger(__name__)
 
 INTERRUPT_SEEN = "__interrupt__"
 """The ``versions_seen`` entry a resume or fork writes: versions at that moment."""
@@ -115,6 +118,9 @@ def prepare_tasks(
     tasks: list[Task] = []
     if TASKS in channels:
         for index, packet in enumerate(channels[TASKS].value):
+            if packet.node not in nodes:
+                logger.warning(f"Ignoring unknown node name {packet.node} in pending sends")
+                continue
             tid = task_id(checkpoint["id"], step, packet.node, PUSH, (str(index),))
             tasks.append(Task(tid, packet.node, (PUSH,), packet.arg, (PUSH, index, False)))
     if candidates is None:

@@ -62,17 +62,19 @@ class Pregel:
         input: Any,
         config: dict[str, Any] | None = None,
         *,
-        stream_mode: str | list[str] = "values",
+        stream_mode: str | list[str] = "updates",
         durability: Durability | None = None,
         on_seam: SeamHook | None = None,
         interrupt_before: list[str] | str | None = None,
         interrupt_after: list[str] | str | None = None,
     ) -> AsyncIterator[Any]:
         modes = [stream_mode] if isinstance(stream_mode, str) else list(stream_mode)
+        config = self._config(config)
+        check_recursion_limit(config)
         loop = SuperStepLoop(
             self,
             input,
-            self._config(config),
+            config,
             durability=durability or "async",
             on_seam=on_seam,
             stream_modes=frozenset(modes),
@@ -82,7 +84,18 @@ class Pregel:
         async for mode, chunk in loop.run():
             yield chunk if isinstance(stream_mode, str) else (mode, chunk)
 
-    async def ainvoke(self, input: Any, config: dict[str, Any] | None = None, **kwargs: Any) -> Any:
+    async def ainvoke(
+        self,
+        input: Any,
+        config: dict[str, Any] | None = None,
+        *,
+        stream_mode: str | list[str] = "values",
+        **kwargs: Any,
+    ) -> Any:
+        """The final state (with ``__interrupt__`` if the run paused); for any other
+        ``stream_mode``, the list of chunks ``astream`` would yield, as in LangGraph."""
+        if stream_mode != "values":
+            return [chunk async for chunk in self.astream(input, config, stream_mode=stream_mode, **kwargs)]
         latest: Any = None
         asked: list[Any] = []
         async for mode, chunk in self.astream(input, config, stream_mode=["values", "updates"], **kwargs):
@@ -263,7 +276,7 @@ class Pregel:
             state = algo.read_state(channels, self.state_keys)
             writes = state_update(values, self.state_keys) + node.edge_writes
             if node.branches:
-                writes += routed_writes(node, self.fresh_state(state, writes), self.nodes)
+                writes += await routed_writes(node, self.fresh_state(state, writes), self.nodes)
             task_id = next((t.id for t in open_tasks.values() if t.name == as_node), None)
             task_id = task_id or str(uuid.uuid5(uuid.UUID(checkpoint["id"]), INTERRUPT_SEEN))
             if saved is not None and writes and not await self._superseded(saver, config, saved):
@@ -328,6 +341,12 @@ class Pregel:
                 )
             if "thread_id" not in conf:
                 raise KeyError("thread_id")
+            if conf["thread_id"] is None:
+                raise ValueError(
+                    "thread_id is None: name the thread, e.g. {'configurable': {'thread_id': '1'}}. "
+                    "(LangGraph would run it and store it under the key None, where get_state never "
+                    "finds it, so the lab refuses it up front.)"
+                )
             conf["thread_id"] = str(conf["thread_id"])
             if len(conf["thread_id"]) > MAX_THREAD_ID:
                 raise ValueError(
@@ -336,6 +355,12 @@ class Pregel:
                     "savers break on long ids, so the lab refuses it up front.)"
                 )
         return {**config, "configurable": conf}
+
+
+def check_recursion_limit(config: dict[str, Any]) -> None:
+    """A run needs room for at least one super-step; refused before anything is written."""
+    if config.get("recursion_limit", 1) < 1:
+        raise ValueError("recursion_limit must be at least 1")
 
 
 # -- the sync API: one private event loop per thread --------------------------------------------------

@@ -41,7 +41,7 @@ from lab.errors import EmptyInputError, GraphInterrupt, GraphRecursionError, wit
 from lab.pregel import algo
 from lab.pregel.algo import INTERRUPT_SEEN, StepWrites
 from lab.pregel.ids import is_interrupt_id
-from lab.pregel.nodes import START, branch_channel, routed_writes, state_update
+from lab.pregel.nodes import START, goto_writes, routed_writes, state_update
 from lab.pregel.task import Task
 from lab.types import Command, Durability
 
@@ -137,11 +137,11 @@ class SuperStepLoop:
 
         carried: list[algo.PendingWrite] = []
         if is_command:
-            for tid, channel, value in self._command_writes(self.input):
-                if forks:
-                    carried.append((tid, channel, value))
-                else:
-                    await self.save_writes(tid, [(channel, value)])
+            writes = self._command_writes(self.input)
+            if forks:
+                carried = [(NULL_TASK_ID, channel, value) for channel, value in writes]
+            elif writes:  # one batch, as LangGraph saves them: a resume and an update both count
+                await self.save_writes(NULL_TASK_ID, writes)
         if null_writes := [w[1:] for w in (*self.pending, *carried) if w[0] == NULL_TASK_ID]:
             updated = self.apply([StepWrites("__input__", null_writes)])
             if self.updated is not None:
@@ -160,10 +160,9 @@ class SuperStepLoop:
         else:
             raise EmptyInputError(f"Received no input for {START}")
 
-    def _command_writes(self, command: Command) -> list[algo.PendingWrite]:
-        writes: list[algo.PendingWrite] = []
-        goto = [command.goto] if isinstance(command.goto, str) else list(command.goto)
-        writes += [(NULL_TASK_ID, branch_channel(node), START) for node in goto]
+    def _command_writes(self, command: Command) -> list[tuple[str, Any]]:
+        """The caller's ``Command`` as writes of the NULL task (``goto``, ``resume``, ``update``)."""
+        writes = goto_writes(command.goto)
         if command.resume is not None:
             if not self.saver:
                 raise RuntimeError("Cannot use Command(resume=...) without checkpointer")
@@ -173,8 +172,8 @@ class SuperStepLoop:
             elif len(self.pending_interrupts()) > 1:
                 raise RuntimeError(MULTIPLE_INTERRUPTS)
             else:
-                writes.append((NULL_TASK_ID, RESUME, answers))
-        writes += [(NULL_TASK_ID, k, v) for k, v in (command.update or {}).items()]
+                writes.append((RESUME, answers))
+        writes += list((command.update or {}).items())
         if not writes and self.resume_map is None:
             raise EmptyInputError("Received empty Command input (give resume=, update= or goto=)")
         return writes
@@ -253,7 +252,8 @@ class SuperStepLoop:
                 result = await result
             writes = state_update(result, self.graph.state_keys) + node.edge_writes
             if node.branches:
-                writes += routed_writes(node, self.graph.fresh_state(task.input, writes), self.graph.nodes)
+                fresh = self.graph.fresh_state(task.input, writes)
+                writes += await routed_writes(node, fresh, self.graph.nodes)
         except GraphInterrupt as interrupt:
             task.deactivate(token)
             self.finish_order.append(interrupt)
@@ -415,8 +415,10 @@ class SuperStepLoop:
                 for chunk in self.drain():
                     yield chunk
                 await self.finish_step()
-        except GraphInterrupt:
+        except GraphInterrupt as paused:
             self.status = "interrupted"
+            if not paused.interrupts:  # a static breakpoint (interrupt_before/after) asks nothing
+                self.emit("updates", {INTERRUPT: ()})
             self.emit_values_with_finished_tasks()
         except (GeneratorExit, asyncio.CancelledError):
             raise  # the caller went away or the process is being killed: save nothing more
