@@ -12,6 +12,7 @@ import asyncio
 import threading
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Iterator, Mapping
+from contextlib import aclosing
 from typing import Any, TypeVar
 
 from lab.checkpoint.base import (
@@ -81,8 +82,9 @@ class Pregel:
             interrupt_before=interrupt_before or self.interrupt_before,
             interrupt_after=interrupt_after or self.interrupt_after,
         )
-        async for mode, chunk in loop.run():
-            yield chunk if isinstance(stream_mode, str) else (mode, chunk)
+        async with aclosing(loop.run()) as chunks:  # closing this stream stops the run now
+            async for mode, chunk in chunks:
+                yield chunk if isinstance(stream_mode, str) else (mode, chunk)
 
     async def ainvoke(
         self,

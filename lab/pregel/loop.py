@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
+from contextlib import aclosing
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -37,7 +38,13 @@ from lab.checkpoint.base import (
     copy_checkpoint,
     empty_checkpoint,
 )
-from lab.errors import EmptyInputError, GraphInterrupt, GraphRecursionError, with_troubleshooting
+from lab.errors import (
+    EmptyInputError,
+    GraphInterrupt,
+    GraphRecursionError,
+    NodeCancelledError,
+    with_troubleshooting,
+)
 from lab.pregel import algo
 from lab.pregel.algo import INTERRUPT_SEEN, StepWrites
 from lab.pregel.ids import is_interrupt_id
@@ -94,6 +101,7 @@ class SuperStepLoop:
         self.output: list[tuple[str, Any]] = []  # stream chunks, drained by the caller
         self.status = "pending"
         self._saving: asyncio.Future[None] | None = None  # background saves (durability="async")
+        self.running: list[asyncio.Future[None]] = []  # the current step's tasks
 
     # -- 1. load ---------------------------------------------------------------------------------
     async def load(self) -> None:
@@ -228,21 +236,29 @@ class SuperStepLoop:
         return changed and hit
 
     # -- 4. run the step's tasks -------------------------------------------------------------------
-    async def run_step(self) -> None:
+    async def run_step(self) -> AsyncIterator[tuple[str, Any]]:
+        """Run the step's tasks concurrently; each task's stream chunks are yielded as soon as it
+        finishes, while its slower siblings keep running. A failure does not cancel the others."""
         todo = [t for t in self.tasks.values() if not t.writes]
         restored = [t.name for t in self.tasks.values() if t.writes]  # saved writes reused, not re-run
         await self.seam("step_start", detail={"tasks": [t.name for t in todo], "restored": restored})
         self.finish_order: list[BaseException] = []
-        if len(todo) == 1:
-            await self.execute(todo[0])
-        else:  # siblings run concurrently; a failure does not cancel the others
-            await asyncio.gather(*(self.execute(t) for t in todo))
+        self.running = []
+        if len(todo) == 1:  # inline: no scheduling hop, so a save queued in the background is still in flight
+            await self.execute(todo[0], alone=True)
+        else:
+            self.running = [asyncio.ensure_future(self.execute(t)) for t in todo]
+            for finished in asyncio.as_completed(self.running):
+                await finished
+                for chunk in self.drain():
+                    yield chunk
         if failures := [o for o in self.finish_order if not isinstance(o, GraphInterrupt)]:
             raise failures[0]
         if asked := [i for o in self.finish_order if isinstance(o, GraphInterrupt) for i in o.interrupts]:
             raise GraphInterrupt(tuple(asked))
 
-    async def execute(self, task: Task) -> None:
+    async def execute(self, task: Task, *, alone: bool = False) -> None:
+        """Run one task's node and save what came of it: its writes, its interrupt or its error."""
         node = self.graph.nodes[task.name]
         await self.seam("task_start", task)
         token = task.activate()
@@ -265,12 +281,18 @@ class SuperStepLoop:
                 self.emit("values", {**state, INTERRUPT: interrupt.interrupts})
             await self.seam("interrupt", task, detail={"interrupts": list(interrupt.interrupts)})
             return
+        except asyncio.CancelledError as cancelled:
+            task.deactivate(token)
+            if not cancelled_by_the_caller():
+                await self.fail(task, NodeCancelledError(task.name))
+                return
+            if self.saves_cancellation(alone):
+                await self.save_writes(task.id, [*task.writes, (ERROR, repr(cancelled))], task)
+            raise  # the caller stopped the run: the task re-runs on resume
         except Exception as exc:
             task.deactivate(token)
             exc.add_note(f"During task with name '{task.name}' and id '{task.id}'")
-            self.finish_order.append(exc)
-            await self.save_writes(task.id, [*task.writes, (ERROR, repr(exc))], task)
-            await self.seam("error", task, detail={"error": repr(exc)})
+            await self.fail(task, exc)
             return
         task.deactivate(token)
         task.writes.extend(writes)
@@ -279,6 +301,18 @@ class SuperStepLoop:
         await self.seam("task_finish", task)
         await self.save_writes(task.id, task.writes, task)
         self.emit_update(task)
+
+    def saves_cancellation(self, alone: bool) -> bool:
+        """Does a task the caller cancelled leave ``__error__: CancelledError()``? As in LangGraph:
+        yes beside siblings (its runner commits the cancelled task); not for a task run alone
+        (run inline, nothing is committed); not under "exit" (the run's last save came first)."""
+        return not alone and self.durability != "exit"
+
+    async def fail(self, task: Task, exc: Exception) -> None:
+        """A node raised: save its ``__error__`` (kept with what it wrote so far); siblings go on."""
+        self.finish_order.append(exc)
+        await self.save_writes(task.id, [*task.writes, (ERROR, repr(exc))], task)
+        await self.seam("error", task, detail={"error": repr(exc)})
 
     async def save_writes(
         self, task_id: str, writes: list[tuple[str, Any]], task: Task | None = None
@@ -387,6 +421,24 @@ class SuperStepLoop:
 
     async def settle(self, error: BaseException | None) -> None:
         """End of run: with ``durability="exit"`` save now; wait for background saves."""
+        await self.save_on_exit()
+        if self._saving is not None:
+            await self._saving
+
+    async def abandon(self) -> None:
+        """The run stops mid-way, as in LangGraph: what is done is kept (``durability="exit"``
+        saves it now), tasks still running are cancelled and saved as failed with
+        ``CancelledError()`` (so they run again on resume), background saves are awaited."""
+        await self.save_on_exit()
+        unfinished = [running for running in self.running if not running.done()]
+        for running in unfinished:
+            running.cancel()
+        await asyncio.gather(*unfinished, return_exceptions=True)
+        if self._saving is not None:
+            await self._saving
+
+    async def save_on_exit(self) -> None:
+        """``durability="exit"``: the checkpoint the run stopped at and its tasks' writes."""
         if self.saver and self.durability == "exit":
             await self.put_checkpoint(None)
             by_task: dict[str, list[tuple[str, Any]]] = {}
@@ -395,8 +447,6 @@ class SuperStepLoop:
                     by_task.setdefault(tid, []).append((channel, value))
             for tid, writes in by_task.items():
                 await self.persist_writes(tid, writes, getattr(self, "tasks", {}).get(tid))
-        if self._saving is not None:
-            await self._saving
 
     # -- the run, as the caller sees it ------------------------------------------------------------
     async def run(self) -> AsyncIterator[tuple[str, Any]]:
@@ -411,7 +461,9 @@ class SuperStepLoop:
                     break
                 for chunk in self.drain():
                     yield chunk
-                await self.run_step()
+                async with aclosing(self.run_step()) as step_chunks:
+                    async for chunk in step_chunks:
+                        yield chunk
                 for chunk in self.drain():
                     yield chunk
                 await self.finish_step()
@@ -420,10 +472,11 @@ class SuperStepLoop:
             if not paused.interrupts:  # a static breakpoint (interrupt_before/after) asks nothing
                 self.emit("updates", {INTERRUPT: ()})
             self.emit_values_with_finished_tasks()
-        except (GeneratorExit, asyncio.CancelledError):
-            raise  # the caller went away or the process is being killed: save nothing more
-        except BaseException as exc:
+        except Exception as exc:
             error = exc
+        except BaseException:  # the caller closed the stream or cancelled the run
+            await self.abandon()
+            raise
         await self.settle(error)
         for chunk in self.drain():
             yield chunk
@@ -505,6 +558,13 @@ class SuperStepLoop:
     def _config_at(self, checkpoint_id: str) -> dict[str, Any]:
         conf = {**self.checkpoint_config["configurable"], "checkpoint_id": checkpoint_id}
         return {**self.checkpoint_config, "configurable": conf}
+
+
+def cancelled_by_the_caller() -> bool:
+    """Was the running task cancelled from outside (``task.cancel()``, a closed stream)? A node
+    that raises ``CancelledError`` itself is not cancelled: that is a node failure."""
+    running = asyncio.current_task()
+    return running is not None and running.cancelling() > 0
 
 
 def _next_int_version(current: Any, _channel: None) -> int:

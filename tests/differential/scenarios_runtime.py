@@ -20,9 +20,10 @@ from .trace import Trace, thread
 RELEASE_TIMEOUT_S = 5.0  # only reached if a chunk never arrives before its step ends
 
 
-def run_async(t: Trace, label: str, make: Callable[[], Any]) -> Any:
-    """Record ``asyncio.run(make())`` like any other call (its result, or what it raised)."""
-    return t.call(label, lambda: asyncio.run(make()))
+def run_async(t: Trace, label: str, make: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """Record ``asyncio.run(make(*args, **kwargs))`` like any other call (its result, or what it
+    raised)."""
+    return t.call(label, lambda: asyncio.run(make(*args, **kwargs)))
 
 
 @contextmanager
@@ -132,7 +133,7 @@ def async_router(t: Trace) -> None:
     g.add_conditional_edges("judge", route)
     app = t.compile(g)
     cfg = thread()
-    run_async(t, "ainvoke", lambda: app.ainvoke({"log": ["in"]}, cfg))
+    run_async(t, "ainvoke", app.ainvoke, {"log": ["in"]}, cfg)
     t.state(app, cfg)
 
 
@@ -176,3 +177,115 @@ def send_to_unknown_node(t: Trace) -> None:
             t.invoke(app, None, cfg, label=f"invoke(None) [{tid}]")
             t.invoke(app, {"log": ["again"]}, cfg, label=f"new input [{tid}]")
     t.record("warnings", warned)
+
+
+# --- items 5-7: cancellation, streaming order -----------------------------------------------------------
+
+
+class Events:
+    """``asyncio`` events made inside the running loop (each scenario run uses a fresh loop)."""
+
+    def __init__(self, *names: str) -> None:
+        self.names = names
+
+    def make(self) -> None:
+        for name in self.names:
+            setattr(self, name, asyncio.Event())
+
+
+async def wait_released(event: asyncio.Event) -> bool:
+    """Wait for the consumer to set ``event``; ``False`` if it never did (the chunk came too late)."""
+    try:
+        await asyncio.wait_for(event.wait(), RELEASE_TIMEOUT_S)
+    except TimeoutError:
+        return False
+    return True
+
+
+@scenario
+def cancelled_run_keeps_its_progress(t: Trace) -> None:
+    """The caller cancels ``ainvoke`` while a node runs: under ``durability="exit"`` the checkpoint
+    the run stopped at is still saved (``next=('agent',)``); under "async"/"sync" the running task
+    is saved as failed with ``CancelledError()`` and re-runs on ``invoke(None)``."""
+    ev = Events("started")
+
+    async def agent(state: dict) -> dict:
+        t.counts["agent started"] += 1
+        ev.started.set()
+        if t.counts["agent started"] % 2:  # every first run hangs until cancelled
+            await asyncio.Event().wait()
+        return {"log": ["agent"]}
+
+    app = t.compile(build(t, "START>pre pre>agent agent>END", agent=agent))
+    for durability in ("exit", "async", "sync"):
+        cfg = thread(durability)
+        run_async(t, f"cancel ainvoke [{durability}]", cancel_mid_node, app, cfg, durability, ev)
+        t.state(app, cfg, label=f"get_state [{durability}]")
+        run_async(t, f"ainvoke(None) [{durability}]", app.ainvoke, None, cfg, durability=durability)
+
+
+async def cancel_mid_node(app: Any, cfg: dict, durability: str, ev: Events) -> str:
+    """Start ``ainvoke``, cancel it once the node signalled ``ev.started``, say how it ended."""
+    ev.make()
+    run = asyncio.ensure_future(app.ainvoke({"log": ["in"]}, cfg, durability=durability))
+    await ev.started.wait()
+    run.cancel()
+    try:
+        await run
+    except asyncio.CancelledError:
+        return "cancelled"
+    return "finished"
+
+
+@scenario
+def stream_order_of_arrival(t: Trace) -> None:
+    """Two parallel async nodes: the fast node's update arrives while the slow one still runs (the
+    slow node waits for the consumer to see it). Closing the stream after that first chunk cancels
+    the slow task: state ``{fast's write}``, ``next=('slow',)``, its ``__error__`` is
+    ``CancelledError()``."""
+    ev = Events("seen_fast")
+
+    async def fast(state: dict) -> dict:
+        t.counts["fast"] += 1
+        return {"log": ["fast"]}
+
+    async def slow(state: dict) -> dict:
+        released = await wait_released(ev.seen_fast)
+        t.counts[f"slow released by the consumer: {released}"] += 1
+        return {"log": ["slow"]}
+
+    app = t.compile(build(t, "START>fast START>slow fast>END slow>END", fast=fast, slow=slow))
+
+    async def consume(cfg: dict, stop_after_first: bool) -> list:
+        ev.make()
+        chunks = []
+        stream = app.astream({"log": ["in"]}, cfg, stream_mode="updates")
+        async for chunk in stream:
+            chunks.append(chunk)
+            if "fast" in chunk:
+                if stop_after_first:
+                    break
+                ev.seen_fast.set()
+        await stream.aclose()
+        return chunks
+
+    run_async(t, "astream updates", consume, thread("all"), stop_after_first=False)
+    closed = thread("closed")
+    run_async(t, "astream, closed after the first chunk", consume, closed, stop_after_first=True)
+    t.state(app, closed)
+
+
+@scenario
+def node_raises_cancelled(t: Trace) -> None:
+    """A node that raises ``asyncio.CancelledError`` itself fails like any node:
+    ``NodeCancelledError``, its ``__error__`` saved, checkpoints kept, ``next=('node',)``."""
+
+    async def node(state: dict) -> dict:
+        t.counts["node"] += 1
+        raise asyncio.CancelledError()
+
+    app = t.compile(build(t, "START>pre pre>node node>END", node=node))
+    cfg = thread()
+    run_async(t, "ainvoke", app.ainvoke, {"log": ["in"]}, cfg)
+    t.state(app, cfg)
+    run_async(t, "ainvoke(None): runs again", app.ainvoke, None, cfg)
