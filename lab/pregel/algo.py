@@ -21,9 +21,9 @@ from typing import Any
 
 from lab.checkpoint.base import ERROR, INTERRUPT, NULL_TASK_ID, RESUME, Checkpoint
 from lab.checkpoint.ids import uuid6
-from lab.pregel.channels import MISSING, Channel
+from lab.pregel.channels import MISSING, BinaryOperatorAggregate, Channel
 from lab.pregel.ids import interrupt_id, task_id
-from lab.pregel.nodes import PULL, PUSH, TASKS, Node
+from lab.pregel.nodes import PULL, PUSH, TASKS, Node, routed_writes, state_update
 from lab.pregel.task import Task
 from lab.types import Interrupt
 
@@ -161,6 +161,40 @@ def give_answers(
         return None
 
     task.take_fresh_answer = take_fresh_answer
+
+
+def router_state(
+    specs: Mapping[str, Channel],
+    state_keys: Iterable[str],
+    state: dict[str, Any],
+    writes: list[tuple[str, Any]],
+) -> dict[str, Any]:
+    """The state a router sees: the task's input plus the task's own writes."""
+    fresh = dict(state)
+    for chan, value in writes:
+        spec = specs.get(chan)
+        if isinstance(spec, BinaryOperatorAggregate):
+            current = fresh.get(chan, spec.value)
+            fresh[chan] = spec.reducer(current, value) if current is not MISSING else value
+        elif chan in state_keys:
+            fresh[chan] = value
+    return fresh
+
+
+async def node_writes(
+    node: Node,
+    result: Any,
+    state: dict[str, Any],
+    specs: Mapping[str, Channel],
+    state_keys: list[str],
+    nodes: Mapping[str, Node],
+) -> list[tuple[str, Any]]:
+    """What a node's return value writes: its state update, its static edges, then its
+    conditional edges (the router sees ``state`` plus those writes)."""
+    writes = state_update(result, state_keys) + node.edge_writes
+    if node.branches:
+        writes += await routed_writes(node, router_state(specs, state_keys, state, writes), nodes)
+    return writes
 
 
 @dataclass

@@ -25,10 +25,9 @@ from lab.checkpoint.base import (
 from lab.errors import InvalidUpdateError
 from lab.pregel import algo
 from lab.pregel.algo import INTERRUPT_SEEN, StepWrites
-from lab.pregel.channels import MISSING, BinaryOperatorAggregate, Channel
+from lab.pregel.channels import Channel
 from lab.pregel.loop import SeamHook, SuperStepLoop
-from lab.pregel.nodes import END, START, Node, routed_writes, state_update
-from lab.pregel.task import Task
+from lab.pregel.nodes import END, START, Node
 from lab.types import Durability, PregelTask, StateSnapshot
 
 T = TypeVar("T")
@@ -192,31 +191,6 @@ class Pregel:
             interrupts=tuple(i for t in shown for i in t.interrupts),
         )
 
-    def checkpoint_event(self, loop: SuperStepLoop) -> dict[str, Any]:
-        """The ``stream_mode="checkpoints"`` chunk: the checkpoint a step starts from and its tasks."""
-        statuses = algo.task_statuses(loop.pending)
-
-        def task_entry(task: Task) -> dict[str, Any]:
-            status = statuses.get(task.id, algo.TaskStatus())
-            entry: dict[str, Any] = {"id": task.id, "name": task.name}
-            if status.error:
-                return {**entry, "error": status.error, "state": None}
-            if status.finished:
-                entry["result"] = {c: v for c, v in status.output if c in self.state_keys}
-            return {**entry, "interrupts": tuple(vars(i) for i in status.interrupts), "state": None}
-
-        def plain(config: dict[str, Any] | None) -> dict[str, Any] | None:
-            return {"configurable": dict(config["configurable"])} if config else None
-
-        return {
-            "config": plain(loop._config_at(loop.checkpoint["id"])),
-            "parent_config": plain(loop.parent_config),
-            "values": algo.read_state(loop.channels, self.state_keys),
-            "metadata": loop.metadata,
-            "next": [t.name for t in loop.tasks.values()],
-            "tasks": [task_entry(t) for t in loop.tasks.values()],
-        }
-
     # -- writing state ----------------------------------------------------------------------------
     async def aupdate_state(
         self, config: dict[str, Any], values: Any, as_node: str | None = None
@@ -276,9 +250,7 @@ class Pregel:
                 raise InvalidUpdateError(f"Node {as_node} does not exist")
             node = self.nodes[as_node]
             state = algo.read_state(channels, self.state_keys)
-            writes = state_update(values, self.state_keys) + node.edge_writes
-            if node.branches:
-                writes += await routed_writes(node, self.fresh_state(state, writes), self.nodes)
+            writes = await algo.node_writes(node, values, state, self.channels, self.state_keys, self.nodes)
             task_id = next((t.id for t in open_tasks.values() if t.name == as_node), None)
             task_id = task_id or str(uuid.uuid5(uuid.UUID(checkpoint["id"]), INTERRUPT_SEEN))
             if saved is not None and writes and not await self._superseded(saver, config, saved):
@@ -313,18 +285,6 @@ class Pregel:
             return False
         latest = await saver.aget_tuple({"configurable": {**config["configurable"], "checkpoint_id": None}})
         return latest is not None and latest.checkpoint["id"] != saved.checkpoint["id"]
-
-    def fresh_state(self, state: dict[str, Any], writes: list[tuple[str, Any]]) -> dict[str, Any]:
-        """The state a router sees: the task's input plus the task's own writes."""
-        fresh = dict(state)
-        for chan, value in writes:
-            spec = self.channels.get(chan)
-            if isinstance(spec, BinaryOperatorAggregate):
-                current = fresh.get(chan, spec.value)
-                fresh[chan] = spec.reducer(current, value) if current is not MISSING else value
-            elif chan in self.state_keys:
-                fresh[chan] = value
-        return fresh
 
     # -- config -----------------------------------------------------------------------------------
     def _saver(self) -> BaseCheckpointSaver:

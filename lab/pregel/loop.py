@@ -25,7 +25,7 @@ import inspect
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from contextlib import aclosing
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from lab.checkpoint.base import (
     ERROR,
@@ -34,6 +34,7 @@ from lab.checkpoint.base import (
     NULL_TASK_ID,
     RESUME,
     WRITES_IDX_MAP,
+    BaseCheckpointSaver,
     Checkpoint,
     copy_checkpoint,
     empty_checkpoint,
@@ -47,13 +48,22 @@ from lab.errors import (
 )
 from lab.pregel import algo
 from lab.pregel.algo import INTERRUPT_SEEN, StepWrites
+from lab.pregel.channels import Channel
 from lab.pregel.ids import is_interrupt_id
-from lab.pregel.nodes import START, goto_writes, routed_writes, state_update
+from lab.pregel.nodes import START, Node, goto_writes
 from lab.pregel.task import Task
 from lab.types import Command, Durability
 
-if TYPE_CHECKING:
-    from lab.pregel.graph import Pregel
+
+class CompiledGraph(Protocol):
+    """What the loop reads from a compiled graph (``lab.pregel.graph.Pregel``), and nothing more."""
+
+    nodes: dict[str, Node]
+    channels: dict[str, Channel]
+    state_keys: list[str]
+    trigger_to_nodes: dict[str, list[str]]
+    checkpointer: BaseCheckpointSaver | None
+
 
 MULTIPLE_INTERRUPTS = (
     "When there are multiple pending interrupts, you must specify the interrupt id when resuming. "
@@ -79,7 +89,7 @@ SeamHook = Callable[[Seam], Awaitable[None]]
 class SuperStepLoop:
     def __init__(
         self,
-        graph: Pregel,
+        graph: CompiledGraph,
         input: Any,
         config: dict[str, Any],
         *,
@@ -194,7 +204,7 @@ class SuperStepLoop:
     async def tick(self) -> bool:
         self.tasks = self.prepare(self.updated)
         if "checkpoints" in self.stream_modes:
-            self.emit("checkpoints", self.graph.checkpoint_event(self))
+            self.emit("checkpoints", self.checkpoint_event())
         if self.step > self.stop:
             self.status = "out_of_steps"
             return False
@@ -266,10 +276,10 @@ class SuperStepLoop:
             result = task.input if node.func is None else node.func(task.input)
             if inspect.isawaitable(result):
                 result = await result
-            writes = state_update(result, self.graph.state_keys) + node.edge_writes
-            if node.branches:
-                fresh = self.graph.fresh_state(task.input, writes)
-                writes += await routed_writes(node, fresh, self.graph.nodes)
+            graph = self.graph
+            writes = await algo.node_writes(
+                node, result, task.input, graph.channels, graph.state_keys, graph.nodes
+            )
         except GraphInterrupt as interrupt:
             task.deactivate(token)
             self.finish_order.append(interrupt)
@@ -506,6 +516,32 @@ class SuperStepLoop:
             return
         if updated is None or not updated.isdisjoint(self.graph.state_keys):
             self.emit("values", algo.read_state(self.channels, self.graph.state_keys))
+
+    def checkpoint_event(self) -> dict[str, Any]:
+        """The ``stream_mode="checkpoints"`` chunk: the checkpoint a step starts from and its tasks."""
+        statuses = algo.task_statuses(self.pending)
+        state_keys = self.graph.state_keys
+
+        def task_entry(task: Task) -> dict[str, Any]:
+            status = statuses.get(task.id, algo.TaskStatus())
+            entry: dict[str, Any] = {"id": task.id, "name": task.name}
+            if status.error:
+                return {**entry, "error": status.error, "state": None}
+            if status.finished:
+                entry["result"] = {c: v for c, v in status.output if c in state_keys}
+            return {**entry, "interrupts": tuple(vars(i) for i in status.interrupts), "state": None}
+
+        def plain(config: dict[str, Any] | None) -> dict[str, Any] | None:
+            return {"configurable": dict(config["configurable"])} if config else None
+
+        return {
+            "config": plain(self._config_at(self.checkpoint["id"])),
+            "parent_config": plain(self.parent_config),
+            "values": algo.read_state(self.channels, state_keys),
+            "metadata": self.metadata,
+            "next": [t.name for t in self.tasks.values()],
+            "tasks": [task_entry(t) for t in self.tasks.values()],
+        }
 
     def emit_update(self, task: Task) -> None:
         if task.name == START or "updates" not in self.stream_modes:
