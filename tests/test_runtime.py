@@ -141,6 +141,26 @@ def test_overlong_thread_id_is_refused_with_the_reason():
         app.invoke({"log": []}, {"configurable": {"thread_id": "x" * 256}})
 
 
+def test_one_thread_id_limit_and_one_message_for_the_saver_the_graph_and_the_controller():
+    from lab.checkpoint.base import MAX_THREAD_ID_LENGTH, empty_checkpoint
+    from lab.controller.controller import LabError, validate_thread_id
+
+    long_id = "x" * (MAX_THREAD_ID_LENGTH + 1)
+    config = {"configurable": {"thread_id": long_id, "checkpoint_ns": ""}}
+    messages = []
+    for refuse, error in (
+        (lambda: fan_out_graph().invoke({"log": []}, config), ValueError),
+        (lambda: InMemorySaver().put(config, empty_checkpoint(), {}, {}), ValueError),
+        (lambda: validate_thread_id(long_id), LabError),
+    ):
+        with pytest.raises(error) as raised:
+            refuse()
+        messages.append(str(raised.value))
+    assert len(set(messages)) == 1
+    assert messages[0].startswith(f"thread_id is {MAX_THREAD_ID_LENGTH + 1} characters long")
+    validate_thread_id("x" * MAX_THREAD_ID_LENGTH)  # the limit itself is allowed
+
+
 def test_thread_id_none_is_refused_before_anything_is_saved():
     """LangGraph runs it and stores it under the key ``None``, which ``get_state`` never finds."""
     app = fan_out_graph()

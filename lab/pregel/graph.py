@@ -16,9 +16,9 @@ from contextlib import aclosing
 from typing import Any, TypeVar
 
 from lab.checkpoint.base import (
-    NULL_TASK_ID,
     BaseCheckpointSaver,
     CheckpointTuple,
+    check_thread_id_length,
     copy_checkpoint,
     empty_checkpoint,
 )
@@ -31,7 +31,6 @@ from lab.pregel.nodes import END, START, Node
 from lab.types import Durability, PregelTask, StateSnapshot
 
 T = TypeVar("T")
-MAX_THREAD_ID = 255
 
 
 class Pregel:
@@ -163,15 +162,10 @@ class Pregel:
         pending = list(saved.pending_writes or [])
         step = saved.metadata.get("step", -1) + 1
         tasks = algo.prepare_tasks(self.nodes, checkpoint, channels, pending, step, self.state_keys)
-        if null_writes := [w[1:] for w in pending if w[0] == NULL_TASK_ID]:
-            algo.apply_writes(checkpoint, channels, [StepWrites("__input__", null_writes)], None, {})
+        algo.apply_null_writes(checkpoint, channels, pending, None, {})
         statuses = algo.task_statuses(pending)
-        if live:
-            for tid, status in statuses.items():
-                if tid in tasks and status.finished:
-                    tasks[tid].writes.extend(status.output)
-            if finished := [t for t in tasks.values() if t.writes]:
-                algo.apply_writes(checkpoint, channels, finished, None, {})
+        if live and (finished := algo.reuse_finished_writes(tasks, pending)):
+            algo.apply_writes(checkpoint, channels, finished, None, {})
         shown = []
         for task in tasks.values():
             status = statuses.get(task.id, algo.TaskStatus())
@@ -228,17 +222,10 @@ class Pregel:
             return await saver.aput(parent, copied, {"source": "fork", "step": step + 1, "parents": {}}, {})
 
         if as_node == END and values is None:  # close the step, keeping what finished
-            if null_writes := [w[1:] for w in pending if w[0] == NULL_TASK_ID]:
-                algo.apply_writes(
-                    checkpoint,
-                    channels,
-                    [StepWrites("__input__", null_writes)],
-                    saver.get_next_version,
-                    self.trigger_to_nodes,
-                )
-            for tid, status in algo.task_statuses(pending).items():
-                if tid in open_tasks:
-                    open_tasks[tid].writes.extend(status.output)
+            algo.apply_null_writes(
+                checkpoint, channels, pending, saver.get_next_version, self.trigger_to_nodes
+            )
+            algo.reuse_finished_writes(open_tasks, pending)
             algo.apply_writes(
                 checkpoint, channels, open_tasks.values(), saver.get_next_version, self.trigger_to_nodes
             )
@@ -260,12 +247,10 @@ class Pregel:
 
         id_step = step if as_node == END and values is None else step + 1  # as LangGraph numbers ids
         new = algo.create_checkpoint(checkpoint, channels, id_step, None)
-        versions = new["channel_versions"]
-        new_versions = {
-            k: v for k, v in versions.items() if k not in stored_versions or v > stored_versions[k]
-        }
         metadata = {"source": "update", "step": step + 1, "parents": {}}
-        return await saver.aput(put_config, new, metadata, new_versions)
+        return await saver.aput(
+            put_config, new, metadata, algo.new_versions(new["channel_versions"], stored_versions)
+        )
 
     def update_state(self, config: dict[str, Any], values: Any, as_node: str | None = None) -> dict[str, Any]:
         return run_sync(self.aupdate_state(config, values, as_node))
@@ -310,12 +295,7 @@ class Pregel:
                     "finds it, so the lab refuses it up front.)"
                 )
             conf["thread_id"] = str(conf["thread_id"])
-            if len(conf["thread_id"]) > MAX_THREAD_ID:
-                raise ValueError(
-                    f"thread_id is {len(conf['thread_id'])} characters long; the lab accepts at most "
-                    f"{MAX_THREAD_ID}. (LangGraph's InMemorySaver would accept it, but Postgres-backed "
-                    "savers break on long ids, so the lab refuses it up front.)"
-                )
+            check_thread_id_length(conf["thread_id"])
         return {**config, "configurable": conf}
 
 

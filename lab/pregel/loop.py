@@ -160,10 +160,15 @@ class SuperStepLoop:
                 carried = [(NULL_TASK_ID, channel, value) for channel, value in writes]
             elif writes:  # one batch, as LangGraph saves them: a resume and an update both count
                 await self.save_writes(NULL_TASK_ID, writes)
-        if null_writes := [w[1:] for w in (*self.pending, *carried) if w[0] == NULL_TASK_ID]:
-            updated = self.apply([StepWrites("__input__", null_writes)])
-            if self.updated is not None:
-                self.updated |= updated
+        updated = algo.apply_null_writes(
+            self.checkpoint,
+            self.channels,
+            [*self.pending, *carried],
+            self._next_version,
+            self.graph.trigger_to_nodes,
+        )
+        if self.updated is not None:
+            self.updated |= updated
 
         if resuming:
             self.checkpoint["versions_seen"][INTERRUPT_SEEN] = dict(self.checkpoint["channel_versions"])
@@ -211,13 +216,12 @@ class SuperStepLoop:
         if not self.tasks:
             self.status = "done"
             return False
-        if not self.replaying and self.pending:  # finished before the crash/interrupt: reuse
-            for tid, status in algo.task_statuses(self.pending).items():
-                if tid in self.tasks and status.finished:
-                    task = self.tasks[tid]
-                    task.writes.extend(status.output)
-                    self.emit_update(task)
-        if self.interrupt_before and self.should_interrupt(self.interrupt_before):
+        if not self.replaying:  # finished before the crash/interrupt: reuse
+            for task in algo.reuse_finished_writes(self.tasks, self.pending):
+                self.emit_update(task)
+        if self.interrupt_before and algo.breakpoint_hit(
+            self.checkpoint, self.tasks.values(), self.interrupt_before
+        ):
             self.status = "interrupt_before"
             raise GraphInterrupt()
         return True
@@ -236,14 +240,6 @@ class SuperStepLoop:
             candidates=candidates,
             resume_map=self.resume_map,
         )
-
-    def should_interrupt(self, nodes: list[str] | str) -> bool:
-        versions = self.checkpoint["channel_versions"]
-        seen = self.checkpoint["versions_seen"].get(INTERRUPT_SEEN, {})
-        never = algo.null_version(self.checkpoint)
-        changed = any(v > seen.get(chan, never) for chan, v in versions.items())
-        hit = any(nodes == "*" or t.name in nodes for t in self.tasks.values() if t.name != START)
-        return changed and hit
 
     # -- 4. run the step's tasks -------------------------------------------------------------------
     async def run_step(self) -> AsyncIterator[tuple[str, Any]]:
@@ -359,7 +355,9 @@ class SuperStepLoop:
         self.pending.clear()
         self.replaying = False
         await self.put_checkpoint({"source": "loop"})
-        if self.interrupt_after and self.should_interrupt(self.interrupt_after):
+        if self.interrupt_after and algo.breakpoint_hit(
+            self.checkpoint, self.tasks.values(), self.interrupt_after
+        ):
             self.status = "interrupt_after"
             raise GraphInterrupt()
 
@@ -390,11 +388,7 @@ class SuperStepLoop:
             }
         if self.saver and (exiting or self.durability != "exit"):
             versions = self.checkpoint["channel_versions"]
-            new_versions = {
-                k: v
-                for k, v in versions.items()
-                if k not in self.stored_versions or v > self.stored_versions[k]
-            }
+            new_versions = algo.new_versions(versions, self.stored_versions)
             self.stored_versions = dict(versions)
             parent_id = self.checkpoint_config["configurable"].get("checkpoint_id")
             self.parent_config = self._config_at(parent_id) if parent_id else None
