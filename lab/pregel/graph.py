@@ -68,6 +68,7 @@ class Pregel:
         interrupt_after: list[str] | str | None = None,
     ) -> AsyncIterator[Any]:
         modes = [stream_mode] if isinstance(stream_mode, str) else list(stream_mode)
+        check_stream_modes(modes)
         config = self._config(config)
         check_recursion_limit(config)
         loop = SuperStepLoop(
@@ -297,6 +298,18 @@ class Pregel:
             conf["thread_id"] = str(conf["thread_id"])
             check_thread_id_length(conf["thread_id"])
         return {**config, "configurable": conf}
+
+
+STREAM_MODES = ("values", "updates", "checkpoints")
+
+
+def check_stream_modes(modes: list[str]) -> None:
+    """Refuse a stream mode the lab does not have, by name (LangGraph also has ``debug``,
+    ``tasks``, ``messages`` and ``custom``)."""
+    for mode in modes:
+        if mode not in STREAM_MODES:
+            supported = ", ".join(STREAM_MODES)
+            raise ValueError(f"lab does not support stream_mode {mode!r}; see README (it has {supported})")
 
 
 def check_recursion_limit(config: dict[str, Any]) -> None:

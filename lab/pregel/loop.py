@@ -9,9 +9,14 @@ One run of a graph on one thread, read top to bottom:
               channel moved past what it last saw. Tasks that already finished before a crash
               or an interrupt get their saved writes back instead of running again;
 4. ``run_step`` runs the remaining tasks concurrently. As each one finishes, its writes are
-              saved as *pending writes* on the checkpoint the step started from;
+              saved as *pending writes* on the checkpoint the step started from, and its stream
+              chunks go out at once (its slower siblings keep running);
 5. ``finish_step`` applies all writes at once (in node-name order), bumps channel versions and
               saves a new *loop* checkpoint; back to 3 until no node is triggered.
+
+A run that stops mid-way (the caller closes the stream or cancels the run) is ``abandon``-ed as
+in LangGraph: tasks still running are cancelled, what is done stays saved (``durability="exit"``
+saves it now), and the cancelled tasks run again on resume.
 
 Every seam (step start, task start/finish, each ``put_writes``, each ``put``, step end,
 interrupt, error) is reported to an optional async hook, so the lab can draw it, pause there,
