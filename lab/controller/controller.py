@@ -639,8 +639,8 @@ class LabController:
         return await self._wait(run)
 
     async def _close_run(self) -> None:
-        """Stop a paused run, as cancelling a LangGraph run does: tasks still running are cancelled
-        and saved as failed, and under ``durability="exit"`` the checkpoint it stopped at is saved."""
+        """Stop a paused run, as cancelling a LangGraph run does (``SuperStepLoop.abandon``): what
+        is done stays saved, and under ``durability="exit"`` the checkpoint it stopped at is saved."""
         run = self._run
         if run is None or run.task is None or run.task.done():
             return
