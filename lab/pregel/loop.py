@@ -428,7 +428,7 @@ class SuperStepLoop:
             await saving
             await self.seam(seam, task, detail=detail)
 
-    async def settle(self, error: BaseException | None) -> None:
+    async def settle(self) -> None:
         """End of run: with ``durability="exit"`` save now; wait for background saves."""
         await self.save_on_exit()
         if self._saving is not None:
@@ -436,8 +436,8 @@ class SuperStepLoop:
 
     async def abandon(self) -> None:
         """The run stops mid-way, as in LangGraph: what is done is kept (``durability="exit"``
-        saves it now), tasks still running are cancelled and saved as failed with
-        ``CancelledError()`` (so they run again on resume), background saves are awaited."""
+        saves it now), tasks still running are cancelled (``saves_cancellation`` says when that
+        leaves an ``__error__``; either way they run again on resume), background saves are awaited."""
         await self.save_on_exit()
         unfinished = [running for running in self.running if not running.done()]
         for running in unfinished:
@@ -486,7 +486,7 @@ class SuperStepLoop:
         except BaseException:  # the caller closed the stream or cancelled the run
             await self.abandon()
             raise
-        await self.settle(error)
+        await self.settle()
         for chunk in self.drain():
             yield chunk
         if error is not None:
