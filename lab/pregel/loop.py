@@ -190,7 +190,7 @@ class SuperStepLoop:
 
     def _command_writes(self, command: Command) -> list[tuple[str, Any]]:
         """The caller's ``Command`` as writes of the NULL task (``goto``, ``resume``, ``update``)."""
-        writes = goto_writes(command.goto)
+        writes = goto_writes(command.goto, START)
         if command.resume is not None:
             if not self.saver:
                 raise RuntimeError("Cannot use Command(resume=...) without checkpointer")

@@ -32,11 +32,12 @@ def branch_channel(node: str) -> str:
     return f"branch:to:{node}"
 
 
-def goto_writes(goto: str | Send | Sequence[str | Send]) -> list[tuple[str, Any]]:
-    """``Command(goto=...)`` as writes: a node name triggers that node next step, a ``Send``
-    becomes a push task (``END`` goes nowhere)."""
+def goto_writes(goto: str | Send | Sequence[str | Send], trigger: Any) -> list[tuple[str, Any]]:
+    """``Command(goto=...)`` as writes: a node name gets ``trigger`` on its branch channel (LangGraph
+    writes ``None`` from a node, ``START`` from the caller's input), a ``Send`` becomes a push task,
+    ``END`` goes nowhere."""
     targets = [goto] if isinstance(goto, str | Send) else list(goto)
-    return [(TASKS, g) if isinstance(g, Send) else (branch_channel(g), START) for g in targets if g != END]
+    return [(TASKS, g) if isinstance(g, Send) else (branch_channel(g), trigger) for g in targets if g != END]
 
 
 @dataclass
@@ -72,7 +73,7 @@ def state_update(result: Any, state_keys: Sequence[str]) -> list[tuple[str, Any]
         return []
     if isinstance(result, Command):
         writes = [(k, v) for k, v in (result.update or {}).items() if k in state_keys]
-        return writes + goto_writes(result.goto)
+        return writes + goto_writes(result.goto, None)
     if isinstance(result, dict):
         return [(k, v) for k, v in result.items() if k in state_keys]
     raise InvalidUpdateError(

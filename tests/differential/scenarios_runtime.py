@@ -81,7 +81,8 @@ def resume_with_update(t: Trace) -> None:
 @scenario
 def command_goto_send(t: Trace) -> None:
     """A node returning ``Command(goto=[Send(...)], update=...)`` runs the sent node as a push task
-    in the next step; a single ``Send`` (not in a list) does too."""
+    in the next step; a single ``Send`` (not in a list) does too, and so does a ``Send`` beside a
+    node name (whose branch channel gets ``None`` from a node, not ``START``)."""
 
     def work(state: dict) -> dict:
         t.counts["work"] += 1
@@ -94,8 +95,11 @@ def command_goto_send(t: Trace) -> None:
     def one(state: dict) -> Any:
         return t.fl.Command(goto=t.fl.Send("work", {"item": "solo"}), update={"log": ["one"]})
 
-    for name, node in (("fan", fan), ("one", one)):
-        app = t.compile(build(t, f"START>{name} work>END", **{name: node, "work": work}))
+    def mixed(state: dict) -> Any:
+        return t.fl.Command(goto=[t.fl.Send("work", {"item": "m"}), "tail"], update={"log": ["mixed"]})
+
+    for name, node in (("fan", fan), ("one", one), ("mixed", mixed)):
+        app = t.compile(build(t, f"START>{name} work>END tail>END", **{name: node, "work": work}))
         t.invoke(app, {"log": ["in"]}, thread(name), label=f"invoke [{name}]")
 
 
