@@ -28,6 +28,14 @@ class EmptyInputError(Exception):
     """The graph was asked to run with no input and nothing to resume."""
 
 
+class NodeCancelledError(Exception):
+    """A node raised ``asyncio.CancelledError`` itself (nobody cancelled it): a node failure."""
+
+    def __init__(self, node: str, message: str | None = None) -> None:
+        super().__init__(message or f"Node {node!r} raised asyncio.CancelledError")
+        self.node = node
+
+
 class GraphBubbleUp(Exception):
     """Base of the control-flow exceptions that travel up from a node to the loop."""
 

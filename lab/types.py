@@ -10,6 +10,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, NamedTuple
 
+from lab.errors import GraphInterrupt
+
 Durability = Literal["sync", "async", "exit"]
 """When checkpoints are written: after every step (``sync``), in the background (``async``),
 or only when the run ends (``exit``)."""
@@ -75,9 +77,13 @@ def interrupt(value: Any) -> Any:
     first line* and this call returns ``answer`` instead of raising. Everything before it runs
     twice: that is why a paid API call placed before ``interrupt()`` charges twice.
     """
-    from lab.pregel.task import current_task
+    from lab.pregel.task import NO_ANSWER, current_task  # here, not above: lab.pregel imports this module
 
-    return current_task().interrupt(value)
+    task = current_task()
+    answer = task.take_answer()
+    if answer is NO_ANSWER:
+        raise GraphInterrupt((Interrupt(value=value, id=task.question_id),))
+    return answer
 
 
 def _allow_in_checkpoints() -> None:

@@ -149,9 +149,52 @@ def test_overlong_thread_id_is_refused_with_the_reason():
     with pytest.raises(ValueError) as refused:
         app.invoke({"log": []}, {"configurable": {"thread_id": "x" * 256}})
     assert str(refused.value) == (
-        "thread_id is 256 characters long; the lab accepts at most 255. (LangGraph's InMemorySaver "
-        "would accept it, but Postgres-backed savers break on long ids, so the lab refuses it up front.)"
+        "thread_id is 256 characters long; the lab accepts at most 255 (LangGraph's InMemorySaver "
+        "accepts it, but Postgres-backed savers break on long ids)."
     )
+
+
+def test_one_thread_id_limit_and_one_message_for_the_saver_the_graph_and_the_controller():
+    from lab.checkpoint.base import MAX_THREAD_ID_LENGTH, empty_checkpoint
+    from lab.controller.controller import LabError, validate_thread_id
+
+    long_id = "x" * (MAX_THREAD_ID_LENGTH + 1)
+    config = {"configurable": {"thread_id": long_id, "checkpoint_ns": ""}}
+    messages = []
+    for refuse, error in (
+        (lambda: fan_out_graph().invoke({"log": []}, config), ValueError),
+        (lambda: InMemorySaver().put(config, empty_checkpoint(), {}, {}), ValueError),
+        (lambda: validate_thread_id(long_id), LabError),
+    ):
+        with pytest.raises(error) as raised:
+            refuse()
+        messages.append(str(raised.value))
+    assert len(set(messages)) == 1
+    assert messages[0].startswith(f"thread_id is {MAX_THREAD_ID_LENGTH + 1} characters long")
+    validate_thread_id("x" * MAX_THREAD_ID_LENGTH)  # the limit itself is allowed
+
+
+@pytest.mark.parametrize("mode", ["debug", "tasks", "messages", "custom", "valuez"])
+def test_a_stream_mode_lab_lacks_is_refused_by_name(mode):
+    app = fan_out_graph()
+    with pytest.raises(ValueError, match=f"lab does not support stream_mode '{mode}'; see README"):
+        list(app.stream({"log": []}, {"configurable": {"thread_id": "s"}}, stream_mode=["values", mode]))
+    assert list(app.checkpointer.list(None)) == []
+
+
+def test_thread_id_none_is_refused_before_anything_is_saved():
+    """LangGraph runs it and stores it under the key ``None``, which ``get_state`` never finds."""
+    app = fan_out_graph()
+    none = {"configurable": {"thread_id": None}}
+    for call in (
+        lambda: app.invoke({"log": []}, none),
+        lambda: list(app.stream({"log": []}, none)),
+        lambda: app.get_state(none),
+        lambda: app.update_state(none, {"log": ["x"]}),
+    ):
+        with pytest.raises(ValueError, match="thread_id is None: name the thread"):
+            call()
+    assert list(app.checkpointer.list(None)) == []
 
 
 @pytest.mark.parametrize("empty", [Command(), Command(resume=None)], ids=["Command()", "resume=None"])

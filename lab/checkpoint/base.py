@@ -52,6 +52,19 @@ no-op) but *overwrites* a special slot (a second failure replaces the first ``__
 LATEST_VERSION = 4
 """The checkpoint format version LangGraph 1.2 writes (its TypedDict docs still say 1)."""
 
+MAX_THREAD_ID_LENGTH = 255
+"""The longest thread id the lab stores. LangGraph's ``InMemorySaver`` has no limit, but
+Postgres-backed savers break on longer ids, so the lab refuses them everywhere, up front."""
+
+
+def check_thread_id_length(thread_id: str) -> None:
+    """Refuse a thread id longer than ``MAX_THREAD_ID_LENGTH``, saying why (one rule, one message)."""
+    if len(thread_id) > MAX_THREAD_ID_LENGTH:
+        raise ValueError(
+            f"thread_id is {len(thread_id)} characters long; the lab accepts at most {MAX_THREAD_ID_LENGTH} "
+            "(LangGraph's InMemorySaver accepts it, but Postgres-backed savers break on long ids)."
+        )
+
 
 class Checkpoint(TypedDict):
     """The state of one graph between two super-steps."""

@@ -35,6 +35,7 @@ from lab.checkpoint.base import (
     CheckpointMetadata,
     CheckpointTuple,
     Config,
+    check_thread_id_length,
 )
 from lab.checkpoint.serde import MsgpackSerializer, SerializerProtocol, TypedValue
 from lab.checkpoint.storage import BlobKey, BlobRow, CheckpointKey, CheckpointRow, CheckpointStorage, WriteRow
@@ -44,25 +45,18 @@ T = TypeVar("T")
 EMPTY: TypedValue = ("empty", b"")
 """Blob of a channel that has a version but no value (e.g. a consumed trigger)."""
 
-MAX_THREAD_ID_LENGTH = 255
-
 _OWN_CONFIG_KEYS = frozenset({"thread_id", "checkpoint_id", "checkpoint_ns", "checkpoint_map"})
 """Config keys that address checkpoints and are never copied into metadata."""
 
 
 def _checked_thread_id(thread_id: object) -> str:
-    """The thread id, if it may be stored: a ``str`` of at most 255 characters."""
+    """The thread id, if it may be stored: a ``str`` of at most ``MAX_THREAD_ID_LENGTH`` characters."""
     if not isinstance(thread_id, str):
         raise TypeError(
             f"thread_id must be a str, got {type(thread_id).__name__} {thread_id!r} "
             "(the graph API converts it with str(); savers store text keys)"
         )
-    if len(thread_id) > MAX_THREAD_ID_LENGTH:
-        raise ValueError(
-            f"thread_id is {len(thread_id)} characters long; the limit is {MAX_THREAD_ID_LENGTH}. "
-            "We reject it although LangGraph's InMemorySaver accepts it, because Postgres-backed "
-            "savers break on long ids."
-        )
+    check_thread_id_length(thread_id)
     return thread_id
 
 

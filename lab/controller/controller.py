@@ -91,7 +91,7 @@ from lab.aml.graph import (
     describe_graph,
     use_run_context,
 )
-from lab.checkpoint.base import NULL_TASK_ID, BaseCheckpointSaver, CheckpointTuple
+from lab.checkpoint.base import NULL_TASK_ID, BaseCheckpointSaver, CheckpointTuple, check_thread_id_length
 from lab.controller.frames import (
     branch_tree,
     checkpoint_id_of,
@@ -131,7 +131,6 @@ checkpoints). All come from the loop's seam hook except the two ``side_effect`` 
 controller's view of the external world reports (the loop cannot see inside a node)."""
 NODELESS_SEAMS = frozenset(("step_start", "step_end", "put"))
 DURABILITIES = ("sync", "async", "exit")
-MAX_THREAD_ID = 255
 
 COMMANDS = (
     "catalog",
@@ -237,8 +236,10 @@ def validate_thread_id(thread_id: Any) -> str:
         raise LabError(f"A thread id must be text, got {type(thread_id).__name__}")
     if not thread_id.strip():
         raise LabError("A thread id must not be empty")
-    if len(thread_id) > MAX_THREAD_ID:
-        raise LabError(f"A thread id has at most {MAX_THREAD_ID} characters; this one has {len(thread_id)}")
+    try:
+        check_thread_id_length(thread_id)
+    except ValueError as too_long:
+        raise LabError(str(too_long)) from None
     return thread_id
 
 
@@ -645,8 +646,8 @@ class LabController:
         return await self._wait(run)
 
     async def _close_run(self) -> None:
-        """Stop a paused run, as abandoning a LangGraph stream does: the loop saves nothing more
-        (under ``durability="exit"`` its unsaved progress is lost)."""
+        """Stop a paused run, as cancelling a LangGraph run does (``SuperStepLoop.abandon``): what
+        is done stays saved, and under ``durability="exit"`` the checkpoint it stopped at is saved."""
         run = self._run
         if run is None or run.task is None or run.task.done():
             return

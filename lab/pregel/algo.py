@@ -9,10 +9,15 @@ Each rule is a small function over plain data (a checkpoint dict, a mapping of c
 - ``apply_writes``: fold a step's writes into the channels, in node-name order, and bump
   versions;
 - ``create_checkpoint``: snapshot the channels into a new checkpoint dict.
+
+The resume rule, used by the loop and by ``get_state``/``update_state`` alike:
+``apply_null_writes`` (writes of no task), ``reuse_finished_writes`` (finished tasks do not run
+again), ``new_versions`` (what a ``put`` adds) and ``breakpoint_hit`` (static interrupts).
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -20,11 +25,13 @@ from typing import Any
 
 from lab.checkpoint.base import ERROR, INTERRUPT, NULL_TASK_ID, RESUME, Checkpoint
 from lab.checkpoint.ids import uuid6
-from lab.pregel.channels import MISSING, Channel
+from lab.pregel.channels import MISSING, BinaryOperatorAggregate, Channel
 from lab.pregel.ids import interrupt_id, task_id
-from lab.pregel.nodes import PULL, PUSH, TASKS, Node
+from lab.pregel.nodes import PULL, PUSH, START, TASKS, Node, routed_writes, state_update
 from lab.pregel.task import Task
 from lab.types import Interrupt
+
+logger = logging.getLogger(__name__)
 
 INTERRUPT_SEEN = "__interrupt__"
 """The ``versions_seen`` entry a resume or fork writes: versions at that moment."""
@@ -115,6 +122,9 @@ def prepare_tasks(
     tasks: list[Task] = []
     if TASKS in channels:
         for index, packet in enumerate(channels[TASKS].value):
+            if packet.node not in nodes:
+                logger.warning(f"Ignoring unknown node name {packet.node} in pending sends")
+                continue
             tid = task_id(checkpoint["id"], step, packet.node, PUSH, (str(index),))
             tasks.append(Task(tid, packet.node, (PUSH,), packet.arg, (PUSH, index, False)))
     if candidates is None:
@@ -155,6 +165,40 @@ def give_answers(
         return None
 
     task.take_fresh_answer = take_fresh_answer
+
+
+def router_state(
+    specs: Mapping[str, Channel],
+    state_keys: Iterable[str],
+    state: dict[str, Any],
+    writes: list[tuple[str, Any]],
+) -> dict[str, Any]:
+    """The state a router sees: the task's input plus the task's own writes."""
+    fresh = dict(state)
+    for chan, value in writes:
+        spec = specs.get(chan)
+        if isinstance(spec, BinaryOperatorAggregate):
+            current = fresh.get(chan, spec.value)
+            fresh[chan] = spec.reducer(current, value) if current is not MISSING else value
+        elif chan in state_keys:
+            fresh[chan] = value
+    return fresh
+
+
+async def node_writes(
+    node: Node,
+    result: Any,
+    state: dict[str, Any],
+    specs: Mapping[str, Channel],
+    state_keys: list[str],
+    nodes: Mapping[str, Node],
+) -> list[tuple[str, Any]]:
+    """What a node's return value writes: its state update, its static edges, then its
+    conditional edges (the router sees ``state`` plus those writes)."""
+    writes = state_update(result, state_keys) + node.edge_writes
+    if node.branches:
+        writes += await routed_writes(node, router_state(specs, state_keys, state, writes), nodes)
+    return writes
 
 
 @dataclass
@@ -213,6 +257,51 @@ def apply_writes(
                 if channel.is_available():
                     updated.add(chan)
     return updated
+
+
+# -- the resume rule: what a saved step's pending writes mean when the thread runs again -------------
+
+
+def apply_null_writes(
+    checkpoint: Checkpoint,
+    channels: Mapping[str, Channel],
+    pending_writes: Iterable[PendingWrite],
+    next_version: NextVersion | None,
+    trigger_to_nodes: Mapping[str, list[str]],
+) -> set[str]:
+    """Apply the writes of no task in particular (``update_state`` of a ``Command``, a
+    ``Command(update=..., goto=...)`` input) as if they were input; return what changed."""
+    writes = [(channel, value) for tid, channel, value in pending_writes if tid == NULL_TASK_ID]
+    if not writes:
+        return set()
+    return apply_writes(
+        checkpoint, channels, [StepWrites("__input__", writes)], next_version, trigger_to_nodes
+    )
+
+
+def reuse_finished_writes(tasks: Mapping[str, Task], pending_writes: Iterable[PendingWrite]) -> list[Task]:
+    """Give each task that finished before the crash or interrupt its saved writes back, so it
+    does not run again; return those tasks."""
+    reused = []
+    for tid, status in task_statuses(pending_writes).items():
+        if tid in tasks and status.finished:
+            tasks[tid].writes.extend(status.output)
+            reused.append(tasks[tid])
+    return reused
+
+
+def new_versions(versions: Mapping[str, Any], stored: Mapping[str, Any]) -> dict[str, Any]:
+    """The channel versions a new checkpoint adds to what its parent stored (what ``put`` saves)."""
+    return {chan: v for chan, v in versions.items() if chan not in stored or v > stored[chan]}
+
+
+def breakpoint_hit(checkpoint: Checkpoint, tasks: Iterable[Task], nodes: list[str] | str) -> bool:
+    """``interrupt_before``/``interrupt_after``: one of ``nodes`` (or ``"*"``) is among the tasks and
+    some channel moved since the last resume (so passing a breakpoint does not stop there again)."""
+    seen = checkpoint["versions_seen"].get(INTERRUPT_SEEN, {})
+    never = null_version(checkpoint)
+    changed = any(v > seen.get(chan, never) for chan, v in checkpoint["channel_versions"].items())
+    return changed and any(nodes == "*" or t.name in nodes for t in tasks if t.name != START)
 
 
 def create_checkpoint(

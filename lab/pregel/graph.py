@@ -12,26 +12,25 @@ import asyncio
 import threading
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Iterator, Mapping
+from contextlib import aclosing
 from typing import Any, TypeVar
 
 from lab.checkpoint.base import (
-    NULL_TASK_ID,
     BaseCheckpointSaver,
     CheckpointTuple,
+    check_thread_id_length,
     copy_checkpoint,
     empty_checkpoint,
 )
 from lab.errors import InvalidUpdateError
 from lab.pregel import algo
 from lab.pregel.algo import INTERRUPT_SEEN, StepWrites
-from lab.pregel.channels import MISSING, BinaryOperatorAggregate, Channel
+from lab.pregel.channels import Channel
 from lab.pregel.loop import SeamHook, SuperStepLoop
-from lab.pregel.nodes import END, START, Node, routed_writes, state_update
-from lab.pregel.task import Task
+from lab.pregel.nodes import END, START, Node
 from lab.types import Durability, PregelTask, StateSnapshot
 
 T = TypeVar("T")
-MAX_THREAD_ID = 255
 
 
 class Pregel:
@@ -62,27 +61,42 @@ class Pregel:
         input: Any,
         config: dict[str, Any] | None = None,
         *,
-        stream_mode: str | list[str] = "values",
+        stream_mode: str | list[str] = "updates",
         durability: Durability | None = None,
         on_seam: SeamHook | None = None,
         interrupt_before: list[str] | str | None = None,
         interrupt_after: list[str] | str | None = None,
     ) -> AsyncIterator[Any]:
         modes = [stream_mode] if isinstance(stream_mode, str) else list(stream_mode)
+        check_stream_modes(modes)
+        config = self._config(config)
+        check_recursion_limit(config)
         loop = SuperStepLoop(
             self,
             input,
-            self._config(config),
+            config,
             durability=durability or "async",
             on_seam=on_seam,
             stream_modes=frozenset(modes),
             interrupt_before=interrupt_before or self.interrupt_before,
             interrupt_after=interrupt_after or self.interrupt_after,
         )
-        async for mode, chunk in loop.run():
-            yield chunk if isinstance(stream_mode, str) else (mode, chunk)
+        async with aclosing(loop.run()) as chunks:  # closing this stream stops the run now
+            async for mode, chunk in chunks:
+                yield chunk if isinstance(stream_mode, str) else (mode, chunk)
 
-    async def ainvoke(self, input: Any, config: dict[str, Any] | None = None, **kwargs: Any) -> Any:
+    async def ainvoke(
+        self,
+        input: Any,
+        config: dict[str, Any] | None = None,
+        *,
+        stream_mode: str | list[str] = "values",
+        **kwargs: Any,
+    ) -> Any:
+        """The final state (with ``__interrupt__`` if the run paused); for any other
+        ``stream_mode``, the list of chunks ``astream`` would yield, as in LangGraph."""
+        if stream_mode != "values":
+            return [chunk async for chunk in self.astream(input, config, stream_mode=stream_mode, **kwargs)]
         latest: Any = None
         asked: list[Any] = []
         async for mode, chunk in self.astream(input, config, stream_mode=["values", "updates"], **kwargs):
@@ -149,15 +163,10 @@ class Pregel:
         pending = list(saved.pending_writes or [])
         step = saved.metadata.get("step", -1) + 1
         tasks = algo.prepare_tasks(self.nodes, checkpoint, channels, pending, step, self.state_keys)
-        if null_writes := [w[1:] for w in pending if w[0] == NULL_TASK_ID]:
-            algo.apply_writes(checkpoint, channels, [StepWrites("__input__", null_writes)], None, {})
+        algo.apply_null_writes(checkpoint, channels, pending, None, {})
         statuses = algo.task_statuses(pending)
-        if live:
-            for tid, status in statuses.items():
-                if tid in tasks and status.finished:
-                    tasks[tid].writes.extend(status.output)
-            if finished := [t for t in tasks.values() if t.writes]:
-                algo.apply_writes(checkpoint, channels, finished, None, {})
+        if live and (finished := algo.reuse_finished_writes(tasks, pending)):
+            algo.apply_writes(checkpoint, channels, finished, None, {})
         shown = []
         for task in tasks.values():
             status = statuses.get(task.id, algo.TaskStatus())
@@ -176,31 +185,6 @@ class Pregel:
             tasks=tuple(shown),
             interrupts=tuple(i for t in shown for i in t.interrupts),
         )
-
-    def checkpoint_event(self, loop: SuperStepLoop) -> dict[str, Any]:
-        """The ``stream_mode="checkpoints"`` chunk: the checkpoint a step starts from and its tasks."""
-        statuses = algo.task_statuses(loop.pending)
-
-        def task_entry(task: Task) -> dict[str, Any]:
-            status = statuses.get(task.id, algo.TaskStatus())
-            entry: dict[str, Any] = {"id": task.id, "name": task.name}
-            if status.error:
-                return {**entry, "error": status.error, "state": None}
-            if status.finished:
-                entry["result"] = {c: v for c, v in status.output if c in self.state_keys}
-            return {**entry, "interrupts": tuple(vars(i) for i in status.interrupts), "state": None}
-
-        def plain(config: dict[str, Any] | None) -> dict[str, Any] | None:
-            return {"configurable": dict(config["configurable"])} if config else None
-
-        return {
-            "config": plain(loop._config_at(loop.checkpoint["id"])),
-            "parent_config": plain(loop.parent_config),
-            "values": algo.read_state(loop.channels, self.state_keys),
-            "metadata": loop.metadata,
-            "next": [t.name for t in loop.tasks.values()],
-            "tasks": [task_entry(t) for t in loop.tasks.values()],
-        }
 
     # -- writing state ----------------------------------------------------------------------------
     async def aupdate_state(
@@ -239,17 +223,10 @@ class Pregel:
             return await saver.aput(parent, copied, {"source": "fork", "step": step + 1, "parents": {}}, {})
 
         if as_node == END and values is None:  # close the step, keeping what finished
-            if null_writes := [w[1:] for w in pending if w[0] == NULL_TASK_ID]:
-                algo.apply_writes(
-                    checkpoint,
-                    channels,
-                    [StepWrites("__input__", null_writes)],
-                    saver.get_next_version,
-                    self.trigger_to_nodes,
-                )
-            for tid, status in algo.task_statuses(pending).items():
-                if tid in open_tasks:
-                    open_tasks[tid].writes.extend(status.output)
+            algo.apply_null_writes(
+                checkpoint, channels, pending, saver.get_next_version, self.trigger_to_nodes
+            )
+            algo.reuse_finished_writes(open_tasks, pending)
             algo.apply_writes(
                 checkpoint, channels, open_tasks.values(), saver.get_next_version, self.trigger_to_nodes
             )
@@ -261,9 +238,7 @@ class Pregel:
                 raise InvalidUpdateError(f"Node {as_node} does not exist")
             node = self.nodes[as_node]
             state = algo.read_state(channels, self.state_keys)
-            writes = state_update(values, self.state_keys) + node.edge_writes
-            if node.branches:
-                writes += routed_writes(node, self.fresh_state(state, writes), self.nodes)
+            writes = await algo.node_writes(node, values, state, self.channels, self.state_keys, self.nodes)
             task_id = next((t.id for t in open_tasks.values() if t.name == as_node), None)
             task_id = task_id or str(uuid.uuid5(uuid.UUID(checkpoint["id"]), INTERRUPT_SEEN))
             if saved is not None and writes and not await self._superseded(saver, config, saved):
@@ -273,12 +248,10 @@ class Pregel:
 
         id_step = step if as_node == END and values is None else step + 1  # as LangGraph numbers ids
         new = algo.create_checkpoint(checkpoint, channels, id_step, None)
-        versions = new["channel_versions"]
-        new_versions = {
-            k: v for k, v in versions.items() if k not in stored_versions or v > stored_versions[k]
-        }
         metadata = {"source": "update", "step": step + 1, "parents": {}}
-        return await saver.aput(put_config, new, metadata, new_versions)
+        return await saver.aput(
+            put_config, new, metadata, algo.new_versions(new["channel_versions"], stored_versions)
+        )
 
     def update_state(self, config: dict[str, Any], values: Any, as_node: str | None = None) -> dict[str, Any]:
         return run_sync(self.aupdate_state(config, values, as_node))
@@ -299,18 +272,6 @@ class Pregel:
         latest = await saver.aget_tuple({"configurable": {**config["configurable"], "checkpoint_id": None}})
         return latest is not None and latest.checkpoint["id"] != saved.checkpoint["id"]
 
-    def fresh_state(self, state: dict[str, Any], writes: list[tuple[str, Any]]) -> dict[str, Any]:
-        """The state a router sees: the task's input plus the task's own writes."""
-        fresh = dict(state)
-        for chan, value in writes:
-            spec = self.channels.get(chan)
-            if isinstance(spec, BinaryOperatorAggregate):
-                current = fresh.get(chan, spec.value)
-                fresh[chan] = spec.reducer(current, value) if current is not MISSING else value
-            elif chan in self.state_keys:
-                fresh[chan] = value
-        return fresh
-
     # -- config -----------------------------------------------------------------------------------
     def _saver(self) -> BaseCheckpointSaver:
         if self.checkpointer is None:
@@ -328,14 +289,33 @@ class Pregel:
                 )
             if "thread_id" not in conf:
                 raise KeyError("thread_id")
-            conf["thread_id"] = str(conf["thread_id"])
-            if len(conf["thread_id"]) > MAX_THREAD_ID:
+            if conf["thread_id"] is None:
                 raise ValueError(
-                    f"thread_id is {len(conf['thread_id'])} characters long; the lab accepts at most "
-                    f"{MAX_THREAD_ID}. (LangGraph's InMemorySaver would accept it, but Postgres-backed "
-                    "savers break on long ids, so the lab refuses it up front.)"
+                    "thread_id is None: name the thread, e.g. {'configurable': {'thread_id': '1'}}. "
+                    "(LangGraph would run it and store it under the key None, where get_state never "
+                    "finds it, so the lab refuses it up front.)"
                 )
+            conf["thread_id"] = str(conf["thread_id"])
+            check_thread_id_length(conf["thread_id"])
         return {**config, "configurable": conf}
+
+
+STREAM_MODES = ("values", "updates", "checkpoints")
+
+
+def check_stream_modes(modes: list[str]) -> None:
+    """Refuse a stream mode the lab does not have, by name (LangGraph also has ``debug``,
+    ``tasks``, ``messages`` and ``custom``)."""
+    for mode in modes:
+        if mode not in STREAM_MODES:
+            supported = ", ".join(STREAM_MODES)
+            raise ValueError(f"lab does not support stream_mode {mode!r}; see README (it has {supported})")
+
+
+def check_recursion_limit(config: dict[str, Any]) -> None:
+    """A run needs room for at least one super-step; refused before anything is written."""
+    if config.get("recursion_limit", 1) < 1:
+        raise ValueError("recursion_limit must be at least 1")
 
 
 # -- the sync API: one private event loop per thread --------------------------------------------------

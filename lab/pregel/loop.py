@@ -9,9 +9,14 @@ One run of a graph on one thread, read top to bottom:
               channel moved past what it last saw. Tasks that already finished before a crash
               or an interrupt get their saved writes back instead of running again;
 4. ``run_step`` runs the remaining tasks concurrently. As each one finishes, its writes are
-              saved as *pending writes* on the checkpoint the step started from;
+              saved as *pending writes* on the checkpoint the step started from, and its stream
+              chunks go out at once (its slower siblings keep running);
 5. ``finish_step`` applies all writes at once (in node-name order), bumps channel versions and
               saves a new *loop* checkpoint; back to 3 until no node is triggered.
+
+A run that stops mid-way (the caller closes the stream or cancels the run) is ``abandon``-ed as
+in LangGraph: tasks still running are cancelled, what is done stays saved (``durability="exit"``
+saves it now), and the cancelled tasks run again on resume.
 
 Every seam (step start, task start/finish, each ``put_writes``, each ``put``, step end,
 interrupt, error) is reported to an optional async hook, so the lab can draw it, pause there,
@@ -23,8 +28,9 @@ from __future__ import annotations
 import asyncio
 import inspect
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
+from contextlib import aclosing
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from lab.checkpoint.base import (
     ERROR,
@@ -33,20 +39,36 @@ from lab.checkpoint.base import (
     NULL_TASK_ID,
     RESUME,
     WRITES_IDX_MAP,
+    BaseCheckpointSaver,
     Checkpoint,
     copy_checkpoint,
     empty_checkpoint,
 )
-from lab.errors import EmptyInputError, GraphInterrupt, GraphRecursionError, with_troubleshooting
+from lab.errors import (
+    EmptyInputError,
+    GraphInterrupt,
+    GraphRecursionError,
+    NodeCancelledError,
+    with_troubleshooting,
+)
 from lab.pregel import algo
 from lab.pregel.algo import INTERRUPT_SEEN, StepWrites
+from lab.pregel.channels import Channel
 from lab.pregel.ids import is_interrupt_id
-from lab.pregel.nodes import START, branch_channel, routed_writes, state_update
+from lab.pregel.nodes import START, Node, goto_writes
 from lab.pregel.task import Task
 from lab.types import Command, Durability
 
-if TYPE_CHECKING:
-    from lab.pregel.graph import Pregel
+
+class CompiledGraph(Protocol):
+    """What the loop reads from a compiled graph (``lab.pregel.graph.Pregel``), and nothing more."""
+
+    nodes: dict[str, Node]
+    channels: dict[str, Channel]
+    state_keys: list[str]
+    trigger_to_nodes: dict[str, list[str]]
+    checkpointer: BaseCheckpointSaver | None
+
 
 MULTIPLE_INTERRUPTS = (
     "When there are multiple pending interrupts, you must specify the interrupt id when resuming. "
@@ -72,7 +94,7 @@ SeamHook = Callable[[Seam], Awaitable[None]]
 class SuperStepLoop:
     def __init__(
         self,
-        graph: Pregel,
+        graph: CompiledGraph,
         input: Any,
         config: dict[str, Any],
         *,
@@ -94,6 +116,7 @@ class SuperStepLoop:
         self.output: list[tuple[str, Any]] = []  # stream chunks, drained by the caller
         self.status = "pending"
         self._saving: asyncio.Future[None] | None = None  # background saves (durability="async")
+        self.running: list[asyncio.Future[None]] = []  # the current step's tasks
 
     # -- 1. load ---------------------------------------------------------------------------------
     async def load(self) -> None:
@@ -137,15 +160,20 @@ class SuperStepLoop:
 
         carried: list[algo.PendingWrite] = []
         if is_command:
-            for tid, channel, value in self._command_writes(self.input):
-                if forks:
-                    carried.append((tid, channel, value))
-                else:
-                    await self.save_writes(tid, [(channel, value)])
-        if null_writes := [w[1:] for w in (*self.pending, *carried) if w[0] == NULL_TASK_ID]:
-            updated = self.apply([StepWrites("__input__", null_writes)])
-            if self.updated is not None:
-                self.updated |= updated
+            writes = self._command_writes(self.input)
+            if forks:
+                carried = [(NULL_TASK_ID, channel, value) for channel, value in writes]
+            elif writes:  # one batch, as LangGraph saves them: a resume and an update both count
+                await self.save_writes(NULL_TASK_ID, writes)
+        updated = algo.apply_null_writes(
+            self.checkpoint,
+            self.channels,
+            [*self.pending, *carried],
+            self._next_version,
+            self.graph.trigger_to_nodes,
+        )
+        if self.updated is not None:
+            self.updated |= updated
 
         if resuming:
             self.checkpoint["versions_seen"][INTERRUPT_SEEN] = dict(self.checkpoint["channel_versions"])
@@ -160,10 +188,9 @@ class SuperStepLoop:
         else:
             raise EmptyInputError(f"Received no input for {START}")
 
-    def _command_writes(self, command: Command) -> list[algo.PendingWrite]:
-        writes: list[algo.PendingWrite] = []
-        goto = [command.goto] if isinstance(command.goto, str) else list(command.goto)
-        writes += [(NULL_TASK_ID, branch_channel(node), START) for node in goto]
+    def _command_writes(self, command: Command) -> list[tuple[str, Any]]:
+        """The caller's ``Command`` as writes of the NULL task (``goto``, ``resume``, ``update``)."""
+        writes = goto_writes(command.goto, START)
         if command.resume is not None:
             if not self.saver:
                 raise RuntimeError("Cannot use Command(resume=...) without checkpointer")
@@ -173,8 +200,8 @@ class SuperStepLoop:
             elif len(self.pending_interrupts()) > 1:
                 raise RuntimeError(MULTIPLE_INTERRUPTS)
             else:
-                writes.append((NULL_TASK_ID, RESUME, answers))
-        writes += [(NULL_TASK_ID, k, v) for k, v in (command.update or {}).items()]
+                writes.append((RESUME, answers))
+        writes += list((command.update or {}).items())
         if not writes and self.resume_map is None:
             raise EmptyInputError("Received empty Command input (give resume=, update= or goto=)")
         return writes
@@ -187,20 +214,19 @@ class SuperStepLoop:
     async def tick(self) -> bool:
         self.tasks = self.prepare(self.updated)
         if "checkpoints" in self.stream_modes:
-            self.emit("checkpoints", self.graph.checkpoint_event(self))
+            self.emit("checkpoints", self.checkpoint_event())
         if self.step > self.stop:
             self.status = "out_of_steps"
             return False
         if not self.tasks:
             self.status = "done"
             return False
-        if not self.replaying and self.pending:  # finished before the crash/interrupt: reuse
-            for tid, status in algo.task_statuses(self.pending).items():
-                if tid in self.tasks and status.finished:
-                    task = self.tasks[tid]
-                    task.writes.extend(status.output)
-                    self.emit_update(task)
-        if self.interrupt_before and self.should_interrupt(self.interrupt_before):
+        if not self.replaying:  # finished before the crash/interrupt: reuse
+            for task in algo.reuse_finished_writes(self.tasks, self.pending):
+                self.emit_update(task)
+        if self.interrupt_before and algo.breakpoint_hit(
+            self.checkpoint, self.tasks.values(), self.interrupt_before
+        ):
             self.status = "interrupt_before"
             raise GraphInterrupt()
         return True
@@ -220,30 +246,30 @@ class SuperStepLoop:
             resume_map=self.resume_map,
         )
 
-    def should_interrupt(self, nodes: list[str] | str) -> bool:
-        versions = self.checkpoint["channel_versions"]
-        seen = self.checkpoint["versions_seen"].get(INTERRUPT_SEEN, {})
-        never = algo.null_version(self.checkpoint)
-        changed = any(v > seen.get(chan, never) for chan, v in versions.items())
-        hit = any(nodes == "*" or t.name in nodes for t in self.tasks.values() if t.name != START)
-        return changed and hit
-
     # -- 4. run the step's tasks -------------------------------------------------------------------
-    async def run_step(self) -> None:
+    async def run_step(self) -> AsyncIterator[tuple[str, Any]]:
+        """Run the step's tasks concurrently; each task's stream chunks are yielded as soon as it
+        finishes, while its slower siblings keep running. A failure does not cancel the others."""
         todo = [t for t in self.tasks.values() if not t.writes]
         restored = [t.name for t in self.tasks.values() if t.writes]  # saved writes reused, not re-run
         await self.seam("step_start", detail={"tasks": [t.name for t in todo], "restored": restored})
         self.finish_order: list[BaseException] = []
-        if len(todo) == 1:
-            await self.execute(todo[0])
-        else:  # siblings run concurrently; a failure does not cancel the others
-            await asyncio.gather(*(self.execute(t) for t in todo))
+        self.running = []
+        if len(todo) == 1:  # inline: no scheduling hop, so a save queued in the background is still in flight
+            await self.execute(todo[0], alone=True)
+        else:
+            self.running = [asyncio.ensure_future(self.execute(t)) for t in todo]
+            for finished in asyncio.as_completed(self.running):
+                await finished
+                for chunk in self.drain():
+                    yield chunk
         if failures := [o for o in self.finish_order if not isinstance(o, GraphInterrupt)]:
             raise failures[0]
         if asked := [i for o in self.finish_order if isinstance(o, GraphInterrupt) for i in o.interrupts]:
             raise GraphInterrupt(tuple(asked))
 
-    async def execute(self, task: Task) -> None:
+    async def execute(self, task: Task, *, alone: bool = False) -> None:
+        """Run one task's node and save what came of it: its writes, its interrupt or its error."""
         node = self.graph.nodes[task.name]
         await self.seam("task_start", task)
         token = task.activate()
@@ -251,9 +277,10 @@ class SuperStepLoop:
             result = task.input if node.func is None else node.func(task.input)
             if inspect.isawaitable(result):
                 result = await result
-            writes = state_update(result, self.graph.state_keys) + node.edge_writes
-            if node.branches:
-                writes += routed_writes(node, self.graph.fresh_state(task.input, writes), self.graph.nodes)
+            graph = self.graph
+            writes = await algo.node_writes(
+                node, result, task.input, graph.channels, graph.state_keys, graph.nodes
+            )
         except GraphInterrupt as interrupt:
             task.deactivate(token)
             self.finish_order.append(interrupt)
@@ -265,12 +292,18 @@ class SuperStepLoop:
                 self.emit("values", {**state, INTERRUPT: interrupt.interrupts})
             await self.seam("interrupt", task, detail={"interrupts": list(interrupt.interrupts)})
             return
+        except asyncio.CancelledError as cancelled:
+            task.deactivate(token)
+            if not cancelled_by_the_caller():
+                await self.fail(task, NodeCancelledError(task.name))
+                return
+            if self.saves_cancellation(alone):
+                await self.save_writes(task.id, [*task.writes, (ERROR, repr(cancelled))], task)
+            raise  # the caller stopped the run: the task re-runs on resume
         except Exception as exc:
             task.deactivate(token)
             exc.add_note(f"During task with name '{task.name}' and id '{task.id}'")
-            self.finish_order.append(exc)
-            await self.save_writes(task.id, [*task.writes, (ERROR, repr(exc))], task)
-            await self.seam("error", task, detail={"error": repr(exc)})
+            await self.fail(task, exc)
             return
         task.deactivate(token)
         task.writes.extend(writes)
@@ -279,6 +312,18 @@ class SuperStepLoop:
         await self.seam("task_finish", task)
         await self.save_writes(task.id, task.writes, task)
         self.emit_update(task)
+
+    def saves_cancellation(self, alone: bool) -> bool:
+        """Does a task the caller cancelled leave ``__error__: CancelledError()``? As in LangGraph:
+        yes beside siblings (its runner commits the cancelled task); not for a task run alone
+        (run inline, nothing is committed); not under "exit" (the run's last save came first)."""
+        return not alone and self.durability != "exit"
+
+    async def fail(self, task: Task, exc: Exception) -> None:
+        """A node raised: save its ``__error__`` (kept with what it wrote so far); siblings go on."""
+        self.finish_order.append(exc)
+        await self.save_writes(task.id, [*task.writes, (ERROR, repr(exc))], task)
+        await self.seam("error", task, detail={"error": repr(exc)})
 
     async def save_writes(
         self, task_id: str, writes: list[tuple[str, Any]], task: Task | None = None
@@ -315,7 +360,9 @@ class SuperStepLoop:
         self.pending.clear()
         self.replaying = False
         await self.put_checkpoint({"source": "loop"})
-        if self.interrupt_after and self.should_interrupt(self.interrupt_after):
+        if self.interrupt_after and algo.breakpoint_hit(
+            self.checkpoint, self.tasks.values(), self.interrupt_after
+        ):
             self.status = "interrupt_after"
             raise GraphInterrupt()
 
@@ -346,11 +393,7 @@ class SuperStepLoop:
             }
         if self.saver and (exiting or self.durability != "exit"):
             versions = self.checkpoint["channel_versions"]
-            new_versions = {
-                k: v
-                for k, v in versions.items()
-                if k not in self.stored_versions or v > self.stored_versions[k]
-            }
+            new_versions = algo.new_versions(versions, self.stored_versions)
             self.stored_versions = dict(versions)
             parent_id = self.checkpoint_config["configurable"].get("checkpoint_id")
             self.parent_config = self._config_at(parent_id) if parent_id else None
@@ -385,8 +428,26 @@ class SuperStepLoop:
             await saving
             await self.seam(seam, task, detail=detail)
 
-    async def settle(self, error: BaseException | None) -> None:
+    async def settle(self) -> None:
         """End of run: with ``durability="exit"`` save now; wait for background saves."""
+        await self.save_on_exit()
+        if self._saving is not None:
+            await self._saving
+
+    async def abandon(self) -> None:
+        """The run stops mid-way, as in LangGraph: what is done is kept (``durability="exit"``
+        saves it now), tasks still running are cancelled (``saves_cancellation`` says when that
+        leaves an ``__error__``; either way they run again on resume), background saves are awaited."""
+        await self.save_on_exit()
+        unfinished = [running for running in self.running if not running.done()]
+        for running in unfinished:
+            running.cancel()
+        await asyncio.gather(*unfinished, return_exceptions=True)
+        if self._saving is not None:
+            await self._saving
+
+    async def save_on_exit(self) -> None:
+        """``durability="exit"``: the checkpoint the run stopped at and its tasks' writes."""
         if self.saver and self.durability == "exit":
             await self.put_checkpoint(None)
             by_task: dict[str, list[tuple[str, Any]]] = {}
@@ -395,8 +456,6 @@ class SuperStepLoop:
                     by_task.setdefault(tid, []).append((channel, value))
             for tid, writes in by_task.items():
                 await self.persist_writes(tid, writes, getattr(self, "tasks", {}).get(tid))
-        if self._saving is not None:
-            await self._saving
 
     # -- the run, as the caller sees it ------------------------------------------------------------
     async def run(self) -> AsyncIterator[tuple[str, Any]]:
@@ -411,18 +470,23 @@ class SuperStepLoop:
                     break
                 for chunk in self.drain():
                     yield chunk
-                await self.run_step()
+                async with aclosing(self.run_step()) as step_chunks:
+                    async for chunk in step_chunks:
+                        yield chunk
                 for chunk in self.drain():
                     yield chunk
                 await self.finish_step()
-        except GraphInterrupt:
+        except GraphInterrupt as paused:
             self.status = "interrupted"
+            if not paused.interrupts:  # a static breakpoint (interrupt_before/after) asks nothing
+                self.emit("updates", {INTERRUPT: ()})
             self.emit_values_with_finished_tasks()
-        except (GeneratorExit, asyncio.CancelledError):
-            raise  # the caller went away or the process is being killed: save nothing more
-        except BaseException as exc:
+        except Exception as exc:
             error = exc
-        await self.settle(error)
+        except BaseException:  # the caller closed the stream or cancelled the run
+            await self.abandon()
+            raise
+        await self.settle()
         for chunk in self.drain():
             yield chunk
         if error is not None:
@@ -451,6 +515,32 @@ class SuperStepLoop:
             return
         if updated is None or not updated.isdisjoint(self.graph.state_keys):
             self.emit("values", algo.read_state(self.channels, self.graph.state_keys))
+
+    def checkpoint_event(self) -> dict[str, Any]:
+        """The ``stream_mode="checkpoints"`` chunk: the checkpoint a step starts from and its tasks."""
+        statuses = algo.task_statuses(self.pending)
+        state_keys = self.graph.state_keys
+
+        def task_entry(task: Task) -> dict[str, Any]:
+            status = statuses.get(task.id, algo.TaskStatus())
+            entry: dict[str, Any] = {"id": task.id, "name": task.name}
+            if status.error:
+                return {**entry, "error": status.error, "state": None}
+            if status.finished:
+                entry["result"] = {c: v for c, v in status.output if c in state_keys}
+            return {**entry, "interrupts": tuple(vars(i) for i in status.interrupts), "state": None}
+
+        def plain(config: dict[str, Any] | None) -> dict[str, Any] | None:
+            return {"configurable": dict(config["configurable"])} if config else None
+
+        return {
+            "config": plain(self._config_at(self.checkpoint["id"])),
+            "parent_config": plain(self.parent_config),
+            "values": algo.read_state(self.channels, state_keys),
+            "metadata": self.metadata,
+            "next": [t.name for t in self.tasks.values()],
+            "tasks": [task_entry(t) for t in self.tasks.values()],
+        }
 
     def emit_update(self, task: Task) -> None:
         if task.name == START or "updates" not in self.stream_modes:
@@ -503,6 +593,13 @@ class SuperStepLoop:
     def _config_at(self, checkpoint_id: str) -> dict[str, Any]:
         conf = {**self.checkpoint_config["configurable"], "checkpoint_id": checkpoint_id}
         return {**self.checkpoint_config, "configurable": conf}
+
+
+def cancelled_by_the_caller() -> bool:
+    """Was the running task cancelled from outside (``task.cancel()``, a closed stream)? A node
+    that raises ``CancelledError`` itself is not cancelled: that is a node failure."""
+    running = asyncio.current_task()
+    return running is not None and running.cancelling() > 0
 
 
 def _next_int_version(current: Any, _channel: None) -> int:

@@ -13,6 +13,7 @@ What a task writes, in order (the order pending writes are saved in):
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -31,6 +32,14 @@ def branch_channel(node: str) -> str:
     return f"branch:to:{node}"
 
 
+def goto_writes(goto: str | Send | Sequence[str | Send], trigger: Any) -> list[tuple[str, Any]]:
+    """``Command(goto=...)`` as writes: a node name gets ``trigger`` on its branch channel (LangGraph
+    writes ``None`` from a node, ``START`` from the caller's input), a ``Send`` becomes a push task,
+    ``END`` goes nowhere."""
+    targets = [goto] if isinstance(goto, str | Send) else list(goto)
+    return [(TASKS, g) if isinstance(g, Send) else (branch_channel(g), trigger) for g in targets if g != END]
+
+
 @dataclass
 class Branch:
     """A conditional edge: ``router(state)`` names the next node(s)."""
@@ -38,8 +47,10 @@ class Branch:
     router: Callable[[Any], Any]
     path_map: Mapping[Hashable, str] | None = None
 
-    def destinations(self, state: dict[str, Any]) -> list[str]:
+    async def destinations(self, state: dict[str, Any]) -> list[str]:
         chosen = self.router(state)
+        if inspect.isawaitable(chosen):  # an ``async def`` router
+            chosen = await chosen
         chosen = list(chosen) if isinstance(chosen, list | tuple) else [chosen]
         if self.path_map is not None:
             chosen = [c if isinstance(c, Send) else self.path_map[c] for c in chosen]
@@ -62,8 +73,7 @@ def state_update(result: Any, state_keys: Sequence[str]) -> list[tuple[str, Any]
         return []
     if isinstance(result, Command):
         writes = [(k, v) for k, v in (result.update or {}).items() if k in state_keys]
-        goto = [result.goto] if isinstance(result.goto, str) else list(result.goto)
-        return writes + [(branch_channel(g), START) for g in goto if g != END]
+        return writes + goto_writes(result.goto, None)
     if isinstance(result, dict):
         return [(k, v) for k, v in result.items() if k in state_keys]
     raise InvalidUpdateError(
@@ -71,10 +81,10 @@ def state_update(result: Any, state_keys: Sequence[str]) -> list[tuple[str, Any]
     )
 
 
-def routed_writes(node: Node, fresh_state: dict[str, Any], known_nodes: Mapping[str, Node]) -> list:
+async def routed_writes(node: Node, fresh_state: dict[str, Any], known_nodes: Mapping[str, Node]) -> list:
     writes: list[tuple[str, Any]] = []
     for branch in node.branches:
-        for dest in branch.destinations(fresh_state):
+        for dest in await branch.destinations(fresh_state):
             if dest == END:
                 continue
             if isinstance(dest, Send):

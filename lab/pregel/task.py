@@ -1,13 +1,13 @@
 """A running task and the ``interrupt()`` bookkeeping it carries (LangGraph's scratchpad).
 
 A task is one node scheduled in one super-step. While its node runs, ``current_task()``
-returns it, so that ``interrupt()`` can find the answers recorded for this task:
+returns it, so that ``interrupt()`` (in ``lab.types``) can find the answers recorded for it:
 
 1. answers already given to this task (its ``__resume__`` write), by call order;
 2. otherwise a fresh answer addressed to nobody in particular (the NULL task's ``__resume__``),
    which the first task to ask consumes;
-3. otherwise the task pauses: ``GraphInterrupt`` with an ``Interrupt`` whose id is derived from
-   the task and the number of answers it already has.
+3. otherwise there is ``NO_ANSWER``: the task pauses with an ``Interrupt`` whose id
+   (``question_id``) is derived from the task and the number of answers it already has.
 """
 
 from __future__ import annotations
@@ -18,9 +18,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from lab.checkpoint.base import RESUME
-from lab.errors import GraphInterrupt
 from lab.pregel.ids import interrupt_id
-from lab.types import Interrupt
+
+NO_ANSWER = object()
+"""What ``Task.take_answer`` returns when the question has no answer yet."""
 
 _current: ContextVar[Task] = ContextVar("lab_current_task")
 
@@ -48,7 +49,8 @@ class Task:
     def namespace(self) -> str:
         return f"{self.name}:{self.id}"
 
-    def interrupt(self, value: Any) -> Any:
+    def take_answer(self) -> Any:
+        """The answer to this task's next ``interrupt()`` call, or ``NO_ANSWER``."""
         index = self.interrupts_asked
         self.interrupts_asked += 1
         if index < len(self.answers):
@@ -59,7 +61,12 @@ class Task:
             self.answers.append(fresh)
             self._record_answers(list(self.answers))
             return fresh
-        raise GraphInterrupt((Interrupt(value=value, id=interrupt_id(self.namespace, len(self.answers))),))
+        return NO_ANSWER
+
+    @property
+    def question_id(self) -> str:
+        """The id of the question this task is waiting on (keyed by the answers it has)."""
+        return interrupt_id(self.namespace, len(self.answers))
 
     def _record_answers(self, answers: list[Any]) -> None:
         """Keep one ``__resume__`` write: the answers this task has consumed so far."""

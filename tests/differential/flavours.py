@@ -18,6 +18,9 @@ _NAMES: dict[str, tuple[str, ...]] = {
     "errors": ("InvalidUpdateError", "GraphRecursionError", "EmptyInputError", "GraphInterrupt"),
 }
 OPTIONAL = frozenset({"Send"})
+
+# -- issue 8 (runtime): names the runtime scenarios use -------------------------------------------------
+_NAMES["errors"] += ("NodeCancelledError",)
 FLAVOURS = ("langgraph", "lab")
 
 
@@ -36,6 +39,7 @@ class Flavour:
     GraphRecursionError: type[Exception]
     EmptyInputError: type[Exception]
     GraphInterrupt: type[Exception]
+    NodeCancelledError: type[Exception]  # issue 8 (runtime)
 
     def __repr__(self) -> str:
         return f"<flavour {self.name}>"

@@ -657,3 +657,6 @@ def aml_exit_durability(t: Trace) -> None:
     cfg = thread("case-3")
     t.invoke(app, {"case": "ACME-44", "log": []}, cfg, durability="exit")
     t.invoke(app, t.fl.Command(resume="approved"), cfg, label="approve", durability="exit")
+
+
+from . import scenarios_runtime  # noqa: E402, F401  (registers issue 8's runtime scenarios)

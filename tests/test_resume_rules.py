@@ -1,0 +1,61 @@
+"""The resume rule of ``lab.pregel.algo`` on plain data: what a step's saved pending writes mean
+when a thread runs again (LangGraph's ``_loop``/``_algo`` do the same across several places)."""
+
+from __future__ import annotations
+
+import operator
+
+from lab.checkpoint.base import ERROR, INTERRUPT, NULL_TASK_ID, RESUME, empty_checkpoint
+from lab.pregel import algo
+from lab.pregel.algo import INTERRUPT_SEEN
+from lab.pregel.channels import BinaryOperatorAggregate, LastValue
+from lab.pregel.task import Task
+from lab.types import Interrupt
+
+
+def next_int(current, _channel):
+    return 1 if current is None else current + 1
+
+
+def test_null_writes_apply_as_input_and_task_writes_do_not():
+    checkpoint = empty_checkpoint()
+    channels = {"log": BinaryOperatorAggregate(operator.add, []), "status": LastValue("status")}
+    pending = [(NULL_TASK_ID, "log", ["upd"]), ("task-1", "status", "ignored"), (NULL_TASK_ID, RESUME, "yes")]
+    updated = algo.apply_null_writes(checkpoint, channels, pending, next_int, {})
+    assert updated == {"log"}
+    assert channels["log"].value == ["upd"] and not channels["status"].is_available()
+    assert checkpoint["channel_versions"] == {"log": 1}
+    assert algo.apply_null_writes(checkpoint, channels, [("task-1", "log", ["x"])], next_int, {}) == set()
+
+
+def test_only_tasks_that_finished_get_their_writes_back():
+    tasks = {
+        tid: Task(tid, name, (), {}) for tid, name in (("t1", "done"), ("t2", "asked"), ("t3", "failed"))
+    }
+    pending = [
+        ("t1", "log", ["done"]),
+        ("t2", INTERRUPT, [Interrupt("ok?", "i")]),
+        ("t3", ERROR, "ValueError('boom')"),
+        ("gone", "log", ["from a task not in this step"]),
+    ]
+    reused = algo.reuse_finished_writes(tasks, pending)
+    assert [t.id for t in reused] == ["t1"]
+    assert tasks["t1"].writes == [("log", ["done"])]
+    assert tasks["t2"].writes == [] and tasks["t3"].writes == []
+
+
+def test_new_versions_are_the_channels_that_moved_or_appeared():
+    stored = {"a": 1, "b": 2}
+    assert algo.new_versions({"a": 1, "b": 3, "c": 3}, stored) == {"b": 3, "c": 3}
+    assert algo.new_versions(stored, stored) == {}
+
+
+def test_a_breakpoint_stops_once_until_something_moves_again():
+    checkpoint = empty_checkpoint()
+    checkpoint["channel_versions"] = {"branch:to:b": 2}
+    tasks = [Task("t", "b", ("branch:to:b",), {})]
+    assert algo.breakpoint_hit(checkpoint, tasks, ["b"])
+    assert algo.breakpoint_hit(checkpoint, tasks, "*")
+    assert not algo.breakpoint_hit(checkpoint, tasks, ["c"])
+    checkpoint["versions_seen"][INTERRUPT_SEEN] = {"branch:to:b": 2}  # resumed past it
+    assert not algo.breakpoint_hit(checkpoint, tasks, ["b"])
