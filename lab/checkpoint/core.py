@@ -266,14 +266,16 @@ class CheckpointSaver(BaseCheckpointSaver):
 
     # --- reading ------------------------------------------------------------------------------
 
-    def _load(self, value: TypedValue, key: CheckpointKey, part: str) -> Any:
-        """Deserialize a stored value; anything wrong is one ``CorruptRecordError`` naming the record."""
+    def _load(self, value: TypedValue, key: CheckpointKey, part: str, *part_args: Any) -> Any:
+        """Deserialize a stored value; anything wrong is one ``CorruptRecordError`` naming the record
+        (``part.format(*part_args)`` says which part of it; formatted only then, it costs nothing)."""
         try:
             return self.serde.loads_typed(value)
         except CorruptRecordError as error:
-            raise error.at(record_name(*key, part)) from error
+            raise error.at(record_name(*key, part.format(*part_args))) from error
         except Exception as error:  # a custom serializer's own error: still the one error type
-            raise CorruptRecordError(f"{type(error).__name__}: {error}", record_name(*key, part)) from error
+            where = record_name(*key, part.format(*part_args))
+            raise CorruptRecordError(f"{type(error).__name__}: {error}", where) from error
 
     def _checkpoint(self, row: CheckpointRow) -> dict[str, Any]:
         return self._load_dict(row, "checkpoint", checkpoint_problem)
@@ -289,15 +291,15 @@ class CheckpointSaver(BaseCheckpointSaver):
     ) -> dict[str, Any]:
         """Load the row's checkpoint or metadata, refusing it if ``problem_of`` finds it malformed."""
         key = _checkpoint_key(row)
-        loaded = self._load(row[field], key, f"the {field}")
+        loaded = self._load(row[field], key, "the {}", field)
         problem = problem_of(loaded)
         if problem:
             raise CorruptRecordError(problem, record_name(*key, f"the {field}"))
         return loaded
 
     def _load_write(self, write: WriteRow) -> Any:
-        part = f"the write to {write['channel']!r} of task {write['task_id']!r}"
-        return self._load(write["value"], _checkpoint_key(write), part)
+        part = "the write to {!r} of task {!r}"
+        return self._load(write["value"], _checkpoint_key(write), part, write["channel"], write["task_id"])
 
     async def aget_tuple(self, config: Config) -> CheckpointTuple | None:
         configurable = config["configurable"]
@@ -374,7 +376,7 @@ class CheckpointSaver(BaseCheckpointSaver):
                 blob = blobs.get(blob_key)
                 if blob is not None and blob[0] != EMPTY[0]:
                     channel, version = blob_key[2:]
-                    values[channel] = self._load(blob, key, f"channel {channel!r} (version {version!r})")
+                    values[channel] = self._load(blob, key, "channel {!r} (version {!r})", channel, version)
             writes = sorted(writes_by_checkpoint.get(key, []), key=_write_order)
             parent_id = row["parent_checkpoint_id"]
             result.append(

@@ -325,6 +325,8 @@ def _unpack_problem(error: Exception) -> str:
 
 def _typed_pair(data: Any) -> tuple[str, bytes]:
     """``data`` as a ``(type, bytes)`` pair, or the error saying why it is not one."""
+    if type(data) is tuple and len(data) == 2 and type(data[0]) is str and type(data[1]) is bytes:
+        return data  # what every saver stores: checked in one line
     if isinstance(data, tuple | list) and len(data) == 2:
         kind, payload = data
         if isinstance(kind, str) and isinstance(payload, bytes | bytearray | memoryview):
