@@ -155,32 +155,37 @@ class Saved:
     parents: dict[str, str | None]
     writes: dict[str, dict[str, set[str]]]  # checkpoint id -> task id -> channels of its saved writes
     missing_blobs: list[str]
-    frames: list[tuple[Any, ...]]
-    """Every checkpoint, oldest first, ids aside (:func:`frame_without_ids`)."""
 
 
 async def saved_chain(saver: CheckpointSaver) -> Saved:
-    tuples = [saved async for saved in saver.alist({"configurable": {"thread_id": THREAD}})]
-    ids = {saved.config["configurable"]["checkpoint_id"] for saved in tuples}
-    parents = {
-        saved.config["configurable"]["checkpoint_id"]: (saved.parent_config or {})
-        .get("configurable", {})
-        .get("checkpoint_id")
-        for saved in tuples
+    """What the storage holds for the thread, read from its rows (no channel value is loaded)."""
+    storage = saver.storage
+    rows = await storage.checkpoints(THREAD, None)
+    versions = {
+        row["checkpoint_id"]: saver.serde.loads_typed(row["checkpoint"])["channel_versions"] for row in rows
     }
-    writes: dict[str, dict[str, set[str]]] = {}
-    for saved in tuples:
-        on_checkpoint = writes.setdefault(saved.config["configurable"]["checkpoint_id"], {})
-        for task_id, channel, _ in saved.pending_writes or []:
-            on_checkpoint.setdefault(task_id, set()).add(channel)
+    writes: dict[str, dict[str, set[str]]] = {row["checkpoint_id"]: {} for row in rows}
+    for write in await storage.writes([(THREAD, "", row["checkpoint_id"]) for row in rows]):
+        writes[write["checkpoint_id"]].setdefault(write["task_id"], set()).add(write["channel"])
     wanted = [
         (THREAD, "", channel, version)
-        for saved in tuples
-        for channel, version in saved.checkpoint["channel_versions"].items()
+        for by_channel in versions.values()
+        for channel, version in by_channel.items()
     ]
-    found = await saver.storage.blobs(wanted)
-    missing = [f"{key[2]}@{key[3]}" for key in wanted if key not in found]
-    return Saved(ids, parents, writes, missing, [frame_without_ids(saved) for saved in reversed(tuples)])
+    found = await storage.blobs(wanted)
+    return Saved(
+        ids=set(versions),
+        parents={row["checkpoint_id"]: row["parent_checkpoint_id"] for row in rows},
+        writes=writes,
+        missing_blobs=[f"{key[2]}@{key[3]}" for key in wanted if key not in found],
+    )
+
+
+async def saved_frames(saver: CheckpointSaver) -> list[tuple[Any, ...]]:
+    """Every checkpoint of the thread, oldest first, ids aside (:func:`frame_without_ids`)."""
+    return [frame_without_ids(saved) async for saved in saver.alist({"configurable": {"thread_id": THREAD}})][
+        ::-1
+    ]
 
 
 async def drive(trial: Trial, crash: bool = True) -> Observed:
@@ -224,7 +229,7 @@ async def drive(trial: Trial, crash: bool = True) -> Observed:
     seen.journal = await outside.journal.records(THREAD)
     seen.segments = outside.segments
     seen.after_crash.append(await saved_chain(outside.saver))
-    seen.frames = seen.after_crash[-1].frames
+    seen.frames = await saved_frames(outside.saver)
     await outside.controller.terminate()
     return seen
 

@@ -61,7 +61,7 @@ def observed(**fields: object) -> Observed:
 
 
 def test_a_missing_parent_or_blob_is_a_violation() -> None:
-    saved = Saved(ids={"b"}, parents={"b": "a"}, writes={}, missing_blobs=["x@1"], frames=[])
+    saved = Saved(ids={"b"}, parents={"b": "a"}, writes={}, missing_blobs=["x@1"])
     problems = chain_intact(observed(after_crash=[saved]))
     assert any("missing parent a" in p for p in problems) and any("half checkpoint" in p for p in problems)
 

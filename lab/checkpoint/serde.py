@@ -139,8 +139,38 @@ def _children(obj: Any) -> Iterable[tuple[Any, Any]] | None:
     return None
 
 
+_PLAIN_CONTAINERS = frozenset({list, tuple, set, frozenset})
+
+
+def _deepest(obj: Any) -> int:
+    """How many containers deep ``obj`` nests (0 for a leaf), stopping once past ``MAX_DEPTH``.
+
+    It runs on every value saved, so it is a loop over a stack rather than a recursion, the plain
+    containers skip :func:`_children`, and a leaf (nearly everything) costs one set lookup."""
+    deepest = 0
+    stack = [(obj, 1)]
+    while stack:
+        value, depth = stack.pop()
+        kind = type(value)
+        if kind is dict:
+            items: Iterable[Any] = [*value.values(), *value]  # keys too: mostly text, skipped below
+        elif kind in _PLAIN_CONTAINERS:
+            items = value
+        else:
+            children = _children(value)
+            if children is None:
+                continue
+            items = [item for _, item in children]
+        deepest = max(deepest, depth)
+        if depth > MAX_DEPTH:
+            break
+        stack.extend((item, depth + 1) for item in items if type(item) not in _LEAVES)
+    return deepest
+
+
 def _path_too_deep(obj: Any, depth: int = 1) -> list[Any] | None:
-    """The keys leading to the first container nested deeper than ``MAX_DEPTH``, or ``None``."""
+    """The keys leading to the first container nested deeper than ``MAX_DEPTH``, or ``None``
+    (for the error message only: :func:`_deepest` is the fast check)."""
     children = _children(obj)
     if children is None:
         return None
@@ -340,8 +370,8 @@ class MsgpackSerializer:
     def dumps_typed(self, obj: Any) -> TypedValue:
         if obj is None:
             return NULL
-        path = _path_too_deep(obj)
-        if path is not None:
+        if type(obj) not in _LEAVES and _deepest(obj) > MAX_DEPTH:
+            path = _path_too_deep(obj) or []
             raise UnsavableValueError(
                 f"it nests containers more than {MAX_DEPTH} deep (at {_path_text(path)}), so it could "
                 "not be loaded back"
