@@ -91,9 +91,9 @@ def _allow_in_checkpoints() -> None:
     serializer only rebuilds types it was told about."""
     from lab.checkpoint.serde import register_type
 
-    register_type(Interrupt)
-    register_type(Send)
-    register_type(Command)
+    register_type(Interrupt, field_types={"id": (str,)})
+    register_type(Send, field_types={"node": (str,)})
+    register_type(Command, field_types={"update": (dict, type(None)), "goto": (str, list, tuple)})
 
 
 _allow_in_checkpoints()

@@ -98,9 +98,13 @@ export const MESSAGES = {
     "form.durability": "Durability",
     "form.caseInfo": "{customer}: {alert} ({count} transactions)",
     "variant.misplaced": "misplaced",
+    "variant.task-key": "task-key (flawed)",
     "variant.fixed": "fixed",
     "variant.misplaced.about": "buys the export before interrupt(); no idempotency keys",
-    "variant.fixed.about": "buys after interrupt(); every call carries an idempotency key",
+    "variant.task-key.about":
+      "buys after interrupt(); keys are thread:task id, so a crash that loses the step's checkpoint gives the re-run a new key and a second charge",
+    "variant.fixed.about":
+      "buys after interrupt(); each key names the business operation (thread, case, purpose), so every re-run presents the same key",
     "durability.sync": "sync",
     "durability.async": "async",
     "durability.exit": "exit",
@@ -424,9 +428,12 @@ export const MESSAGES = {
     "form.durability": "持久化模式",
     "form.caseInfo": "{customer}：{alert}（{count} 笔交易）",
     "variant.misplaced": "错位（misplaced）",
+    "variant.task-key": "任务键（task-key，有缺陷）",
     "variant.fixed": "已修复（fixed）",
     "variant.misplaced.about": "在 interrupt() 之前购买导出；没有幂等键",
-    "variant.fixed.about": "在 interrupt() 之后购买；每次调用都带幂等键",
+    "variant.task-key.about":
+      "在 interrupt() 之后购买；幂等键是 thread:task id，若崩溃丢失了该步的检查点，重跑会得到新键并再次扣费",
+    "variant.fixed.about": "在 interrupt() 之后购买；每个幂等键标明业务操作（线程、案件、用途），任何重跑都出示同一个键",
     "durability.sync": "sync（同步）",
     "durability.async": "async（异步）",
     "durability.exit": "exit（退出时）",

@@ -5,14 +5,27 @@ Runs go through plain ``ainvoke`` with a ``RunContext`` installed, the way any c
 
 from __future__ import annotations
 
+import asyncio
 import json
+from collections import Counter
 
 import pytest
 
-from lab.aml import CASES, VARIANTS, RunContext, build_graph, describe_graph, get_case, use_run_context
+from lab.aml import (
+    CASES,
+    VARIANT_INFO,
+    VARIANTS,
+    RunContext,
+    build_graph,
+    business_operation,
+    describe_graph,
+    get_case,
+    use_run_context,
+)
 from lab.aml.graph import call_site, classify, watchlist_matches
 from lab.checkpoint import InMemorySaver
 from lab.checkpoint.serde import MsgpackSerializer
+from lab.controller.process import Process, ProcessKilled, ProcessSaver, ProcessWorld
 from lab.controller.world import IdempotencyError, InMemoryWorld, annotate_ledger
 from lab.graph import END, START
 from lab.types import Command
@@ -99,7 +112,7 @@ def test_nodes_refuse_to_run_without_a_run_context():
 
 
 def test_unknown_variant_is_refused():
-    with pytest.raises(ValueError, match="misplaced, fixed"):
+    with pytest.raises(ValueError, match="misplaced, task-key, fixed"):
         build_graph(InMemoryWorld(), "sloppy")
 
 
@@ -130,11 +143,92 @@ async def test_rejection_closes_the_case_and_fixed_buys_no_export():
     assert [e["node"] for e in await world.entries()] == ["fetch_transactions"]
 
 
-async def test_fixed_keys_are_thread_and_task():
-    graph, world = fresh("fixed")
+async def test_task_key_variant_keys_are_thread_and_task():
+    graph, world = fresh("task-key")
     await run(graph, {"case_id": "S-1001"}, "t")
     (query,) = await world.entries()
     assert query["idempotency_key"] == f"t:{query['task_id']}"
+
+
+async def test_fixed_keys_name_the_business_operation_and_no_runtime_id():
+    graph, world = fresh("fixed")
+    await run(graph, {"case_id": "S-1002"}, "t")
+    await run(graph, Command(resume={"approved": True}), "t")
+    keys = [entry["idempotency_key"] for entry in await world.entries()]
+    assert keys == ["t:S-1002:transaction-graph query", "t:S-1002:case-pack export", "t:S-1002:SAR filing"]
+
+
+def test_every_variant_is_described_for_the_page():
+    assert list(VARIANT_INFO) == list(VARIANTS)
+    for info in VARIANT_INFO.values():
+        assert info.label and info.about
+    assert "flawed" in VARIANT_INFO["task-key"].label
+
+
+# -- a crash that loses the checkpoint a task started from ------------------------------------------------
+
+
+class SlowDisk(ProcessSaver):
+    """A checkpoint store whose writes take real time, as IndexedDB's do: each lands a little after it
+    was made, and only if its process is still alive then."""
+
+    async def aput(self, config, checkpoint, metadata, new_versions):
+        await asyncio.sleep(0.01)
+        return await super().aput(config, checkpoint, metadata, new_versions)
+
+    async def aput_writes(self, config, writes, task_id, task_path=""):
+        await asyncio.sleep(0.01)
+        await super().aput_writes(config, writes, task_id, task_path)
+
+
+async def crash_after_the_query_was_charged(
+    variant: str, durability: str
+) -> tuple[InMemoryWorld, InMemorySaver]:
+    """Run case S-1002 until ``fetch_transactions`` got its receipt, kill the process there, then
+    start a new process on the same disk and ledger and finish the case (approving the SAR)."""
+    world, disk = InMemoryWorld(), InMemorySaver()
+    process = Process()
+    doomed = ProcessWorld(world, process)
+
+    async def kill_after_the_charge(moment: str, call: dict) -> None:
+        if moment == "side_effect_done" and call["node"] == "fetch_transactions":
+            process.kill()
+            raise ProcessKilled()
+
+    doomed.on_call = kill_after_the_charge
+    graph = build_graph(doomed, variant, checkpointer=SlowDisk(disk, process), delay=0)
+    config = {"configurable": {"thread_id": "t"}}
+    context = RunContext("t")
+    use_run_context(context)
+    with pytest.raises(asyncio.CancelledError):
+        await graph.ainvoke({"case_id": "S-1002"}, config, durability=durability, on_seam=context.follow)
+    await asyncio.sleep(0.05)  # let the dead process's writes in flight find it dead
+
+    survivor = Process()
+    graph = build_graph(
+        ProcessWorld(world, survivor), variant, checkpointer=SlowDisk(disk, survivor), delay=0
+    )
+    request = None if await disk.aget_tuple(config) else {"case_id": "S-1002"}
+    await graph.ainvoke(request, config, durability=durability, on_seam=context.follow)
+    out = await graph.ainvoke(Command(resume={"approved": True}), config, on_seam=context.follow)
+    assert out["outcome"].startswith("SAR ")
+    return world, disk
+
+
+@pytest.mark.parametrize("durability", ["exit", "async"])
+@pytest.mark.parametrize(("variant", "charged"), [("task-key", 2), ("fixed", 1)])
+async def test_a_crash_that_loses_the_start_checkpoint_defeats_task_keys_only(durability, variant, charged):
+    world, disk = await crash_after_the_query_was_charged(variant, durability)
+    queries = [e for e in await world.entries() if e["node"] == "fetch_transactions"]
+    assert len(queries) == 2  # the node ran twice: before the crash, and again after it
+    saved = {saved.config["configurable"]["checkpoint_id"] for saved in disk.list(None)}
+    assert queries[0]["checkpoint_id"] not in saved  # the checkpoint it started from was lost
+    assert queries[0]["task_id"] != queries[1]["task_id"]  # so the re-run is a new task
+    assert sum(not q["replayed"] for q in queries) == charged
+    charges_per_operation = Counter(
+        business_operation(e) for e in await world.entries() if e["kind"] == "charge" and not e["replayed"]
+    )
+    assert max(charges_per_operation.values()) == charged
 
 
 # -- the diagram ----------------------------------------------------------------------------------------

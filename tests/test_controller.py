@@ -149,7 +149,7 @@ async def test_full_run_with_approval(lab):
 async def test_catalog_describes_the_lab(lab):
     catalog = await lab.do("catalog")
     assert [c["id"] for c in catalog["cases"]] == ["S-1001", "S-1002", "S-1003"]
-    assert catalog["seams"] == list(SEAMS) and set(catalog["graphs"]) == {"misplaced", "fixed"}
+    assert catalog["seams"] == list(SEAMS) and set(catalog["graphs"]) == {"misplaced", "task-key", "fixed"}
     assert catalog["session"] is None
 
 
@@ -379,7 +379,7 @@ async def test_fork_with_edited_state_gives_two_branches(lab):
         ({"case_id": CASE, "thread_id": 7}, "must be text"),
         ({"case_id": "S-9"}, "the seeded cases are"),
         ({"case_id": CASE, "durability": "later"}, "choose one of: sync, async, exit"),
-        ({"case_id": CASE, "variant": "sloppy"}, "choose one of: misplaced, fixed"),
+        ({"case_id": CASE, "variant": "sloppy"}, "choose one of: misplaced, task-key, fixed"),
         ({"case_id": CASE, "colour": "red"}, "unexpected keyword argument"),
     ],
 )

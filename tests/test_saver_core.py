@@ -27,7 +27,12 @@ from lab.checkpoint import (
     empty_checkpoint,
     uuid6,
 )
+from lab.checkpoint.errors import CorruptRecordError, UnsavableValueError
+from lab.checkpoint.serde import MAX_DEPTH, MsgpackSerializer
 from lab.checkpoint.storage import CheckpointRow
+from tests.hostile_records import registered
+
+HOSTILE_EXTENSION = registered("os.system", "echo pwned")
 
 # --- helpers ---------------------------------------------------------------------------------
 
@@ -558,3 +563,119 @@ def test_storage_rows_hold_only_plain_data() -> None:
     assert all(isinstance(value[1], bytes) for value in (row["checkpoint"], row["metadata"]))
     for value_type, payload in saver.storage._blobs["t"].values():
         assert isinstance(value_type, str) and isinstance(payload, bytes)
+
+
+# --- corrupt records and values that cannot be saved ---------------------------------------------
+
+
+def corrupted_thread(part: str, stored: Any) -> tuple[InMemorySaver, dict[str, Any], str]:
+    """A saver with threads "bad" (whose ``part`` record now holds ``stored``) and "good"."""
+    saver = InMemorySaver()
+    Chain(saver, "good").put({"x": 1})
+    config = Chain(saver, "bad").put({"x": 1})
+    saver.put_writes(config, [("x", 2)], "task-1")
+    checkpoint_id = config["configurable"]["checkpoint_id"]
+    storage = saver.storage
+    if part == "blob":
+        (blob_key,) = storage._blobs["bad"]
+        storage._blobs["bad"][blob_key] = stored
+    elif part == "write":
+        (slots,) = storage._writes["bad"].values()
+        slots["task-1", 0] = {**slots["task-1", 0], "value": stored}
+    else:
+        row = storage._checkpoints["bad"][""][checkpoint_id]
+        storage._checkpoints["bad"][""][checkpoint_id] = {**row, part: stored}
+    return saver, config, checkpoint_id
+
+
+def typed(value: Any) -> tuple[str, bytes]:
+    return MsgpackSerializer().dumps_typed(value)
+
+
+@pytest.mark.parametrize(
+    ("part", "stored", "named", "problem"),
+    [
+        ("blob", ("msgpack", b"\xc1"), "channel 'x' (version", "not msgpack"),
+        ("blob", ("msgpack", HOSTILE_EXTENSION), "channel 'x' (version", "'os.system' is not registered"),
+        ("write", ("msgpack", b"\x92\x01"), "the write to 'x' of task 'task-1'", "truncated"),
+        ("checkpoint", typed([1, 2]), "the checkpoint", "it is a list, not a dict"),
+        (
+            "checkpoint",
+            typed({"id": "c", "channel_versions": [], "versions_seen": {}}),
+            "the checkpoint",
+            "'channel_versions'",
+        ),
+        (
+            "checkpoint",
+            typed({"id": "c", "channel_versions": {"x": [1]}, "versions_seen": {}}),
+            "the checkpoint",
+            "want a name and a version",
+        ),
+        (
+            "checkpoint",
+            typed({"id": "c", "channel_versions": {}, "versions_seen": {"n": 1}}),
+            "the checkpoint",
+            "versions_seen['n']",
+        ),
+        ("metadata", typed("step 1"), "the metadata", "it is a str, not a dict"),
+        ("metadata", ("pickle", b"cos\nsystem\n."), "the metadata", "serialized as 'pickle'"),
+        ("metadata", "not a pair", "the metadata", "(type, bytes) pair"),
+    ],
+)
+def test_a_corrupt_record_names_thread_checkpoint_and_part(
+    part: str, stored: Any, named: str, problem: str
+) -> None:
+    saver, config, checkpoint_id = corrupted_thread(part, stored)
+    for read in (lambda: saver.get_tuple(config), lambda: list(saver.list(thread_config("bad")))):
+        with pytest.raises(CorruptRecordError) as failure:
+            read()
+        message = str(failure.value)
+        assert f"thread 'bad', checkpoint {checkpoint_id!r}, {named}" in message
+        assert problem in message
+    good = saver.get_tuple(thread_config("good"))  # every other thread is still usable
+    assert good is not None and good.checkpoint["channel_values"] == {"x": 1}
+
+
+def test_a_value_too_deep_to_load_is_not_saved_and_the_error_names_its_key() -> None:
+    saver = InMemorySaver()
+    chain = Chain(saver)
+    chain.put({"x": 1})
+    deep: Any = None
+    for _ in range(MAX_DEPTH + 1):
+        deep = (deep,)
+    with pytest.raises(
+        UnsavableValueError, match=r"cannot save channel 'deep': it nests containers more than"
+    ):
+        chain.put({"deep": deep})
+    with pytest.raises(UnsavableValueError, match=r"cannot save the write to 'deep' of task 'task-1'"):
+        saver.put_writes(chain.config, [("deep", deep)], "task-1")
+    saved = saver.get_tuple(thread_config())
+    assert saved is not None and saved.checkpoint["channel_values"] == {"x": 1}
+    assert saved.pending_writes == []
+
+
+def test_invoke_refuses_a_state_nested_300_deep_and_the_thread_stays_readable() -> None:
+    """Before: invoke saved it, and get_state then crashed CPython (C msgpack recursed 300 deep)."""
+    from typing import TypedDict
+
+    from lab.graph import END, START, StateGraph
+
+    class State(TypedDict):
+        x: Any
+
+    def nest(_: State) -> dict[str, Any]:
+        value: Any = None
+        for _ in range(300):
+            value = (value,)
+        return {"x": value}
+
+    graph = StateGraph(State)
+    graph.add_node("nest", nest)
+    graph.add_edge(START, "nest")
+    graph.add_edge("nest", END)
+    app = graph.compile(checkpointer=InMemorySaver())
+    config = thread_config("deep")
+    with pytest.raises(UnsavableValueError, match="cannot save the write to 'x' of task"):
+        app.invoke({"x": 1}, config)
+    state = app.get_state(config)
+    assert state.values == {"x": 1} and state.next == ("nest",)

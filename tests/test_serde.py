@@ -17,7 +17,9 @@ from typing import Any, NamedTuple
 import msgpack
 import pytest
 
-from lab.checkpoint.serde import MsgpackSerializer, register_type
+from lab.checkpoint.errors import CorruptRecordError, UnsavableValueError
+from lab.checkpoint.serde import MAX_DEPTH, MsgpackSerializer, register_type
+from tests.hostile_records import MALFORMED
 
 serde = MsgpackSerializer()
 
@@ -145,7 +147,7 @@ def test_unknown_types_are_rejected_when_saving() -> None:
     class Secret:
         pass
 
-    with pytest.raises(TypeError, match=r"cannot serialize .*Secret"):
+    with pytest.raises(UnsavableValueError, match=r"cannot save .*Secret.* is not a type checkpoints hold"):
         serde.dumps_typed({"x": [Secret()]})
     with pytest.raises(TypeError, match="ValueError"):
         serde.dumps_typed(ValueError("boom"))  # the runtime stores repr(exc) instead
@@ -185,7 +187,9 @@ from datetime import datetime, timezone
 from typing import Any
 from msgpack import fallback
 assert msgpack.Packer is fallback.Packer, "fallback not in use"
-from lab.checkpoint.serde import MsgpackSerializer, register_type
+from tests.hostile_records import MALFORMED
+from lab.checkpoint.errors import CorruptRecordError, UnsavableValueError
+from lab.checkpoint.serde import MAX_DEPTH, MsgpackSerializer, register_type
 
 @dataclass(frozen=True)
 class Point:
@@ -212,3 +216,63 @@ sys.stdout.write(data[1].hex())
         Point(1, (2, "y")),
     ]
     assert serde.dumps_typed(value)[1].hex() == done.stdout
+
+
+# --- hostile and malformed records ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("name", "value", "words"), MALFORMED, ids=[entry[0] for entry in MALFORMED])
+def test_a_malformed_value_gives_one_error_saying_what_is_wrong(name: str, value: Any, words: str) -> None:
+    with pytest.raises(CorruptRecordError) as failure:
+        serde.loads_typed(value)
+    assert words in str(failure.value)
+
+
+@pytest.mark.parametrize("pure_python", [False, True], ids=["C msgpack", "pure-Python msgpack"])
+def test_no_malformed_value_crashes_either_msgpack(pure_python: bool) -> None:
+    """Run in a child process: a segfault (C msgpack recursing through 200 nested extension values)
+    would kill pytest itself. The pure-Python fallback is what the browser ships."""
+    root = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    env.pop("MSGPACK_PUREPYTHON", None)
+    if pure_python:
+        env["MSGPACK_PUREPYTHON"] = "1"
+    used = "is" if pure_python else "is not"
+    script = (
+        f"import msgpack, msgpack.fallback as f, runpy; assert msgpack.Unpacker {used} f.Unpacker; "
+        "runpy.run_path('tests/hostile_records.py', run_name='__main__')"
+    )
+    done = subprocess.run([sys.executable, "-c", script], env=env, cwd=root, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.splitlines() == [f"{name}: ok" for name, _, _ in MALFORMED]
+
+
+def nested(kind: type, depth: int) -> Any:
+    value: Any = None
+    for _ in range(depth):
+        value = kind([value])
+    return value
+
+
+@pytest.mark.parametrize("kind", [list, tuple, lambda items: {"k": items[0]}], ids=["list", "tuple", "dict"])
+def test_saving_refuses_what_loading_would_refuse(kind: Any) -> None:
+    assert roundtrip(nested(kind, MAX_DEPTH)) == nested(kind, MAX_DEPTH)
+    with pytest.raises(UnsavableValueError, match=f"more than {MAX_DEPTH} deep"):
+        serde.dumps_typed(nested(kind, MAX_DEPTH + 1))
+
+
+def test_depth_counts_registered_types_and_dict_keys() -> None:
+    with pytest.raises(UnsavableValueError, match=r"at \['x'\]\['y'\]\[0\]"):
+        serde.dumps_typed({"x": Point(0, nested(list, MAX_DEPTH - 1))})
+    with pytest.raises(UnsavableValueError, match="more than"):
+        serde.dumps_typed({nested(tuple, MAX_DEPTH): 1})
+
+
+def test_an_int_beyond_64_bits_is_refused_clearly() -> None:
+    with pytest.raises(UnsavableValueError, match="cannot save this value: OverflowError"):
+        serde.dumps_typed({"big": 2**70})
+
+
+def test_register_type_refuses_field_types_of_unknown_fields() -> None:
+    with pytest.raises(TypeError, match=r"\['nope'\]"):
+        register_type(Point, name="tests.Point", field_types={"nope": (int,)})

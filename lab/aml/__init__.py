@@ -1,12 +1,14 @@
 """The AML case investigation the lab runs: seeded cases (``cases``) and the graph (``graph``).
 
-``build_graph(world, variant)`` compiles it; ``describe_graph(compiled)`` is the diagram as plain
-data. The graph's side effects go through an :class:`ExternalWorld` that lives outside Python.
+``build_graph(world, variant)`` compiles it (``VARIANT_INFO`` says what each variant does);
+``describe_graph(compiled)`` is the diagram as plain data. The graph's side effects go through an
+:class:`ExternalWorld` that lives outside Python.
 """
 
 from lab.aml.cases import CASES, REPORTING_THRESHOLD, WATCHLIST, case_summaries, get_case
 from lab.aml.graph import (
     DEFAULT_DELAY,
+    VARIANT_INFO,
     VARIANTS,
     CallSite,
     CaseState,
@@ -15,7 +17,9 @@ from lab.aml.graph import (
     FilingReceipt,
     RunContext,
     Variant,
+    VariantInfo,
     build_graph,
+    business_operation,
     describe_graph,
     use_run_context,
 )
@@ -25,6 +29,7 @@ __all__ = [
     "DEFAULT_DELAY",
     "REPORTING_THRESHOLD",
     "VARIANTS",
+    "VARIANT_INFO",
     "WATCHLIST",
     "CallSite",
     "CaseState",
@@ -33,7 +38,9 @@ __all__ = [
     "FilingReceipt",
     "RunContext",
     "Variant",
+    "VariantInfo",
     "build_graph",
+    "business_operation",
     "case_summaries",
     "describe_graph",
     "get_case",

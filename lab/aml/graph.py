@@ -20,16 +20,22 @@ The LangGraph concepts it shows:
   and ``file_sar`` files a report. Both go through :class:`ExternalWorld`, which lives outside Python
   (a page-side ledger in the browser, :class:`lab.controller.world.InMemoryWorld` in tests).
 
-Two variants of the same graph, chosen when it is built (:data:`VARIANTS`):
+Three variants of the same graph, chosen when it is built (:data:`VARIANTS`, described for the
+page in :data:`VARIANT_INFO`):
 
 - ``"misplaced"``: ``human_review`` buys the case-pack export *before* ``interrupt()``, so approving
   re-runs the purchase (charged ×2), and no external call carries an idempotency key, so a node
   re-run after a crash pays again;
-- ``"fixed"``: the export is bought *after* ``interrupt()`` and only when approved, and every
-  external call carries the idempotency key ``"<thread id>:<task id>"``. A task id is derived from
-  the checkpoint its step started from (``lab.pregel.ids``), so a task re-run after a crash or an
-  interrupt presents the same key and the API answers with the original receipt: no new charge.
-  (Replaying an old frame forks: new checkpoint, new task ids, new keys, a deliberate new charge.)
+- ``"task-key"`` (explicitly flawed): the export is bought *after* ``interrupt()`` and only when
+  approved, and every call carries the key ``"<thread id>:<task id>"``. A task id is derived from
+  the checkpoint its step started from (``lab.pregel.ids``), so a re-run *from that checkpoint*
+  presents the same key. But under durability ``"exit"``, or ``"async"`` while that checkpoint is
+  still being written, a crash loses it: the re-run starts from an older checkpoint, gets a new
+  task id, a new key, and the API charges again;
+- ``"fixed"``: as ``task-key``, but the key names the *business operation* - this investigation
+  (thread), this case, this purpose - and no runtime id, so every re-run of it, after any crash in
+  any durability mode or a replay of an old frame, presents the same key and gets the original
+  receipt: each operation is charged once.
 
 Nodes learn their thread and checkpoint the way LangGraph nodes read ``get_config()``: through a
 :class:`RunContext` the caller installs (``use_run_context``) and keeps current with its ``follow``
@@ -53,8 +59,8 @@ from lab.pregel.loop import Seam
 from lab.pregel.task import current_task
 from lab.types import interrupt
 
-Variant = Literal["misplaced", "fixed"]
-VARIANTS: tuple[Variant, ...] = ("misplaced", "fixed")
+Variant = Literal["misplaced", "task-key", "fixed"]
+VARIANTS: tuple[Variant, ...] = ("misplaced", "task-key", "fixed")
 DEFAULT_DELAY = 0.3
 """Seconds each node visibly works (``await asyncio.sleep``), so a crash can land inside one."""
 
@@ -62,6 +68,9 @@ QUERY_PRICE_CENTS = 250
 """Price of one transaction-graph query (``fetch_transactions``)."""
 EXPORT_PRICE_CENTS = 1_200
 """Price of the full transaction-graph export attached to a SAR (``human_review``)."""
+
+QUERY, EXPORT, FILING = "transaction-graph query", "case-pack export", "SAR filing"
+"""The business operations that leave the process: what each paid or filed request is for."""
 
 
 class CaseState(TypedDict, total=False):
@@ -96,9 +105,64 @@ class CallSite:
     task_id: str
     checkpoint_id: str
 
-    def idempotency_key(self) -> str:
-        """Stable across re-runs of one task (same checkpoint → same task id), new on a fork."""
-        return f"{self.thread_id}:{self.task_id}"
+
+# -- idempotency keys: one rule per variant ---------------------------------------------------------
+
+
+def no_key(site: CallSite, case_id: str, operation: str) -> None:
+    """``misplaced``: no key, so every request is new to the API."""
+    return None
+
+
+def task_key(site: CallSite, case_id: str, operation: str) -> str:
+    """``task-key``: stable while the task re-runs from the same checkpoint; new when a crash lost it."""
+    return f"{site.thread_id}:{site.task_id}"
+
+
+def operation_key(site: CallSite, case_id: str, operation: str) -> str:
+    """``fixed``: the business operation (investigation, case, purpose); no runtime id in it."""
+    return f"{site.thread_id}:{case_id}:{operation}"
+
+
+KeyRule = Callable[[CallSite, str, str], str | None]
+
+
+@dataclass(frozen=True)
+class VariantInfo:
+    """What a variant does, for the page: a label, one sentence, and its two choices."""
+
+    label: str
+    about: str
+    charges_before_interrupt: bool
+    key_rule: KeyRule
+
+
+VARIANT_INFO: dict[Variant, VariantInfo] = {
+    "misplaced": VariantInfo(
+        "misplaced", "buys the export before interrupt(); no idempotency keys", True, no_key
+    ),
+    "task-key": VariantInfo(
+        "task-key (flawed)",
+        "buys after interrupt(); keys are thread:task id, so a crash that loses the step's checkpoint "
+        "gives the re-run a new key and a second charge",
+        False,
+        task_key,
+    ),
+    "fixed": VariantInfo(
+        "fixed",
+        "buys after interrupt(); each key names the business operation (thread, case, purpose), so "
+        "every re-run presents the same key",
+        False,
+        operation_key,
+    ),
+}
+
+
+def business_operation(entry: dict[str, Any]) -> tuple[str, str, str]:
+    """The business operation a ledger entry (``{kind, thread_id, purpose, ...}``) performed:
+    ``(kind, thread id, purpose)``; a thread investigates one case. A graph that is safe against
+    double charges charges (or files) each operation once, however often its nodes re-run."""
+    return entry["kind"], entry["thread_id"], entry["purpose"]
 
 
 @dataclass(frozen=True)
@@ -286,17 +350,17 @@ class Investigation:
 
     def __init__(self, world: ExternalWorld, variant: Variant, delay: float) -> None:
         self.world = world
-        self.keyed = variant == "fixed"
+        self.key_rule = VARIANT_INFO[variant].key_rule
         self.delay = delay
 
     async def work(self) -> None:
         """The node's visible working time (a crash can land here)."""
         await asyncio.sleep(self.delay)
 
-    async def charge(self, purpose: str, amount_cents: int) -> dict[str, Any]:
+    async def charge(self, state: CaseState, purpose: str, amount_cents: int) -> dict[str, Any]:
         site = call_site()
         receipt = await self.world.charge(
-            site.idempotency_key() if self.keyed else None,
+            self.key_rule(site, state["case_id"], purpose),
             **asdict(site),
             amount_cents=amount_cents,
             purpose=purpose,
@@ -317,7 +381,7 @@ class Investigation:
     async def fetch_transactions(self, state: CaseState) -> dict[str, Any]:
         """Query the paid transaction-graph API for the customer's transactions."""
         await self.work()
-        receipt = await self.charge("transaction-graph query", QUERY_PRICE_CENTS)
+        receipt = await self.charge(state, QUERY, QUERY_PRICE_CENTS)
         transactions = get_case(state["case_id"])["transactions"]
         return {
             "transactions": transactions,
@@ -365,7 +429,7 @@ class Investigation:
     async def human_review_misplaced(self, state: CaseState) -> dict[str, Any]:
         """Ask a compliance officer to approve the SAR (buys the export BEFORE asking)."""
         await self.work()
-        export = await self.charge("case-pack export", EXPORT_PRICE_CENTS)  # runs again on resume
+        export = await self.charge(state, EXPORT, EXPORT_PRICE_CENTS)  # runs again on resume
         decision = interrupt(_review_request(state, export))
         return _review_outcome(decision, export)
 
@@ -374,7 +438,8 @@ class Investigation:
         """Ask a compliance officer to approve the SAR (buys the export after, if approved)."""
         await self.work()
         decision = interrupt(_review_request(state, None))
-        export = await self.charge("case-pack export", EXPORT_PRICE_CENTS) if is_approved(decision) else None
+        approved = is_approved(decision)
+        export = await self.charge(state, EXPORT, EXPORT_PRICE_CENTS) if approved else None
         return _review_outcome(decision, export)
 
     @traits(files_sar=True)
@@ -383,7 +448,7 @@ class Investigation:
         await self.work()
         site = call_site()
         receipt = await self.world.file_sar(
-            site.idempotency_key() if self.keyed else None,
+            self.key_rule(site, state["case_id"], FILING),
             **asdict(site),
             case_id=state["case_id"],
             report=state["sar_draft"],
@@ -448,11 +513,12 @@ def build_graph(
     checkpointer: Any = None,
     delay: float = DEFAULT_DELAY,
 ) -> CompiledStateGraph:
-    """The AML graph, compiled. ``variant`` picks ``human_review`` and whether calls are keyed."""
+    """The AML graph, compiled. ``variant`` picks ``human_review`` and how calls are keyed."""
     if variant not in VARIANTS:
         raise ValueError(f"Unknown variant {variant!r}; choose one of: {', '.join(VARIANTS)}")
     nodes = Investigation(world, variant, delay)
-    review = nodes.human_review_fixed if variant == "fixed" else nodes.human_review_misplaced
+    misplaced = VARIANT_INFO[variant].charges_before_interrupt
+    review = nodes.human_review_misplaced if misplaced else nodes.human_review_fixed
     builder = StateGraph(CaseState)
     builder.add_node("intake", nodes.intake)
     builder.add_node("fetch_transactions", nodes.fetch_transactions)

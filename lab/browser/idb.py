@@ -27,12 +27,11 @@ One durable write, then a read::
 
 from collections.abc import Callable, Iterable
 
-from js import Error, Object, Promise, indexedDB
-from pyodide.ffi import JsException, JsProxy, create_once_callable, create_proxy, jsnull, to_js
+from js import Error, Promise, indexedDB
+from pyodide.ffi import JsException, JsProxy, create_once_callable, create_proxy
 
-# Relaxed durability: only an OS crash or power loss can lose a committed transaction; a killed
-# browser loses nothing (platform notes section 2), and it is the browser's default anyway.
-_RELAXED = to_js({"durability": "relaxed"}, dict_converter=Object.fromEntries)
+# The saver's own helpers (lab.checkpoint must not import lab.browser), re-exported for the worker.
+from lab.checkpoint.indexeddb import absent, transaction  # noqa: F401
 
 
 def _event_promise(
@@ -111,16 +110,6 @@ def _plain(error: JsProxy) -> JsProxy:
     return Error.new(f"{error.name}: {error.message}")
 
 
-def absent(value: object) -> bool:
-    """JavaScript ``undefined`` (``None`` in Python) or ``null`` (``jsnull``): no value."""
-    return value is None or value is jsnull
-
-
-def transaction(db: JsProxy, stores: Iterable[str], mode: str = "readonly") -> JsProxy:
-    """Start a transaction over ``stores`` (``"readonly"`` or ``"readwrite"``), with relaxed durability."""
-    return db.transaction(to_js(list(stores)), mode, _RELAXED)
-
-
 async def open_database(name: str, version: int, upgrade: Callable[[JsProxy, int, JsProxy], None]) -> JsProxy:
     """Open (or create) a database at ``version`` and return the ``IDBDatabase``.
 
@@ -153,6 +142,11 @@ async def open_database(name: str, version: int, upgrade: Callable[[JsProxy, int
     finally:
         request.removeEventListener("upgradeneeded", listener)
         listener.destroy()
+
+
+async def delete_database(name: str) -> None:
+    """Delete the database ``name`` (every connection to it must be closed first)."""
+    await request_promise(indexedDB.deleteDatabase(name))
 
 
 def store_names(db: JsProxy) -> list[str]:

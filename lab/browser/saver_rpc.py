@@ -82,11 +82,11 @@ def _database(args: dict[str, Any]) -> str:
 async def saver_open(args: dict[str, Any]) -> dict[str, Any]:
     """Open the saver database ``args["database"]`` (once; later calls reuse the connection)."""
     from lab.browser import idb
-    from lab.checkpoint.indexeddb import SCHEMA_VERSION, IndexedDBSaver
+    from lab.checkpoint.indexeddb import SCHEMA_VERSION, IndexedDBSaver, upgrade
 
     name = _database(args)
     if name not in _savers:
-        _savers[name] = await IndexedDBSaver.open(name)
+        _savers[name] = IndexedDBSaver(await idb.open_database(name, SCHEMA_VERSION, upgrade))
     return {
         "database": name,
         "schema_version": SCHEMA_VERSION,
@@ -116,14 +116,14 @@ async def saver_call(args: dict[str, Any]) -> dict[str, Any]:
 
 async def saver_close(args: dict[str, Any]) -> dict[str, Any]:
     """Close the database ``args["database"]``; with ``args["delete"]``, delete it too."""
-    from lab.checkpoint.indexeddb import delete_database
+    from lab.browser import idb
 
     name = _database(args)
     saver = _savers.pop(name, None)
     if saver is not None:
         saver.close()
     if args.get("delete"):
-        await delete_database(name)
+        await idb.delete_database(name)
     return {"database": name, "deleted": bool(args.get("delete"))}
 
 

@@ -23,8 +23,8 @@ does real I/O (IndexedDB) declares ``supports_sync = False`` and its saver is as
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator, Coroutine, Iterable, Iterator, Sequence
-from typing import Any, TypeVar
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Iterator, Sequence
+from typing import Any, Literal, TypeVar
 
 from lab.checkpoint.base import (
     WRITES_IDX_MAP,
@@ -37,6 +37,8 @@ from lab.checkpoint.base import (
     Config,
     check_thread_id_length,
 )
+from lab.checkpoint.errors import CorruptRecordError, UnsavableValueError
+from lab.checkpoint.records import checkpoint_problem, metadata_problem, record_name
 from lab.checkpoint.serde import MsgpackSerializer, SerializerProtocol, TypedValue
 from lab.checkpoint.storage import BlobKey, BlobRow, CheckpointKey, CheckpointRow, CheckpointStorage, WriteRow
 
@@ -198,7 +200,7 @@ class CheckpointSaver(BaseCheckpointSaver):
         thread_id = _checked_thread_id(configurable["thread_id"])
         checkpoint_ns: str = configurable["checkpoint_ns"]
         checkpoint_id = checkpoint["id"]
-        dumps = self.serde.dumps_typed
+        dump = self._dump
         values = checkpoint["channel_values"]
         # Rows are dict literals rather than BlobRow(...) calls: same dicts, a third of the cost.
         blobs: list[BlobRow] = [
@@ -207,7 +209,7 @@ class CheckpointSaver(BaseCheckpointSaver):
                 "checkpoint_ns": checkpoint_ns,
                 "channel": channel,
                 "version": version,
-                "value": dumps(values[channel]) if channel in values else EMPTY,
+                "value": dump(values[channel], f"channel {channel!r}") if channel in values else EMPTY,
             }
             for channel, version in new_versions.items()
         ]
@@ -216,8 +218,10 @@ class CheckpointSaver(BaseCheckpointSaver):
             "checkpoint_ns": checkpoint_ns,
             "checkpoint_id": checkpoint_id,
             "parent_checkpoint_id": configurable.get("checkpoint_id"),
-            "checkpoint": dumps({key: value for key, value in checkpoint.items() if key != "channel_values"}),
-            "metadata": dumps(_enriched_metadata(config, metadata)),
+            "checkpoint": dump(
+                {key: value for key, value in checkpoint.items() if key != "channel_values"}, "the checkpoint"
+            ),
+            "metadata": dump(_enriched_metadata(config, metadata), "the metadata"),
         }
         await self.storage.put(checkpoints=(row,), blobs=blobs)
         return _checkpoint_config(thread_id, checkpoint_ns, checkpoint_id)
@@ -229,7 +233,6 @@ class CheckpointSaver(BaseCheckpointSaver):
         thread_id = _checked_thread_id(configurable["thread_id"])
         checkpoint_ns: str = configurable.get("checkpoint_ns", "")
         checkpoint_id: str = configurable["checkpoint_id"]
-        dumps = self.serde.dumps_typed
         rows: list[WriteRow] = []
         for position, (channel, value) in enumerate(writes):
             idx = WRITES_IDX_MAP.get(channel, position)
@@ -241,14 +244,56 @@ class CheckpointSaver(BaseCheckpointSaver):
                     "task_id": task_id,
                     "idx": idx,
                     "channel": channel,
-                    "value": dumps(value),
+                    "value": self._dump(value, f"the write to {channel!r} of task {task_id!r}"),
                     "task_path": task_path,
                     "overwrite": idx < 0,  # special slots: last write wins; regular: first wins
                 }
             )
         await self.storage.put(writes=rows)
 
+    def _dump(self, value: Any, what: str) -> TypedValue:
+        """Serialize ``value``; an error names ``what`` it was (a channel, a write...)."""
+        try:
+            return self.serde.dumps_typed(value)
+        except UnsavableValueError as error:
+            raise error.at(what) from None
+
     # --- reading ------------------------------------------------------------------------------
+
+    def _load(self, value: TypedValue, key: CheckpointKey, part: str, *part_args: Any) -> Any:
+        """Deserialize a stored value; anything wrong is one ``CorruptRecordError`` naming the record
+        (``part.format(*part_args)`` says which part of it; formatted only then, it costs nothing)."""
+        try:
+            return self.serde.loads_typed(value)
+        except CorruptRecordError as error:
+            raise error.at(record_name(*key, part.format(*part_args))) from error
+        except Exception as error:  # a custom serializer's own error: still the one error type
+            where = record_name(*key, part.format(*part_args))
+            raise CorruptRecordError(f"{type(error).__name__}: {error}", where) from error
+
+    def _checkpoint(self, row: CheckpointRow) -> dict[str, Any]:
+        return self._load_dict(row, "checkpoint", checkpoint_problem)
+
+    def _metadata(self, row: CheckpointRow) -> dict[str, Any]:
+        return self._load_dict(row, "metadata", metadata_problem)
+
+    def _load_dict(
+        self,
+        row: CheckpointRow,
+        field: Literal["checkpoint", "metadata"],
+        problem_of: Callable[[Any], str | None],
+    ) -> dict[str, Any]:
+        """Load the row's checkpoint or metadata, refusing it if ``problem_of`` finds it malformed."""
+        key = _checkpoint_key(row)
+        loaded = self._load(row[field], key, "the {}", field)
+        problem = problem_of(loaded)
+        if problem:
+            raise CorruptRecordError(problem, record_name(*key, f"the {field}"))
+        return loaded
+
+    def _load_write(self, write: WriteRow) -> Any:
+        part = "the write to {!r} of task {!r}"
+        return self._load(write["value"], _checkpoint_key(write), part, write["channel"], write["task_id"])
 
     async def aget_tuple(self, config: Config) -> CheckpointTuple | None:
         configurable = config["configurable"]
@@ -259,7 +304,7 @@ class CheckpointSaver(BaseCheckpointSaver):
         )
         if row is None:
             return None
-        (saved,) = await self._tuples([row], [self.serde.loads_typed(row["metadata"])])
+        (saved,) = await self._tuples([row], [self._metadata(row)])
         return saved
 
     async def alist(
@@ -291,7 +336,7 @@ class CheckpointSaver(BaseCheckpointSaver):
         for row in rows:
             if wanted_id and row["checkpoint_id"] != wanted_id:
                 continue
-            metadata = self.serde.loads_typed(row["metadata"])
+            metadata = self._metadata(row)
             if filter and any(metadata.get(key) != value for key, value in filter.items()):
                 continue
             picked.append(row)
@@ -305,8 +350,7 @@ class CheckpointSaver(BaseCheckpointSaver):
     ) -> list[CheckpointTuple]:
         """Complete stored rows with their channel values and pending writes (two storage calls
         for any number of rows)."""
-        loads = self.serde.loads_typed
-        checkpoints = [loads(row["checkpoint"]) for row in rows]
+        checkpoints = [self._checkpoint(row) for row in rows]
         blobs = await self.storage.blobs(
             [
                 key
@@ -325,7 +369,8 @@ class CheckpointSaver(BaseCheckpointSaver):
             for blob_key in _blob_keys(row, checkpoint):
                 blob = blobs.get(blob_key)
                 if blob is not None and blob[0] != EMPTY[0]:
-                    values[blob_key[2]] = loads(blob)
+                    channel, version = blob_key[2:]
+                    values[channel] = self._load(blob, key, "channel {!r} (version {!r})", channel, version)
             writes = sorted(writes_by_checkpoint.get(key, []), key=_write_order)
             parent_id = row["parent_checkpoint_id"]
             result.append(
@@ -337,7 +382,7 @@ class CheckpointSaver(BaseCheckpointSaver):
                     if parent_id
                     else None,
                     pending_writes=[
-                        (write["task_id"], write["channel"], loads(write["value"])) for write in writes
+                        (write["task_id"], write["channel"], self._load_write(write)) for write in writes
                     ],
                 )
             )
@@ -353,7 +398,7 @@ class CheckpointSaver(BaseCheckpointSaver):
         if not doomed_runs:
             return
         rows = await self.storage.checkpoints(None, None)
-        doomed = [row for row in rows if self.serde.loads_typed(row["metadata"]).get("run_id") in doomed_runs]
+        doomed = [row for row in rows if self._metadata(row).get("run_id") in doomed_runs]
         await self._delete_checkpoints(doomed, rows)
 
     async def aprune(self, thread_ids: Sequence[str], *, strategy: str = "keep_latest") -> None:
@@ -385,16 +430,14 @@ class CheckpointSaver(BaseCheckpointSaver):
         still_used: set[BlobKey] = set()
         for row in rows:
             if (row["thread_id"], row["checkpoint_ns"]) in namespaces:
-                blob_keys = _blob_keys(row, self.serde.loads_typed(row["checkpoint"]))
+                blob_keys = _blob_keys(row, self._checkpoint(row))
                 (orphan_candidates if _checkpoint_key(row) in doomed_keys else still_used).update(blob_keys)
         await self.storage.delete(checkpoints=list(doomed_keys), blobs=list(orphan_candidates - still_used))
 
     async def acopy_thread(self, source_thread_id: str, target_thread_id: str) -> None:
         target = _checked_thread_id(target_thread_id)
         rows = await self.storage.checkpoints(source_thread_id, None)
-        blob_keys = {
-            key for row in rows for key in _blob_keys(row, self.serde.loads_typed(row["checkpoint"]))
-        }
+        blob_keys = {key for row in rows for key in _blob_keys(row, self._checkpoint(row))}
         blobs = await self.storage.blobs(list(blob_keys))
         writes = await self.storage.writes([_checkpoint_key(row) for row in rows])
         await self.storage.put(

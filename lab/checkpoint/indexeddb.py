@@ -45,9 +45,11 @@ Failures are explicit: :class:`StorageFullError` when the browser's quota is exh
 that transaction is stored), :class:`CorruptRecordError` naming the record when stored data does not
 load, :class:`IndexedDBError` for anything else IndexedDB refuses.
 
-Usage, in the worker::
+This module never opens a database itself (``lab.checkpoint`` does not depend on the worker code in
+``lab.browser``): the worker opens one and hands the ``IDBDatabase`` in. Usage, in the worker::
 
-    saver = await IndexedDBSaver.open("my-checkpoints")
+    db = await lab.browser.idb.open_database("my-checkpoints", SCHEMA_VERSION, upgrade)
+    saver = IndexedDBSaver(db)
     config = await saver.aput(config, checkpoint, metadata, new_versions)
 """
 
@@ -56,12 +58,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from js import IDBKeyRange, Object, Promise, indexedDB
+from js import IDBKeyRange, Object, Promise
 from pyodide.ffi import JsException, JsProxy, create_once_callable, create_proxy, jsnull, to_js
 
-from lab.browser import idb
 from lab.checkpoint.core import CheckpointSaver
-from lab.checkpoint.serde import MsgpackSerializer, SerializerProtocol, TypedValue
+from lab.checkpoint.errors import CorruptRecordError
+from lab.checkpoint.serde import SerializerProtocol, TypedValue
 from lab.checkpoint.storage import BlobKey, BlobRow, CheckpointKey, CheckpointRow, WriteRow
 
 SCHEMA_VERSION = 1
@@ -83,10 +85,6 @@ class IndexedDBError(Exception):
 
 class StorageFullError(IndexedDBError):
     """The browser's storage quota for this site is exhausted; the transaction stored nothing."""
-
-
-class CorruptRecordError(IndexedDBError):
-    """A stored record is malformed, or holds bytes that do not load."""
 
 
 # --------------------------------------------------------------------------------------------------
@@ -121,30 +119,24 @@ def upgrade(db: JsProxy, old_version: int, _tx: JsProxy) -> None:
         create_stores(db)
 
 
-async def open_database(name: str) -> JsProxy:
-    """Open (creating or upgrading it) the saver database ``name`` and return the ``IDBDatabase``."""
-    return await idb.open_database(name, SCHEMA_VERSION, upgrade)
+# Relaxed durability: only an OS crash or power loss can lose a committed transaction; a killed
+# browser loses nothing (platform notes section 2), and it is the browser's default anyway.
+_RELAXED = to_js({"durability": "relaxed"}, dict_converter=Object.fromEntries)
 
 
-async def delete_database(name: str) -> None:
-    """Delete the database ``name`` (every connection to it must be closed first)."""
-    await idb.request_promise(indexedDB.deleteDatabase(name))
+def transaction(db: JsProxy, stores: Sequence[str], mode: str = "readonly") -> JsProxy:
+    """Start a transaction over ``stores`` (``"readonly"`` or ``"readwrite"``), with relaxed durability."""
+    return db.transaction(to_js(list(stores)), mode, _RELAXED)
+
+
+def absent(value: object) -> bool:
+    """JavaScript ``undefined`` (``None`` in Python) or ``null`` (``jsnull``): no value."""
+    return value is None or value is jsnull
 
 
 # --------------------------------------------------------------------------------------------------
 # Rows <-> records
 # --------------------------------------------------------------------------------------------------
-
-
-class StoredValue(tuple):
-    """A ``(type, bytes)`` value read from a record, which remembers that record for error messages."""
-
-    record: str
-
-    def __new__(cls, kind: str, data: bytes, record: str) -> StoredValue:
-        value = super().__new__(cls, (kind, data))
-        value.record = record
-        return value
 
 
 def _describe(store: str, key: Sequence[Any]) -> str:
@@ -186,8 +178,8 @@ def _write_record(row: WriteRow) -> JsProxy:
     )
 
 
-def _rows(store: str, records: JsProxy, make: Callable[[dict[str, Any], str], Any]) -> list[Any]:
-    """Turn JS records of ``store`` into rows with ``make(fields, name)``; a malformed record raises a
+def _rows(store: str, records: JsProxy, make: Callable[[dict[str, Any]], Any]) -> list[Any]:
+    """Turn JS records of ``store`` into rows with ``make(fields)``; a malformed record raises a
     :class:`CorruptRecordError` that names it (records always have their key fields: IndexedDB
     refuses to store a record without them)."""
     rows = []
@@ -195,40 +187,41 @@ def _rows(store: str, records: JsProxy, make: Callable[[dict[str, Any], str], An
         fields = record.to_py()
         name = _describe(store, [fields.get(field) for field in _KEY_PATHS[store]])
         try:
-            rows.append(make(fields, name))
+            rows.append(make(fields))
         except (KeyError, TypeError, ValueError, AttributeError) as error:
             raise CorruptRecordError(
-                f"{name} is malformed ({type(error).__name__}: {error}); it was not written by this "
-                "saver, or by an incompatible version of it"
+                f"the record is malformed ({type(error).__name__}: {error}); it was not written by this "
+                "saver, or by an incompatible version of it",
+                name,
             ) from None
     return rows
 
 
-def _stored(value: Any, name: str) -> StoredValue:
+def _stored(value: Any) -> TypedValue:
     kind = value["type"]
     if not isinstance(kind, str):
         raise TypeError(f"value type is {type(kind).__name__}, not str")
-    return StoredValue(kind, bytes(value["bytes"]), name)
+    return kind, bytes(value["bytes"])
 
 
-def _checkpoint_row(fields: dict[str, Any], name: str) -> CheckpointRow:
+def _checkpoint_row(fields: dict[str, Any]) -> CheckpointRow:
     parent = fields["parent_checkpoint_id"]
     return {
         "thread_id": fields["thread_id"],
         "checkpoint_ns": fields["checkpoint_ns"],
         "checkpoint_id": fields["checkpoint_id"],
-        "parent_checkpoint_id": None if idb.absent(parent) else parent,
-        "checkpoint": _stored(fields["checkpoint"], name),
-        "metadata": _stored(fields["metadata"], name),
+        "parent_checkpoint_id": None if absent(parent) else parent,
+        "checkpoint": _stored(fields["checkpoint"]),
+        "metadata": _stored(fields["metadata"]),
     }
 
 
-def _write_row(fields: dict[str, Any], name: str) -> WriteRow:
+def _write_row(fields: dict[str, Any]) -> WriteRow:
     return {
         **{field: fields[field] for field in WRITE_KEY},
         "channel": fields["channel"],
         "task_path": fields["task_path"],
-        "value": _stored(fields["value"], name),
+        "value": _stored(fields["value"]),
         "overwrite": False,
     }
 
@@ -268,14 +261,14 @@ class IndexedDBStorage:
         if missing:
             raise IndexedDBError(
                 f"database {db.name!r} (version {db.version}) has no object store {', '.join(missing)}: "
-                "open it with lab.checkpoint.indexeddb.open_database, or call create_stores in its upgrade"
+                "open it with lab.checkpoint.indexeddb.upgrade as its upgrade, or call create_stores in yours"
             )
         self.db = db
 
     async def _commit(self, stores: list[str], issue: Callable[[JsProxy], None], what: str) -> None:
         """Run one readwrite transaction: ``issue(tx)`` makes every request, synchronously; then wait for
         the transaction to end. ``complete`` is the durability point; a failure stores nothing."""
-        tx = idb.transaction(self.db, stores, "readwrite")
+        tx = transaction(self.db, stores, "readwrite")
         ended = _ended(tx)  # before any await
         try:
             issue(tx)
@@ -299,7 +292,7 @@ class IndexedDBStorage:
     async def _read(self, stores: list[str], issue: Callable[[JsProxy], Callable[[], Any]]) -> Any:
         """Run one readonly transaction: ``issue(tx)`` makes every request and returns a function that
         reads their results, called once the transaction is complete."""
-        tx = idb.transaction(self.db, stores)
+        tx = transaction(self.db, stores)
         ended = _ended(tx)
         try:
             read = issue(tx)
@@ -364,10 +357,10 @@ class IndexedDBStorage:
                 request = store.get(_js([thread_id, checkpoint_ns, checkpoint_id]))
                 return lambda: request.result
             request = store.openCursor(_range([thread_id, checkpoint_ns]), "prev")  # the latest only
-            return lambda: None if idb.absent(request.result) else request.result.value
+            return lambda: None if absent(request.result) else request.result.value
 
         record = await self._read([CHECKPOINTS], issue)
-        return None if idb.absent(record) else _rows(CHECKPOINTS, [record], _checkpoint_row)[0]
+        return None if absent(record) else _rows(CHECKPOINTS, [record], _checkpoint_row)[0]
 
     async def checkpoints(
         self,
@@ -416,8 +409,8 @@ class IndexedDBStorage:
 
         found: dict[BlobKey, TypedValue] = {}
         for key, record in zip(keys, await self._read([BLOBS], issue), strict=True):
-            if not idb.absent(record):
-                found[key] = _rows(BLOBS, [record], lambda fields, name: _stored(fields["value"], name))[0]
+            if not absent(record):
+                found[key] = _rows(BLOBS, [record], lambda fields: _stored(fields["value"]))[0]
         return found
 
     async def writes(self, keys: Sequence[CheckpointKey]) -> list[WriteRow]:
@@ -460,9 +453,10 @@ class IndexedDBStorage:
 def _ended(tx: JsProxy) -> JsProxy:
     """A promise for the event that ends ``tx``: ``complete`` (committed) or ``abort`` (nothing stored).
 
-    Unlike ``idb.tx_done`` it never rejects; the failure is then read from ``tx.error``. Pyodide 314 does
-    not take Chromium's ``QuotaExceededError`` (a ``DOMException`` subclass) for an error: awaiting a
-    promise rejected with one never returns ("invalid exception object"), so a full disk would hang.
+    Unlike ``lab.browser.idb.tx_done`` it never rejects; the failure is then read from ``tx.error``.
+    Pyodide 314 does not take Chromium's ``QuotaExceededError`` (a ``DOMException`` subclass) for an
+    error: awaiting a promise rejected with one never returns ("invalid exception object"), so a full
+    disk would hang.
     The listeners are the promise's own ``resolve``: no Python proxy to free.
     """
 
@@ -476,7 +470,7 @@ def _ended(tx: JsProxy) -> JsProxy:
 def _error(tx: JsProxy) -> tuple[str, str]:
     """The name and message of the error that aborted ``tx``."""
     error = tx.error
-    if idb.absent(error):
+    if absent(error):
         return "AbortError", "the transaction was aborted"
     return str(error.name), str(error.message)
 
@@ -496,7 +490,7 @@ def _newest_first(request: JsProxy, limit: int) -> Callable[[], list[JsProxy]]:
 
     def on_success(_event: JsProxy) -> None:
         cursor = request.result
-        if idb.absent(cursor):  # past the last record
+        if absent(cursor):  # past the last record
             return
         records.append(cursor.value)
         if len(records) < limit:
@@ -517,27 +511,6 @@ def _newest_first(request: JsProxy, limit: int) -> Callable[[], list[JsProxy]]:
 # --------------------------------------------------------------------------------------------------
 
 
-class _NamingSerializer:
-    """Wraps the saver's serializer so that a value that does not load names the record it came from."""
-
-    def __init__(self, inner: SerializerProtocol) -> None:
-        self.inner = inner
-
-    def dumps_typed(self, obj: Any) -> TypedValue:
-        return self.inner.dumps_typed(obj)
-
-    def loads_typed(self, data: TypedValue) -> Any:
-        try:
-            return self.inner.loads_typed(data)
-        except Exception as error:
-            if not isinstance(data, StoredValue):
-                raise
-            raise CorruptRecordError(
-                f"{data.record} holds a {data[0]!r} value of {len(data[1])} bytes that does not load: "
-                f"{type(error).__name__}: {error}"
-            ) from error
-
-
 class IndexedDBSaver(CheckpointSaver):
     """The checkpoint saver of the browser: ``CheckpointSaver`` over :class:`IndexedDBStorage`.
 
@@ -546,12 +519,7 @@ class IndexedDBSaver(CheckpointSaver):
     """
 
     def __init__(self, db: JsProxy, *, serde: SerializerProtocol | None = None) -> None:
-        super().__init__(IndexedDBStorage(db), serde=_NamingSerializer(serde or MsgpackSerializer()))
-
-    @classmethod
-    async def open(cls, name: str, *, serde: SerializerProtocol | None = None) -> IndexedDBSaver:
-        """A saver over the database ``name`` (created, or upgraded to :data:`SCHEMA_VERSION`)."""
-        return cls(await open_database(name), serde=serde)
+        super().__init__(IndexedDBStorage(db), serde=serde)
 
     def close(self) -> None:
         """Close the database connection (after that, every call fails)."""

@@ -25,12 +25,19 @@ code          value
 
 Subclasses of ``dict``, ``list``, ``tuple``, ``str``, ``int`` and ``float`` (``defaultdict``,
 a ``NamedTuple``, an ``IntEnum``...) are stored as that base type. Anything else raises
-``TypeError`` when saving.
+:class:`UnsavableValueError` when saving.
 
-Loading never runs code found in the data: an unknown extension code or an unregistered
-type name raises ``ValueError``; the only constructors ever called are those of registered
-types. This works with msgpack's C extension and with its pure-Python fallback (the one
-Pyodide may use), which produce identical bytes.
+**Depth.** Values may nest at most :data:`MAX_DEPTH` containers deep. Loading checks it for typed
+values (C msgpack recurses through every extension value on the C stack, and about 190 levels
+crash CPython), and saving checks it for everything, so the lab never writes what it could not
+read back.
+
+**Loading never runs code found in the data**: an unknown extension code or an unregistered type
+name is refused; the only constructors ever called are those of registered types, and only with
+field values of the types they were registered with (``Interrupt(id=123)`` is refused). Whatever is
+wrong, loading raises one error, :class:`CorruptRecordError`, saying what. This works with
+msgpack's C extension and with its pure-Python fallback (the one Pyodide may use), which produce
+identical bytes.
 """
 
 from __future__ import annotations
@@ -38,16 +45,22 @@ from __future__ import annotations
 import dataclasses
 import threading
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any, Protocol
 
 import msgpack
 
+from lab.checkpoint.errors import CorruptRecordError, UnsavableValueError
+
 TypedValue = tuple[str, bytes]
 """A serialized value: ``(type, payload)``, e.g. ``("msgpack", b"\\x81\\xa1x\\x01")``."""
 
 NULL: TypedValue = ("null", b"")
+
+MAX_DEPTH = 50
+"""How many containers (dict, list, set, tuple, registered type) a value may nest. Far more than
+any state needs, and far below the ~190 typed levels that overflow C msgpack's stack."""
 
 _SET, _FROZENSET, _TUPLE, _DATETIME, _UUID, _REGISTERED = 1, 2, 3, 4, 5, 6
 
@@ -65,34 +78,117 @@ class _RegisteredType:
     name: str
     cls: type
     fields: tuple[str, ...]
+    field_types: Mapping[str, tuple[type, ...]]
 
 
 _registered_by_name: dict[str, _RegisteredType] = {}
 _registered_by_class: dict[type, _RegisteredType] = {}
 
 
-def register_type(cls: type, *, name: str | None = None, fields: Sequence[str] | None = None) -> None:
+def register_type(
+    cls: type,
+    *,
+    name: str | None = None,
+    fields: Sequence[str] | None = None,
+    field_types: Mapping[str, tuple[type, ...]] | None = None,
+) -> None:
     """Allow instances of ``cls`` in checkpoints.
 
     An instance is stored as ``name`` plus the values of its ``fields`` (by default the
     init fields of a dataclass) and loaded as ``cls(**{field: value, ...})``. ``name``
     defaults to ``cls.__name__`` and is what the stored bytes contain, so keep it stable.
+    ``field_types`` maps fields to the types a loaded value must have, e.g.
+    ``{"id": (str,)}``: a stored record with another type is refused before ``cls`` is called.
     Registering a name again replaces the previous entry (re-running a notebook cell that
     defines the class works).
 
-    ``lab.types`` registers ``Interrupt`` and ``Send``.
+    ``lab.types`` registers ``Interrupt``, ``Send`` and ``Command``.
     """
     if fields is None:
         if not dataclasses.is_dataclass(cls):
             raise TypeError(f"{cls.__qualname__} is not a dataclass: pass fields=(...) to register it")
         fields = [field.name for field in dataclasses.fields(cls) if field.init]
-    entry = _RegisteredType(name or cls.__name__, cls, tuple(fields))
+    unknown = set(field_types or {}) - set(fields)
+    if unknown:
+        raise TypeError(f"field_types names {sorted(unknown)}, which are not fields of {cls.__qualname__}")
+    entry = _RegisteredType(name or cls.__name__, cls, tuple(fields), dict(field_types or {}))
     previous = _registered_by_name.get(entry.name)
     if previous is not None:
         _registered_by_class.pop(previous.cls, None)
     _registered_by_name[entry.name] = entry
     _registered_by_class[cls] = entry
 
+
+# --- depth ------------------------------------------------------------------------------------
+
+_LEAVES = frozenset({str, int, float, bool, bytes, type(None), datetime, uuid.UUID})
+
+
+def _children(obj: Any) -> Iterable[tuple[Any, Any]] | None:
+    """The ``(key, item)`` pairs inside a container (dict keys count too: they may be tuples);
+    ``None`` for a value that holds no other value."""
+    if type(obj) in _LEAVES:
+        return None
+    if isinstance(obj, dict):
+        return [*obj.items(), *((key, key) for key in obj if type(key) not in _LEAVES)]
+    if isinstance(obj, list | tuple | set | frozenset):
+        return enumerate(obj)
+    registered = _registered_by_class.get(type(obj))
+    if registered is not None:
+        return [(field, getattr(obj, field)) for field in registered.fields]
+    return None
+
+
+_PLAIN_CONTAINERS = frozenset({list, tuple, set, frozenset})
+
+
+def _deepest(obj: Any) -> int:
+    """How many containers deep ``obj`` nests (0 for a leaf), stopping once past ``MAX_DEPTH``.
+
+    It runs on every value saved, so it is a loop over a stack rather than a recursion, the plain
+    containers skip :func:`_children`, and a leaf (nearly everything) costs one set lookup."""
+    deepest = 0
+    stack = [(obj, 1)]
+    while stack:
+        value, depth = stack.pop()
+        kind = type(value)
+        if kind is dict:
+            items: Iterable[Any] = [*value.values(), *value]  # keys too: mostly text, skipped below
+        elif kind in _PLAIN_CONTAINERS:
+            items = value
+        else:
+            children = _children(value)
+            if children is None:
+                continue
+            items = [item for _, item in children]
+        deepest = max(deepest, depth)
+        if depth > MAX_DEPTH:
+            break
+        stack.extend((item, depth + 1) for item in items if type(item) not in _LEAVES)
+    return deepest
+
+
+def _path_too_deep(obj: Any, depth: int = 1) -> list[Any] | None:
+    """The keys leading to the first container nested deeper than ``MAX_DEPTH``, or ``None``
+    (for the error message only: :func:`_deepest` is the fast check)."""
+    children = _children(obj)
+    if children is None:
+        return None
+    if depth > MAX_DEPTH:
+        return []
+    for key, item in children:
+        path = _path_too_deep(item, depth + 1)
+        if path is not None:
+            return [key, *path]
+    return None
+
+
+def _path_text(path: list[Any]) -> str:
+    shown = "".join(f"[{key!r}]" for key in path[:4])
+    return shown + "..." if len(path) > 4 else shown
+
+
+# --- saving -----------------------------------------------------------------------------------
 
 _idle_packers = threading.local()
 """Per-thread pool of reusable ``msgpack.Packer`` objects: making a packer costs ~8 times as
@@ -109,11 +205,6 @@ def _pack(obj: Any) -> bytes:
         return packer.pack(obj)  # on error the packer empties its buffer, so it stays reusable
     finally:
         pool.append(packer)
-
-
-def _unpack(data: bytes) -> Any:
-    # strict_map_key=False: dicts may have int, tuple... keys, not only str.
-    return msgpack.unpackb(data, ext_hook=_from_ext, raw=False, strict_map_key=False)
 
 
 def _ext_items(code: int) -> Callable[[Any], msgpack.ExtType]:
@@ -151,47 +242,126 @@ def _to_ext(obj: Any) -> Any:
         if isinstance(obj, base):
             return convert(obj)
     kind = type(obj)
-    raise TypeError(
-        f"cannot serialize {kind.__module__}.{kind.__qualname__} ({obj!r:.80}): checkpoints hold only "
-        "JSON-like values, set, frozenset, tuple, datetime, uuid.UUID, bytes and types registered "
-        "with lab.checkpoint.serde.register_type"
+    raise UnsavableValueError(
+        f"{kind.__module__}.{kind.__qualname__} ({obj!r:.80}) is not a type checkpoints hold: they "
+        "hold only JSON-like values, set, frozenset, tuple, datetime, uuid.UUID, bytes and types "
+        "registered with lab.checkpoint.serde.register_type"
     )
 
 
+# --- loading ----------------------------------------------------------------------------------
+
+
+def _unpack(data: bytes) -> Any:
+    # strict_map_key=False: dicts may have int, tuple... keys, not only str.
+    return msgpack.unpackb(data, ext_hook=_from_ext, raw=False, strict_map_key=False)
+
+
+def _checked_field(registered: _RegisteredType, field: str, value: Any) -> Any:
+    expected = registered.field_types.get(field)
+    if expected is not None and not isinstance(value, expected):
+        wanted = " or ".join("None" if kind is type(None) else kind.__name__ for kind in expected)
+        raise CorruptRecordError(
+            f"stored {registered.name} has {field}={value!r:.60} ({type(value).__name__}); "
+            f"its {field} must be {wanted}"
+        )
+    return value
+
+
 def _load_registered(data: bytes) -> Any:
-    name, *values = _unpack(data)
+    stored = _unpack(data)
+    if not (isinstance(stored, list) and stored and isinstance(stored[0], str)):
+        raise CorruptRecordError(f"a typed object must be [type name, *field values], got {stored!r:.60}")
+    name, *values = stored
     registered = _registered_by_name.get(name)
     if registered is None:
-        raise ValueError(
+        raise CorruptRecordError(
             f"stored object of type {name!r} is not registered for loading: import the module that "
             "calls lab.checkpoint.serde.register_type for it (lab.types registers Interrupt and Send)"
         )
     if len(values) != len(registered.fields):
-        raise ValueError(
+        raise CorruptRecordError(
             f"stored {name!r} has {len(values)} values but its registration has fields {registered.fields}"
         )
-    return registered.cls(**dict(zip(registered.fields, values, strict=True)))
+    return registered.cls(
+        **{
+            field: _checked_field(registered, field, value)
+            for field, value in zip(registered.fields, values, strict=True)
+        }
+    )
+
+
+def _load_items(kind: type) -> Callable[[bytes], Any]:
+    def load(data: bytes) -> Any:
+        items = _unpack(data)
+        if not isinstance(items, list):
+            raise CorruptRecordError(f"a stored {kind.__name__} must hold an array, got {items!r:.60}")
+        return kind(items)
+
+    return load
+
+
+def _load_uuid(data: bytes) -> uuid.UUID:
+    if len(data) != 16:
+        raise CorruptRecordError(f"a stored UUID must be 16 bytes, got {len(data)}")
+    return uuid.UUID(bytes=data)
 
 
 _DECODERS: dict[int, Callable[[bytes], Any]] = {
-    _SET: lambda data: set(_unpack(data)),
-    _FROZENSET: lambda data: frozenset(_unpack(data)),
-    _TUPLE: lambda data: tuple(_unpack(data)),
+    _SET: _load_items(set),
+    _FROZENSET: _load_items(frozenset),
+    _TUPLE: _load_items(tuple),
     _DATETIME: lambda data: datetime.fromisoformat(data.decode()),
-    _UUID: lambda data: uuid.UUID(bytes=data),
+    _UUID: _load_uuid,
     _REGISTERED: _load_registered,
 }
+
+_loading = threading.local()
+"""How many typed values the current thread is decoding inside each other."""
 
 
 def _from_ext(code: int, data: bytes) -> Any:
     """msgpack's ``ext_hook``: rebuild an allow-listed value from its extension code."""
     decode = _DECODERS.get(code)
     if decode is None:
-        raise ValueError(
+        raise CorruptRecordError(
             f"unknown msgpack extension type {code} ({len(data)} bytes): this serializer only "
             f"loads codes {sorted(_DECODERS)}"
         )
-    return decode(data)
+    depth = getattr(_loading, "depth", 0)
+    if depth >= MAX_DEPTH:
+        raise CorruptRecordError(f"typed values are nested more than {MAX_DEPTH} deep (the limit)")
+    _loading.depth = depth + 1
+    try:
+        return decode(data)
+    finally:
+        _loading.depth = depth
+
+
+def _unpack_problem(error: Exception) -> str:
+    """What is wrong with bytes msgpack (or a decoder) refused, in words."""
+    if isinstance(error, msgpack.ExtraData):
+        return f"{len(error.extra)} bytes follow the value: the record holds more than one value"
+    if isinstance(error, msgpack.StackError | RecursionError):
+        return "the value is nested deeper than msgpack can read"
+    if isinstance(error, msgpack.FormatError):
+        return "the bytes are not msgpack"
+    if isinstance(error, msgpack.OutOfData) or "incomplete input" in str(error):
+        return "the bytes end inside a value: the record is truncated"
+    if isinstance(error, UnicodeDecodeError):
+        return "a text in it is not valid UTF-8"
+    return f"{type(error).__name__}: {error}"
+
+
+def _typed_pair(data: Any) -> tuple[str, bytes]:
+    """``data`` as a ``(type, bytes)`` pair, or the error saying why it is not one."""
+    if type(data) is tuple and len(data) == 2 and type(data[0]) is str and type(data[1]) is bytes:
+        return data  # what every saver stores: checked in one line
+    if isinstance(data, tuple | list) and len(data) == 2:
+        kind, payload = data
+        if isinstance(kind, str) and isinstance(payload, bytes | bytearray | memoryview):
+            return kind, bytes(payload)
+    raise CorruptRecordError(f"a stored value must be a (type, bytes) pair, got {type(data).__name__}")
 
 
 class MsgpackSerializer:
@@ -200,14 +370,30 @@ class MsgpackSerializer:
     def dumps_typed(self, obj: Any) -> TypedValue:
         if obj is None:
             return NULL
-        return "msgpack", _pack(obj)
+        if type(obj) not in _LEAVES and _deepest(obj) > MAX_DEPTH:
+            path = _path_too_deep(obj) or []
+            raise UnsavableValueError(
+                f"it nests containers more than {MAX_DEPTH} deep (at {_path_text(path)}), so it could "
+                "not be loaded back"
+            )
+        try:
+            return "msgpack", _pack(obj)
+        except UnsavableValueError:
+            raise
+        except (TypeError, ValueError, OverflowError) as error:  # e.g. an int beyond 64 bits
+            raise UnsavableValueError(f"{type(error).__name__}: {error}") from error
 
     def loads_typed(self, data: TypedValue) -> Any:
-        kind, payload = data
-        if kind == "msgpack":
-            return _unpack(payload)
+        kind, payload = _typed_pair(data)
         if kind == "null":
             return None
-        raise ValueError(
-            f"cannot load a value serialized as {kind!r}: MsgpackSerializer reads 'msgpack' and 'null'"
-        )
+        if kind != "msgpack":
+            raise CorruptRecordError(
+                f"cannot load a value serialized as {kind!r}: MsgpackSerializer reads 'msgpack' and 'null'"
+            )
+        try:
+            return _unpack(payload)
+        except CorruptRecordError:
+            raise
+        except Exception as error:  # whatever msgpack or a decoder raised: the bytes are bad
+            raise CorruptRecordError(_unpack_problem(error)) from error

@@ -24,24 +24,29 @@ UPDATE_WRITER = "<update>"
 """Name shown for writes of an ``update_state`` not attributed to a task of the step."""
 
 
+# Type tuples built once: ``isinstance(x, int | str)`` builds the union on every call, and this
+# function runs for every value of every frame the page is sent.
+_SCALARS, _SETS, _SEQUENCES, _DATES = (bool, int, str), (set, frozenset), (list, tuple), (datetime, date)
+
+
 def to_jsonable(value: Any) -> Any:
     """``value`` with only dict / list / str / int / float / bool / None inside: sets become sorted
     lists, ``Interrupt`` / ``Send`` / ``Command`` and named tuples become dicts, anything else its repr."""
-    if value is None or isinstance(value, bool | int | str):
+    if value is None or isinstance(value, _SCALARS):
         return value
     if isinstance(value, float):
         return value if math.isfinite(value) else repr(value)
     if isinstance(value, dict):
         return {str(k): to_jsonable(v) for k, v in value.items()}
-    if isinstance(value, set | frozenset):
+    if isinstance(value, _SETS):
         return sorted((to_jsonable(v) for v in value), key=repr)
     if hasattr(value, "_asdict"):
         return to_jsonable(value._asdict())
-    if isinstance(value, list | tuple):
+    if isinstance(value, _SEQUENCES):
         return [to_jsonable(v) for v in value]
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {f.name: to_jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    if isinstance(value, datetime | date):
+    if isinstance(value, _DATES):
         return value.isoformat()
     return repr(value)
 

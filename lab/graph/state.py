@@ -14,6 +14,7 @@ How the declaration maps to channels:
 
 from __future__ import annotations
 
+import functools
 import typing
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any
@@ -139,7 +140,7 @@ class StateGraph:
 
     def _state_channels(self) -> dict[str, Channel]:
         channels: dict[str, Channel] = {}
-        for key, hint in typing.get_type_hints(self.state_schema, include_extras=True).items():
+        for key, hint in _type_hints(self.state_schema).items():
             reducer = _reducer(hint)
             if reducer is None:
                 channels[key] = LastValue(key)
@@ -165,6 +166,13 @@ class StateGraph:
             for name in [] if names in (None, "*") else names:
                 if name not in known:
                     raise ValueError(f"Interrupt node `{name}` not found")
+
+
+@functools.cache
+def _type_hints(schema: type) -> dict[str, Any]:
+    """The schema's keys and annotations, evaluated once per class: ``get_type_hints`` re-evaluates
+    every string annotation on each call, and a graph is compiled again for every new process."""
+    return typing.get_type_hints(schema, include_extras=True)
 
 
 def _reducer(hint: Any) -> Callable[[Any, Any], Any] | None:

@@ -175,7 +175,9 @@ def test_corrupt_record_gives_a_clear_error_naming_it(lab_page) -> None:
     thread = "corrupt"
     config = {"configurable": {"thread_id": thread, "checkpoint_ns": ""}}
     with saver_database(lab_page, "corrupt") as database:
-        call_saver(lab_page, database, "aput", config, a_checkpoint({"a": 1}, {"a": 1}), {}, {"a": 1})
+        checkpoint = a_checkpoint({"a": 1}, {"a": 1})
+        checkpoint_id = checkpoint["id"]
+        call_saver(lab_page, database, "aput", config, checkpoint, {}, {"a": 1})
         blob = {"thread_id": thread, "checkpoint_ns": "", "channel": "a", "version": 1}
 
         def store_blob_value(value: dict) -> None:
@@ -185,14 +187,20 @@ def test_corrupt_record_gives_a_clear_error_naming_it(lab_page) -> None:
         with pytest.raises(LabCommandError) as failure:
             call_saver(lab_page, database, "aget_tuple", config)
         assert failure.value.type == "CorruptRecordError"
-        assert "blobs record ['corrupt', '', 'a', 1]" in failure.value.message
-        assert "does not load" in failure.value.message
+        assert (
+            f"thread 'corrupt', checkpoint {checkpoint_id!r}, channel 'a' (version 1)"
+            in failure.value.message
+        )
+        assert "does not load: the bytes are not msgpack" in failure.value.message
 
         store_blob_value({"type": "msgpack", "bytes": "x"})  # a record of the wrong shape: text, not bytes
         with pytest.raises(LabCommandError) as failure:
             call_saver(lab_page, database, "aget_tuple", config)
         assert failure.value.type == "CorruptRecordError"
-        assert "blobs record ['corrupt', '', 'a', 1] is malformed" in failure.value.message
+        assert (
+            "blobs record ['corrupt', '', 'a', 1] does not load: the record is malformed"
+            in failure.value.message
+        )
 
         assert request(lab_page, "ping", {})["pong"]  # the worker is still answering
 

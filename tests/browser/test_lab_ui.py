@@ -500,10 +500,11 @@ def test_saved_data_that_no_longer_loads_offers_to_delete_it(page, site, no_page
     assert wait_for_boot(page) == "error"
     expect(page.locator("#boot-error-message")).to_have_text("Saved threads could not be restored.")
     detail = page.locator("#boot-error-detail").text_content()
-    assert "checkpoints record" in detail and "Traceback" not in detail, detail
+    named = f"thread {thread!r}, checkpoint "  # the record that does not load
+    assert named in detail and "does not load" in detail and "Traceback" not in detail, detail
     # The worker logs the whole story for developers in the console; the page shows none of it.
     expected = [p for p in no_page_errors if p.startswith('console: boot failed in stage "restore"')]
-    assert len(expected) == 1 and "checkpoints record" in expected[0], no_page_errors
+    assert len(expected) == 1 and named in expected[0], no_page_errors
     no_page_errors.remove(expected[0])
     wipe = button(page, "Delete the lab's saved data")
     expect(wipe).to_be_visible()

@@ -1,0 +1,409 @@
+"""Seeded random crash/resume trials of the lab on CPython, checked against the lab's promises.
+
+A trial picks, from its seed alone, a case, a variant, a durability mode and up to three crash
+points (a seam, of one node or of any). It drives the lab controller with the page's commands
+(``dispatch``): start, run, and after each crash a new controller over what outlives a process
+(checkpoints, ledger, journal) that restores the session and resumes, answering the review
+"approve" whenever asked, until the case is closed. Checkpoints go to a storage whose every write
+takes real time (a few event-loop turns, as an IndexedDB transaction does), so under
+``durability="async"`` a crash can land while a checkpoint is still being written.
+
+The invariants (issue 10, items 3 and 4), each a function returning what it found wrong:
+
+- **same result**: the final state and every frame equal those of a crash-free run of the same
+  case, variant and mode, ids aside (checkpoint, task and receipt ids, and whether a receipt was
+  a replay);
+- **chain intact** (checked after every crash and at the end): every checkpoint's parent exists,
+  every blob its versions name exists - no half-written checkpoint is ever visible;
+- **only interrupted tasks re-run**: each node ran as often as in the crash-free run plus once for
+  every execution a crash interrupted before its result was saved (read from the journal);
+- **fixed charges each business operation once**; **misplaced charges as the re-runs predict**
+  (every execution that got its request out pays), and so does **task-key** for the query and
+  the filing and the export (once per distinct task id); a request "got out" when the page saw
+  its ``side_effect`` event.
+
+``python bench/soak.py`` runs many more trials; ``SOAK_SEED=N pytest tests/test_soak.py``
+replays one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import re
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from lab.aml import VARIANTS, build_graph, business_operation
+from lab.checkpoint.base import CheckpointTuple
+from lab.checkpoint.core import CheckpointSaver
+from lab.checkpoint.memory import MemoryStorage
+from lab.checkpoint.storage import BlobRow, CheckpointRow, WriteRow
+from lab.controller import SEAMS, LabController
+from lab.controller.journal import MemoryJournal
+from lab.controller.world import InMemoryWorld
+
+THREAD = "soak"
+CASES = ("S-1001", "S-1002", "S-1003")
+DURABILITIES = ("sync", "async", "exit")
+CRASH_SEAMS = tuple(seam for seam in SEAMS if seam != "error")  # no node of the graph fails
+NODES = tuple(build_graph(InMemoryWorld(), "fixed", delay=0).builder.nodes)
+MAX_COMMANDS = 30
+"""A trial that has not closed its case after this many run commands is stuck: a violation."""
+
+CrashPoint = tuple[str, str | None]
+
+
+@dataclass(frozen=True)
+class Trial:
+    """Everything random about one trial, drawn from its seed."""
+
+    seed: int
+    case_id: str
+    variant: str
+    durability: str
+    crashes: tuple[CrashPoint, ...]
+
+
+def plan(seed: int) -> Trial:
+    rng = random.Random(seed)
+    crashes = tuple((rng.choice(CRASH_SEAMS), rng.choice((None, *NODES))) for _ in range(rng.randint(1, 3)))
+    crashes = tuple(
+        (seam, None if seam in ("step_start", "step_end", "put") else node) for seam, node in crashes
+    )
+    return Trial(seed, rng.choice(CASES), rng.choice(VARIANTS), rng.choice(DURABILITIES), crashes)
+
+
+class SlowStorage(MemoryStorage):
+    """In-memory rows, but every write takes 1-3 event-loop turns and then lands whole (atomic,
+    like an IndexedDB transaction). Async only, as IndexedDB is."""
+
+    supports_sync = False
+
+    def __init__(self, rng: random.Random) -> None:
+        super().__init__()
+        self.rng = rng
+
+    async def put(
+        self,
+        *,
+        checkpoints: Iterable[CheckpointRow] = (),
+        blobs: Iterable[BlobRow] = (),
+        writes: Iterable[WriteRow] = (),
+    ) -> None:
+        for _ in range(self.rng.randint(1, 3)):
+            await asyncio.sleep(0)
+        await super().put(checkpoints=tuple(checkpoints), blobs=tuple(blobs), writes=tuple(writes))
+
+
+class Outside:
+    """What outlives a process (checkpoints, ledger, journal) and the controller of the living one."""
+
+    def __init__(self, seed: int) -> None:
+        self.saver = CheckpointSaver(SlowStorage(random.Random(seed)))
+        self.world = InMemoryWorld()
+        self.journal = MemoryJournal()
+        self.segments: list[int] = []  # where each controller's journal records start
+        self.requests: list[dict[str, Any]] = []  # the page's side_effect events: a request left
+        self.controller = self.boot_controller()
+
+    def boot_controller(self) -> LabController:
+        return LabController(self.saver, self.world, self.listen, journal=self.journal, delay=0)
+
+    async def listen(self, event: dict[str, Any]) -> None:
+        """The page's event stream: the soak keeps the moments a request left the process."""
+        if event["type"] == "seam" and event["seam"] == "side_effect":
+            self.requests.append(event)
+
+    async def boot(self) -> None:
+        """The page kills the worker and starts a new one, which restores the session."""
+        await self.controller.terminate()
+        self.controller = self.boot_controller()
+        self.segments.append(len(await self.journal.records(THREAD)))
+        await self.do("restore")
+
+    async def do(self, name: str, **args: Any) -> dict[str, Any]:
+        answer = await self.controller.dispatch(name, args)
+        if not answer["ok"]:
+            raise AssertionError(f"{name}({args}) failed: {answer['error']}")
+        return answer["result"]
+
+
+@dataclass
+class Observed:
+    """What a trial saw: its final answer, frames, executions, ledger, and what each crash left."""
+
+    final: dict[str, Any] = field(default_factory=dict)
+    frames: list[tuple[Any, ...]] = field(default_factory=list)
+    started: Counter[str] = field(default_factory=Counter)
+    ledger: list[dict[str, Any]] = field(default_factory=list)
+    requests: list[dict[str, Any]] = field(default_factory=list)
+    journal: list[dict[str, Any]] = field(default_factory=list)
+    segments: list[int] = field(default_factory=list)
+    after_crash: list[Saved] = field(default_factory=list)
+    violations: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Saved:
+    """The thread's checkpoints as a new process finds them."""
+
+    ids: set[str]
+    parents: dict[str, str | None]
+    writes: dict[str, dict[str, set[str]]]  # checkpoint id -> task id -> channels of its saved writes
+    missing_blobs: list[str]
+
+
+async def saved_chain(saver: CheckpointSaver) -> Saved:
+    """What the storage holds for the thread, read from its rows (no channel value is loaded)."""
+    storage = saver.storage
+    rows = await storage.checkpoints(THREAD, None)
+    versions = {
+        row["checkpoint_id"]: saver.serde.loads_typed(row["checkpoint"])["channel_versions"] for row in rows
+    }
+    writes: dict[str, dict[str, set[str]]] = {row["checkpoint_id"]: {} for row in rows}
+    for write in await storage.writes([(THREAD, "", row["checkpoint_id"]) for row in rows]):
+        writes[write["checkpoint_id"]].setdefault(write["task_id"], set()).add(write["channel"])
+    wanted = [
+        (THREAD, "", channel, version)
+        for by_channel in versions.values()
+        for channel, version in by_channel.items()
+    ]
+    found = await storage.blobs(wanted)
+    return Saved(
+        ids=set(versions),
+        parents={row["checkpoint_id"]: row["parent_checkpoint_id"] for row in rows},
+        writes=writes,
+        missing_blobs=[f"{key[2]}@{key[3]}" for key in wanted if key not in found],
+    )
+
+
+async def saved_frames(saver: CheckpointSaver) -> list[tuple[Any, ...]]:
+    """Every checkpoint of the thread, oldest first, ids aside (:func:`frame_without_ids`)."""
+    return [frame_without_ids(saved) async for saved in saver.alist({"configurable": {"thread_id": THREAD}})][
+        ::-1
+    ]
+
+
+async def drive(trial: Trial, crash: bool = True) -> Observed:
+    """Run one trial (or, with ``crash=False``, the crash-free run it is compared with)."""
+    outside = Outside(trial.seed)
+    seen = Observed()
+    planned = list(trial.crashes) if crash else []
+    await outside.do(
+        "start", case_id=trial.case_id, variant=trial.variant, durability=trial.durability, thread_id=THREAD
+    )
+
+    async def arm_next() -> None:
+        if planned:
+            seam, node = planned.pop(0)
+            await outside.do("arm_crash", seam=seam, node=node)
+
+    await arm_next()
+    result = await outside.do("run")
+    for _ in range(MAX_COMMANDS):
+        status = result["status"]
+        if status == "done":
+            break
+        if status == "crashed":
+            await outside.boot()
+            saved = await saved_chain(outside.saver)
+            seen.after_crash.append(saved)
+            await arm_next()
+            result = await outside.do("resume" if saved.ids else "run")  # nothing saved: start over
+        elif status == "interrupted":
+            result = await outside.do("answer", approve=True)
+        else:
+            seen.violations.append(f"a run ended {status}: {result}")
+            break
+    else:
+        seen.violations.append(f"not done after {MAX_COMMANDS} commands")
+    seen.final = result.get("values", {})
+    nodes = (await outside.do("executions"))["nodes"]
+    seen.started = Counter({node: counts["started"] for node, counts in nodes.items()})
+    seen.ledger = await outside.world.entries()
+    seen.requests = outside.requests
+    seen.journal = await outside.journal.records(THREAD)
+    seen.segments = outside.segments
+    seen.after_crash.append(await saved_chain(outside.saver))
+    seen.frames = await saved_frames(outside.saver)
+    await outside.controller.terminate()
+    return seen
+
+
+# -- the invariants ---------------------------------------------------------------------------------
+
+_IDS = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\b(ch|sar)_\d+")
+_REPLAYED = re.compile(r'"replayed": (true|false)')
+
+
+def _plain(value: Any) -> Any:
+    """How ``json.dumps`` writes what JSON lacks: a set as its sorted items, anything else its repr."""
+    return sorted(value, key=repr) if isinstance(value, set | frozenset) else repr(value)
+
+
+def _without_ids(value: Any) -> str:
+    text = json.dumps(value, sort_keys=True, default=_plain)
+    return _REPLAYED.sub('"replayed": <r>', _IDS.sub("<id>", text))
+
+
+def _version_numbers(versions: dict[str, str]) -> dict[str, int]:
+    """``"000...02.0.5309"`` -> ``2``: the random tail differs from run to run by design."""
+    return {channel: int(str(version).partition(".")[0]) for channel, version in versions.items()}
+
+
+def frame_without_ids(saved: CheckpointTuple) -> tuple[Any, ...]:
+    """What a stored checkpoint holds, minus ids, times and the random tail of versions."""
+    checkpoint = saved.checkpoint
+    seen = checkpoint["versions_seen"]
+    return (
+        saved.metadata["step"],
+        saved.metadata["source"],
+        _without_ids(checkpoint["channel_values"]),
+        _version_numbers(checkpoint["channel_versions"]),
+        # a resume records every version it saw under "__interrupt__", as LangGraph does
+        {node: _version_numbers(versions) for node, versions in seen.items() if node != "__interrupt__"},
+        sorted(channel for _, channel, _ in saved.pending_writes or []),
+    )
+
+
+def same_result(seen: Observed, clean: Observed) -> list[str]:
+    problems = []
+    if _without_ids(seen.final) != _without_ids(clean.final):
+        problems.append(f"final state differs: {seen.final} vs crash-free {clean.final}")
+    ours, theirs = seen.frames, clean.frames
+    if ours != theirs:
+        first = next((i for i, (a, b) in enumerate(zip(ours, theirs, strict=False)) if a != b), None)
+        problems.append(
+            f"frames differ ({len(ours)} vs crash-free {len(theirs)}; first difference at {first}: "
+            f"{ours[first] if first is not None else ''} vs {theirs[first] if first is not None else ''})"
+        )
+    return problems
+
+
+def chain_intact(seen: Observed) -> list[str]:
+    problems = []
+    for moment, saved in enumerate(seen.after_crash):
+        for checkpoint_id, parent in saved.parents.items():
+            if parent is not None and parent not in saved.ids:
+                problems.append(f"after crash {moment + 1}: {checkpoint_id} has a missing parent {parent}")
+        if saved.missing_blobs:
+            problems.append(f"after crash {moment + 1}: half checkpoint, no blob for {saved.missing_blobs}")
+    return problems
+
+
+def _segments(seen: Observed) -> list[list[dict[str, Any]]]:
+    """The journal records of each process, oldest first (every one but the last crashed)."""
+    bounds = [0, *seen.segments, len(seen.journal)]
+    return [seen.journal[start:end] for start, end in zip(bounds, bounds[1:], strict=False)]
+
+
+_CONTROL_CHANNELS = frozenset({"__interrupt__", "__resume__", "__error__"})
+
+
+def _has_result(channels: set[str]) -> bool:
+    """A task with a saved write other than a control one finished: resuming reuses its writes."""
+    return bool(channels - _CONTROL_CHANNELS)
+
+
+def only_interrupted_tasks_rerun(seen: Observed) -> list[str]:
+    """After each crash the thread resumes from its newest saved checkpoint; the tasks of that step
+    with a saved result are restored from their writes, and only the others run again."""
+    problems = []
+    node_of = {r["task_id"]: r["node"] for r in seen.journal if r["type"] == "task_start"}
+    for crash, (saved, records) in enumerate(zip(seen.after_crash, _segments(seen)[1:], strict=False), 1):
+        if not saved.ids:
+            continue  # nothing was saved: the case starts over
+        first = next((r for r in records if r["type"] == "step_start"), None)
+        if first is None:
+            continue  # resumed at an interrupt and only asked again
+        head = max(saved.ids)
+        finished = {
+            node_of.get(task, task) for task, channels in saved.writes[head].items() if _has_result(channels)
+        }
+        if first["checkpoint_id"] != head:
+            problems.append(f"crash {crash}: resumed from {first['checkpoint_id']}, not the newest {head}")
+        elif set(first["restored"]) != finished or finished & set(first["tasks"]):
+            problems.append(
+                f"crash {crash}: re-ran {first['tasks']} and restored {first['restored']}, but the tasks "
+                f"with saved results were {sorted(finished)}"
+            )
+    return problems
+
+
+def _sent(seen: Observed, node: str) -> list[str]:
+    """Task ids of the executions of ``node`` whose request left the process (the ``side_effect``
+    events the page saw; a crash at that seam stops the request before it is announced)."""
+    return [event["task_id"] for event in seen.requests if event["node"] == node]
+
+
+_PAID_NODES = {"fetch_transactions": "charge", "human_review": "charge", "file_sar": "sar"}
+
+
+def _operations(ledger: list[dict[str, Any]]) -> Counter[tuple[str, str, str]]:
+    """How often each business operation was really performed (replays move no money)."""
+    return Counter(business_operation(entry) for entry in ledger if not entry["replayed"])
+
+
+def charges_as_predicted(seen: Observed, clean: Observed, trial: Trial) -> list[str]:
+    if trial.variant == "fixed":
+        done, once = _operations(seen.ledger), _operations(clean.ledger)
+        return (
+            [] if done == once else [f"fixed variant: operations done {dict(done)}, want once: {dict(once)}"]
+        )
+    executed = [entry for entry in seen.ledger if not entry["replayed"]]
+    problems = []
+    for node, kind in _PAID_NODES.items():
+        sent = _sent(seen, node)
+        predicted = len(sent) if trial.variant == "misplaced" else len(set(sent))
+        done = sum(1 for entry in executed if entry["node"] == node and entry["kind"] == kind)
+        if done != predicted:
+            problems.append(f"{node}: {done} requests executed, predicted {predicted}")
+    return problems
+
+
+# -- trials -----------------------------------------------------------------------------------------
+
+_crash_free: dict[tuple[str, str, str], Observed] = {}
+
+
+@dataclass
+class SoakReport:
+    trials: int = 0
+    crashes: int = 0
+    failures: dict[int, list[str]] = field(default_factory=dict)
+    """Each failing seed with what it violated."""
+    by_mode: Counter[tuple[str, str]] = field(default_factory=Counter)
+    """Trials per (variant, durability)."""
+
+
+async def check(seed: int, report: SoakReport) -> None:
+    """Run trial ``seed`` and add it to ``report``."""
+    trial = plan(seed)
+    key = (trial.case_id, trial.variant, trial.durability)
+    if key not in _crash_free:
+        _crash_free[key] = await drive(trial, crash=False)
+    clean = _crash_free[key]
+    seen = await drive(trial)
+    problems = [
+        *seen.violations,
+        *same_result(seen, clean),
+        *chain_intact(seen),
+        *only_interrupted_tasks_rerun(seen),
+        *charges_as_predicted(seen, clean, trial),
+    ]
+    report.trials += 1
+    report.crashes += len(seen.after_crash) - 1  # the last check is at the end, not after a crash
+    report.by_mode[trial.variant, trial.durability] += 1
+    if problems:
+        report.failures[seed] = problems
+
+
+async def soak(seeds: Iterable[int]) -> SoakReport:
+    report = SoakReport()
+    for seed in seeds:
+        await check(seed, report)
+    return report
