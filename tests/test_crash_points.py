@@ -6,7 +6,7 @@ and the thread ends exactly as a run without the crash ends. Only work whose res
 reached storage is done again: in the step the resume starts, the tasks whose writes were saved
 are *restored* from their pending writes, the others *re-run*.
 
-Every ``(run, seam, node, step)`` occurrence of a crash-free run of the AML case (both variants,
+Every ``(run, seam, node, step)`` occurrence of a crash-free run of the AML case (every variant,
 every durability mode) is a crash point. At each one the process dies (``arm_crash``), a new
 controller boots over the same saver, world and journal, and the thread is resumed, answering
 the review the same way, to the end. What *must* have survived is read off the crash-free run,
@@ -31,12 +31,12 @@ from typing import Any
 
 import pytest
 
+from lab.aml import VARIANTS
 from lab.checkpoint import InMemorySaver
 from lab.checkpoint.base import ERROR, INTERRUPT, RESUME
 from lab.controller import DURABILITIES, InMemoryWorld, LabController, MemoryJournal
 
 CASE = "S-1001"  # structuring: fetch || screen, then review, approved, then a filed SAR
-VARIANTS = ("misplaced", "fixed")
 THREAD = "crash-points"
 CONTROL_CHANNELS = frozenset((ERROR, INTERRUPT, RESUME))  # say what happened, not what a task produced
 SAVES = frozenset(("put", "put_writes"))
@@ -253,14 +253,18 @@ def expected_calls(clean: CleanRun, point: Point) -> Counter[str]:
 
 
 def expected_charges(clean: CleanRun, point: Point, variant: str) -> Counter[str]:
-    """Misplaced: every real run of a charging line charges. Fixed: a re-run presents its task's
-    idempotency key again and is answered with the original receipt, unless its step's checkpoint
-    was lost too (a re-created checkpoint has a new id, so its tasks have new ids and new keys)."""
+    """Misplaced: every real run of a charging line charges (no key). Task-key: a re-run presents
+    its task's idempotency key again and is answered with the original receipt, unless its step's
+    checkpoint was lost too (a re-created checkpoint has a new id, so its tasks have new ids and new
+    keys). Fixed: the key names the business operation, so a re-run never charges again."""
     saved = {p.checkpoint_id for p in saved_at(clean, point) if p.seam == "put"}
+    recharges = {
+        "misplaced": lambda e: True,
+        "task-key": lambda e: e.checkpoint_id not in saved,
+        "fixed": lambda e: False,
+    }[variant]
     recharged = Counter(
-        e.node
-        for e in lost_executions(clean, point)
-        if charged_before(clean, point, e) and (variant == "misplaced" or e.checkpoint_id not in saved)
+        e.node for e in lost_executions(clean, point) if charged_before(clean, point, e) and recharges(e)
     )
     return clean.charges + recharged
 
