@@ -76,6 +76,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import inspect
+import time
 import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass
@@ -92,6 +93,8 @@ from lab.aml.graph import (
     use_run_context,
 )
 from lab.checkpoint.base import NULL_TASK_ID, BaseCheckpointSaver, CheckpointTuple
+from lab.controller.actions import refusal
+from lab.controller.facts import ThreadFacts
 from lab.controller.frames import (
     branch_tree,
     checkpoint_id_of,
@@ -101,8 +104,10 @@ from lab.controller.frames import (
     writer_name,
 )
 from lab.controller.journal import Journal, MemoryJournal, executions_report
+from lab.controller.ledger_rules import annotate_ledger
 from lab.controller.process import Process, ProcessKilled, ProcessSaver, ProcessWorld
-from lab.controller.world import annotate_ledger
+from lab.controller.seam_catalog import SEAMS, arm_refusal, seam_catalog
+from lab.controller.view import build_view
 from lab.graph import CompiledStateGraph
 from lab.pregel.loop import Seam
 from lab.types import Command
@@ -110,27 +115,9 @@ from lab.types import Command
 Emit = Callable[[dict[str, Any]], Awaitable[None]]
 Until = Literal["step", "end"]
 
-SEAMS = (
-    "step_start",
-    "task_start",
-    "side_effect",
-    "side_effect_done",
-    "task_finish",
-    "put_writes",
-    "step_end",
-    "put",
-    "interrupt",
-    "error",
-)
-"""Where a run can be watched or crashed, in the order a step meets them: ``step_start`` (tasks
-prepared, none started), per task ``task_start`` → (node runs: ``side_effect`` right before it calls
-the paid API or the SAR registry, ``side_effect_done`` right after the answer) → ``task_finish``
-(before its writes are saved) → ``put_writes`` (saved), or ``interrupt`` / ``error``; ``step_end``
-(all tasks done, before the checkpoint), ``put`` (checkpoint saved; also the input and fork
-checkpoints). All come from the loop's seam hook except the two ``side_effect`` ones, which the
-controller's view of the external world reports (the loop cannot see inside a node)."""
-NODELESS_SEAMS = frozenset(("step_start", "step_end", "put"))
 DURABILITIES = ("sync", "async", "exit")
+DEFAULT_DURABILITY = "async"
+"""The durability a new case runs with unless the learner picks another (LangGraph's default)."""
 MAX_THREAD_ID = 255
 
 COMMANDS = (
@@ -154,6 +141,7 @@ COMMANDS = (
     "checkout",
     "ledger",
     "executions",
+    "view",
     "reset",
 )
 """The page's commands, in the order a lesson meets them."""
@@ -199,6 +187,7 @@ class Run:
     task: asyncio.Task[None] | None = None
     gate: asyncio.Event | None = None  # set while paused; setting it releases the run
     paused_at: str | None = None
+    paused: dict[str, Any] | None = None  # where it pauses: {"step", "checkpoint_id", "next"}
     closing: bool = False
     step: int = -1  # the step running now (from the last step_start seam)
 
@@ -260,6 +249,7 @@ class LabController:
         self.world = ProcessWorld(world, self.process)
         self.world.on_call = self._on_external_call
         self.journal: Journal = journal if journal is not None else MemoryJournal()
+        self.delay = delay
         self.graphs: dict[str, CompiledStateGraph] = {
             variant: build_graph(self.world, variant, checkpointer=self.saver, delay=delay)
             for variant in VARIANTS
@@ -302,7 +292,7 @@ class LabController:
         self,
         case_id: str,
         variant: str = "misplaced",
-        durability: str = "async",
+        durability: str = DEFAULT_DURABILITY,
         thread_id: str | None = None,
     ) -> dict[str, Any]:
         """A new thread for ``case_id``; nothing runs until ``step`` or ``run``."""
@@ -384,13 +374,7 @@ class LabController:
     async def resume(self, until: Until = "end", durability: str | None = None) -> dict[str, Any]:
         """Continue the thread after a crash: ``ainvoke(None, thread_config)``. Finished tasks of
         the interrupted step are restored from their pending writes; the others run again."""
-        session = self._require_session()
-        self._require_idle()
-        if await self._head_id(session.thread_id) is None:
-            raise LabError(
-                f"Nothing was saved for thread {session.thread_id!r}, so there is nothing to resume "
-                "(durability 'exit' saves only when a run ends). Press Run to start the case again."
-            )
+        await self._refuse_unless("resume")
         return await self._start_run("resume", None, self._thread_config(), until, durability)
 
     @command
@@ -400,22 +384,16 @@ class LabController:
         """Answer the officer's review: ``Command(resume={"approved": approve})``."""
         if not isinstance(approve, bool):
             raise LabError("approve must be true or false")
-        self._require_session()
-        self._require_idle()
-        if not (await self._snapshot()).interrupts:
-            raise LabError("Nothing is waiting for an answer: the thread is not stopped at human_review")
+        await self._refuse_unless("approve")
         request = Command(resume={"approved": approve})
         return await self._start_run("answer", request, self._thread_config(), until, durability)
 
     @command
     async def arm_crash(self, seam: str, node: str | None = None) -> dict[str, Any]:
         """Kill the process the next time a run reaches ``seam`` (of ``node``, if given)."""
-        _choice(seam, SEAMS, "seam")
-        if node is not None and seam in NODELESS_SEAMS:
-            raise LabError(f"The seam {seam!r} belongs to no node; arm it without one")
-        known = self.graphs["fixed"].nodes
-        if node is not None and node not in known:
-            raise LabError(f"Unknown node {node!r}; the nodes are: {', '.join(known)}")
+        diagram = describe_graph(self.graphs[self.session.variant if self.session else VARIANTS[0]])
+        if (reason := arm_refusal(seam_catalog(diagram), seam, node)) is not None:
+            raise LabError(reason["text"])
         self._crash = CrashPoint(seam, node)
         return {"armed": asdict(self._crash)}
 
@@ -499,13 +477,39 @@ class LabController:
     @command
     async def ledger(self) -> dict[str, Any]:
         """Every request the paid API and the SAR registry received, repeated charges flagged."""
-        return annotate_ledger(await self.world.entries())
+        rows = await self.world.entries()
+        return annotate_ledger(rows, await self._journals_of(rows))
 
     @command
     async def executions(self) -> dict[str, Any]:
         """How often each node ran over the thread's life; restored vs re-run on the last resume."""
         session = self._require_session()
         return executions_report(await self.journal.records(session.thread_id))
+
+    @command
+    async def view(self) -> dict[str, Any]:
+        """Everything the page draws, computed here (see :mod:`lab.controller.view`)."""
+        frames = await self._frames() if self.session else []
+        facts = await self._facts(frames)
+        rows = await self.world.entries()
+        journals = await self._journals_of(rows)
+        variant = self.session.variant if self.session else VARIANTS[0]
+        return build_view(
+            seq=self._seq,
+            facts=facts,
+            diagram=describe_graph(self.graphs[variant]),
+            frames=frames,
+            ledger_rows=rows,
+            journals=journals,
+            defaults={
+                "variant": VARIANTS[0],
+                "variants": VARIANTS,
+                "durability": DEFAULT_DURABILITY,
+                "durabilities": DURABILITIES,
+                "seams": SEAMS,
+                "delay": self.delay,
+            },
+        )
 
     @command
     async def reset(self) -> dict[str, Any]:
@@ -536,16 +540,10 @@ class LabController:
             if durability not in (None, run.durability):
                 raise LabError(f"This run was started with durability {run.durability!r}; it keeps it")
             return await self._release(run, until)
-        self._require_session()
-        self._require_idle()
-        snapshot = await self._snapshot()
-        if snapshot.interrupts:
-            raise LabError("The thread waits at human_review: approve or reject first")
-        if snapshot.metadata is None:
+        await self._refuse_unless("run")
+        if await self._head_id(self._require_session().thread_id) is None:
             case_input = {"case_id": self.session.case_id}
             return await self._start_run("input", case_input, self._thread_config(), until, durability)
-        if not snapshot.next:
-            raise LabError("This case is finished: replay or fork an earlier frame, or start a new case")
         return await self._start_run("continue", None, self._thread_config(), until, durability)
 
     async def _start_run(
@@ -572,7 +570,7 @@ class LabController:
             "until": until,
             "variant": session.variant,
         }
-        await self.journal.append(run.thread_id, {"type": "run_start", **start})
+        await self.journal.append(run.thread_id, {"type": "run_start", **start, "at": time.time()})
         await self._emit({"type": "run_started", **start})
         self._run = run
         run.task = asyncio.ensure_future(self._drive(run, self._graph(), request, config))
@@ -597,7 +595,8 @@ class LabController:
             await self._emit({"type": "error", "scope": "run", "run": run.number, "error": outcome["error"]})
         self._run = None
         await self.journal.append(
-            run.thread_id, {"type": "run_end", "run": run.number, "status": outcome["status"]}
+            run.thread_id,
+            {"type": "run_end", "run": run.number, "status": outcome["status"], "at": time.time()},
         )
         await self._emit({"type": "run_finished", "run": run.number, **outcome})
         _settle(run, outcome)
@@ -626,6 +625,7 @@ class LabController:
         run.gate, run.paused_at = asyncio.Event(), seam.checkpoint_id
         tasks, restored = seam.detail.get("tasks", []), seam.detail.get("restored", [])
         paused = {"step": seam.step, "checkpoint_id": seam.checkpoint_id, "next": [*tasks, *restored]}
+        run.paused = paused
         await self._emit({"type": "paused", "run": run.number, **paused})
         _settle(run, {"status": "paused", **paused})
         await run.gate.wait()
@@ -676,7 +676,9 @@ class LabController:
 
     async def _crash_here(self, run: Run, seam: Seam) -> None:
         point = {"seam": seam.name, "node": seam.node, "step": seam.step, "checkpoint_id": seam.checkpoint_id}
-        await self.journal.append(run.thread_id, {"type": "crash", "run": run.number, **point})
+        await self.journal.append(
+            run.thread_id, {"type": "crash", "run": run.number, **point, "at": time.time()}
+        )
         await self._emit({"type": "crash_point", "run": run.number, **point})
         self._crash_report = point
         self.process.kill()
@@ -684,12 +686,17 @@ class LabController:
         await self.process.freeze()
 
     async def _journal_seam(self, run: Run, seam: Seam) -> None:
-        record: dict[str, Any] = {"type": seam.name, "run": run.number, "step": seam.step}
+        """Write down what a seam shows that no checkpoint keeps (side-effect seams: the ledger has them)."""
+        record: dict[str, Any] = {"type": seam.name, "run": run.number, "step": seam.step, "at": time.time()}
         if seam.name == "step_start":
             tasks, restored = seam.detail.get("tasks", []), seam.detail.get("restored", [])
             record |= {"checkpoint_id": seam.checkpoint_id, "tasks": list(tasks), "restored": list(restored)}
-        elif seam.name in ("task_start", "task_finish"):
+        elif seam.name in ("task_start", "task_finish", "put_writes", "interrupt", "error"):
             record |= {"node": seam.node, "task_id": seam.task_id}
+            if seam.name == "error":
+                record["error"] = str(seam.detail.get("error", ""))
+        elif seam.name == "put":
+            record["checkpoint_id"] = seam.checkpoint_id
         elif seam.name != "step_end":
             return
         await self.journal.append(run.thread_id, record)
@@ -781,6 +788,41 @@ class LabController:
             else {"run": run.number, "kind": run.kind, "paused": run.gate is not None},
             "crash_armed": asdict(self._crash) if self._crash else None,
         }
+
+    async def _facts(self, frames: list[dict[str, Any]] | None = None) -> ThreadFacts:
+        """What the view's rules read: session, live run, saved head, journal, armed crash."""
+        armed = asdict(self._crash) if self._crash else None
+        if self.session is None:
+            return ThreadFacts(None, armed=armed)
+        frames = await self._frames() if frames is None else frames
+        run = self._run
+        live = None
+        if run is not None:
+            live = {
+                "run": run.number,
+                "kind": run.kind,
+                "durability": run.durability,
+                "paused": run.gate is not None,
+            }
+            if run.gate is not None and run.paused:
+                live |= {"step": run.paused["step"], "next": run.paused["next"]}
+        return ThreadFacts(
+            session=asdict(self.session),
+            run=live,
+            head=frames[-1] if frames else None,
+            records=await self.journal.records(self.session.thread_id),
+            armed=armed,
+            frame_ids=frozenset(f["checkpoint_id"] for f in frames),
+        )
+
+    async def _journals_of(self, rows: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+        """The journal of every thread the ledger's requests came from (to tell why one repeated)."""
+        return {thread: await self.journal.records(thread) for thread in {r["thread_id"] for r in rows}}
+
+    async def _refuse_unless(self, action: str) -> None:
+        """Refuse ``action`` with the reason the page shows next to its disabled button."""
+        if (reason := refusal(action, await self._facts())) is not None:
+            raise LabError(reason)
 
     # -- guards ---------------------------------------------------------------------------------------
     def _require_alive(self) -> None:
