@@ -50,7 +50,10 @@ JSON-able, never a traceback:
 - ``fork(checkpoint_id, values, as_node=None)`` → the new ``update`` checkpoint and its frame;
 - ``branches()`` → ``{"head", "nodes", "branches"}``; ``checkout(checkpoint_id)`` → the copy of that
   frame that is now the head (switching branches);
-- ``ledger()``; ``executions()``; ``reset()``.
+- ``ledger()``; ``executions()``; ``reset()``;
+- ``view()`` → everything the page draws, computed here (:mod:`lab.controller.view`): node states
+  with reasons, actions with the reasons they are disabled, the status line, frames with diffs, the
+  branch tree, the annotated ledger and its verdict, the seam catalogue, the activity history.
 
 **Events** (one async ``emit(event)`` callback; each event has ``type``, ``seq``, ``thread_id``):
 

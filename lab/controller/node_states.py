@@ -43,6 +43,30 @@ def last_step(records: list[dict[str, Any]]) -> tuple[dict[str, Any] | None, lis
     return start, [r for r in records[index + 1 :] if r.get("run") == start["run"]]
 
 
+SAVED_BEFORE_SEAM = frozenset(("put_writes", "interrupt"))
+"""Seams the loop reaches after the task's writes were saved: a crash there loses nothing of it."""
+
+
+def completed_seams(after: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The step's records, plus the seam a crash stopped at if its writes were already saved
+    (the controller crashes before it writes the seam down)."""
+    crash = next((r for r in after if r["type"] == "crash"), None)
+    if crash is not None and crash["seam"] in SAVED_BEFORE_SEAM and crash.get("node"):
+        return [*after, {"type": crash["seam"], "node": crash["node"]}]
+    return after
+
+
+def died_in(node: str, crash: dict[str, Any] | None, after: list[dict[str, Any]]) -> bool:
+    """The crash killed ``node``'s task: it stopped at the node's seam before its writes were
+    saved, or the node was still running (started, not finished, not interrupted, not failed)."""
+    if crash is None:
+        return False
+    if crash.get("node") == node:
+        return crash["seam"] not in SAVED_BEFORE_SEAM
+    ended = any(seen(after, kind, node) for kind in ("task_finish", "interrupt", "error"))
+    return bool(seen(after, "task_start", node)) and not ended
+
+
 def seen(after: list[dict[str, Any]], kind: str, node: str) -> dict[str, Any] | None:
     """The last record of ``kind`` about ``node`` in the step."""
     return next((r for r in reversed(after) if r["type"] == kind and r.get("node") == node), None)
@@ -75,8 +99,9 @@ def step_state(
             "node.restored", "Restored: its writes were saved before the crash, so it did not run again"
         )
     crash = next((r for r in after if r["type"] == "crash"), None)
+    after = completed_seams(after)
     started, finished = seen(after, "task_start", node), seen(after, "task_finish", node)
-    if crash is not None and (crash.get("node") == node or (started and not finished)):
+    if died_in(node, crash, after):
         return "crashed", message(
             "node.crashed", "Crashed: the process was killed at {seam} while it ran", seam=crash["seam"]
         )
@@ -151,13 +176,7 @@ def crash_mark(node: str, crash: dict[str, Any] | None, records: list[dict[str, 
     if crash is None:
         return None
     start, after = last_step(records)
-    in_flight = (
-        start is not None
-        and start["run"] == crash["run"]
-        and seen(after, "task_start", node)
-        and not seen(after, "task_finish", node)
-    )
-    if crash.get("node") != node and not (in_flight and not seen(after, "interrupt", node)):
+    if start is None or start["run"] != crash["run"] or not died_in(node, crash, after):
         return None
     return message(
         "node.crashed_lost",

@@ -21,6 +21,8 @@ def phase(facts: ThreadFacts) -> str:
         return "no_case"
     if facts.run is not None:
         return "paused" if facts.run["paused"] else "running"
+    if is_finished(facts.head):
+        return "done"  # even if the process died after the end was saved
     crashed = last_crash(facts.records) is not None
     if crashed and facts.head is None:
         return "crashed_nothing_saved"
@@ -30,8 +32,6 @@ def phase(facts: ThreadFacts) -> str:
         return "crashed"
     if facts.head is None:
         return "new"
-    if is_finished(facts.head):
-        return "done"
     if (last_run(facts.records) or {}).get("status") == "error":
         return "error"
     return "ready"
@@ -67,7 +67,10 @@ def status_message(now: str, facts: ThreadFacts) -> dict[str, Any]:
     texts = {
         "no_case": ("Choose a case, a variant and a durability, then press Start.", {}),
         "running": ("Run {run} is running ({kind}).", {"run": run.get("run"), "kind": run.get("kind")}),
-        "paused": ("Paused before step {step}: next {next}. Press Step or Run.", _paused(facts)),
+        "paused": (
+            "Paused before step {step}: next {next}. Press Step (or Run, to the end).",
+            _paused(facts),
+        ),
         "crashed_nothing_saved": (
             "The process was killed at {seam} of {node}; nothing was saved (durability {durability}). "
             "Press Run to start the case again.",
@@ -78,13 +81,16 @@ def status_message(now: str, facts: ThreadFacts) -> dict[str, Any]:
             "Press Approve or Reject.",
             where,
         ),
-        "waiting": ("human_review asks the officer: press Approve or Reject.", {}),
+        "waiting": ("human_review asks the officer: Press Approve or Reject.", {}),
         "crashed": (
             "The process was killed at {seam} of {node} (step {step}); {kept} checkpoint(s) survived. "
             "Press Resume.",
             {**where, "kept": len(facts.frame_ids)},
         ),
-        "new": ("Case {case} is open: press Step or Run.", {"case": (facts.session or {}).get("case_id")}),
+        "new": (
+            "Case {case} is open: Press Run (or Step, one super-step at a time).",
+            {"case": (facts.session or {}).get("case_id")},
+        ),
         "done": ("The case is finished: {outcome}", {"outcome": head.get("values", {}).get("outcome", "")}),
         "error": ("The run failed; replay or fork an earlier frame.", {}),
         "ready": ("Next: {next}. Press Run to continue.", {"next": ", ".join(head.get("next", []))}),
