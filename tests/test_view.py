@@ -332,3 +332,27 @@ async def test_a_diff_shows_what_an_appended_list_gained(lab):
     grown = next(f for f in frames if "log" in f["diff"]["values"]["changed"])
     change = grown["diff"]["values"]["changed"]["log"]
     assert change["appended"] == change["after"][len(change["before"]) :] and change["appended"]
+
+
+async def test_a_process_killed_outside_any_seam_is_a_crash_after_the_reload(lab):
+    await lab.do("start", case_id=CASE, variant="fixed", durability="sync")
+    await lab.do("step")
+    await lab.do("step")  # paused in step 1: the page kills the worker at a random moment
+    await lab.crash_and_reboot()
+    view = await lab.view()
+    assert view["status"]["phase"] == "crashed" and view["status"]["message"]["params"]["seam"] == "kill"
+    assert view["executions"]["runs"][-1]["status"] == "crashed"
+    assert view["activity"][-1]["kind"] == "crash"
+    await follow_status_to_the_end(lab)
+
+
+async def test_the_review_says_what_was_bought_even_when_a_crash_hid_it(lab):
+    await lab.do("start", case_id=CASE, variant="fixed", durability="sync")
+    await lab.do("run")
+    assert (await lab.view())["review"]["exports_bought"] == []
+    await lab.do("arm_crash", seam="side_effect_done", node="human_review")
+    await lab.do("answer", approve=True)  # the export is bought, then the process dies
+    await lab.crash_and_reboot()
+    view = await lab.view()
+    assert view["review"]["request"]["export"] is None and len(view["review"]["exports_bought"]) == 1
+    assert view["status"]["action"] in {"resume", "approve"} and view["status"]["action"] in enabled(view)

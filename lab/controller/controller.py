@@ -97,7 +97,7 @@ from lab.aml.graph import (
 )
 from lab.checkpoint.base import NULL_TASK_ID, BaseCheckpointSaver, CheckpointTuple
 from lab.controller.actions import refusal
-from lab.controller.facts import ThreadFacts
+from lab.controller.facts import ThreadFacts, last_run
 from lab.controller.frames import (
     branch_tree,
     checkpoint_id_of,
@@ -324,7 +324,19 @@ class LabController:
         self.session = Session(**saved) if saved else None
         if self.session is None:
             return {"session": None}
+        await self._note_unseen_death(self.session.thread_id)
         return {"session": saved, "state": await self._state()}
+
+    async def _note_unseen_death(self, thread_id: str) -> None:
+        """A run the journal saw start but never end or crash died with its process outside any
+        seam (the page killed the worker at a random moment): write that down, as a crash."""
+        records = await self.journal.records(thread_id)
+        run = last_run(records)
+        if run is None or run["status"] != "running":
+            return
+        step = max((r["step"] for r in records if r.get("run") == run["run"] and "step" in r), default=-1)
+        point = {"seam": "kill", "node": None, "step": step, "checkpoint_id": None}
+        await self.journal.append(thread_id, {"type": "crash", "run": run["run"], **point, "at": time.time()})
 
     @command
     async def threads(self) -> dict[str, Any]:

@@ -47,6 +47,23 @@ def graph_view(facts: ThreadFacts, diagram: dict[str, Any], records: list[dict[s
     return {**diagram, "nodes": nodes}
 
 
+def review(facts: ThreadFacts, ledger_rows: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """What the officer is asked (the open interrupt), and what this thread already paid for the
+    export: the payload alone cannot say it when a crash came after the purchase."""
+    if facts.head is None or not facts.head["interrupts"] or facts.session is None:
+        return None
+    thread = facts.session["thread_id"]
+    bought = [
+        row["id"]
+        for row in ledger_rows
+        if row["thread_id"] == thread
+        and row["node"] == "human_review"
+        and row["kind"] == "charge"
+        and not row["replayed"]
+    ]
+    return {"request": facts.head["interrupts"][0]["value"], "exports_bought": bought}
+
+
 def build_view(
     *,
     seq: int,
@@ -68,6 +85,7 @@ def build_view(
         "actions": actions(facts),
         "graph": graph_view(facts, diagram, records),
         "seams": seam_catalog(diagram),
+        "review": review(facts, ledger_rows),
         "frames": frames_with_diffs(frames),
         "tree": branch_tree(frames),
         "executions": executions_report(records),
