@@ -111,9 +111,11 @@ def annotate_ledger(
     duplicates = [
         duplicate(operation, done, journals) for operation, done in executed.items() if len(done) > 1
     ]
-    flagged = {tuple(d["operation"]): d["label"] for d in duplicates}
+    flagged = {tuple(d["operation"]): d for d in duplicates}
     for entry in entries:
-        entry["flag"] = flagged.get(operation_of(entry)) if not entry["replayed"] else None
+        group = None if entry["replayed"] else flagged.get(operation_of(entry))
+        entry["flag"] = group["label"] if group else None
+        entry["repeats"] = group["times"] if group else None
     charges = [e for e in entries if e["kind"] == "charge" and not e["replayed"]]
     return {
         "entries": entries,

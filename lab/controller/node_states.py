@@ -31,6 +31,19 @@ from lab.controller.frames import NULL_WRITER
 from lab.controller.journal import RESUMING_KINDS
 from lab.controller.messages import Message, message
 
+NODE_STATES = (
+    "next",
+    "running",
+    "finished_unsaved",
+    "saved",
+    "restored",
+    "rerun",
+    "interrupted",
+    "failed",
+    "crashed",
+    "idle",
+)
+"""Every state a node can be drawn in (the legend's order)."""
 CONTROL_CHANNELS = frozenset(("__interrupt__", "__error__", "__resume__"))
 
 

@@ -95,6 +95,14 @@ def status_message(now: str, facts: ThreadFacts) -> dict[str, Any]:
         "error": ("The run failed; replay or fork an earlier frame.", {}),
         "ready": ("Next: {next}. Press Run to continue.", {"next": ", ".join(head.get("next", []))}),
     }
+    if now == "crashed" and crash.get("seam") == "kill":
+        return message(
+            "status.crashed_unseen",
+            "The process died outside any seam (a reload, a closed tab or a random kill) in step {step}; "
+            "{kept} checkpoint(s) survived. Press Resume.",
+            step=crash.get("step"),
+            kept=len(facts.frame_ids),
+        )
     text, params = texts[now]
     return message(f"status.{now}", text, **params)
 

@@ -20,7 +20,7 @@ from lab.controller.facts import ThreadFacts
 from lab.controller.frames import branch_tree, diff_frames
 from lab.controller.journal import executions_report
 from lab.controller.ledger_rules import annotate_ledger
-from lab.controller.node_states import node_states
+from lab.controller.node_states import NODE_STATES, node_states
 from lab.controller.seam_catalog import graph_nodes, seam_catalog
 from lab.controller.status import status
 
@@ -91,5 +91,5 @@ def build_view(
         "executions": executions_report(records),
         "ledger": annotate_ledger(ledger_rows, journals),
         "activity": activity(records),
-        "defaults": defaults,
+        "defaults": {**defaults, "node_states": NODE_STATES},
     }
