@@ -340,7 +340,9 @@ async def test_a_process_killed_outside_any_seam_is_a_crash_after_the_reload(lab
     await lab.do("step")  # paused in step 1: the page kills the worker at a random moment
     await lab.crash_and_reboot()
     view = await lab.view()
-    assert view["status"]["phase"] == "crashed" and view["status"]["message"]["code"] == "status.crashed_unseen"
+    assert (
+        view["status"]["phase"] == "crashed" and view["status"]["message"]["code"] == "status.crashed_unseen"
+    )
     assert view["executions"]["runs"][-1]["status"] == "crashed"
     assert view["activity"][-1]["kind"] == "crash"
     await follow_status_to_the_end(lab)

@@ -27,7 +27,8 @@ def shown(page) -> dict:
     return {
         "states": dict(
             page.eval_on_selector_all(
-                "#graph g.node:not(.start):not(.end)", "(gs) => gs.map((g) => [g.dataset.node, g.dataset.state])"
+                "#graph g.node:not(.start):not(.end)",
+                "(gs) => gs.map((g) => [g.dataset.node, g.dataset.state])",
             )
         ),
         "counts": dict(
