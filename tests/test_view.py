@@ -7,13 +7,18 @@ that after any crash the status line names an action that is enabled and leads t
 
 from __future__ import annotations
 
+import ast
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from lab.aml import VARIANTS, build_graph, describe_graph
 from lab.controller import DURABILITIES
+from lab.controller.ledger_rules import CAUSES, LABELS
 from lab.controller.seam_catalog import seam_catalog
+from lab.controller.status import FORWARD
 from lab.controller.world import InMemoryWorld
 from tests.controller_lab import Lab
 
@@ -358,3 +363,30 @@ async def test_the_review_says_what_was_bought_even_when_a_crash_hid_it(lab):
     view = await lab.view()
     assert view["review"]["request"]["export"] is None and len(view["review"]["exports_bought"]) == 1
     assert view["status"]["action"] in {"resume", "approve"} and view["status"]["action"] in enabled(view)
+
+
+def python_message_codes() -> set[str]:
+    """Every code ``lab.controller`` can say (``message("code", ...)``; f-string codes expanded)."""
+    codes: set[str] = set()
+    for path in Path("lab/controller").glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "message" and node.args:
+                first = node.args[0]
+                if isinstance(first, ast.Constant):
+                    codes.add(first.value)
+    codes |= {f"status.{phase}" for phase in FORWARD}
+    codes |= {f"ledger.{kind}.{op}" for kind in ("repeat", "new") for op in LABELS}
+    return codes
+
+
+def test_every_sentence_python_says_is_in_both_catalogues():
+    """The page renders Python's sentences by code (``say()`` in static/i18n.mjs), in English and
+    简体中文. (``ledger.explain.*`` is English for logs and tests; the page composes explanations
+    from the cause codes, which are checked here.)"""
+    catalogue = Path("static/i18n.mjs").read_text()
+    en, zh = catalogue.split("\n  zh: {")
+    wanted = {f"py.{code}" for code in python_message_codes() if not code.startswith("ledger.explain.")}
+    wanted |= {f"py.ledger.cause.{cause}" for cause in CAUSES}
+    for language in (en, zh):
+        keys = set(re.findall(r'"(py\.[a-z_.]+)":', language))
+        assert wanted <= keys, sorted(wanted - keys)
