@@ -76,26 +76,23 @@ command passes ``durability=``; a paused run keeps the mode it started with.
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import inspect
 import time
 import uuid
 from collections.abc import Awaitable, Callable
-from dataclasses import asdict, dataclass
-from typing import Any, Literal
+from dataclasses import asdict
+from typing import Any
 
 from lab.aml.cases import case_summaries, get_case
 from lab.aml.graph import (
     DEFAULT_DELAY,
     VARIANTS,
     ExternalWorld,
-    RunContext,
     build_graph,
     describe_graph,
-    use_run_context,
 )
-from lab.checkpoint.base import NULL_TASK_ID, BaseCheckpointSaver, CheckpointTuple
+from lab.checkpoint.base import BaseCheckpointSaver, CheckpointTuple
 from lab.controller.actions import refusal
 from lab.controller.facts import ThreadFacts, last_run
 from lab.controller.frames import (
@@ -104,23 +101,28 @@ from lab.controller.frames import (
     diff_frames,
     frame_of,
     to_jsonable,
-    writer_name,
 )
 from lab.controller.journal import Journal, MemoryJournal, executions_report
 from lab.controller.ledger_rules import annotate_ledger
-from lab.controller.process import Process, ProcessKilled, ProcessSaver, ProcessWorld
+from lab.controller.process import Process, ProcessSaver, ProcessWorld
+from lab.controller.run_driver import CrashPoint, Run, RunDriver
 from lab.controller.seam_catalog import SEAMS, arm_refusal, seam_catalog
+from lab.controller.seam_events import SeamEvents
+from lab.controller.session import (
+    DEFAULT_DURABILITY,
+    DURABILITIES,
+    LabError,
+    Session,
+    Until,
+    choose,
+    error_payload,
+)
 from lab.controller.view import build_view
 from lab.graph import CompiledStateGraph
-from lab.pregel.loop import Seam
 from lab.types import Command
 
 Emit = Callable[[dict[str, Any]], Awaitable[None]]
-Until = Literal["step", "end"]
 
-DURABILITIES = ("sync", "async", "exit")
-DEFAULT_DURABILITY = "async"
-"""The durability a new case runs with unless the learner picks another (LangGraph's default)."""
 MAX_THREAD_ID = 255
 
 COMMANDS = (
@@ -150,51 +152,6 @@ COMMANDS = (
 """The page's commands, in the order a lesson meets them."""
 
 
-class LabError(Exception):
-    """A command the lab refuses, with a message meant for the learner."""
-
-
-@dataclass
-class Session:
-    """The thread the lab works on and the choices it was started with."""
-
-    thread_id: str
-    case_id: str
-    variant: str
-    durability: str
-
-
-@dataclass(frozen=True)
-class CrashPoint:
-    """Where the next run dies: a seam name, optionally of one node."""
-
-    seam: str
-    node: str | None = None
-
-    def matches(self, seam: Seam) -> bool:
-        return seam.name == self.seam and (self.node is None or seam.node == self.node)
-
-
-@dataclass
-class Run:
-    """One ``ainvoke`` of the graph, as the controller drives it."""
-
-    number: int
-    kind: str  # input | continue | resume | answer | replay
-    thread_id: str
-    durability: str
-    until: Until
-    context: RunContext
-    stopped: asyncio.Future[dict[str, Any]]  # resolved when the run pauses, stops, ends or crashes
-    frame: str | None  # the checkpoint the run stood on when last (re)started: pause at a new one
-    task: asyncio.Task[None] | None = None
-    gate: asyncio.Event | None = None  # set while paused; setting it releases the run
-    paused_at: str | None = None
-    paused: dict[str, Any] | None = None  # where it pauses: {"step", "checkpoint_id", "next"}
-    closing: bool = False
-    step: int = -1  # the step running now (from the last step_start seam)
-
-
 def command(method: Callable[..., Awaitable[dict[str, Any]]]) -> Callable[..., Awaitable[dict[str, Any]]]:
     """Make ``method`` a page command: a JSON-able ``{"ok", "result" | "error"}`` dict, always."""
 
@@ -210,15 +167,6 @@ def command(method: Callable[..., Awaitable[dict[str, Any]]]) -> Callable[..., A
     return answer
 
 
-def error_payload(exc: BaseException) -> dict[str, Any]:
-    """``{"type", "message"}`` (plus ``notes`` such as LangGraph's "During task with name ...")."""
-    message = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
-    payload = {"type": type(exc).__name__, "message": str(message) or type(exc).__name__}
-    if notes := getattr(exc, "__notes__", None):
-        payload["notes"] = list(notes)
-    return payload
-
-
 def validate_thread_id(thread_id: Any) -> str:
     if not isinstance(thread_id, str):
         raise LabError(f"A thread id must be text, got {type(thread_id).__name__}")
@@ -229,13 +177,7 @@ def validate_thread_id(thread_id: Any) -> str:
     return thread_id
 
 
-def _choice(value: Any, choices: tuple[str, ...], what: str) -> str:
-    if value not in choices:
-        raise LabError(f"Unknown {what} {value!r}; choose one of: {', '.join(choices)}")
-    return value
-
-
-class LabController:
+class LabController(RunDriver, SeamEvents):
     """One lab session: the page's commands over a saver, an external world and a journal."""
 
     def __init__(
@@ -303,8 +245,8 @@ class LabController:
             get_case(case_id if isinstance(case_id, str) else repr(case_id))
         except KeyError as exc:
             raise LabError(exc.args[0]) from None
-        _choice(variant, VARIANTS, "variant")
-        _choice(durability, DURABILITIES, "durability")
+        choose(variant, VARIANTS, "variant")
+        choose(durability, DURABILITIES, "durability")
         thread_id = validate_thread_id(
             f"{case_id}-{uuid.uuid4().hex[:8]}" if thread_id is None else thread_id
         )
@@ -539,15 +481,6 @@ class LabController:
         await self._emit({"type": "reset", "threads_deleted": len(threads)})
         return {"threads_deleted": len(threads)}
 
-    # -- process death (CPython stand-in for worker.terminate()) --------------------------------------
-    async def terminate(self) -> None:
-        """End this controller's process for good; nothing it still runs reaches the outside."""
-        self.process.bury()
-        run = self._run
-        if run is not None and run.task is not None and not run.task.done():
-            run.task.cancel()
-            await asyncio.gather(run.task, return_exceptions=True)
-
     # -- runs: start, wait, pause, release, close -------------------------------------------------------
     async def _advance(self, until: Until, durability: str | None) -> dict[str, Any]:
         run = self._run
@@ -560,197 +493,6 @@ class LabController:
             case_input = {"case_id": self.session.case_id}
             return await self._start_run("input", case_input, self._thread_config(), until, durability)
         return await self._start_run("continue", None, self._thread_config(), until, durability)
-
-    async def _start_run(
-        self, kind: str, request: Any, config: dict[str, Any], until: Until, durability: str | None
-    ) -> dict[str, Any]:
-        session = self._require_session()
-        _choice(until, ("step", "end"), "until")
-        mode = _choice(durability or session.durability, DURABILITIES, "durability")
-        records = await self.journal.records(session.thread_id)
-        run = Run(
-            number=1 + sum(r["type"] == "run_start" for r in records),
-            kind=kind,
-            thread_id=session.thread_id,
-            durability=mode,
-            until=until,
-            context=RunContext(session.thread_id),
-            stopped=asyncio.get_running_loop().create_future(),
-            frame=await self._head_id(session.thread_id),
-        )
-        start = {
-            "run": run.number,
-            "kind": kind,
-            "durability": mode,
-            "until": until,
-            "variant": session.variant,
-        }
-        await self.journal.append(run.thread_id, {"type": "run_start", **start, "at": time.time()})
-        await self._emit({"type": "run_started", **start})
-        self._run = run
-        run.task = asyncio.ensure_future(self._drive(run, self._graph(), request, config))
-        return await self._wait(run)
-
-    async def _drive(self, run: Run, graph: CompiledStateGraph, request: Any, config: dict[str, Any]) -> None:
-        use_run_context(run.context)
-        try:
-            on_seam = functools.partial(self._on_seam, run)  # late seams of a closed run stay its own
-            values = await graph.ainvoke(request, config, durability=run.durability, on_seam=on_seam)
-            outcome = await self._outcome(values or {})
-        except ProcessKilled:
-            return
-        except asyncio.CancelledError:
-            if not (run.closing and self.process.alive):
-                raise
-            outcome = {"status": "stopped"}
-        except Exception as exc:
-            if not self.process.alive:
-                return
-            outcome = {"status": "error", "error": error_payload(exc)}
-            await self._emit({"type": "error", "scope": "run", "run": run.number, "error": outcome["error"]})
-        self._run = None
-        await self.journal.append(
-            run.thread_id,
-            {"type": "run_end", "run": run.number, "status": outcome["status"], "at": time.time()},
-        )
-        await self._emit({"type": "run_finished", "run": run.number, **outcome})
-        _settle(run, outcome)
-
-    async def _outcome(self, values: dict[str, Any]) -> dict[str, Any]:
-        interrupts = values.pop("__interrupt__", [])
-        snapshot = await self._snapshot()
-        return {
-            "status": "interrupted" if interrupts else "done",
-            "values": values,
-            "interrupts": interrupts,
-            "next": snapshot.next,
-            "checkpoint_id": checkpoint_id_of(snapshot.config),
-        }
-
-    async def _wait(self, run: Run) -> dict[str, Any]:
-        await asyncio.wait({run.stopped, run.task}, return_when=asyncio.FIRST_COMPLETED)
-        if run.stopped.done():
-            return run.stopped.result()
-        if run.task.cancelled():
-            return {"status": "stopped"}
-        run.task.result()  # re-raises what went wrong in the controller itself
-        raise LabError("The run ended without reporting how")
-
-    async def _pause(self, run: Run, seam: Seam) -> None:
-        run.gate, run.paused_at = asyncio.Event(), seam.checkpoint_id
-        tasks, restored = seam.detail.get("tasks", []), seam.detail.get("restored", [])
-        paused = {"step": seam.step, "checkpoint_id": seam.checkpoint_id, "next": [*tasks, *restored]}
-        run.paused = paused
-        await self._emit({"type": "paused", "run": run.number, **paused})
-        _settle(run, {"status": "paused", **paused})
-        await run.gate.wait()
-
-    async def _release(self, run: Run, until: Until) -> dict[str, Any]:
-        gate, run.gate = run.gate, None
-        run.until, run.frame, run.paused_at = until, run.paused_at, None
-        run.stopped = asyncio.get_running_loop().create_future()
-        gate.set()
-        return await self._wait(run)
-
-    async def _close_run(self) -> None:
-        """Stop a paused run, as abandoning a LangGraph stream does: the loop saves nothing more
-        (under ``durability="exit"`` its unsaved progress is lost)."""
-        run = self._run
-        if run is None or run.task is None or run.task.done():
-            return
-        if run.gate is None:
-            raise LabError("A run is in progress; wait for it to pause or finish")
-        run.closing = True
-        run.task.cancel()
-        await asyncio.gather(run.task, return_exceptions=True)
-        self._run = None
-
-    # -- the seam hook --------------------------------------------------------------------------------
-    async def _on_seam(self, run: Run, seam: Seam) -> None:
-        self.process.check()  # a dead process observes nothing more
-        if seam.name == "step_start":
-            run.step = seam.step
-        if self._crash is not None and self._crash.matches(seam):
-            await self._crash_here(run, seam)
-        await run.context.follow(seam)
-        await self._journal_seam(run, seam)
-        await self._emit({"type": "seam", "run": run.number, **_seam_payload(seam)})
-        await self._announce(run, seam)
-        if seam.name == "step_start" and run.until == "step" and seam.checkpoint_id != run.frame:
-            await self._pause(run, seam)
-
-    async def _on_external_call(self, moment: str, call: dict[str, Any]) -> None:
-        """A node is about to call (or has just called) the outside world: a seam inside the node."""
-        if self._run is None:
-            return
-        detail = {"op": call["op"]}
-        step = self._run.step
-        await self._on_seam(
-            self._run, Seam(moment, step, call["checkpoint_id"], call["node"], call["task_id"], detail)
-        )
-
-    async def _crash_here(self, run: Run, seam: Seam) -> None:
-        point = {"seam": seam.name, "node": seam.node, "step": seam.step, "checkpoint_id": seam.checkpoint_id}
-        await self.journal.append(
-            run.thread_id, {"type": "crash", "run": run.number, **point, "at": time.time()}
-        )
-        await self._emit({"type": "crash_point", "run": run.number, **point})
-        self._crash_report = point
-        self.process.kill()
-        _settle(run, {"status": "crashed", "crash_point": point})
-        await self.process.freeze()
-
-    async def _journal_seam(self, run: Run, seam: Seam) -> None:
-        """Write down what a seam shows that no checkpoint keeps (side-effect seams: the ledger has them)."""
-        record: dict[str, Any] = {"type": seam.name, "run": run.number, "step": seam.step, "at": time.time()}
-        if seam.name == "step_start":
-            tasks, restored = seam.detail.get("tasks", []), seam.detail.get("restored", [])
-            record |= {"checkpoint_id": seam.checkpoint_id, "tasks": list(tasks), "restored": list(restored)}
-        elif seam.name in ("task_start", "task_finish", "put_writes", "interrupt", "error"):
-            record |= {"node": seam.node, "task_id": seam.task_id}
-            if seam.name == "error":
-                record["error"] = str(seam.detail.get("error", ""))
-        elif seam.name == "put":
-            record["checkpoint_id"] = seam.checkpoint_id
-        elif seam.name != "step_end":
-            return
-        await self.journal.append(run.thread_id, record)
-
-    async def _announce(self, run: Run, seam: Seam) -> None:
-        """The events that say what a seam committed or raised."""
-        if seam.name == "put":
-            committed = frame_of(await self._saved(seam.checkpoint_id), self._graph())
-            await self._emit({"type": "checkpoint", "run": run.number, "frame": committed})
-        elif seam.name == "put_writes":
-            await self._emit({"type": "writes", "run": run.number, **await self._committed_writes(seam)})
-        elif seam.name == "interrupt":
-            interrupts = seam.detail.get("interrupts", [])
-            await self._emit(
-                {"type": "interrupt", "run": run.number, **_seam_payload(seam), "interrupts": interrupts}
-            )
-        elif seam.name == "error":
-            stored = str(seam.detail.get("error", ""))  # the repr saved as the __error__ write
-            error = {"type": stored.partition("(")[0] or "Exception", "message": stored}
-            await self._emit(
-                {"type": "error", "scope": "task", "run": run.number, **_seam_payload(seam), "error": error}
-            )
-
-    async def _committed_writes(self, seam: Seam) -> dict[str, Any]:
-        """The writes ``put_writes`` just stored for the seam's task, read back from the saver."""
-        saved = await self._saved(seam.checkpoint_id)
-        task_id = seam.task_id or NULL_TASK_ID  # resume values and Command updates belong to no task
-        writer = seam.node or writer_name(task_id, {})
-        writes = [
-            (writer, channel, value) for tid, channel, value in saved.pending_writes or [] if tid == task_id
-        ]
-        return {"checkpoint_id": seam.checkpoint_id, "node": writer, "task_id": task_id, "writes": writes}
-
-    async def _emit(self, event: dict[str, Any]) -> None:
-        if not self.process.alive:
-            return
-        self._seq += 1
-        thread_id = self.session.thread_id if self.session else None
-        await self._emit_callback(to_jsonable({"seq": self._seq, "thread_id": thread_id, **event}))
 
     # -- reading the thread ---------------------------------------------------------------------------
     def _graph(self) -> CompiledStateGraph:
@@ -857,19 +599,3 @@ class LabController:
         if self._run is not None:
             state = "paused" if self._run.gate is not None else "in progress"
             raise LabError(f"A run is {state}; press Step or Run to finish it first")
-
-
-def _settle(run: Run, outcome: dict[str, Any]) -> None:
-    if not run.stopped.done():
-        run.stopped.set_result(outcome)
-
-
-def _seam_payload(seam: Seam) -> dict[str, Any]:
-    return {
-        "seam": seam.name,
-        "step": seam.step,
-        "checkpoint_id": seam.checkpoint_id,
-        "node": seam.node,
-        "task_id": seam.task_id,
-        "detail": seam.detail,
-    }

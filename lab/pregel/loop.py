@@ -270,7 +270,7 @@ class SuperStepLoop:
             exc.add_note(f"During task with name '{task.name}' and id '{task.id}'")
             self.finish_order.append(exc)
             await self.save_writes(task.id, [*task.writes, (ERROR, repr(exc))], task)
-            await self.seam("error", task, detail={"error": repr(exc)})
+            await self.seam("error", task, detail={"error": repr(exc), "error_type": type(exc).__name__})
             return
         task.deactivate(token)
         task.writes.extend(writes)
