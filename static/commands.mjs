@@ -112,7 +112,7 @@ export function createCommands({ model, store, session, render, showError, crash
   function scheduleRandomCrash() {
     if (!model.randomArmed) return;
     model.randomArmed = false;
-    const nodeMs = (model.defaults?.delay ?? 0.3) * 1000;
+    const nodeMs = model.defaults.delay * 1000; // a run can only start once a view is in the store
     randomTimer = setTimeout(() => {
       if (model.process === "ready" && model.status?.phase === "running") session().kill();
     }, 50 + Math.random() * 6 * nodeMs);

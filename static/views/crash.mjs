@@ -29,7 +29,7 @@ export function mountCrash(root, actions, report) {
   let drawnFor = null;
 
   function read() {
-    const seam = seams.querySelector("input:checked")?.value ?? "task_start";
+    const seam = seams.querySelector("input:checked")?.value ?? catalogue.any_node[0];
     return { seam, node: nodeSelect.disabled ? null : nodeSelect.value || null };
   }
 
@@ -47,7 +47,7 @@ export function mountCrash(root, actions, report) {
   function draw(model) {
     catalogue = model.seams;
     const offered = (model.defaults?.seams ?? []).filter((seam) => catalogue.step.includes(seam) || catalogue.any_node.includes(seam));
-    const checked = seams.querySelector("input:checked")?.value ?? "task_start";
+    const checked = seams.querySelector("input:checked")?.value ?? model.seams.any_node[0];
     replace(seams, h("legend", { text: t("crash.seam") }),
       ...[...offered, RANDOM].map((seam) =>
         h("label", { class: "radio", dataset: { seam } },
