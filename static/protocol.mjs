@@ -10,7 +10,7 @@
  *
  * Commands are implemented in Python: the worker hands each request to
  * `lab.browser.worker_api.dispatch`, which looks `cmd` up in its `COMMANDS` dict. JavaScript never
- * re-implements what the runtime means; the page is a view over the events Python emits.
+ * re-implements what the runtime means; the page is a store over `view()`, re-read when an event arrives.
  *
  * Boot. While Python starts, the worker reports each stage of BOOT_STAGES, in order, with a
  * "start" and a "done" event (a failure ends boot with one "error" event instead of "done"):
@@ -131,12 +131,38 @@ export const BOOT_STAGES = Object.freeze(["runtime", "packages", "lab", "restore
  *            result: {checkpoint_id: string, frame: Frame}}} fork
  * @property {{args: {}, result: {head: string | null, nodes: object[], branches: object[]}}} branches
  * @property {{args: {}, result: LedgerReport}} ledger
- *   the page's ledger rows as Python reads them (lab.controller.world.annotate_ledger)
+ *   the page's ledger rows as Python reads them (lab.controller.ledger_rules.annotate_ledger)
  * @property {{args: {}, result: {nodes: Object<string, {started: number, finished: number}>,
  *            runs: object[], last_resume: {run: number, kind: string, step: number,
  *            checkpoint_id: string, rerun: string[], restored: string[]} | null}}} executions
+ * @property {{args: {}, result: LabView}} view
+ *   everything the page draws (lab/controller/view.py); the page's store keeps the last one
  * @property {{args: {}, result: {threads_deleted: number}}} reset
  *   deletes every thread, the journal and (through the world) the ledger
+ */
+
+/**
+ * A sentence Python wrote: the page renders `py.<code>` from i18n.mjs with `params`.
+ * @typedef {{code: string, params: object, text: string}} Message
+ */
+
+/**
+ * @typedef {object} LabView what the `view` command answers
+ * @property {number} seq                the controller's event count when read: drop an older answer
+ * @property {object | null} session     {thread_id, case_id, variant, durability}
+ * @property {object | null} run         the live run: {run, kind, durability, paused[, step, next]}
+ * @property {object | null} armed       the armed crash {seam, node}
+ * @property {{phase: string, action: string | null, message: Message}} status
+ * @property {Object<string, {enabled: boolean, reason: Message | null}>} actions
+ * @property {object} graph              the diagram; each node with {state, reason: Message, counts}
+ * @property {{step: string[], nodes: Object<string, string[]>, any_node: string[]}} seams
+ * @property {object | null} review      {request, exports_bought} while an interrupt is open
+ * @property {Array<Frame & {diff: object}>} frames  oldest first
+ * @property {{head: string | null, nodes: object[], branches: object[]}} tree
+ * @property {object} executions         as the `executions` command
+ * @property {LedgerReport} ledger
+ * @property {Array<{run: number, at: number, kind: string, message: Message}>} activity
+ * @property {object} defaults           variants, durabilities, seams, node_states, delay (from Python)
  */
 
 /** @typedef {keyof ControllerCommands} ControllerCommandName */
@@ -199,10 +225,13 @@ export const BOOT_STAGES = Object.freeze(["runtime", "packages", "lab", "restore
 
 /**
  * @typedef {object} LedgerReport what the `ledger` command answers
- * @property {Array<import("./ledger.mjs").LedgerRow & {attempt: number, flag: string | null}>} entries
- *   oldest first; `attempt`: the n-th request from the same task; `flag`: e.g. "charged ×2"
- * @property {Array<{kind: string, thread_id: string, node: string, task_id: string, times: number,
- *            label: string, ids: string[]}>} duplicates  tasks that charged (filed) more than once
+ * @property {Array<import("./ledger.mjs").LedgerRow & {attempt: number, outcome: Message,
+ *            flag: string | null, repeats: number | null}>} entries
+ *   oldest first; `attempt`: the n-th request of the same business operation; `flag`: e.g. "charged ×2"
+ * @property {Array<{operation: string[], kind: string, thread_id: string, node: string, purpose: string,
+ *            times: number, label: string, ids: string[], causes: string[], explanation: Message}>} duplicates
+ *   business operations (this thread's purchase of one thing, this case's SAR) done more than once
+ * @property {{double: boolean, message: Message}} verdict
  * @property {number} charges            executed charges (replays excluded)
  * @property {number} filings            executed filings
  * @property {number} total_charged_cents

@@ -29,6 +29,7 @@ replays one.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import random
 import re
@@ -37,20 +38,19 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from lab.aml import VARIANTS, build_graph, business_operation
+from lab.aml import VARIANTS, build_graph, business_operation, describe_graph
 from lab.checkpoint.base import CheckpointTuple
 from lab.checkpoint.core import CheckpointSaver
 from lab.checkpoint.memory import MemoryStorage
 from lab.checkpoint.storage import BlobRow, CheckpointRow, WriteRow
-from lab.controller import SEAMS, LabController
+from lab.controller import LabController
 from lab.controller.journal import MemoryJournal
+from lab.controller.seam_catalog import seam_catalog
 from lab.controller.world import InMemoryWorld
 
 THREAD = "soak"
 CASES = ("S-1001", "S-1002", "S-1003")
 DURABILITIES = ("sync", "async", "exit")
-CRASH_SEAMS = tuple(seam for seam in SEAMS if seam != "error")  # no node of the graph fails
-NODES = tuple(build_graph(InMemoryWorld(), "fixed", delay=0).builder.nodes)
 MAX_COMMANDS = 30
 """A trial that has not closed its case after this many run commands is stuck: a violation."""
 
@@ -68,13 +68,22 @@ class Trial:
     crashes: tuple[CrashPoint, ...]
 
 
+@functools.cache
+def crash_points(variant: str) -> tuple[CrashPoint, ...]:
+    """Every crash the lab offers for ``variant`` (its seam catalogue): a step seam, a node seam of
+    whichever node meets it first, or a seam of one node. No node of the graph fails: no ``error``."""
+    catalog = seam_catalog(describe_graph(build_graph(InMemoryWorld(), variant, delay=0)))
+    anywhere = [(seam, None) for seam in (*catalog["step"], *catalog["any_node"])]
+    on_a_node = [(seam, node) for node, seams in catalog["nodes"].items() for seam in seams]
+    return tuple(point for point in (*anywhere, *on_a_node) if point[0] != "error")
+
+
 def plan(seed: int) -> Trial:
     rng = random.Random(seed)
-    crashes = tuple((rng.choice(CRASH_SEAMS), rng.choice((None, *NODES))) for _ in range(rng.randint(1, 3)))
-    crashes = tuple(
-        (seam, None if seam in ("step_start", "step_end", "put") else node) for seam, node in crashes
-    )
-    return Trial(seed, rng.choice(CASES), rng.choice(VARIANTS), rng.choice(DURABILITIES), crashes)
+    variant = rng.choice(VARIANTS)
+    points = crash_points(variant)
+    crashes = tuple(rng.choice(points) for _ in range(rng.randint(1, 3)))
+    return Trial(seed, rng.choice(CASES), variant, rng.choice(DURABILITIES), crashes)
 
 
 class SlowStorage(MemoryStorage):
@@ -188,6 +197,17 @@ async def saved_frames(saver: CheckpointSaver) -> list[tuple[Any, ...]]:
     ]
 
 
+async def press_forward(outside: Outside) -> dict[str, Any]:
+    """What a learner does after a crash: press the action the status line names (Run if nothing was
+    saved, Approve at the review, else Resume). A thread whose end was saved is already done."""
+    status = (await outside.do("view"))["status"]
+    if status["phase"] == "done":
+        return {"status": "done", "values": (await outside.do("state"))["values"]}
+    if status["action"] == "approve":
+        return await outside.do("answer", approve=True)
+    return await outside.do(status["action"])
+
+
 async def drive(trial: Trial, crash: bool = True) -> Observed:
     """Run one trial (or, with ``crash=False``, the crash-free run it is compared with)."""
     outside = Outside(trial.seed)
@@ -213,7 +233,7 @@ async def drive(trial: Trial, crash: bool = True) -> Observed:
             saved = await saved_chain(outside.saver)
             seen.after_crash.append(saved)
             await arm_next()
-            result = await outside.do("resume" if saved.ids else "run")  # nothing saved: start over
+            result = await press_forward(outside)
         elif status == "interrupted":
             result = await outside.do("answer", approve=True)
         else:

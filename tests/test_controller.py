@@ -7,93 +7,15 @@ each test wraps the compiled node functions of every controller it builds and co
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
-from collections import Counter
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 
-from lab.checkpoint import InMemorySaver
-from lab.controller import SEAMS, LabController
-from lab.controller.journal import MemoryJournal
-from lab.controller.world import InMemoryWorld
+from lab.controller import SEAMS
 
 CASE = "S-1001"  # structuring: goes through review to a filed SAR
-
-
-class Lab:
-    """What survives a crash (saver, world, journal, the page's event log) and the live controller."""
-
-    def __init__(self) -> None:
-        self.saver, self.world, self.journal = InMemorySaver(), InMemoryWorld(), MemoryJournal()
-        self.events: list[dict[str, Any]] = []
-        self.calls: Counter[str] = Counter()  # node function bodies entered, across controllers
-        self.controller = self.boot()
-
-    def boot(self) -> LabController:
-        controller = LabController(self.saver, self.world, self.emit, journal=self.journal, delay=0)
-        for graph in controller.graphs.values():
-            for name, node in graph.nodes.items():
-                if node.func is not None:
-                    node.func = self.counted(name, node.func)
-        return controller
-
-    def counted(self, name: str, func: Any) -> Any:
-        async def call(state: dict) -> Any:
-            self.calls[name] += 1
-            return await func(state)
-
-        return call
-
-    async def emit(self, event: dict[str, Any]) -> None:
-        assert json.loads(json.dumps(event)) == event  # JSON-able, and nothing lost on the way
-        self.events.append(event)
-
-    async def do(self, name: str, **args: Any) -> dict[str, Any]:
-        """Send a command as the page does; fail the test on ``ok: false``."""
-        answer = await self.controller.dispatch(name, args)
-        json.dumps(answer)
-        assert answer["ok"], answer
-        return answer["result"]
-
-    async def fail(self, name: str, **args: Any) -> dict[str, Any]:
-        answer = await self.controller.dispatch(name, args)
-        assert not answer["ok"], answer
-        assert set(answer["error"]) >= {"type", "message"} and "Traceback" not in answer["error"]["message"]
-        return answer["error"]
-
-    async def crash_and_reboot(self) -> None:
-        """The page terminates the worker and boots a new one over the same storage."""
-        await self.controller.terminate()
-        self.controller = self.boot()
-        assert (await self.do("restore"))["session"] is not None
-
-    async def frames(self) -> list[dict[str, Any]]:
-        return (await self.do("frames"))["frames"]
-
-    async def frame_where(self, **match: Any) -> dict[str, Any]:
-        return next(f for f in await self.frames() if all(f[k] == v for k, v in match.items()))
-
-    async def started(self) -> dict[str, int]:
-        nodes = (await self.do("executions"))["nodes"]
-        return {node: counts["started"] for node, counts in nodes.items() if node != "__start__"}
-
-    async def assert_counts_are_true(self) -> None:
-        """What the controller reports == what the runtime really executed."""
-        assert await self.started() == dict(self.calls)
-
-    def events_of(self, kind: str) -> list[dict[str, Any]]:
-        return [e for e in self.events if e["type"] == kind]
-
-
-@pytest.fixture
-async def lab() -> AsyncIterator[Lab]:
-    yield Lab()
-    leftovers = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
-    assert leftovers == [], "a run outlived its test"
 
 
 IDS = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|ch_\d+|sar_\d+")

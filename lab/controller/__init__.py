@@ -1,10 +1,18 @@
 """The lab controller the page drives (through the Web Worker): commands in, events out.
 
-- :mod:`lab.controller.controller`: :class:`LabController`, its commands and events;
+- :mod:`lab.controller.controller`: :class:`LabController`, the command surface;
+- :mod:`lab.controller.run_driver`: runs started, paused at a gate, killed at an armed seam;
+- :mod:`lab.controller.seam_events`: each seam as journal records and page events;
+- :mod:`lab.controller.session`: the session, and the error a refused command answers with;
+- :mod:`lab.controller.view`: ``view()``, everything the page draws, from the rules in
+  :mod:`~lab.controller.facts`, :mod:`~lab.controller.node_states`, :mod:`~lab.controller.actions`,
+  :mod:`~lab.controller.status`, :mod:`~lab.controller.ledger_rules`,
+  :mod:`~lab.controller.seam_catalog`, :mod:`~lab.controller.activity` (sentences:
+  :mod:`~lab.controller.messages`);
 - :mod:`lab.controller.frames`: checkpoints as plain frames, diffs, the branch tree;
 - :mod:`lab.controller.journal`: what the lab observed, kept outside the process (execution counts);
 - :mod:`lab.controller.process`: one process's lifetime, and the fence that a crash closes;
-- :mod:`lab.controller.world`: the in-memory paid API and SAR registry, and the ledger's flags.
+- :mod:`lab.controller.world`: the in-memory paid API and SAR registry (raw requests only).
 """
 
 from lab.controller.controller import COMMANDS, DURABILITIES, SEAMS, LabController, LabError

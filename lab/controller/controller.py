@@ -50,7 +50,10 @@ JSON-able, never a traceback:
 - ``fork(checkpoint_id, values, as_node=None)`` → the new ``update`` checkpoint and its frame;
 - ``branches()`` → ``{"head", "nodes", "branches"}``; ``checkout(checkpoint_id)`` → the copy of that
   frame that is now the head (switching branches);
-- ``ledger()``; ``executions()``; ``reset()``.
+- ``ledger()``; ``executions()``; ``reset()``;
+- ``view()`` → everything the page draws, computed here (:mod:`lab.controller.view`): node states
+  with reasons, actions with the reasons they are disabled, the status line, frames with diffs, the
+  branch tree, the annotated ledger and its verdict, the seam catalogue, the activity history.
 
 **Events** (one async ``emit(event)`` callback; each event has ``type``, ``seq``, ``thread_id``):
 
@@ -73,64 +76,52 @@ command passes ``durability=``; a paused run keeps the mode it started with.
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import inspect
+import time
 import uuid
 from collections.abc import Awaitable, Callable
-from dataclasses import asdict, dataclass
-from typing import Any, Literal
+from dataclasses import asdict
+from typing import Any
 
 from lab.aml.cases import case_summaries, get_case
 from lab.aml.graph import (
     DEFAULT_DELAY,
     VARIANTS,
     ExternalWorld,
-    RunContext,
     build_graph,
     describe_graph,
-    use_run_context,
 )
-from lab.checkpoint.base import NULL_TASK_ID, BaseCheckpointSaver, CheckpointTuple, check_thread_id_length
+from lab.checkpoint.base import BaseCheckpointSaver, CheckpointTuple, check_thread_id_length
+from lab.controller.actions import refusal
+from lab.controller.facts import ThreadFacts, last_run
 from lab.controller.frames import (
     branch_tree,
     checkpoint_id_of,
     diff_frames,
     frame_of,
     to_jsonable,
-    writer_name,
 )
 from lab.controller.journal import Journal, MemoryJournal, executions_report
-from lab.controller.process import Process, ProcessKilled, ProcessSaver, ProcessWorld
-from lab.controller.world import annotate_ledger
+from lab.controller.ledger_rules import annotate_ledger
+from lab.controller.process import Process, ProcessSaver, ProcessWorld
+from lab.controller.run_driver import CrashPoint, Run, RunDriver
+from lab.controller.seam_catalog import SEAMS, arm_refusal, seam_catalog
+from lab.controller.seam_events import SeamEvents
+from lab.controller.session import (
+    DEFAULT_DURABILITY,
+    DURABILITIES,
+    LabError,
+    Session,
+    Until,
+    choose,
+    error_payload,
+)
+from lab.controller.view import build_view
 from lab.graph import CompiledStateGraph
-from lab.pregel.loop import Seam
 from lab.types import Command
 
 Emit = Callable[[dict[str, Any]], Awaitable[None]]
-Until = Literal["step", "end"]
-
-SEAMS = (
-    "step_start",
-    "task_start",
-    "side_effect",
-    "side_effect_done",
-    "task_finish",
-    "put_writes",
-    "step_end",
-    "put",
-    "interrupt",
-    "error",
-)
-"""Where a run can be watched or crashed, in the order a step meets them: ``step_start`` (tasks
-prepared, none started), per task ``task_start`` → (node runs: ``side_effect`` right before it calls
-the paid API or the SAR registry, ``side_effect_done`` right after the answer) → ``task_finish``
-(before its writes are saved) → ``put_writes`` (saved), or ``interrupt`` / ``error``; ``step_end``
-(all tasks done, before the checkpoint), ``put`` (checkpoint saved; also the input and fork
-checkpoints). All come from the loop's seam hook except the two ``side_effect`` ones, which the
-controller's view of the external world reports (the loop cannot see inside a node)."""
-NODELESS_SEAMS = frozenset(("step_start", "step_end", "put"))
-DURABILITIES = ("sync", "async", "exit")
 
 COMMANDS = (
     "catalog",
@@ -153,58 +144,10 @@ COMMANDS = (
     "checkout",
     "ledger",
     "executions",
+    "view",
     "reset",
 )
 """The page's commands, in the order a lesson meets them."""
-
-
-class LabError(Exception):
-    """A command the lab refuses, with a message meant for the learner."""
-
-
-@dataclass
-class Session:
-    """The thread the lab works on and the choices it was started with."""
-
-    thread_id: str
-    case_id: str
-    variant: str
-    durability: str
-
-
-@dataclass(frozen=True)
-class CrashPoint:
-    """Where the next run dies: a seam name, optionally of one node and of one step."""
-
-    seam: str
-    node: str | None = None
-    step: int | None = None
-
-    def matches(self, seam: Seam) -> bool:
-        return (
-            seam.name == self.seam
-            and (self.node is None or seam.node == self.node)
-            and (self.step is None or seam.step == self.step)
-        )
-
-
-@dataclass
-class Run:
-    """One ``ainvoke`` of the graph, as the controller drives it."""
-
-    number: int
-    kind: str  # input | continue | resume | answer | replay
-    thread_id: str
-    durability: str
-    until: Until
-    context: RunContext
-    stopped: asyncio.Future[dict[str, Any]]  # resolved when the run pauses, stops, ends or crashes
-    frame: str | None  # the checkpoint the run stood on when last (re)started: pause at a new one
-    task: asyncio.Task[None] | None = None
-    gate: asyncio.Event | None = None  # set while paused; setting it releases the run
-    paused_at: str | None = None
-    closing: bool = False
-    step: int = -1  # the step running now (from the last step_start seam)
 
 
 def command(method: Callable[..., Awaitable[dict[str, Any]]]) -> Callable[..., Awaitable[dict[str, Any]]]:
@@ -222,15 +165,6 @@ def command(method: Callable[..., Awaitable[dict[str, Any]]]) -> Callable[..., A
     return answer
 
 
-def error_payload(exc: BaseException) -> dict[str, Any]:
-    """``{"type", "message"}`` (plus ``notes`` such as LangGraph's "During task with name ...")."""
-    message = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
-    payload = {"type": type(exc).__name__, "message": str(message) or type(exc).__name__}
-    if notes := getattr(exc, "__notes__", None):
-        payload["notes"] = list(notes)
-    return payload
-
-
 def validate_thread_id(thread_id: Any) -> str:
     if not isinstance(thread_id, str):
         raise LabError(f"A thread id must be text, got {type(thread_id).__name__}")
@@ -243,13 +177,7 @@ def validate_thread_id(thread_id: Any) -> str:
     return thread_id
 
 
-def _choice(value: Any, choices: tuple[str, ...], what: str) -> str:
-    if value not in choices:
-        raise LabError(f"Unknown {what} {value!r}; choose one of: {', '.join(choices)}")
-    return value
-
-
-class LabController:
+class LabController(RunDriver, SeamEvents):
     """One lab session: the page's commands over a saver, an external world and a journal."""
 
     def __init__(
@@ -266,6 +194,7 @@ class LabController:
         self.world = ProcessWorld(world, self.process)
         self.world.on_call = self._on_external_call
         self.journal: Journal = journal if journal is not None else MemoryJournal()
+        self.delay = delay
         self.graphs: dict[str, CompiledStateGraph] = {
             variant: build_graph(self.world, variant, checkpointer=self.saver, delay=delay)
             for variant in VARIANTS
@@ -308,7 +237,7 @@ class LabController:
         self,
         case_id: str,
         variant: str = "misplaced",
-        durability: str = "async",
+        durability: str = DEFAULT_DURABILITY,
         thread_id: str | None = None,
     ) -> dict[str, Any]:
         """A new thread for ``case_id``; nothing runs until ``step`` or ``run``."""
@@ -316,8 +245,8 @@ class LabController:
             get_case(case_id if isinstance(case_id, str) else repr(case_id))
         except KeyError as exc:
             raise LabError(exc.args[0]) from None
-        _choice(variant, VARIANTS, "variant")
-        _choice(durability, DURABILITIES, "durability")
+        choose(variant, VARIANTS, "variant")
+        choose(durability, DURABILITIES, "durability")
         thread_id = validate_thread_id(
             f"{case_id}-{uuid.uuid4().hex[:8]}" if thread_id is None else thread_id
         )
@@ -337,7 +266,19 @@ class LabController:
         self.session = Session(**saved) if saved else None
         if self.session is None:
             return {"session": None}
+        await self._note_unseen_death(self.session.thread_id)
         return {"session": saved, "state": await self._state()}
+
+    async def _note_unseen_death(self, thread_id: str) -> None:
+        """A run the journal saw start but never end or crash died with its process outside any
+        seam (the page killed the worker at a random moment): write that down, as a crash."""
+        records = await self.journal.records(thread_id)
+        run = last_run(records)
+        if run is None or run["status"] != "running":
+            return
+        step = max((r["step"] for r in records if r.get("run") == run["run"] and "step" in r), default=-1)
+        point = {"seam": "kill", "node": None, "step": step, "checkpoint_id": None}
+        await self.journal.append(thread_id, {"type": "crash", "run": run["run"], **point, "at": time.time()})
 
     @command
     async def threads(self) -> dict[str, Any]:
@@ -390,13 +331,7 @@ class LabController:
     async def resume(self, until: Until = "end", durability: str | None = None) -> dict[str, Any]:
         """Continue the thread after a crash: ``ainvoke(None, thread_config)``. Finished tasks of
         the interrupted step are restored from their pending writes; the others run again."""
-        session = self._require_session()
-        self._require_idle()
-        if await self._head_id(session.thread_id) is None:
-            raise LabError(
-                f"Nothing was saved for thread {session.thread_id!r}, so there is nothing to resume "
-                "(durability 'exit' saves only when a run ends). Press Run to start the case again."
-            )
+        await self._refuse_unless("resume")
         return await self._start_run("resume", None, self._thread_config(), until, durability)
 
     @command
@@ -406,24 +341,18 @@ class LabController:
         """Answer the officer's review: ``Command(resume={"approved": approve})``."""
         if not isinstance(approve, bool):
             raise LabError("approve must be true or false")
-        self._require_session()
-        self._require_idle()
-        if not (await self._snapshot()).interrupts:
-            raise LabError("Nothing is waiting for an answer: the thread is not stopped at human_review")
+        await self._refuse_unless("approve")
         request = Command(resume={"approved": approve})
         return await self._start_run("answer", request, self._thread_config(), until, durability)
 
     @command
     async def arm_crash(self, seam: str, node: str | None = None, step: int | None = None) -> dict[str, Any]:
         """Kill the process the next time a run reaches ``seam`` (of ``node``, in ``step``, if given)."""
-        _choice(seam, SEAMS, "seam")
+        diagram = describe_graph(self.graphs[self.session.variant if self.session else VARIANTS[0]])
+        if (reason := arm_refusal(seam_catalog(diagram), seam, node)) is not None:
+            raise LabError(reason["text"])
         if step is not None and (not isinstance(step, int) or isinstance(step, bool)):
             raise LabError(f"step must be a whole number, got {step!r}")
-        if node is not None and seam in NODELESS_SEAMS:
-            raise LabError(f"The seam {seam!r} belongs to no node; arm it without one")
-        known = self.graphs["fixed"].nodes
-        if node is not None and node not in known:
-            raise LabError(f"Unknown node {node!r}; the nodes are: {', '.join(known)}")
         self._crash = CrashPoint(seam, node, step)
         return {"armed": asdict(self._crash)}
 
@@ -507,13 +436,39 @@ class LabController:
     @command
     async def ledger(self) -> dict[str, Any]:
         """Every request the paid API and the SAR registry received, repeated charges flagged."""
-        return annotate_ledger(await self.world.entries())
+        rows = await self.world.entries()
+        return annotate_ledger(rows, await self._journals_of(rows))
 
     @command
     async def executions(self) -> dict[str, Any]:
         """How often each node ran over the thread's life; restored vs re-run on the last resume."""
         session = self._require_session()
         return executions_report(await self.journal.records(session.thread_id))
+
+    @command
+    async def view(self) -> dict[str, Any]:
+        """Everything the page draws, computed here (see :mod:`lab.controller.view`)."""
+        frames = await self._frames() if self.session else []
+        facts = await self._facts(frames)
+        rows = await self.world.entries()
+        journals = await self._journals_of(rows)
+        variant = self.session.variant if self.session else VARIANTS[0]
+        return build_view(
+            seq=self._seq,
+            facts=facts,
+            diagram=describe_graph(self.graphs[variant]),
+            frames=frames,
+            ledger_rows=rows,
+            journals=journals,
+            defaults={
+                "variant": VARIANTS[0],
+                "variants": VARIANTS,
+                "durability": DEFAULT_DURABILITY,
+                "durabilities": DURABILITIES,
+                "seams": SEAMS,
+                "delay": self.delay,
+            },
+        )
 
     @command
     async def reset(self) -> dict[str, Any]:
@@ -528,15 +483,6 @@ class LabController:
         await self._emit({"type": "reset", "threads_deleted": len(threads)})
         return {"threads_deleted": len(threads)}
 
-    # -- process death (CPython stand-in for worker.terminate()) --------------------------------------
-    async def terminate(self) -> None:
-        """End this controller's process for good; nothing it still runs reaches the outside."""
-        self.process.bury()
-        run = self._run
-        if run is not None and run.task is not None and not run.task.done():
-            run.task.cancel()
-            await asyncio.gather(run.task, return_exceptions=True)
-
     # -- runs: start, wait, pause, release, close -------------------------------------------------------
     async def _advance(self, until: Until, durability: str | None) -> dict[str, Any]:
         run = self._run
@@ -544,199 +490,11 @@ class LabController:
             if durability not in (None, run.durability):
                 raise LabError(f"This run was started with durability {run.durability!r}; it keeps it")
             return await self._release(run, until)
-        self._require_session()
-        self._require_idle()
-        snapshot = await self._snapshot()
-        if snapshot.interrupts:
-            raise LabError("The thread waits at human_review: approve or reject first")
-        if snapshot.metadata is None:
+        await self._refuse_unless("run")
+        if await self._head_id(self._require_session().thread_id) is None:
             case_input = {"case_id": self.session.case_id}
             return await self._start_run("input", case_input, self._thread_config(), until, durability)
-        if not snapshot.next:
-            raise LabError("This case is finished: replay or fork an earlier frame, or start a new case")
         return await self._start_run("continue", None, self._thread_config(), until, durability)
-
-    async def _start_run(
-        self, kind: str, request: Any, config: dict[str, Any], until: Until, durability: str | None
-    ) -> dict[str, Any]:
-        session = self._require_session()
-        _choice(until, ("step", "end"), "until")
-        mode = _choice(durability or session.durability, DURABILITIES, "durability")
-        records = await self.journal.records(session.thread_id)
-        run = Run(
-            number=1 + sum(r["type"] == "run_start" for r in records),
-            kind=kind,
-            thread_id=session.thread_id,
-            durability=mode,
-            until=until,
-            context=RunContext(session.thread_id),
-            stopped=asyncio.get_running_loop().create_future(),
-            frame=await self._head_id(session.thread_id),
-        )
-        start = {
-            "run": run.number,
-            "kind": kind,
-            "durability": mode,
-            "until": until,
-            "variant": session.variant,
-        }
-        await self.journal.append(run.thread_id, {"type": "run_start", **start})
-        await self._emit({"type": "run_started", **start})
-        self._run = run
-        run.task = asyncio.ensure_future(self._drive(run, self._graph(), request, config))
-        return await self._wait(run)
-
-    async def _drive(self, run: Run, graph: CompiledStateGraph, request: Any, config: dict[str, Any]) -> None:
-        use_run_context(run.context)
-        try:
-            on_seam = functools.partial(self._on_seam, run)  # late seams of a closed run stay its own
-            values = await graph.ainvoke(request, config, durability=run.durability, on_seam=on_seam)
-            outcome = await self._outcome(values or {})
-        except ProcessKilled:
-            return
-        except asyncio.CancelledError:
-            if not (run.closing and self.process.alive):
-                raise
-            outcome = {"status": "stopped"}
-        except Exception as exc:
-            if not self.process.alive:
-                return
-            outcome = {"status": "error", "error": error_payload(exc)}
-            await self._emit({"type": "error", "scope": "run", "run": run.number, "error": outcome["error"]})
-        self._run = None
-        await self.journal.append(
-            run.thread_id, {"type": "run_end", "run": run.number, "status": outcome["status"]}
-        )
-        await self._emit({"type": "run_finished", "run": run.number, **outcome})
-        _settle(run, outcome)
-
-    async def _outcome(self, values: dict[str, Any]) -> dict[str, Any]:
-        interrupts = values.pop("__interrupt__", [])
-        snapshot = await self._snapshot()
-        return {
-            "status": "interrupted" if interrupts else "done",
-            "values": values,
-            "interrupts": interrupts,
-            "next": snapshot.next,
-            "checkpoint_id": checkpoint_id_of(snapshot.config),
-        }
-
-    async def _wait(self, run: Run) -> dict[str, Any]:
-        await asyncio.wait({run.stopped, run.task}, return_when=asyncio.FIRST_COMPLETED)
-        if run.stopped.done():
-            return run.stopped.result()
-        if run.task.cancelled():
-            return {"status": "stopped"}
-        run.task.result()  # re-raises what went wrong in the controller itself
-        raise LabError("The run ended without reporting how")
-
-    async def _pause(self, run: Run, seam: Seam) -> None:
-        run.gate, run.paused_at = asyncio.Event(), seam.checkpoint_id
-        tasks, restored = seam.detail.get("tasks", []), seam.detail.get("restored", [])
-        paused = {"step": seam.step, "checkpoint_id": seam.checkpoint_id, "next": [*tasks, *restored]}
-        await self._emit({"type": "paused", "run": run.number, **paused})
-        _settle(run, {"status": "paused", **paused})
-        await run.gate.wait()
-
-    async def _release(self, run: Run, until: Until) -> dict[str, Any]:
-        gate, run.gate = run.gate, None
-        run.until, run.frame, run.paused_at = until, run.paused_at, None
-        run.stopped = asyncio.get_running_loop().create_future()
-        gate.set()
-        return await self._wait(run)
-
-    async def _close_run(self) -> None:
-        """Stop a paused run, as cancelling a LangGraph run does (``SuperStepLoop.abandon``): what
-        is done stays saved, and under ``durability="exit"`` the checkpoint it stopped at is saved."""
-        run = self._run
-        if run is None or run.task is None or run.task.done():
-            return
-        if run.gate is None:
-            raise LabError("A run is in progress; wait for it to pause or finish")
-        run.closing = True
-        run.task.cancel()
-        await asyncio.gather(run.task, return_exceptions=True)
-        self._run = None
-
-    # -- the seam hook --------------------------------------------------------------------------------
-    async def _on_seam(self, run: Run, seam: Seam) -> None:
-        self.process.check()  # a dead process observes nothing more
-        if seam.name == "step_start":
-            run.step = seam.step
-        if self._crash is not None and self._crash.matches(seam):
-            await self._crash_here(run, seam)
-        await run.context.follow(seam)
-        await self._journal_seam(run, seam)
-        await self._emit({"type": "seam", "run": run.number, **_seam_payload(seam)})
-        await self._announce(run, seam)
-        if seam.name == "step_start" and run.until == "step" and seam.checkpoint_id != run.frame:
-            await self._pause(run, seam)
-
-    async def _on_external_call(self, moment: str, call: dict[str, Any]) -> None:
-        """A node is about to call (or has just called) the outside world: a seam inside the node."""
-        if self._run is None:
-            return
-        detail = {"op": call["op"]}
-        step = self._run.step
-        await self._on_seam(
-            self._run, Seam(moment, step, call["checkpoint_id"], call["node"], call["task_id"], detail)
-        )
-
-    async def _crash_here(self, run: Run, seam: Seam) -> None:
-        point = {"seam": seam.name, "node": seam.node, "step": seam.step, "checkpoint_id": seam.checkpoint_id}
-        await self.journal.append(run.thread_id, {"type": "crash", "run": run.number, **point})
-        await self._emit({"type": "crash_point", "run": run.number, **point})
-        self._crash_report = point
-        self.process.kill()
-        _settle(run, {"status": "crashed", "crash_point": point})
-        await self.process.freeze()
-
-    async def _journal_seam(self, run: Run, seam: Seam) -> None:
-        record: dict[str, Any] = {"type": seam.name, "run": run.number, "step": seam.step}
-        if seam.name == "step_start":
-            tasks, restored = seam.detail.get("tasks", []), seam.detail.get("restored", [])
-            record |= {"checkpoint_id": seam.checkpoint_id, "tasks": list(tasks), "restored": list(restored)}
-        elif seam.name in ("task_start", "task_finish"):
-            record |= {"node": seam.node, "task_id": seam.task_id}
-        elif seam.name != "step_end":
-            return
-        await self.journal.append(run.thread_id, record)
-
-    async def _announce(self, run: Run, seam: Seam) -> None:
-        """The events that say what a seam committed or raised."""
-        if seam.name == "put":
-            committed = frame_of(await self._saved(seam.checkpoint_id), self._graph())
-            await self._emit({"type": "checkpoint", "run": run.number, "frame": committed})
-        elif seam.name == "put_writes":
-            await self._emit({"type": "writes", "run": run.number, **await self._committed_writes(seam)})
-        elif seam.name == "interrupt":
-            interrupts = seam.detail.get("interrupts", [])
-            await self._emit(
-                {"type": "interrupt", "run": run.number, **_seam_payload(seam), "interrupts": interrupts}
-            )
-        elif seam.name == "error":
-            stored = str(seam.detail.get("error", ""))  # the repr saved as the __error__ write
-            error = {"type": stored.partition("(")[0] or "Exception", "message": stored}
-            await self._emit(
-                {"type": "error", "scope": "task", "run": run.number, **_seam_payload(seam), "error": error}
-            )
-
-    async def _committed_writes(self, seam: Seam) -> dict[str, Any]:
-        """The writes ``put_writes`` just stored for the seam's task, read back from the saver."""
-        saved = await self._saved(seam.checkpoint_id)
-        task_id = seam.task_id or NULL_TASK_ID  # resume values and Command updates belong to no task
-        writer = seam.node or writer_name(task_id, {})
-        writes = [
-            (writer, channel, value) for tid, channel, value in saved.pending_writes or [] if tid == task_id
-        ]
-        return {"checkpoint_id": seam.checkpoint_id, "node": writer, "task_id": task_id, "writes": writes}
-
-    async def _emit(self, event: dict[str, Any]) -> None:
-        if not self.process.alive:
-            return
-        self._seq += 1
-        thread_id = self.session.thread_id if self.session else None
-        await self._emit_callback(to_jsonable({"seq": self._seq, "thread_id": thread_id, **event}))
 
     # -- reading the thread ---------------------------------------------------------------------------
     def _graph(self) -> CompiledStateGraph:
@@ -790,6 +548,41 @@ class LabController:
             "crash_armed": asdict(self._crash) if self._crash else None,
         }
 
+    async def _facts(self, frames: list[dict[str, Any]] | None = None) -> ThreadFacts:
+        """What the view's rules read: session, live run, saved head, journal, armed crash."""
+        armed = asdict(self._crash) if self._crash else None
+        if self.session is None:
+            return ThreadFacts(None, armed=armed)
+        frames = await self._frames() if frames is None else frames
+        run = self._run
+        live = None
+        if run is not None:
+            live = {
+                "run": run.number,
+                "kind": run.kind,
+                "durability": run.durability,
+                "paused": run.gate is not None,
+            }
+            if run.gate is not None and run.paused:
+                live |= {"step": run.paused["step"], "next": run.paused["next"]}
+        return ThreadFacts(
+            session=asdict(self.session),
+            run=live,
+            head=frames[-1] if frames else None,
+            records=await self.journal.records(self.session.thread_id),
+            armed=armed,
+            frame_ids=frozenset(f["checkpoint_id"] for f in frames),
+        )
+
+    async def _journals_of(self, rows: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+        """The journal of every thread the ledger's requests came from (to tell why one repeated)."""
+        return {thread: await self.journal.records(thread) for thread in {r["thread_id"] for r in rows}}
+
+    async def _refuse_unless(self, action: str) -> None:
+        """Refuse ``action`` with the reason the page shows next to its disabled button."""
+        if (reason := refusal(action, await self._facts())) is not None:
+            raise LabError(reason)
+
     # -- guards ---------------------------------------------------------------------------------------
     def _require_alive(self) -> None:
         if not self.process.alive:
@@ -808,19 +601,3 @@ class LabController:
         if self._run is not None:
             state = "paused" if self._run.gate is not None else "in progress"
             raise LabError(f"A run is {state}; press Step or Run to finish it first")
-
-
-def _settle(run: Run, outcome: dict[str, Any]) -> None:
-    if not run.stopped.done():
-        run.stopped.set_result(outcome)
-
-
-def _seam_payload(seam: Seam) -> dict[str, Any]:
-    return {
-        "seam": seam.name,
-        "step": seam.step,
-        "checkpoint_id": seam.checkpoint_id,
-        "node": seam.node,
-        "task_id": seam.task_id,
-        "detail": seam.detail,
-    }

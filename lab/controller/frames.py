@@ -104,10 +104,17 @@ def diff_mapping(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any
     return {
         "added": {k: v for k, v in after.items() if k not in before},
         "removed": {k: v for k, v in before.items() if k not in after},
-        "changed": {
-            k: {"before": before[k], "after": v} for k, v in after.items() if k in before and before[k] != v
-        },
+        "changed": {k: change(before[k], v) for k, v in after.items() if k in before and before[k] != v},
     }
+
+
+def change(before: Any, after: Any) -> dict[str, Any]:
+    """One changed value; a list that grew at its end (a reducer such as ``operator.add``) also
+    says what was ``appended``, so the new entries stand out."""
+    changed = {"before": before, "after": after}
+    if isinstance(before, list) and isinstance(after, list) and after[: len(before)] == before:
+        changed["appended"] = after[len(before) :]
+    return changed
 
 
 def diff_frames(parent: dict[str, Any] | None, child: dict[str, Any]) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""The outside world in CPython: an in-memory paid API and SAR registry, and the ledger's flags.
+"""The outside world in CPython: an in-memory paid API and SAR registry that record raw requests.
 
 In the browser these live in the page (a ledger persisted next to the checkpoints), outside the
 Python worker that may be killed at any moment. :class:`InMemoryWorld` is their stand-in for tests:
@@ -7,17 +7,21 @@ keep the same object while replacing the controller, and it survives the simulat
 It honours idempotency keys the way Stripe does: the first request with a key is executed and its
 result stored; a later request with the same key gets that stored result back (``replayed=True``)
 and nothing new happens; reusing a key with different parameters is an error. Requests without a
-key always execute. :func:`annotate_ledger` then flags a task that was charged (or filed) more than
-once: "charged ×2", the failure mode of a side effect placed before ``interrupt()``.
+key always execute. Each request is recorded as a raw row (what the page's ``static/ledger.mjs``
+records too); what the rows mean is decided once, in :mod:`lab.controller.ledger_rules`.
 """
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from dataclasses import replace
 from typing import Any
 
 from lab.aml.graph import ChargeReceipt, FilingReceipt
+from lab.controller.ledger_rules import annotate_ledger
+
+__all__ = ["IdempotencyError", "InMemoryWorld", "annotate_ledger"]
 
 
 class IdempotencyError(Exception):
@@ -81,6 +85,7 @@ class InMemoryWorld:
             if idempotency_key:
                 self._filings[idempotency_key] = receipt
         self._log("sar", receipt.sar_id, idempotency_key, receipt.replayed, site, f"SAR for {case_id}", 0)
+        self._rows[-1]["case_id"] = case_id
         return receipt
 
     async def entries(self) -> list[dict[str, Any]]:
@@ -117,6 +122,7 @@ class InMemoryWorld:
                 "purpose": purpose,
                 "amount_cents": 0 if replayed else amount_cents,
                 **site,
+                "at": time.time() * 1000,  # ms since 1970, as the page's ledger records it
             }
         )
 
@@ -128,51 +134,3 @@ def _same_parameters(original: ChargeReceipt | FilingReceipt, **parameters: Any)
                 "Keys for idempotent requests can only be used with the same parameters they were first "
                 f"used with ({name}: {getattr(original, name)!r} then {value!r})."
             )
-
-
-LABELS = {"charge": "charged", "sar": "filed"}
-
-
-def _task_of(row: dict[str, Any]) -> tuple[str, str, str, str]:
-    """Requests of one kind from one task (one node, one step, one checkpoint) of one thread."""
-    return row["kind"], row["thread_id"], row["node"], row["task_id"]
-
-
-def annotate_ledger(rows: list[dict[str, Any]]) -> dict[str, Any]:
-    """The ledger as the page shows it: each request with its ``attempt`` (n-th request from the
-    same task), the groups where one task moved money or filed more than once (``"charged ×2"``),
-    and totals. Replayed requests (same idempotency key) count as attempts, never as charges."""
-    attempts: Counter[tuple[str, ...]] = Counter()
-    executed: Counter[tuple[str, ...]] = Counter()
-    entries = []
-    for row in rows:
-        attempts[_task_of(row)] += 1
-        executed[_task_of(row)] += not row["replayed"]
-        entries.append({**row, "attempt": attempts[_task_of(row)]})
-    duplicates = []
-    for group, times in executed.items():
-        if times > 1:
-            kind, thread_id, node, task_id = group
-            ids = [e["id"] for e in entries if _task_of(e) == group and not e["replayed"]]
-            duplicates.append(
-                {
-                    "kind": kind,
-                    "thread_id": thread_id,
-                    "node": node,
-                    "task_id": task_id,
-                    "times": times,
-                    "label": f"{LABELS[kind]} ×{times}",
-                    "ids": ids,
-                }
-            )
-    flagged = {_task_of(d): d["label"] for d in duplicates}
-    for entry in entries:
-        entry["flag"] = flagged.get(_task_of(entry))
-    charges = [e for e in entries if e["kind"] == "charge" and not e["replayed"]]
-    return {
-        "entries": entries,
-        "duplicates": duplicates,
-        "charges": len(charges),
-        "filings": sum(1 for e in entries if e["kind"] == "sar" and not e["replayed"]),
-        "total_charged_cents": sum(e["amount_cents"] for e in charges),
-    }

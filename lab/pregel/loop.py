@@ -323,7 +323,7 @@ class SuperStepLoop:
         """A node raised: save its ``__error__`` (kept with what it wrote so far); siblings go on."""
         self.finish_order.append(exc)
         await self.save_writes(task.id, [*task.writes, (ERROR, repr(exc))], task)
-        await self.seam("error", task, detail={"error": repr(exc)})
+        await self.seam("error", task, detail={"error": repr(exc), "error_type": type(exc).__name__})
 
     async def save_writes(
         self, task_id: str, writes: list[tuple[str, Any]], task: Task | None = None

@@ -1,25 +1,34 @@
 /**
- * The activity log: what the lab just did, one line per notable event (a run started, a checkpoint
- * was committed, writes were saved, the process crashed, a new one booted). A `role="log"` region.
+ * The activity log: what happened on the thread, one line per journal record (a run started, a step
+ * ran these tasks, writes were saved, the process was killed, a run ended). Python rebuilds it from
+ * the journal (`view().activity`), so it survives a crash and a reload. A `role="log"` region.
  */
+import { say } from "../i18n.mjs";
 import { h } from "./dom.mjs";
 
 const KEEP = 120;
 
+/** @param {number | null} at seconds since 1970 */
+function clock(at) {
+  if (!at) return "";
+  const d = new Date(at * 1000);
+  const pad = (n, w = 2) => String(n).padStart(w, "0");
+  return `${pad(d.getMinutes())}:${pad(d.getSeconds())}.${pad(d.getMilliseconds(), 3)}`;
+}
+
 export function mountActivity(root) {
   const list = h("ol", { class: "activity", id: "activity-log", role: "log", "aria-live": "off", tabindex: "0" });
   root.append(list);
-  let shown = 0; // entries already in the list (model.activity only grows, or is cleared)
+  let drawn = ""; // what the list shows: the number of entries and the language
 
   function render(model) {
-    const entries = model.activity;
-    if (entries.length < shown || model.langChanged) { list.replaceChildren(); shown = 0; }
-    for (const entry of entries.slice(shown)) {
-      list.append(h("li", { class: entry.kind, dataset: { kind: entry.kind } },
-        h("span", { class: "seq", text: entry.time }), " ", entry.text()));
-      shown += 1;
-    }
-    while (list.children.length > KEEP) list.firstElementChild.remove();
+    const entries = (model.activity ?? []).slice(-KEEP);
+    const key = `${model.activity?.length ?? 0}|${model.lang}|${model.session?.thread_id}`;
+    if (key === drawn) return;
+    drawn = key;
+    list.replaceChildren(...entries.map((entry) =>
+      h("li", { class: entry.kind, dataset: { kind: entry.kind, run: entry.run ?? "" } },
+        h("span", { class: "seq", text: clock(entry.at) }), " ", say(entry.message))));
     list.scrollTop = list.scrollHeight;
   }
 

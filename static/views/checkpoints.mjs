@@ -84,7 +84,7 @@ export function mountCheckpoints(root, { onSelect }) {
       ? t("empty.noThread")
       : frames.length
         ? ""
-        : model.session.durability === "exit" || model.lastRunDurability === "exit"
+        : model.session.durability === "exit" || model.executions?.runs?.at(-1)?.durability === "exit"
           ? t("table.emptyExit")
           : t("table.empty");
     empty.hidden = frames.length > 0;

@@ -2,10 +2,11 @@
  * The case form (case, variant, durability → Start) and the run controls (Step, Run, Resume, Approve,
  * Reject), with the officer's review question when the thread waits at an interrupt.
  *
- * What is enabled follows the controller's `state` (a paused run, open interrupts, what is next); the
- * controller still decides, and its refusal is shown as an error line.
+ * What is enabled, and why not, is Python's answer (`view().actions`, lab/controller/actions.py): a
+ * disabled button carries the reason as its tooltip. The review box shows the open interrupt and
+ * what this thread already bought (`view().review`).
  */
-import { t } from "../i18n.mjs";
+import { say, t } from "../i18n.mjs";
 import { actionButton, relabel } from "./actions.mjs";
 import { h, replace } from "./dom.mjs";
 
@@ -16,9 +17,9 @@ export function mountControls(root, actions) {
   const caseInfo = h("p", { class: "case-info", id: "case-info" });
   const variantSet = h("fieldset", { class: "choice", id: "variant-choice" });
   const durabilitySet = h("fieldset", { class: "choice", id: "durability-choice" });
-  const start = actionButton("start", () => actions.start(), { class: "primary" });
+  const start = actionButton("start", () => actions.start(readChoices()), { class: "primary" });
   form.append(h("div", { class: "field" }, caseLabel, caseSelect), caseInfo, variantSet, durabilitySet, h("div", { class: "buttons" }, start));
-  form.addEventListener("submit", (e) => { e.preventDefault(); actions.start(); });
+  form.addEventListener("submit", (e) => { e.preventDefault(); actions.start(readChoices()); });
   form.addEventListener("change", () => actions.choose(readChoices()));
 
   const sessionFacts = h("p", { class: "thread-facts", id: "thread-facts" });
@@ -73,20 +74,17 @@ export function mountControls(root, actions) {
       caseInfo.textContent = c ? t("form.caseInfo", { customer: c.customer, alert: c.alert, count: c.transactions }) : "";
     }
 
-    const state = model.state;
     const busy = Boolean(model.busy) || model.process !== "ready";
     const session = model.session;
-    const interrupted = Boolean(state?.interrupts?.length);
-    const paused = Boolean(state?.run?.paused);
-    const running = Boolean(state?.run && !state.run.paused);
-    const finished = Boolean(state && state.checkpoint_id && !state.next?.length && !interrupted);
+    const actions = model.actions ?? {};
     start.disabled = busy || !catalog;
-    step.disabled = busy || !session || interrupted || running || (finished && !paused);
-    run.disabled = step.disabled;
-    resume.disabled = busy || !session || interrupted || running || paused || !state?.checkpoint_id || !state?.next?.length;
-    approve.disabled = busy || !interrupted;
-    reject.disabled = busy || !interrupted;
-    resume.classList.toggle("suggested", !resume.disabled && Boolean(model.crash) && !model.crash.resumed);
+    for (const [button, name] of [[step, "step"], [run, "run"], [resume, "resume"], [approve, "approve"], [reject, "reject"]]) {
+      const action = actions[name];
+      button.disabled = busy || !action?.enabled;
+      if (action?.reason) button.title = say(action.reason);
+      else button.removeAttribute("title");
+    }
+    resume.classList.toggle("suggested", model.status?.action === "resume" && !resume.disabled);
 
     sessionFacts.textContent = session
       ? t("run.facts", {
@@ -98,10 +96,12 @@ export function mountControls(root, actions) {
       : t("empty.noThread");
     sessionFacts.classList.toggle("empty", !session);
 
-    review.hidden = !interrupted;
-    if (interrupted) {
-      const value = state.interrupts[0]?.value ?? {};
+    const asked = model.review;
+    review.hidden = !asked;
+    if (asked) {
+      const value = asked.request ?? {};
       const draft = value.draft ?? {};
+      const bought = asked.exports_bought ?? [];
       replace(review,
         h("h3", { text: t("review.heading") }),
         h("p", { class: "question", text: value.question ?? "" }),
@@ -112,7 +112,9 @@ export function mountControls(root, actions) {
           h("dt", { text: t("review.narrative") }), h("dd", { text: draft.narrative ?? "" })) : "",
         value.export
           ? h("p", { class: "warning", text: t("review.exportBought", { id: value.export }) })
-          : h("p", { class: "muted", text: t("review.noExport") }),
+          : bought.length
+            ? h("p", { class: "warning", text: t("review.exportBoughtBefore", { ids: bought.join(", ") }) })
+            : h("p", { class: "muted", text: t("review.noExport") }),
         h("p", { class: "muted", text: t("review.hint") }));
     }
   }

@@ -2,24 +2,13 @@
  * The crash panel: pick a seam (addressable by its controller name: `data-seam`) and a node, arm it,
  * then Run or Step - the page terminates the Python worker for real when the run reaches that seam,
  * and a new worker boots over the same IndexedDB. The panel then says where the process died and what
- * storage kept.
+ * storage kept. Which seams each node can reach is Python's catalogue (`view().seams`,
+ * lab/controller/seam_catalog.py): a seam a node never reaches is not offered for it.
  */
-import { t } from "../i18n.mjs";
+import { say, t } from "../i18n.mjs";
 import { actionButton, relabel } from "./actions.mjs";
 import { h, replace } from "./dom.mjs";
 
-/** The crash seams offered, in the order a step meets them; `node`: whether the seam belongs to a node. */
-export const CRASH_SEAMS = [
-  { seam: "task_start", node: true },
-  { seam: "side_effect", node: true },
-  { seam: "side_effect_done", node: true },
-  { seam: "task_finish", node: true },
-  { seam: "put_writes", node: true },
-  { seam: "step_end", node: false },
-  { seam: "put", node: false },
-  { seam: "step_start", node: false },
-  { seam: "interrupt", node: true },
-];
 export const RANDOM = "random";
 
 /**
@@ -40,28 +29,30 @@ export function mountCrash(root, actions, report) {
   let drawnFor = null;
 
   function read() {
-    const seam = seams.querySelector("input:checked")?.value ?? "task_start";
+    const seam = seams.querySelector("input:checked")?.value ?? catalogue.any_node[0];
     return { seam, node: nodeSelect.disabled ? null : nodeSelect.value || null };
   }
 
+  let catalogue = { step: [], nodes: {}, any_node: [] };
+
   function sync() {
     const seam = seams.querySelector("input:checked")?.value;
-    const spec = CRASH_SEAMS.find((x) => x.seam === seam);
-    nodeSelect.disabled = !spec?.node;
+    const chosen = nodeSelect.value;
+    const nodes = Object.entries(catalogue.nodes).filter(([, offered]) => offered.includes(seam)).map(([n]) => n);
+    replace(nodeSelect, h("option", { value: "", text: t("crash.anyNode") }),
+      ...nodes.map((n) => h("option", { value: n, text: n, selected: n === chosen })));
+    nodeSelect.disabled = !catalogue.any_node.includes(seam);
   }
 
   function draw(model) {
-    const offered = CRASH_SEAMS.filter((x) => model.catalog.seams.includes(x.seam));
-    const checked = seams.querySelector("input:checked")?.value ?? "task_start";
+    catalogue = model.seams;
+    const offered = (model.defaults?.seams ?? []).filter((seam) => catalogue.step.includes(seam) || catalogue.any_node.includes(seam));
+    const checked = seams.querySelector("input:checked")?.value ?? model.seams.any_node[0];
     replace(seams, h("legend", { text: t("crash.seam") }),
-      ...[...offered.map((x) => x.seam), RANDOM].map((seam) =>
+      ...[...offered, RANDOM].map((seam) =>
         h("label", { class: "radio", dataset: { seam } },
           h("input", { type: "radio", name: "crash-seam", value: seam, checked: seam === checked, dataset: { seam } }),
           h("span", {}, h("b", { text: t(`seam.${seam}`) }), h("small", {}, h("code", { text: seam === RANDOM ? "?" : seam }))))));
-    const chosen = nodeSelect.value;
-    const nodes = (model.graph?.nodes ?? []).filter((n) => n.kind === "node").map((n) => n.id);
-    replace(nodeSelect, h("option", { value: "", text: t("crash.anyNode") }),
-      ...nodes.map((n) => h("option", { value: n, text: n, selected: n === chosen })));
     nodeLabel.textContent = t("crash.node");
     relabel(arm, t("action.arm"));
     relabel(disarm, t("action.disarm"));
@@ -69,12 +60,12 @@ export function mountCrash(root, actions, report) {
   }
 
   function render(model) {
-    if (!model.catalog) return;
-    const key = `${model.lang}|${model.session?.variant}`;
+    if (!model.seams) return;
+    const key = `${model.lang}|${JSON.stringify(model.seams)}`;
     if (drawnFor !== key) { drawnFor = key; draw(model); }
     const busy = Boolean(model.busy) || model.process !== "ready";
     arm.disabled = busy || !model.session;
-    const current = model.state?.crash_armed;
+    const current = model.armed;
     disarm.disabled = busy || !(current || model.randomArmed);
     armed.textContent = model.randomArmed
       ? t("crash.armedRandom")
@@ -83,21 +74,24 @@ export function mountCrash(root, actions, report) {
         : model.session ? t("crash.notArmed") : "";
     armed.classList.toggle("is-armed", Boolean(current || model.randomArmed));
 
-    const crash = model.crash;
-    report.hidden = !crash;
-    if (crash) {
-      const where = crash.seam === RANDOM || crash.cause === "kill"
-        ? t("crash.whereRandom")
-        : crash.node ? t("crash.where", { seam: crash.seam, node: crash.node, step: crash.step }) : t("crash.whereStep", { seam: crash.seam, step: crash.step });
-      const lines = [h("p", {}, h("strong", { text: t("crash.killed") }), " ", where)];
-      if (model.process === "crashed" || model.process === "booting") {
-        lines.push(h("p", { class: "booting", text: t("crash.rebooting") }));
-      } else if (crash.kept !== undefined) {
-        lines.push(h("p", { text: t("crash.kept", { count: crash.kept }) }));
-        if (!crash.resumed) lines.push(h("p", { class: "muted", text: crash.kept ? t("crash.nextResume") : t("crash.nextRun") }));
-      }
-      replace(report, ...lines);
+    const status = model.status;
+    const rebooting = model.process !== "ready" && model.crashPoint;
+    const afterCrash = status?.phase?.startsWith("crashed") && model.process === "ready";
+    report.hidden = !(rebooting || afterCrash);
+    if (report.hidden) return;
+    const where = rebooting ? model.crashPoint : status.message.params;
+    const place = where.seam === RANDOM || where.seam === "kill" || !where.seam
+      ? t("crash.whereRandom")
+      : where.node && where.node !== "the step"
+        ? t("crash.where", { seam: where.seam, node: where.node, step: where.step })
+        : t("crash.whereStep", { seam: where.seam, step: where.step });
+    const lines = [h("p", {}, h("strong", { text: t("crash.killed") }), " ", place)];
+    if (rebooting) lines.push(h("p", { class: "booting", text: t("crash.rebooting") }));
+    else {
+      lines.push(h("p", { text: t("crash.kept", { count: model.frames.length }) }));
+      lines.push(h("p", { class: "muted", text: say(status.message) }));
     }
+    replace(report, ...lines);
   }
 
   return { render };

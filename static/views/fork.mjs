@@ -118,7 +118,7 @@ export function mountFork(root, actions) {
       showError("");
     }
     if (model.forkError) showError(model.forkError);
-    submit.disabled = Boolean(model.busy) || model.process !== "ready" || Boolean(model.state?.run && !model.state.run.paused);
+    submit.disabled = Boolean(model.busy) || model.process !== "ready" || !model.actions?.fork?.enabled;
   }
 
   return { render, focus: () => textarea.focus() };

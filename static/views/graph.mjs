@@ -1,10 +1,10 @@
 /**
- * The graph diagram: an SVG drawn from the controller's `catalog` description of the compiled graph
- * (nodes, edges, joins, conditional edges) - nothing about the AML graph is written here. Seam events
- * colour the nodes: queued for the step, running, finished (writes not yet saved), saved, restored
- * from pending writes, interrupted, crashed.
+ * The graph diagram: an SVG drawn from the view's description of the compiled graph (nodes, edges,
+ * joins, conditional edges) - nothing about the AML graph is written here. Each node is coloured by
+ * the state Python gives it in `view().graph` (lab/controller/node_states.py), with its reason as
+ * the tooltip and its execution count; the page decides none of it.
  */
-import { t } from "../i18n.mjs";
+import { say, t } from "../i18n.mjs";
 import { h, s, replace } from "./dom.mjs";
 
 const BOX_W = 168;
@@ -14,8 +14,6 @@ const COL_GAP = 196;
 const PAD = 16;
 const SIDE_LANE = 40; // room on the right for edges that skip layers
 
-/** The node states the diagram shows, in the order the legend lists them. */
-export const NODE_STATES = ["next", "running", "finished", "saved", "restored", "interrupted", "crashed"];
 
 /**
  * Longest-path layers from START, following every kind of edge; back edges (cycles) are ignored.
@@ -129,7 +127,6 @@ export function mountGraph(root) {
       class: "graph",
     }, s("title", { id: "graph-title", text: t("graph.title") }), defs, edges, nodes);
     replace(svgHolder, svg);
-    drawn = graph;
   }
 
   function render(model) {
@@ -140,14 +137,18 @@ export function mountGraph(root) {
       drawn = null;
       return;
     }
-    if (graph !== drawn || model.langChanged) draw(graph);
-    const states = model.nodeStates ?? {};
-    const counts = model.executions?.nodes ?? {};
-    for (const [id, g] of groups) {
-      g.dataset.state = states[id] ?? "idle";
-      const count = g.querySelector(".count");
-      const started = counts[id]?.started;
-      if (count) count.textContent = started ? `×${started}` : "";
+    const key = `${graph.nodes.map((n) => n.id).join(",")}|${model.lang}`;
+    if (key !== drawn) draw(graph);
+    drawn = key;
+    const states = {};
+    for (const n of graph.nodes) {
+      const g = groups.get(n.id);
+      if (!g || n.kind !== "node") continue;
+      states[n.id] = n.state ?? "idle";
+      g.dataset.state = states[n.id];
+      g.querySelector("title").textContent = n.reason ? `${n.id}: ${say(n.reason)}` : `${n.id}: ${n.summary ?? ""}`;
+      const started = n.counts?.started;
+      g.querySelector(".count").textContent = started ? `×${started}` : "";
     }
     const byState = (state) => Object.keys(states).filter((id) => states[id] === state);
     const running = byState("running");
@@ -159,7 +160,7 @@ export function mountGraph(root) {
     }
     caption.textContent = parts.join(" · ") || t("graph.idle");
     caption.dataset.running = running.join(",");
-    replace(legend, ...NODE_STATES.map((state) =>
+    replace(legend, ...(model.nodeStates ?? []).filter((state) => state !== "idle").map((state) =>
       h("li", { dataset: { state } }, h("span", { class: "swatch", "aria-hidden": "true" }), t(`graph.state.${state}`))),
       h("li", { class: "edge-key" }, h("span", { class: "dash", "aria-hidden": "true" }), t("graph.conditional")),
       h("li", { class: "edge-key" }, h("span", { class: "glyph", "aria-hidden": "true", text: "$ ‖ §" }), t("graph.badges")));

@@ -1,9 +1,10 @@
 /**
  * The ledger: every request the paid transaction-graph API and the SAR registry received, kept
- * outside the Python process (it survives crashes and reloads). A task that moved money (or filed)
- * more than once is flagged "charged ×2" at once.
+ * outside the Python process (it survives crashes and reloads), as Python annotated it
+ * (`view().ledger`, lab/controller/ledger_rules.py): each request's outcome, and the verdict on
+ * every business operation paid for or filed more than once, with why it happened again.
  */
-import { t } from "../i18n.mjs";
+import { say, t } from "../i18n.mjs";
 import { h, money, replace, shortId } from "./dom.mjs";
 
 export function mountLedger(root) {
@@ -24,11 +25,12 @@ export function mountLedger(root) {
       ? t("ledger.totals", { charges: ledger.charges ?? 0, filings: ledger.filings ?? 0, total: money(ledger.total_charged_cents ?? 0) })
       : "";
     const duplicates = ledger?.duplicates ?? [];
-    alert.hidden = duplicates.length === 0;
+    alert.hidden = !ledger?.verdict?.double;
     replace(alert, ...duplicates.map((d) =>
-      h("p", { dataset: { node: d.node, times: d.times } },
-        h("strong", { class: "flag", text: flagLabel(d) }), " ",
-        t(d.kind === "sar" ? "ledger.duplicate.sar" : "ledger.duplicate.charge", { node: d.node, task: shortId(d.task_id), ids: d.ids.join(", "), times: d.times }))));
+      h("p", { dataset: { node: d.node, times: d.times, causes: d.causes.join(" ") } },
+        h("strong", { class: "flag", text: `${d.purpose} ${say(repeat(d.kind, d.times))}` }), " ",
+        h("span", { text: `(${d.node}, ${d.ids.join(", ")}): ` }),
+        [...new Set(d.causes)].map((c) => say({ code: `ledger.cause.${c}`, params: {}, text: c })).join("; "))));
     if (!entries.length) { replace(table); return; }
     replace(table,
       h("caption", { text: t("ledger.caption") }),
@@ -46,16 +48,13 @@ export function mountLedger(root) {
           h("td", { class: "num", text: e.replayed ? t("ledger.replayed") : money(e.amount_cents) }),
           h("td", { class: "key", title: e.idempotency_key ?? "", text: e.idempotency_key ? `…${e.idempotency_key.slice(-8)}` : t("ledger.noKey") }),
           h("td", { class: "num", text: String(e.attempt ?? 1) }),
-          h("td", {}, e.flag ? h("strong", { class: "flag", text: flagLabel(e) }) : "")))));
+          h("td", {}, e.flag ? h("strong", { class: "flag", text: say(repeat(e.kind, e.repeats)) }) : say(e.outcome))))));
   }
 
   return { render };
 }
 
-/** "charged ×2" as the controller labels it, in the page's language. */
-function flagLabel(item) {
-  const label = item.label ?? item.flag ?? "";
-  const times = item.times ?? Number(String(label).split("×")[1]);
-  const kind = item.kind ?? (String(label).startsWith("filed") ? "sar" : "charge");
-  return t(kind === "sar" ? "ledger.filedTimes" : "ledger.chargedTimes", { times });
+/** The catalogue's "charged ×n" / "filed ×n" for an operation done `times` times. */
+function repeat(kind, times) {
+  return { code: `ledger.repeat.${kind}`, params: { times }, text: `×${times}` };
 }

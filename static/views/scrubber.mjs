@@ -42,7 +42,7 @@ export function mountScrubber(root, actions) {
     range.disabled = path.length < 2;
     first.disabled = prev.disabled = index <= 0;
     last.disabled = next.disabled = index < 0 || index >= path.length - 1;
-    replay.disabled = busy || index < 0 || !path.length || Boolean(model.state?.run && !model.state.run.paused);
+    replay.disabled = busy || index < 0 || !path.length || !model.actions?.replay?.enabled;
   }
 
   return { render };

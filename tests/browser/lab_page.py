@@ -95,7 +95,7 @@ def settle(page) -> None:
 
 
 def process_ready(page) -> bool:
-    return page.evaluate("() => document.body.dataset.process === 'ready' && !!window.labView.catalog")
+    return page.evaluate("() => document.body.dataset.process === 'ready' && !!window.labView.status")
 
 
 def open_lab(page, base_url: str, query: str = "", delay: float = NODE_DELAY_S) -> None:
@@ -159,17 +159,22 @@ def arm_crash(page, seam: str, node: str | None = None) -> None:
 
 def crash_and_reboot(page, name: str = "Run") -> dict:
     """Press ``name`` with a crash armed: the worker is terminated for real and a new one boots.
-    Returns the crash as the page recorded it (with ``kept``: checkpoints IndexedDB held after)."""
-    before = view(page, "m.stats && document.querySelector('#process').textContent")
+    Returns the crash as Python's view states it (``seam``, ``node``, ``step``, ``kept``: checkpoints
+    IndexedDB held after), once the new process's view is in the page's store."""
+    before = view(page, "m.crashes")
+    process = page.inner_text("#process")
     button(page, name).click()
-    wait_until(page, lambda: view(page, "m.crash && m.crash.kept !== undefined") and process_ready(page),
-               "the crash and the new process")  # fmt: skip
-    wait_until(page, lambda: not view(page, "m.busy"), "the view to settle after the crash")
+    wait_until(
+        page,
+        lambda: view(page, "m.crashes") > before and process_ready(page) and not view(page, "m.busy")
+        and view(page, "m.viewProcess") > 1 and view(page, "m.status.phase.startsWith('crashed')"),
+        "the crash and the new process's view",
+    )  # fmt: skip
     settle(page)
     after = page.inner_text("#process")
-    assert after != before and after.startswith("Python process #"), (before, after)
+    assert after != process and after.startswith("Python process #"), (process, after)
     assert page.locator("#crash-report").is_visible()
-    return view(page, "m.crash")
+    return view(page, "({...m.status.message.params, kept: m.frames.length})")
 
 
 # -- what the page shows -----------------------------------------------------------------------------
@@ -203,10 +208,12 @@ def shown_counts(page) -> dict[str, int]:
 
 
 def shown_resume(page) -> dict[str, str]:
-    """Per node, what the page says the last resume did: "restored" / "rerun" / ""."""
+    """Per node, what the executions table says the last resume did, as a learner reads it (the
+    verdict's visible text: "restored from pending writes" / "re-run" / "")."""
     return dict(
         page.eval_on_selector_all(
-            "#executions-table tbody tr", "(rows) => rows.map((r) => [r.dataset.node, r.dataset.resume])"
+            "#executions-table tbody tr",
+            "(rows) => rows.map((r) => [r.dataset.node, r.querySelector('.verdict')?.textContent ?? ''])",
         )
     )
 

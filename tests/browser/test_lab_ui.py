@@ -51,6 +51,7 @@ def no_page_errors(page):
     assert problems == [], problems
 
 
+WAITING = "human_review asks the officer: Press Approve or Reject."
 ACTIONS = ["Start", "Step", "Run", "Resume", "Approve", "Reject", "Arm crash", "Disarm", "First", "Previous",
            "Next", "Last", "Replay from here", "Fork", "Reset lab", "Keyboard shortcuts"]  # fmt: skip
 
@@ -78,16 +79,16 @@ def test_step_through_a_full_run(page, site):
         press(page, "Step")
         # Rows appear one per super-step, and only for checkpoints IndexedDB holds.
         counts.append(len(assert_table_is_storage(page, thread)))
-        if view(page, "m.state.run && m.state.run.paused"):
+        if view(page, "m.status.phase") == "paused":
             assert page.locator("#status").inner_text().startswith("Paused before step")
     assert counts == [1, 2, 3, 4, 5, 6, 6], counts  # input, one per step; the interrupt saves writes only
-    expect(page.locator("#status")).to_have_text("Waiting at human_review: approve or reject.")
+    expect(page.locator("#status")).to_have_text(WAITING)
     expect(page.locator('#graph [data-node="human_review"]')).to_have_attribute("data-state", "interrupted")
     expect(page.locator("#review")).to_contain_text("File a SAR for S-1001?")
     assert button(page, "Approve").is_enabled() and button(page, "Run").is_disabled()
 
     key(page, "a")  # Approve, by its shortcut
-    expect(page.locator("#status")).to_contain_text("Done. SAR sar_0001 filed")
+    expect(page.locator("#status")).to_have_text("The case is finished: SAR sar_0001 filed")
     ids = assert_table_is_storage(page, thread)
     rows = table_rows(page)
     assert [r["step"] for r in rows] == ["-1", "0", "1", "2", "3", "4", "5", "6"]
@@ -123,9 +124,9 @@ def test_crash_inside_screen_sanctions_restores_fetch_and_reruns_screen(page, si
     assert "transactions" in saved and "sanctions" not in saved
 
     press(page, "Resume")
-    expect(page.locator("#status")).to_have_text("Waiting at human_review: approve or reject.")
-    assert shown_resume(page)["fetch_transactions"] == "restored"
-    assert shown_resume(page)["screen_sanctions"] == "rerun"
+    expect(page.locator("#status")).to_have_text(WAITING)
+    assert shown_resume(page)["fetch_transactions"] == "restored from pending writes"
+    assert shown_resume(page)["screen_sanctions"] == "re-run"
     expect(page.locator("#resume-summary")).to_contain_text(
         "restored from pending writes: fetch_transactions; re-run: screen_sanctions"
     )
@@ -147,7 +148,7 @@ def test_crash_between_a_side_effect_and_its_saved_writes_reruns_the_node(page, 
     assert not [w for w in idb_writes(page, thread, fan_out["id"]) if w["channel"] == "transactions"]
 
     press(page, "Resume")
-    assert shown_resume(page)["fetch_transactions"] == "rerun"
+    assert shown_resume(page)["fetch_transactions"] == "re-run"
     counts = assert_counts_are_true(page)
     assert counts["fetch_transactions"] == 2
     queries = [r for r in idb_ledger(page) if r["node"] == "fetch_transactions"]
@@ -230,7 +231,7 @@ def test_time_travel_to_an_early_frame_and_replay(page, site):
     assert f"frame={frame}" in page.url and f"thread={thread}" in page.url
 
     press(page, "Replay from here")
-    expect(page.locator("#status")).to_have_text("Waiting at human_review: approve or reject.")
+    expect(page.locator("#status")).to_have_text(WAITING)
     after = assert_table_is_storage(page, thread)
     assert after[: len(before)] == before and len(after) == len(before) + 3  # fork, classify, draft; old kept
     fork_row = next(r for r in table_rows(page) if r["source"] == "fork")
@@ -271,7 +272,7 @@ def test_fork_with_an_edited_state_makes_two_branches(page, site):
     editor.fill('{"typology": "none"}')
     page.get_by_label("As node").select_option("classify_typology")
     press(page, "Fork")
-    expect(page.locator("#status")).to_contain_text("next: close_case")
+    expect(page.locator("#status")).to_have_text("Next: close_case. Press Run to continue.")
     branches = page.locator("#branch-list li")
     expect(branches).to_have_count(2)
     head = page.locator('#branch-list li[data-head="true"]')
@@ -306,15 +307,16 @@ def test_reload_mid_thread_and_continue(page, site):
     page.reload()
     wait_until(page, lambda: view(page, "m.session && m.frames.length === 3"), "the thread to come back")
     assert f"thread={thread}" in page.url
-    expect(page.locator("#status")).to_contain_text(
-        f"Thread {thread} restored from IndexedDB: 3 checkpoint(s)."
-    )
+    expect(page.locator("#status")).to_have_text(
+        "The process died outside any seam (a reload, a closed tab or a random kill) in step 2; "
+        "3 checkpoint(s) survived. Press Resume."
+    )  # the paused run died with the page
     assert table_ids(page) == ids == idb_checkpoint_ids(page, thread)
     assert idb_ledger(page) == charged
     assert_counts_are_true(page)
 
-    press(page, "Run")
-    expect(page.locator("#status")).to_have_text("Waiting at human_review: approve or reject.")
+    press(page, "Resume")
+    expect(page.locator("#status")).to_have_text(WAITING)
     ids = assert_table_is_storage(page, thread)
     assert len(ids) == 6
     counts = assert_counts_are_true(page)
@@ -352,7 +354,7 @@ def test_exit_durability_loses_the_intermediate_frames_after_a_crash(page, site)
     assert [r["node"] for r in idb_ledger(page)] == ["fetch_transactions"]  # the money is gone anyway
 
     press(page, "Run")  # nothing to resume: the case starts over, and pays again
-    expect(page.locator("#status")).to_have_text("Waiting at human_review: approve or reject.")
+    expect(page.locator("#status")).to_have_text(WAITING)
     ids = assert_table_is_storage(page, thread)
     assert len(ids) == 1  # exit: one checkpoint, at the end of the run
     counts = assert_counts_are_true(page)
@@ -370,7 +372,7 @@ def test_reset_asks_first_then_clears_storage(page, site):
     thread = start(page, variant="misplaced", durability="sync")
     press(page, "Run")
     key(page, "x")  # Reject, by its shortcut: the case closes, no SAR is filed
-    expect(page.locator("#status")).to_have_text("Done. Closed: the officer rejected the SAR")
+    expect(page.locator("#status")).to_have_text("The case is finished: Closed: the officer rejected the SAR")
     assert [r["kind"] for r in idb_ledger(page)] == [
         "charge",
         "charge",
@@ -419,7 +421,9 @@ def test_language_switch_and_one_catalogue(page, site):
     press(page, "开始")
     thread = view(page, "m.session.thread_id")
     press(page, "运行")
-    expect(page.locator("#status")).to_have_text("在 human_review 处等待：请批准或驳回。")
+    expect(page.locator("#status")).to_have_text(
+        "human_review 在等待合规官：按 Approve（批准）或 Reject（驳回）。"
+    )
     assert_table_is_storage(page, thread)
 
     # One catalogue: every key in both languages, and nothing the page asked for is missing.
@@ -439,7 +443,7 @@ def test_a_link_opens_an_earlier_saved_thread_at_its_frame(page, site):
     open_lab(page, site)
     first = start(page, variant="fixed", durability="sync")
     press(page, "Run")
-    expect(page.locator("#status")).to_have_text("Waiting at human_review: approve or reject.")
+    expect(page.locator("#status")).to_have_text(WAITING)
     first_ids = assert_table_is_storage(page, first)
     early = first_ids[1]
     second = start(page, case="S-1003", variant="misplaced", durability="async")
@@ -483,7 +487,9 @@ def test_a_link_opens_an_earlier_saved_thread_at_its_frame(page, site):
     picker.select_option(second)
     key(page, "o")
     wait_until(page, lambda: view(page, "m.session.thread_id") == second, "thread B to be open")
-    expect(page.locator("#status")).to_have_text(f"Thread {second} opened: 0 checkpoint(s).")
+    expect(page.locator("#status")).to_have_text(
+        "Case S-1003 is open: Press Run (or Step, one super-step at a time)."
+    )
     assert table_ids(page) == [] and f"thread={second}" in page.url
     expect(page.locator("#thread-facts")).to_contain_text(f"Thread {second} · case S-1003")
     assert controller(page, "threads")["current"] == second

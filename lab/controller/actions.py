@@ -1,0 +1,139 @@
+"""Which of the lab's actions a learner can take now, and, when one is disabled, why, in words.
+
+LangGraph decides the same things by raising: ``invoke`` on a thread that waits at an interrupt
+re-runs the node and asks again, ``Command(resume=...)`` with no interrupt pending has nothing to
+answer, a thread with nothing ``next`` has finished. The lab asks first: each action has one small
+rule here, a pure function of :class:`~lab.controller.facts.ThreadFacts` that returns ``None``
+(enabled) or the reason it is not. The controller refuses a command with the same reason
+(:func:`refusal`), so the page's buttons and the controller cannot disagree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from lab.controller.facts import ThreadFacts, answer_saved, is_finished, waits_for_answer
+from lab.controller.messages import Message, message
+
+Rule = Callable[[ThreadFacts], Message | None]
+
+
+def no_case(facts: ThreadFacts) -> Message | None:
+    if facts.session is None:
+        return message("reason.no_case", "No case is open: start one first")
+    return None
+
+
+def run_in_progress(facts: ThreadFacts) -> Message | None:
+    if facts.run is not None and not facts.run["paused"]:
+        return message("reason.running", "A run is in progress; wait for it to pause or finish")
+    return None
+
+
+def run_paused(facts: ThreadFacts) -> Message | None:
+    if facts.run is not None and facts.run["paused"]:
+        return message("reason.paused", "A run is paused; press Step or Run to finish it first")
+    return None
+
+
+def first_of(*rules: Rule) -> Rule:
+    """The rule that reports the first reason any of ``rules`` gives."""
+
+    def check(facts: ThreadFacts) -> Message | None:
+        return next((reason for rule in rules if (reason := rule(facts)) is not None), None)
+
+    return check
+
+
+def finished() -> Message:
+    return message(
+        "reason.finished", "This case is finished: replay or fork an earlier frame, or start a new case"
+    )
+
+
+def can_advance(facts: ThreadFacts) -> Message | None:
+    """Step / Run: a paused run continues; otherwise the thread starts or continues from its head."""
+    if facts.run is not None and facts.run["paused"]:
+        return None
+    if waits_for_answer(facts.head):
+        return message("reason.waits_for_answer", "The thread waits at human_review: approve or reject first")
+    if is_finished(facts.head):
+        return finished()
+    return None
+
+
+def can_resume(facts: ThreadFacts) -> Message | None:
+    """Resume: ``invoke(None, thread)`` continues from the saved head (after a crash)."""
+    if facts.head is None:
+        return message(
+            "reason.nothing_saved",
+            "Nothing was saved for this thread, so there is nothing to resume (durability 'exit' saves "
+            "only when a run ends). Press Run to start the case again.",
+        )
+    if is_finished(facts.head):
+        return finished()
+    return None
+
+
+def can_answer(facts: ThreadFacts) -> Message | None:
+    """Approve / Reject: ``Command(resume=...)`` answers an interrupt nobody answered yet."""
+    if answer_saved(facts.head):
+        return message(
+            "reason.answer_saved",
+            "The officer's answer is already saved: Resume continues with it",
+        )
+    if not waits_for_answer(facts.head):
+        return message(
+            "reason.nothing_to_answer",
+            "Nothing is waiting for an answer: the thread is not stopped at human_review",
+        )
+    return None
+
+
+def has_frames(facts: ThreadFacts) -> Message | None:
+    if not facts.frame_ids:
+        return message("reason.no_frames", "This thread has no checkpoint yet: press Step or Run first")
+    return None
+
+
+def crash_armed(facts: ThreadFacts) -> Message | None:
+    if facts.armed is None:
+        return message("reason.not_armed", "No crash is armed")
+    return None
+
+
+def always(_facts: ThreadFacts) -> Message | None:
+    return None
+
+
+RULES: dict[str, Rule] = {
+    "start": run_in_progress,
+    "step": first_of(no_case, run_in_progress, can_advance),
+    "run": first_of(no_case, run_in_progress, can_advance),
+    "resume": first_of(no_case, run_in_progress, run_paused, can_resume),
+    "approve": first_of(no_case, run_in_progress, run_paused, can_answer),
+    "reject": first_of(no_case, run_in_progress, run_paused, can_answer),
+    "replay": first_of(no_case, run_in_progress, has_frames),
+    "fork": first_of(no_case, run_in_progress, has_frames),
+    "checkout": first_of(no_case, run_in_progress, has_frames),
+    "arm": always,
+    "disarm": crash_armed,
+    "reset": run_in_progress,
+}
+"""One rule per action the page offers (Approve and Reject are the ``answer`` command)."""
+
+
+def actions(facts: ThreadFacts) -> dict[str, dict[str, Any]]:
+    """``{action: {"enabled": bool, "reason": message | None}}`` for every action."""
+    return {
+        name: {"enabled": reason is None, "reason": reason}
+        for name, rule in RULES.items()
+        for reason in [rule(facts)]
+    }
+
+
+def refusal(action: str, facts: ThreadFacts) -> str | None:
+    """The English reason the controller refuses ``action`` now, or ``None``."""
+    reason = RULES[action](facts)
+    return None if reason is None else reason["text"]

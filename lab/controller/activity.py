@@ -1,0 +1,65 @@
+"""The activity history: what happened on the thread, rebuilt from the journal after any reload.
+
+LangGraph's closest relative is ``stream_mode="debug"`` (task and checkpoint events as they
+happen); the lab keeps the same facts in its journal, outside the process, so the history a learner
+reads survives a crash and a reload. Each entry is a message (code, params, English text) with the
+run it belongs to and the time it was recorded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from lab.controller.messages import Message, message
+
+Describe = Callable[[dict[str, Any]], Message]
+
+DESCRIBE: dict[str, Describe] = {
+    "run_start": lambda r: message(
+        "log.run_start",
+        "Run {run} started ({kind}, durability {durability})",
+        **_pick(r, "run", "kind", "durability"),
+    ),
+    "step_start": lambda r: message(
+        "log.step_start",
+        "Step {step}: runs {tasks}{restored}",
+        step=r["step"],
+        tasks=", ".join(r["tasks"]) or "∅",
+        restored=f"; restored from pending writes: {', '.join(r['restored'])}" if r["restored"] else "",
+    ),
+    "task_start": lambda r: message("log.task_start", "{node} started", node=r["node"]),
+    "task_finish": lambda r: message("log.task_finish", "{node} finished", node=r["node"]),
+    "put_writes": lambda r: message("log.put_writes", "{node}: writes saved", node=r["node"] or "<null>"),
+    "interrupt": lambda r: message(
+        "log.interrupt", "{node} called interrupt(): waiting for the officer", node=r["node"]
+    ),
+    "error": lambda r: message(
+        "log.error", "{node} raised {error}", node=r["node"], error=r.get("error", "")
+    ),
+    "put": lambda r: message("log.put", "Checkpoint saved (step {step})", step=r["step"]),
+    "crash": lambda r: message(
+        "log.crash",
+        "The process was killed at {seam} of {node} (step {step})",
+        seam=r["seam"],
+        node=r.get("node") or "the step",
+        step=r["step"],
+    ),
+    "run_end": lambda r: message(
+        "log.run_end", "Run {run} ended: {status}", run=r["run"], status=r["status"]
+    ),
+}
+"""One sentence per kind of journal record (``step_end`` says nothing a learner needs)."""
+
+
+def _pick(record: dict[str, Any], *keys: str) -> dict[str, Any]:
+    return {key: record[key] for key in keys}
+
+
+def activity(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``[{"run", "at", "kind", "message"}]``, oldest first."""
+    return [
+        {"run": r.get("run"), "at": r.get("at"), "kind": r["type"], "message": DESCRIBE[r["type"]](r)}
+        for r in records
+        if r["type"] in DESCRIBE
+    ]

@@ -1,0 +1,17 @@
+"""What the lab says to a learner, as data: a stable code, its parameters, and the English text.
+
+LangGraph has no such thing; it is the lab's way of keeping every sentence a learner reads in
+Python. The page renders ``code`` with ``params`` from its catalogue (English and 简体中文,
+``static/i18n.mjs``); ``text`` is the English sentence, used by error messages and CPython tests.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+Message = dict[str, Any]
+
+
+def message(code: str, text: str, **params: Any) -> Message:
+    """``{"code", "params", "text"}``: ``text`` is formatted with ``params``."""
+    return {"code": code, "params": params, "text": text.format(**params)}

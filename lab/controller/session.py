@@ -1,0 +1,49 @@
+"""The lab's session and the language of refusals: which thread the lab works on, and the error a
+command answers with when the lab refuses it.
+
+LangGraph identifies a conversation by ``config["configurable"]["thread_id"]`` and lets each run pick
+its ``durability``; the lab remembers that choice per thread (:class:`Session`) and refuses a command
+with a :class:`LabError` whose message is meant for the learner (:func:`error_payload` turns any
+exception into the plain ``{"type", "message"}`` the page shows).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+Until = Literal["step", "end"]
+"""A run command runs one super-step (``step``) or to the next interrupt or the end."""
+
+DURABILITIES = ("sync", "async", "exit")
+DEFAULT_DURABILITY = "async"
+"""The durability a new case runs with unless the learner picks another (LangGraph's default)."""
+
+
+class LabError(Exception):
+    """A command the lab refuses, with a message meant for the learner."""
+
+
+@dataclass
+class Session:
+    """The thread the lab works on and the choices it was started with."""
+
+    thread_id: str
+    case_id: str
+    variant: str
+    durability: str
+
+
+def error_payload(exc: BaseException) -> dict[str, Any]:
+    """``{"type", "message"}`` (plus ``notes`` such as LangGraph's "During task with name ...")."""
+    message = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
+    payload = {"type": type(exc).__name__, "message": str(message) or type(exc).__name__}
+    if notes := getattr(exc, "__notes__", None):
+        payload["notes"] = list(notes)
+    return payload
+
+
+def choose(value: Any, choices: tuple[str, ...], what: str) -> str:
+    if value not in choices:
+        raise LabError(f"Unknown {what} {value!r}; choose one of: {', '.join(choices)}")
+    return value

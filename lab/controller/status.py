@@ -1,0 +1,112 @@
+"""The lab's status line: where the thread stands, and the one action that leads forward.
+
+LangGraph's answer to "where am I?" is ``get_state(thread)``: ``next`` says what runs next,
+``interrupts`` what waits for a human, an empty ``next`` that the graph reached END. The lab adds
+what a checkpoint cannot say (a live or paused run, a crash that killed the process) and turns the
+whole into one sentence that names the action to press. Every phase names an action that
+:mod:`lab.controller.actions` enables, so a learner is never told to press a disabled button.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lab.controller.facts import ThreadFacts, is_finished, last_crash, last_run, waits_for_answer
+from lab.controller.messages import message
+
+
+def phase(facts: ThreadFacts) -> str:
+    """One word for where the thread stands (the first rule that matches wins)."""
+    if facts.session is None:
+        return "no_case"
+    if facts.run is not None:
+        return "paused" if facts.run["paused"] else "running"
+    if is_finished(facts.head):
+        return "done"  # even if the process died after the end was saved
+    crashed = last_crash(facts.records) is not None
+    if crashed and facts.head is None:
+        return "crashed_nothing_saved"
+    if waits_for_answer(facts.head):
+        return "crashed_waiting" if crashed else "waiting"
+    if crashed:
+        return "crashed"
+    if facts.head is None:
+        return "new"
+    if (last_run(facts.records) or {}).get("status") == "error":
+        return "error"
+    return "ready"
+
+
+FORWARD = {
+    "no_case": "start",
+    "running": None,
+    "paused": "step",
+    "crashed_nothing_saved": "run",
+    "crashed_waiting": "approve",
+    "waiting": "approve",
+    "crashed": "resume",
+    "new": "run",
+    "done": None,
+    "error": "replay",
+    "ready": "run",
+}
+"""The action each phase's status line names (``None``: nothing to press, the story moves or ended)."""
+
+
+def status(facts: ThreadFacts) -> dict[str, Any]:
+    """``{"phase", "action", "message"}``: the status line, from the facts alone."""
+    now = phase(facts)
+    return {"phase": now, "action": FORWARD[now], "message": status_message(now, facts)}
+
+
+def status_message(now: str, facts: ThreadFacts) -> dict[str, Any]:
+    crash = last_crash(facts.records) or {}
+    where = {"seam": crash.get("seam"), "node": crash.get("node") or "the step", "step": crash.get("step")}
+    run = facts.run or {}
+    head = facts.head or {}
+    texts = {
+        "no_case": ("Choose a case, a variant and a durability, then press Start.", {}),
+        "running": ("Run {run} is running ({kind}).", {"run": run.get("run"), "kind": run.get("kind")}),
+        "paused": (
+            "Paused before step {step}: next {next}. Press Step (or Run, to the end).",
+            _paused(facts),
+        ),
+        "crashed_nothing_saved": (
+            "The process was killed at {seam} of {node}; nothing was saved (durability {durability}). "
+            "Press Run to start the case again.",
+            {**where, "durability": (last_run(facts.records) or {}).get("durability")},
+        ),
+        "crashed_waiting": (
+            "The process was killed at {seam} of {node}; the saved thread waits at human_review. "
+            "Press Approve or Reject.",
+            where,
+        ),
+        "waiting": ("human_review asks the officer: Press Approve or Reject.", {}),
+        "crashed": (
+            "The process was killed at {seam} of {node} (step {step}); {kept} checkpoint(s) survived. "
+            "Press Resume.",
+            {**where, "kept": len(facts.frame_ids)},
+        ),
+        "new": (
+            "Case {case} is open: Press Run (or Step, one super-step at a time).",
+            {"case": (facts.session or {}).get("case_id")},
+        ),
+        "done": ("The case is finished: {outcome}", {"outcome": head.get("values", {}).get("outcome", "")}),
+        "error": ("The run failed; replay or fork an earlier frame.", {}),
+        "ready": ("Next: {next}. Press Run to continue.", {"next": ", ".join(head.get("next", []))}),
+    }
+    if now == "crashed" and crash.get("seam") == "kill":
+        return message(
+            "status.crashed_unseen",
+            "The process died outside any seam (a reload, a closed tab or a random kill) in step {step}; "
+            "{kept} checkpoint(s) survived. Press Resume.",
+            step=crash.get("step"),
+            kept=len(facts.frame_ids),
+        )
+    text, params = texts[now]
+    return message(f"status.{now}", text, **params)
+
+
+def _paused(facts: ThreadFacts) -> dict[str, Any]:
+    run = facts.run or {}
+    return {"step": run.get("step"), "next": ", ".join(run.get("next", [])) or "∅"}

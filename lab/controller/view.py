@@ -1,0 +1,95 @@
+"""The lab view: everything the page draws, as one plain JSON-able value computed in Python.
+
+LangGraph's ``get_state`` / ``get_state_history`` describe a thread's checkpoints; the page needs
+more (what each node is doing and why, which actions lead forward, what the outside world was
+charged, what happened so far). :func:`build_view` puts it together from three sources and nothing
+the page sends back: the saver (frames), the journal (the seams the lab recorded) and the outside
+world's raw requests. Each rule lives in its own module: :mod:`~lab.controller.node_states`,
+:mod:`~lab.controller.actions`, :mod:`~lab.controller.status`, :mod:`~lab.controller.ledger_rules`,
+:mod:`~lab.controller.seam_catalog`, :mod:`~lab.controller.activity`. The page keeps the last view
+in one store and renders from it; ``seq`` lets it drop a stale answer.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lab.controller.actions import actions
+from lab.controller.activity import activity
+from lab.controller.facts import ThreadFacts
+from lab.controller.frames import branch_tree, diff_frames
+from lab.controller.journal import executions_report
+from lab.controller.ledger_rules import annotate_ledger
+from lab.controller.node_states import NODE_STATES, node_states
+from lab.controller.seam_catalog import graph_nodes, seam_catalog
+from lab.controller.status import status
+
+
+def frames_with_diffs(frames: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every frame with its ``diff`` against its parent (a frame whose parent is unsaved: from nothing)."""
+    by_id = {f["checkpoint_id"]: f for f in frames}
+    return [{**f, "diff": diff_frames(by_id.get(f["parent_id"]), f)} for f in frames]
+
+
+def graph_view(facts: ThreadFacts, diagram: dict[str, Any], records: list[dict[str, Any]]) -> dict[str, Any]:
+    """The diagram with a state, a reason and execution counts on every node."""
+    names = [node["id"] for node in graph_nodes(diagram)]
+    states = node_states(facts, names)
+    counts = executions_report(records)["nodes"]
+    nodes = [
+        {
+            **node,
+            **states.get(node["id"], {}),
+            "counts": counts.get(node["id"], {"started": 0, "finished": 0}),
+        }
+        for node in diagram["nodes"]
+    ]
+    return {**diagram, "nodes": nodes}
+
+
+def review(facts: ThreadFacts, ledger_rows: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """What the officer is asked (the open interrupt), and what this thread already paid for the
+    export: the payload alone cannot say it when a crash came after the purchase."""
+    if facts.head is None or not facts.head["interrupts"] or facts.session is None:
+        return None
+    thread = facts.session["thread_id"]
+    bought = [
+        row["id"]
+        for row in ledger_rows
+        if row["thread_id"] == thread
+        and row["node"] == "human_review"
+        and row["kind"] == "charge"
+        and not row["replayed"]
+    ]
+    return {"request": facts.head["interrupts"][0]["value"], "exports_bought": bought}
+
+
+def build_view(
+    *,
+    seq: int,
+    facts: ThreadFacts,
+    diagram: dict[str, Any],
+    frames: list[dict[str, Any]],
+    ledger_rows: list[dict[str, Any]],
+    journals: dict[str, list[dict[str, Any]]],
+    defaults: dict[str, Any],
+) -> dict[str, Any]:
+    """The lab at one moment (``defaults``: the session's choices, the seams, the node delay)."""
+    records = facts.records
+    return {
+        "seq": seq,
+        "session": facts.session,
+        "run": facts.run,
+        "armed": facts.armed,
+        "status": status(facts),
+        "actions": actions(facts),
+        "graph": graph_view(facts, diagram, records),
+        "seams": seam_catalog(diagram),
+        "review": review(facts, ledger_rows),
+        "frames": frames_with_diffs(frames),
+        "tree": branch_tree(frames),
+        "executions": executions_report(records),
+        "ledger": annotate_ledger(ledger_rows, journals),
+        "activity": activity(records),
+        "defaults": {**defaults, "node_states": NODE_STATES},
+    }

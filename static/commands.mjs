@@ -1,0 +1,229 @@
+/**
+ * The page's actions: each button (and its shortcut) sends one controller command through the
+ * LabSession, then asks the store to re-read `view()`. A refusal is shown as the error line in the
+ * learner's language; what is enabled was decided by Python before the button could be pressed.
+ * Also here: the page's own choices (the form, the selected frame and branch), and the dialogs
+ * (reset, wipe, help).
+ */
+import { say, t } from "./i18n.mjs";
+import { SHORTCUTS } from "./views/actions.mjs";
+import { RANDOM } from "./views/crash.mjs";
+import { h, replace } from "./views/dom.mjs";
+
+const $ = (selector) => document.querySelector(selector);
+
+/**
+ * @param {{model: object, store: object, session: () => object, render: () => void,
+ *          showError: (text: (() => string) | null) => void, crashing: () => boolean}} page
+ */
+export function createCommands({ model, store, session, render, showError, crashing }) {
+  let commandsDone = 0;
+  /** Commands finished, with the view re-read after them: `body[data-commands-done]`, for tests. */
+  function commandFinished() {
+    commandsDone += 1;
+    document.body.dataset.commandsDone = String(commandsDone);
+  }
+
+  async function reread() {
+    if (crashing()) return;
+    try {
+      await store.changed();
+      model.threads = (await session().command("threads")).threads;
+    } catch (error) {
+      if (!crashing()) showError(() => t("error.refresh", { message: error.message }));
+    }
+  }
+
+  /** Run one controller command with the page marked busy; a refusal becomes the error line. */
+  async function act(name, args = {}, { label = name, then = null } = {}) {
+    showError(null);
+    model.forkError = "";
+    model.busy = name;
+    render();
+    try {
+      const result = await session().command(name, args);
+      then?.(result);
+      if (result?.status === "error") {
+        showError(() => t("error.run", { type: result.error?.type ?? "Error", message: result.error?.message ?? "" }));
+      }
+      return result;
+    } catch (error) {
+      if (!crashing() && error?.type !== "Terminated") {
+        showError(() => t("error.command", { action: t(`action.${label}`, {}, label), message: error.message ?? String(error) }));
+        if (name === "fork") model.forkError = error.message;
+      }
+      return undefined;
+    } finally {
+      model.busy = null;
+      await reread();
+      render();
+      commandFinished();
+    }
+  }
+
+  /** A new run: follow the head's branch, the newest frame selected. */
+  function followHead() {
+    model.follow = true;
+    model.branchLeaf = null;
+  }
+
+  /** Durability for a new run: the form's choice; a paused run keeps the mode it started with. */
+  const runDurability = () => (model.status?.phase === "paused" ? {} : { durability: model.choices.durability });
+
+  async function start(choices) {
+    Object.assign(model.choices, choices);
+    Object.assign(model, { selectedId: null, detail: null, follow: true, branchLeaf: null });
+    await act("start", { case_id: choices.case, variant: choices.variant, durability: choices.durability });
+  }
+
+  async function openThread(threadId) {
+    if (!threadId || threadId === model.session?.thread_id) return;
+    Object.assign(model, { selectedId: null, detail: null, follow: true, branchLeaf: null });
+    await act("open", { thread_id: threadId });
+  }
+
+  async function run(name, args = {}, label = name) {
+    followHead();
+    return act(name, { ...args, ...runDurability() }, { label });
+  }
+
+  async function arm({ seam, node }) {
+    if (seam === RANDOM) {
+      // A random moment, not a seam: the session kills the process at a random time of the next run.
+      showError(null);
+      if (model.armed) await act("disarm_crash", {}, { label: "disarm" });
+      model.randomArmed = true;
+      render();
+      return;
+    }
+    model.randomArmed = false;
+    await act("arm_crash", node ? { seam, node } : { seam }, { label: "arm" });
+  }
+
+  async function disarm() {
+    model.randomArmed = false;
+    clearTimeout(randomTimer);
+    if (model.armed) await act("disarm_crash", {}, { label: "disarm" });
+    else render();
+  }
+
+  let randomTimer = 0;
+  /** A run started with a random crash armed: kill the process after a random share of its likely length. */
+  function scheduleRandomCrash() {
+    if (!model.randomArmed) return;
+    model.randomArmed = false;
+    const nodeMs = model.defaults.delay * 1000; // a run can only start once a view is in the store
+    randomTimer = setTimeout(() => {
+      if (model.process === "ready" && model.status?.phase === "running") session().kill();
+    }, 50 + Math.random() * 6 * nodeMs);
+  }
+
+  function branchOf(id) {
+    return model.tree?.branches?.find((b) => b.path.includes(id));
+  }
+
+  function select(id) {
+    model.selectedId = id;
+    if (!model.branchPath.includes(id)) {
+      const branch = branchOf(id); // the frame sits on another branch: view the branch that holds it
+      model.branchLeaf = branch && !branch.is_head ? branch.leaf : null;
+    }
+    model.follow = model.branchLeaf === null && model.tree?.head === id;
+    model.refreshSelection();
+  }
+
+  function selectBranch(leaf) {
+    const branch = model.tree?.branches?.find((b) => b.leaf === leaf);
+    model.branchLeaf = branch?.is_head ? null : leaf;
+    model.follow = Boolean(branch?.is_head);
+    model.selectedId = leaf;
+    model.refreshSelection();
+  }
+
+  function nextBranch() {
+    const branches = model.tree?.branches ?? [];
+    if (branches.length < 2) return;
+    const current = branches.findIndex((b) => b.leaf === (model.branchLeaf ?? model.tree.head));
+    selectBranch(branches[(current + 1) % branches.length].leaf);
+  }
+
+  function moveTo(index) {
+    const path = model.branchPath;
+    const id = path[Math.max(0, Math.min(path.length - 1, index))];
+    if (id) select(id);
+  }
+
+  function move(where) {
+    const path = model.branchPath;
+    const index = path.indexOf(model.selectedId);
+    const target = { first: 0, prev: index - 1, next: index + 1, last: path.length - 1 }[where];
+    if (target >= 0 && target < path.length) moveTo(target);
+  }
+
+  async function fork(checkpointId, values, asNode) {
+    const args = { checkpoint_id: checkpointId, values, ...(asNode ? { as_node: asNode } : {}) };
+    return Boolean(await act("fork", args, { then: followHead }));
+  }
+
+  function choose(choices) {
+    Object.assign(model.choices, choices);
+    render();
+  }
+
+  // -- dialogs -----------------------------------------------------------------------------------
+
+  function askReset() {
+    $("#reset-dialog").showModal();
+    $("#reset-cancel").focus();
+  }
+  $("#reset-cancel").addEventListener("click", () => $("#reset-dialog").close());
+  $("#reset-confirm").addEventListener("click", async () => {
+    $("#reset-dialog").close();
+    Object.assign(model, { selectedId: null, detail: null, follow: true, branchLeaf: null });
+    const result = await act("reset");
+    if (!result && !crashing()) askWipe();
+  });
+
+  function askWipe() {
+    $("#wipe-dialog").showModal();
+    $("#wipe-cancel").focus();
+  }
+  $("#boot-wipe").addEventListener("click", askWipe);
+  $("#wipe-cancel").addEventListener("click", () => $("#wipe-dialog").close());
+  $("#wipe-confirm").addEventListener("click", async () => {
+    $("#wipe-dialog").close();
+    try {
+      await session().wipeStorage();
+    } finally {
+      location.reload();
+    }
+  });
+
+  function openHelp() {
+    replace($("#help-list"), ...Object.entries(SHORTCUTS).map(([action, s]) =>
+      [h("dt", {}, h("kbd", { text: s.show })), h("dd", { text: t(`action.${action}`) })]).flat());
+    $("#help-dialog").showModal();
+    $("#help-close").focus();
+  }
+  $("#help-close").addEventListener("click", () => $("#help-dialog").close());
+
+  /** A shortcut whose button is disabled: say why, in Python's words when it gave a reason. */
+  function unavailable(action, reason) {
+    const why = reason ? ` ${say(reason)}` : "";
+    showError(() => `${t("status.unavailable", { action: t(`action.${action}`) })}${why}`);
+    render();
+  }
+
+  return {
+    actions: {
+      start,
+      step: () => run("step"),
+      run: () => run("run"),
+      resume: () => run("resume"),
+      answer: (approve) => run("answer", { approve }, approve ? "approve" : "reject"),
+      replay: () => model.selectedId && run("replay", { checkpoint_id: model.selectedId }),
+      arm, disarm, choose, move, moveTo, fork, select, selectBranch, openThread,
+    },
+    act, reread, commandFinished, scheduleRandomCrash, nextBranch, askReset, openHelp, unavailable,
+  };
+}

@@ -1,0 +1,3 @@
+"""Shared fixtures: ``lab``, a lab controller on CPython (``tests/controller_lab.py``)."""
+
+pytest_plugins = ["tests.controller_lab"]
