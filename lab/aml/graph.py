@@ -158,11 +158,14 @@ VARIANT_INFO: dict[Variant, VariantInfo] = {
 }
 
 
-def business_operation(entry: dict[str, Any]) -> tuple[str, str, str]:
-    """The business operation a ledger entry (``{kind, thread_id, purpose, ...}``) performed:
-    ``(kind, thread id, purpose)``; a thread investigates one case. A graph that is safe against
-    double charges charges (or files) each operation once, however often its nodes re-run."""
-    return entry["kind"], entry["thread_id"], entry["purpose"]
+def business_operation(entry: dict[str, Any]) -> tuple[str, ...]:
+    """The business operation a ledger entry (``{kind, thread_id, case_id, purpose, ...}``)
+    performed: this thread's purchase of one thing ``("charge", thread id, purpose)``, or this case's
+    SAR filing ``("sar", case id)``. A graph that is safe against double charges charges (or files)
+    each operation once, however often its nodes re-run."""
+    if entry["kind"] == "sar":
+        return "sar", entry.get("case_id") or entry["purpose"]
+    return "charge", entry["thread_id"], entry["purpose"]
 
 
 @dataclass(frozen=True)

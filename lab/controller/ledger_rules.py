@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from lab.aml.graph import business_operation
 from lab.controller.messages import Message, message
 
 LABELS = {"charge": "charged", "sar": "filed"}
@@ -33,14 +34,6 @@ CAUSES = {
     "again": "the node ran again in a later run of this thread",
 }
 """Why a business operation happened again, by cause code."""
-
-
-def operation_of(row: dict[str, Any]) -> tuple[str, ...]:
-    """The business operation a request belongs to: this thread's purchase of one thing, or this
-    case's SAR filing."""
-    if row["kind"] == "sar":
-        return ("sar", row.get("case_id") or row["purpose"])
-    return ("charge", row["thread_id"], row["purpose"])
 
 
 def run_at(records: list[dict[str, Any]], at_ms: float | None) -> dict[str, Any] | None:
@@ -102,7 +95,7 @@ def annotate_ledger(
     executed: dict[tuple[str, ...], list[dict[str, Any]]] = {}
     entries = []
     for row in rows:
-        operation = operation_of(row)
+        operation = business_operation(row)
         attempts[operation] += 1
         done = executed.setdefault(operation, [])
         entries.append({**row, "attempt": attempts[operation], "outcome": outcome_of(row, len(done))})
@@ -113,7 +106,7 @@ def annotate_ledger(
     ]
     flagged = {tuple(d["operation"]): d for d in duplicates}
     for entry in entries:
-        group = None if entry["replayed"] else flagged.get(operation_of(entry))
+        group = None if entry["replayed"] else flagged.get(business_operation(entry))
         entry["flag"] = group["label"] if group else None
         entry["repeats"] = group["times"] if group else None
     charges = [e for e in entries if e["kind"] == "charge" and not e["replayed"]]
