@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, NamedTuple
+from typing import Any, Generic, Literal, NamedTuple, TypeVar
 
 Durability = Literal["sync", "async", "exit"]
 """When checkpoints are written: after every step (``sync``), in the background (``async``),
@@ -32,9 +32,21 @@ class Send:
 
 
 @dataclass(frozen=True)
-class Command:
+class Overwrite:
+    """Write ``value`` to a reducer key as is, bypassing its reducer (one per key per step)."""
+
+    value: Any
+    type: Literal["__overwrite__"] = "__overwrite__"
+
+
+N = TypeVar("N", bound=str)
+
+
+@dataclass(frozen=True)
+class Command(Generic[N]):
     """Input that steers a run: answer interrupts (``resume``), write state (``update``),
-    or route to nodes (``goto``, when returned from a node)."""
+    or route to nodes (``goto``, when returned from a node). A node's return annotation
+    ``Command[Literal["b", "c"]]`` names where its ``goto`` may lead (``get_graph`` draws it)."""
 
     resume: Any = None
     update: dict[str, Any] | None = None
@@ -88,6 +100,7 @@ def _allow_in_checkpoints() -> None:
     register_type(Interrupt)
     register_type(Send)
     register_type(Command)
+    register_type(Overwrite)
 
 
 _allow_in_checkpoints()

@@ -48,9 +48,9 @@ from dataclasses import asdict, dataclass
 from typing import Annotated, Any, Literal, Protocol, TypedDict
 
 from lab.aml.cases import REPORTING_THRESHOLD, WATCHLIST, get_case
+from lab.config import get_config
 from lab.graph import END, START, CompiledStateGraph, StateGraph
-from lab.pregel.loop import Seam
-from lab.pregel.task import current_task
+from lab.pregel import Seam
 from lab.types import interrupt
 
 Variant = Literal["misplaced", "fixed"]
@@ -206,8 +206,8 @@ def call_site() -> CallSite:
             "The AML nodes need to know their thread: install a RunContext with use_run_context() "
             "and pass its follow hook as on_seam (lab.controller does both)."
         ) from None
-    task = current_task()
-    return CallSite(context.thread_id, task.name, task.id, context.checkpoint_id)
+    node, task_id = get_config()["configurable"]["checkpoint_ns"].split(":")
+    return CallSite(context.thread_id, node, task_id, context.checkpoint_id)
 
 
 # -- the investigation rules (pure functions) ---------------------------------------------------------

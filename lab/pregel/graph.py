@@ -26,7 +26,7 @@ from lab.pregel import algo
 from lab.pregel.algo import INTERRUPT_SEEN, StepWrites
 from lab.pregel.channels import MISSING, BinaryOperatorAggregate, Channel
 from lab.pregel.loop import SeamHook, SuperStepLoop
-from lab.pregel.nodes import END, START, Node, routed_writes, state_update
+from lab.pregel.nodes import END, START, Node, routed_writes, state_update, task_result
 from lab.pregel.task import Task
 from lab.types import Durability, PregelTask, StateSnapshot
 
@@ -67,6 +67,7 @@ class Pregel:
         on_seam: SeamHook | None = None,
         interrupt_before: list[str] | str | None = None,
         interrupt_after: list[str] | str | None = None,
+        context: Any = None,
     ) -> AsyncIterator[Any]:
         modes = [stream_mode] if isinstance(stream_mode, str) else list(stream_mode)
         loop = SuperStepLoop(
@@ -78,6 +79,7 @@ class Pregel:
             stream_modes=frozenset(modes),
             interrupt_before=interrupt_before or self.interrupt_before,
             interrupt_after=interrupt_after or self.interrupt_after,
+            context=context,
         )
         async for mode, chunk in loop.run():
             yield chunk if isinstance(stream_mode, str) else (mode, chunk)
@@ -161,7 +163,7 @@ class Pregel:
         shown = []
         for task in tasks.values():
             status = statuses.get(task.id, algo.TaskStatus())
-            result = {c: v for c, v in status.output if c in self.state_keys} if status.finished else None
+            result = task_result(status.output, self.state_keys) if status.finished else None
             interrupts = status.pending_interrupts if live else status.interrupts
             shown.append(
                 PregelTask(task.id, task.name, task.path, status.error, tuple(interrupts), None, result)
@@ -187,7 +189,7 @@ class Pregel:
             if status.error:
                 return {**entry, "error": status.error, "state": None}
             if status.finished:
-                entry["result"] = {c: v for c, v in status.output if c in self.state_keys}
+                entry["result"] = task_result(status.output, self.state_keys)
             return {**entry, "interrupts": tuple(vars(i) for i in status.interrupts), "state": None}
 
         def plain(config: dict[str, Any] | None) -> dict[str, Any] | None:

@@ -37,12 +37,14 @@ from lab.checkpoint.base import (
     copy_checkpoint,
     empty_checkpoint,
 )
+from lab.config import task_config
 from lab.errors import EmptyInputError, GraphInterrupt, GraphRecursionError, with_troubleshooting
 from lab.pregel import algo
 from lab.pregel.algo import INTERRUPT_SEEN, StepWrites
 from lab.pregel.ids import is_interrupt_id
-from lab.pregel.nodes import START, branch_channel, routed_writes, state_update
+from lab.pregel.nodes import START, branch_channel, routed_writes, state_update, state_writes_view
 from lab.pregel.task import Task
+from lab.runtime import Runtime
 from lab.types import Command, Durability
 
 if TYPE_CHECKING:
@@ -81,8 +83,10 @@ class SuperStepLoop:
         stream_modes: frozenset[str] = frozenset(("values",)),
         interrupt_before: list[str] | str = (),
         interrupt_after: list[str] | str = (),
+        context: Any = None,
     ) -> None:
         self.graph = graph
+        self.runtime = Runtime(context=context)
         self.saver = graph.checkpointer
         self.input = input
         self.config = config
@@ -248,7 +252,7 @@ class SuperStepLoop:
         await self.seam("task_start", task)
         token = task.activate()
         try:
-            result = task.input if node.func is None else node.func(task.input)
+            result = task.input if node.func is None else node.call(task.input, self.task_config(task))
             if inspect.isawaitable(result):
                 result = await result
             writes = state_update(result, self.graph.state_keys) + node.edge_writes
@@ -455,8 +459,7 @@ class SuperStepLoop:
     def emit_update(self, task: Task) -> None:
         if task.name == START or "updates" not in self.stream_modes:
             return
-        writes = {c: v for c, v in task.writes if c in self.graph.state_keys}
-        self.emit("updates", {task.name: writes or None})
+        self.emit("updates", {task.name: state_writes_view(task.writes, self.graph.state_keys)})
 
     def emit_values_with_finished_tasks(self) -> None:
         """After an interrupt, the caller sees the state including finished siblings' writes."""
@@ -492,6 +495,19 @@ class SuperStepLoop:
                 task.id if task else None,
                 detail or {},
             )
+        )
+
+    def task_config(self, task: Task) -> dict[str, Any]:
+        """What ``get_config()`` returns inside the task's node (see ``lab.config``)."""
+        return task_config(
+            self.config,
+            node=task.name,
+            task_id=task.id,
+            step=self.step,
+            triggers=task.triggers,
+            path=task.path,
+            checkpoint_id=self.checkpoint["id"],
+            runtime=self.runtime,
         )
 
     def _thread_config(self) -> dict[str, Any]:

@@ -4,7 +4,8 @@ A node is plain data: the function to call, the channels that trigger it, and wh
 after the function returns. ``StateGraph.compile`` produces these; the loop only reads them.
 
 What a task writes, in order (the order pending writes are saved in):
-1. the state update the function returned (a dict, filtered to state keys, or a ``Command``);
+1. the state update the function returned: a dict (filtered to state keys), a ``Command``, a
+   dataclass or Pydantic instance, or a list of those (applied in order, as LangGraph does);
 2. its static edges: ``branch:to:<next>`` for ``add_edge(a, next)``, and the join channel
    ``join:<a>+<b>:<next>`` for ``add_edge([a, b], next)``;
 3. its conditional edges: the router runs on the state *plus this task's own writes* and
@@ -13,10 +14,13 @@ What a task writes, in order (the order pending writes are saved in):
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping, Sequence
+import dataclasses
+import inspect
+from collections.abc import Awaitable, Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from lab.config import running_with
 from lab.errors import InvalidUpdateError, with_troubleshooting
 from lab.types import Command, Send
 
@@ -38,6 +42,12 @@ class Branch:
     router: Callable[[Any], Any]
     path_map: Mapping[Hashable, str] | None = None
 
+    @property
+    def name(self) -> str:
+        """The router's function name; ``"condition"`` for a lambda (LangGraph's branch name)."""
+        name = getattr(self.router, "__name__", "<lambda>")
+        return "condition" if name == "<lambda>" else name
+
     def destinations(self, state: dict[str, Any]) -> list[str]:
         chosen = self.router(state)
         chosen = list(chosen) if isinstance(chosen, list | tuple) else [chosen]
@@ -54,14 +64,32 @@ class Node:
     triggers: list[str]
     edge_writes: list[tuple[str, Any]] = field(default_factory=list)
     branches: list[Branch] = field(default_factory=list)
+    ends: tuple[str, ...] = ()
+    """Where a ``Command(goto=...)`` from this node may go (``Command[Literal[...]]``): drawn only."""
+
+    def call(self, state: Any, config: dict[str, Any]) -> Any:
+        """Run the function with ``config`` current (``get_config()``); an ``async def`` node's
+        coroutine keeps it current until it finishes."""
+        if inspect.iscoroutinefunction(self.func):
+            return _awaiting_with(config, self.func, state)
+        with running_with(config):
+            return self.func(state)
+
+
+async def _awaiting_with(config: dict[str, Any], func: Callable[..., Awaitable[Any]], state: Any) -> Any:
+    with running_with(config):
+        return await func(state)
 
 
 def state_update(result: Any, state_keys: Sequence[str]) -> list[tuple[str, Any]]:
     """Turn what a node returned into channel writes."""
+    if isinstance(result, list | tuple) and result and all(_is_update(r) for r in result):
+        return [w for item in result for w in state_update(item, state_keys)]
+    result = as_update(result)
     if result is None:
         return []
     if isinstance(result, Command):
-        writes = [(k, v) for k, v in (result.update or {}).items() if k in state_keys]
+        writes = [(k, v) for k, v in (as_update(result.update) or {}).items() if k in state_keys]
         goto = [result.goto] if isinstance(result.goto, str) else list(result.goto)
         return writes + [(branch_channel(g), START) for g in goto if g != END]
     if isinstance(result, dict):
@@ -69,6 +97,43 @@ def state_update(result: Any, state_keys: Sequence[str]) -> list[tuple[str, Any]
     raise InvalidUpdateError(
         with_troubleshooting(f"Expected dict, got {result}", "INVALID_GRAPH_NODE_RETURN_VALUE")
     )
+
+
+def _is_update(item: Any) -> bool:
+    return isinstance(item, dict | Command) or as_update(item) is not item
+
+
+def state_writes_view(writes: Sequence[tuple[str, Any]], state_keys: Sequence[str]) -> Any:
+    """A task's state writes as a learner sees them in an ``updates`` chunk: one dict, or a list
+    of one-key dicts when the task wrote a key more than once (a list of updates)."""
+    state_writes = [(c, v) for c, v in writes if c in state_keys]
+    if len({c for c, _ in state_writes}) < len(state_writes):
+        return [{c: v} for c, v in state_writes]
+    return dict(state_writes) or None
+
+
+def task_result(writes: Sequence[tuple[str, Any]], state_keys: Sequence[str]) -> dict[str, Any]:
+    """A finished task's ``result`` in a snapshot: repeated writes to a key are ``{"$writes": [...]}``."""
+    grouped: dict[str, list[Any]] = {}
+    for chan, value in writes:
+        if chan in state_keys:
+            grouped.setdefault(chan, []).append(value)
+    return {chan: values[0] if len(values) == 1 else {"$writes": values} for chan, values in grouped.items()}
+
+
+def is_pydantic_model(cls: Any) -> bool:
+    """A Pydantic model class, recognised without importing pydantic (it stays optional)."""
+    return isinstance(cls, type) and hasattr(cls, "model_fields") and hasattr(cls, "model_validate")
+
+
+def as_update(value: Any) -> Any:
+    """A dataclass or Pydantic instance (given as input or returned by a node) → its fields as a
+    dict; anything else unchanged."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
+    if is_pydantic_model(type(value)):
+        return {name: getattr(value, name) for name in type(value).model_fields}
+    return value
 
 
 def routed_writes(node: Node, fresh_state: dict[str, Any], known_nodes: Mapping[str, Node]) -> list:
