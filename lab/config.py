@@ -1,8 +1,8 @@
 """``get_config()``: the config of the node that is running, as ``langgraph.config.get_config``.
 
 While a node runs, the loop makes a *task config* current: the caller's config plus what the task
-is (``configurable.checkpoint_ns`` = ``"<node>:<task id>"``, ``checkpoint_id`` = the checkpoint its
-step started from, and ``metadata.langgraph_node`` / ``langgraph_step`` / ``langgraph_triggers`` /
+is (``configurable.checkpoint_ns`` = ``"<node>:<task id>"``, ``checkpoint_id`` as the caller gave
+it, or ``None``, and ``metadata.langgraph_node`` / ``langgraph_step`` / ``langgraph_triggers`` /
 ``langgraph_path``). A node reads it with ``get_config()`` or by declaring a ``config`` parameter.
 The ``Runtime`` (``lab.runtime``) travels inside it, under ``configurable.__pregel_runtime``.
 """
@@ -36,7 +36,6 @@ def task_config(
     step: int,
     triggers: tuple[str, ...],
     path: tuple[Any, ...],
-    checkpoint_id: str,
     runtime: Any,
 ) -> dict[str, Any]:
     """The config one task runs with (what ``get_config()`` returns inside its node)."""
@@ -56,7 +55,7 @@ def task_config(
         "metadata": metadata,
         "configurable": {
             **configurable,
-            "checkpoint_id": checkpoint_id,
+            "checkpoint_id": configurable.get("checkpoint_id"),
             "checkpoint_ns": namespace,
             RUNTIME_KEY: runtime,
         },

@@ -20,6 +20,7 @@ from typing import Any, Literal
 
 from lab.config import RUNTIME_KEY, get_config
 from lab.graph.schema import as_schema, schema_fields
+from lab.graph.unsupported import NotSupportedError
 from lab.pregel.nodes import PUSH
 from lab.types import Command
 
@@ -40,8 +41,6 @@ def injected_parameters(fn: Callable[..., Any]) -> tuple[str, ...]:
         return ()
     for name in UNSUPPORTED_PARAMETERS:
         if name in params and params[name].kind in _KEYWORD_KINDS:
-            from lab.graph.state import NotSupportedError
-
             raise NotSupportedError(f"a node parameter named '{name}' (no stream writer, store or previous)")
     return tuple(name for name in INJECTED if name in params and params[name].kind in _KEYWORD_KINDS)
 

@@ -105,3 +105,17 @@ def first_parameter_schema(fn: Callable[..., Any]) -> Any:
         return None
     hint = hints.get(first)
     return hint if is_schema(hint) else None
+
+
+def allow_in_checkpoints(schema: Any) -> None:
+    """A dataclass or Pydantic schema may reach a checkpoint (an input given as an instance sits
+    in ``__start__``): put the graph's own schema on the serializer's allow-list, so loading it
+    rebuilds that class and nothing else (``lab.checkpoint.serde``)."""
+    from lab.checkpoint.serde import register_type
+
+    if isinstance(schema, type) and dataclasses.is_dataclass(schema):
+        register_type(schema, name=f"{schema.__module__}.{schema.__qualname__}")
+    elif is_pydantic_model(schema):
+        register_type(
+            schema, name=f"{schema.__module__}.{schema.__qualname__}", fields=list(schema.model_fields)
+        )

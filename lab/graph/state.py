@@ -22,8 +22,10 @@ from typing import Any
 
 from lab.checkpoint.base import BaseCheckpointSaver
 from lab.graph.drawing import DrawableGraph, draw_graph
+from lab.graph.jsonschema import json_schema
 from lab.graph.node_calls import bind_node, command_destinations, router_destinations
-from lab.graph.schema import ROOT, channels_of, first_parameter_schema
+from lab.graph.schema import ROOT, allow_in_checkpoints, channels_of, first_parameter_schema, schema_fields
+from lab.graph.unsupported import NotSupportedError
 from lab.pregel.channels import Channel, EphemeralValue, NamedBarrierValue, Topic
 from lab.pregel.graph import Pregel
 from lab.pregel.nodes import END, START, TASKS, Branch, Node, branch_channel
@@ -57,14 +59,6 @@ RESERVED_CHARACTERS = (":", "|")
 """``:`` separates namespaces and channel parts; ``|`` separates nested graph names."""
 NodeSpec = Callable[..., Any] | tuple[str, Callable[..., Any]]
 """A node for ``add_sequence``: a function (named after itself) or a ``(name, function)`` pair."""
-UNSUPPORTED = "lab does not support {}; see README (Where lab deliberately differs)"
-
-
-class NotSupportedError(ValueError):
-    """A LangGraph feature the lab leaves out on purpose; the message names it."""
-
-    def __init__(self, feature: str) -> None:
-        super().__init__(UNSUPPORTED.format(feature))
 
 
 class CompiledStateGraph(Pregel):
@@ -77,14 +71,10 @@ class CompiledStateGraph(Pregel):
         return draw_graph(self)
 
     def get_input_jsonschema(self, config: dict[str, Any] | None = None) -> dict[str, Any]:
-        from lab.graph.jsonschema import json_schema
-
-        return json_schema(self.builder.input_schema)
+        return json_schema(self.builder.input_schema, "Input")
 
     def get_output_jsonschema(self, config: dict[str, Any] | None = None) -> dict[str, Any]:
-        from lab.graph.jsonschema import json_schema
-
-        return json_schema(self.builder.output_schema)
+        return json_schema(self.builder.output_schema, "Output")
 
 
 class StateGraph:
@@ -108,9 +98,6 @@ class StateGraph:
             self._add_schema(schema)
         if ROOT in self.channels:
             raise NotSupportedError("a whole-value state schema (StateGraph(Annotated[list, ...]))")
-        for label, schema in (("input_schema", input_schema), ("output_schema", output_schema)):
-            if schema is not None and schema is not state_schema:
-                raise NotSupportedError(f"StateGraph({label}=...)")
         self.nodes: dict[str, Callable[..., Any]] = {}
         self.node_schemas: dict[str, Any] = {}
         self.node_ends: dict[str, tuple[str, ...]] = {}
@@ -119,6 +106,7 @@ class StateGraph:
         self.branches: list[tuple[str, Branch]] = []
 
     def _add_schema(self, schema: Any) -> None:
+        allow_in_checkpoints(schema)
         for key, channel in channels_of(schema).items():
             self.channels.setdefault(key, channel)
 
@@ -183,7 +171,7 @@ class StateGraph:
             path_map = {name: name for name in inferred}
         branch = Branch(path, path_map)
         if any(s == source and b.name == branch.name for s, b in self.branches):
-            raise ValueError(f"Branch with name `{branch.name}` already exists for node `{source}`")
+            raise ValueError(f"Branch with name `{branch.router_name}` already exists for node `{source}`")
         self.branches.append((source, branch))
         return self
 
@@ -237,7 +225,8 @@ class StateGraph:
         state_keys = list(channels)
         channels[START] = EphemeralValue()
         channels[TASKS] = Topic()
-        nodes = {START: Node(START, None, [START])}
+        input_keys = tuple(schema_fields(self.input_schema))
+        nodes = {START: Node(START, None, [START], input_keys=input_keys)}
         for name, fn in self.nodes.items():
             channels[branch_channel(name)] = EphemeralValue()
             call = bind_node(fn, self.node_schemas[name])
@@ -263,6 +252,7 @@ class StateGraph:
             interrupt_before=interrupt_before,
             interrupt_after=interrupt_after,
         )
+        graph.output_keys = list(schema_fields(self.output_schema))
         graph.builder = self
         return graph
 

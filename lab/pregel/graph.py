@@ -48,6 +48,7 @@ class Pregel:
         self.nodes = nodes
         self.channels = channels
         self.state_keys = state_keys
+        self.output_keys = state_keys
         self.checkpointer = checkpointer
         self.interrupt_before = interrupt_before or []
         self.interrupt_after = interrupt_after or []
@@ -88,8 +89,8 @@ class Pregel:
         latest: Any = None
         asked: list[Any] = []
         async for mode, chunk in self.astream(input, config, stream_mode=["values", "updates"], **kwargs):
-            if mode == "values":
-                latest = chunk
+            if mode == "values":  # invoke returns the output schema's keys; values chunks have all
+                latest = {k: v for k, v in chunk.items() if k in self.output_keys}
             elif "__interrupt__" in chunk:
                 asked.extend(chunk["__interrupt__"])
         return {**latest, "__interrupt__": asked} if asked else latest

@@ -255,7 +255,7 @@ class SuperStepLoop:
             result = task.input if node.func is None else node.call(task.input, self.task_config(task))
             if inspect.isawaitable(result):
                 result = await result
-            writes = state_update(result, self.graph.state_keys) + node.edge_writes
+            writes = state_update(result, node.input_keys or self.graph.state_keys) + node.edge_writes
             if node.branches:
                 writes += routed_writes(node, self.graph.fresh_state(task.input, writes), self.graph.nodes)
         except GraphInterrupt as interrupt:
@@ -506,7 +506,6 @@ class SuperStepLoop:
             step=self.step,
             triggers=task.triggers,
             path=task.path,
-            checkpoint_id=self.checkpoint["id"],
             runtime=self.runtime,
         )
 

@@ -43,10 +43,15 @@ class Branch:
     path_map: Mapping[Hashable, str] | None = None
 
     @property
-    def name(self) -> str:
-        """The router's function name; ``"condition"`` for a lambda (LangGraph's branch name)."""
+    def router_name(self) -> str | None:
+        """The router's function name; ``None`` for a lambda."""
         name = getattr(self.router, "__name__", "<lambda>")
-        return "condition" if name == "<lambda>" else name
+        return None if name == "<lambda>" else name
+
+    @property
+    def name(self) -> str:
+        """The branch's name in messages: the router's, ``"condition"`` for a lambda (as LangGraph)."""
+        return self.router_name or "condition"
 
     def destinations(self, state: dict[str, Any]) -> list[str]:
         chosen = self.router(state)
@@ -66,6 +71,8 @@ class Node:
     branches: list[Branch] = field(default_factory=list)
     ends: tuple[str, ...] = ()
     """Where a ``Command(goto=...)`` from this node may go (``Command[Literal[...]]``): drawn only."""
+    input_keys: tuple[str, ...] = ()
+    """``START`` only: the keys of the graph's input schema (the caller's input is cut to them)."""
 
     def call(self, state: Any, config: dict[str, Any]) -> Any:
         """Run the function with ``config`` current (``get_config()``); an ``async def`` node's
@@ -85,13 +92,13 @@ def state_update(result: Any, state_keys: Sequence[str]) -> list[tuple[str, Any]
     """Turn what a node returned into channel writes."""
     if isinstance(result, list | tuple) and result and all(_is_update(r) for r in result):
         return [w for item in result for w in state_update(item, state_keys)]
-    result = as_update(result)
-    if result is None:
-        return []
     if isinstance(result, Command):
         writes = [(k, v) for k, v in (as_update(result.update) or {}).items() if k in state_keys]
         goto = [result.goto] if isinstance(result.goto, str) else list(result.goto)
-        return writes + [(branch_channel(g), START) for g in goto if g != END]
+        return writes + [(branch_channel(g), None) for g in goto if g != END]
+    result = as_update(result)
+    if result is None:
+        return []
     if isinstance(result, dict):
         return [(k, v) for k, v in result.items() if k in state_keys]
     raise InvalidUpdateError(
@@ -129,7 +136,7 @@ def is_pydantic_model(cls: Any) -> bool:
 def as_update(value: Any) -> Any:
     """A dataclass or Pydantic instance (given as input or returned by a node) → its fields as a
     dict; anything else unchanged."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+    if dataclasses.is_dataclass(value) and not isinstance(value, type | Command | Send):
         return {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
     if is_pydantic_model(type(value)):
         return {name: getattr(value, name) for name in type(value).model_fields}

@@ -17,7 +17,12 @@ _NAMES: dict[str, tuple[str, ...]] = {
     "checkpoint.memory": ("InMemorySaver",),
     "errors": ("InvalidUpdateError", "GraphRecursionError", "EmptyInputError", "GraphInterrupt"),
 }
-OPTIONAL = frozenset({"Send"})
+# --- names the API scenarios use (scenarios_api.py); optional where lab may lack them ---------------
+_NAMES["types"] += ("Overwrite",)
+_NAMES["config"] = ("get_config",)
+_NAMES["runtime"] = ("Runtime", "get_runtime")
+# ------------------------------------------------------------------------------------------------
+OPTIONAL = frozenset({"Send", "Overwrite", "get_config", "Runtime", "get_runtime"})
 FLAVOURS = ("langgraph", "lab")
 
 
@@ -36,6 +41,11 @@ class Flavour:
     GraphRecursionError: type[Exception]
     EmptyInputError: type[Exception]
     GraphInterrupt: type[Exception]
+    # --- API scenarios (scenarios_api.py); None when the flavour lacks them ---
+    Overwrite: Any
+    get_config: Any
+    Runtime: Any
+    get_runtime: Any
 
     def __repr__(self) -> str:
         return f"<flavour {self.name}>"
@@ -47,7 +57,12 @@ def load_flavour(package: str) -> Flavour:
         raise ValueError(f"unknown flavour {package!r}; expected one of {FLAVOURS}")
     found: dict[str, Any] = {}
     for module_name, names in _NAMES.items():
-        module = importlib.import_module(f"{package}.{module_name}")
+        try:
+            module = importlib.import_module(f"{package}.{module_name}")
+        except ImportError:
+            if not OPTIONAL.issuperset(names):
+                raise
+            module = None
         for name in names:
             if name in OPTIONAL:
                 found[name] = getattr(module, name, None)

@@ -627,3 +627,6 @@ def aml_exit_durability(t: Trace) -> None:
     cfg = thread("case-3")
     t.invoke(app, {"case": "ACME-44", "log": []}, cfg, durability="exit")
     t.invoke(app, t.fl.Command(resume="approved"), cfg, label="approve", durability="exit")
+
+
+from . import scenarios_api  # noqa: E402, F401  (registers the API scenarios of issue 8)
