@@ -211,6 +211,48 @@ def _interrupt_metadata(graph: CompiledStateGraph, name: str) -> dict[str, str] 
     return {"__interrupt": where} if where else None
 
 
+# -- the same edges, grouped for a page's own diagram -----------------------------------------------------
+
+
+def diagram_edges(graph: CompiledStateGraph) -> dict[str, list[dict[str, Any]]]:
+    """``get_graph()``'s edges regrouped as a page draws them, in declaration order: plain
+    ``edges``, ``joins`` (the two plain edges into a barrier, with its channel) and
+    ``conditional_edges`` (per source, with the router's name and its targets)."""
+    order = {name: index for index, name in enumerate([*graph.nodes, END])}
+    drawn = sorted(draw_graph(graph).edges, key=lambda e: (order[e.source], order[e.target]))
+    joins = [
+        {
+            "sources": sorted(graph.channels[chan].names, key=order.__getitem__),
+            "target": name,
+            "channel": chan,
+        }
+        for name, node in graph.nodes.items()
+        for chan in node.triggers
+        if chan.startswith("join:")
+    ]
+    joined = {(source, j["target"]) for j in joins for source in j["sources"]}
+    routed: dict[str, list[str]] = {}
+    for edge in drawn:
+        if edge.conditional:
+            routed.setdefault(edge.source, []).append(edge.target)
+    return {
+        "edges": [
+            {"source": e.source, "target": e.target}
+            for e in drawn
+            if not e.conditional and (e.source, e.target) not in joined
+        ],
+        "joins": joins,
+        "conditional_edges": [
+            {"source": source, "router": _router_names(graph.nodes[source]), "targets": targets}
+            for source, targets in routed.items()
+        ],
+    }
+
+
+def _router_names(node: Node) -> str | None:
+    return ", ".join(b.name for b in node.branches) or None
+
+
 # -- printing: langchain_core's draw_mermaid -----------------------------------------------------------
 
 
