@@ -53,6 +53,14 @@ class Command(Generic[N]):
     goto: str | Sequence[str] = field(default=())
 
 
+class StateUpdate(NamedTuple):
+    """One update of a ``bulk_update_state`` superstep: ``values`` written as node ``as_node``."""
+
+    values: dict[str, Any] | None
+    as_node: str | None = None
+    task_id: str | None = None
+
+
 class PregelTask(NamedTuple):
     """One task of a super-step as shown in a snapshot: ``error`` is the stored repr string,
     ``result`` the task's state writes once it finished (``None`` while unfinished)."""

@@ -27,8 +27,9 @@ from lab.graph.node_calls import bind_node, command_destinations, router_destina
 from lab.graph.schema import ROOT, allow_in_checkpoints, channels_of, first_parameter_schema, schema_fields
 from lab.graph.unsupported import NotSupportedError
 from lab.pregel.channels import Channel, EphemeralValue, NamedBarrierValue, Topic
-from lab.pregel.graph import Pregel
+from lab.pregel.graph import Pregel, run_sync
 from lab.pregel.nodes import END, START, TASKS, Branch, Node, branch_channel
+from lab.types import StateUpdate
 
 RESERVED = frozenset(
     (
@@ -69,6 +70,29 @@ class CompiledStateGraph(Pregel):
     def get_graph(self, config: dict[str, Any] | None = None, *, xray: bool = False) -> DrawableGraph:
         """The graph as nodes and edges, as LangGraph draws it (``.draw_mermaid()`` prints it)."""
         return draw_graph(self)
+
+    async def abulk_update_state(
+        self, config: dict[str, Any], supersteps: Sequence[Sequence[StateUpdate | tuple]]
+    ) -> dict[str, Any]:
+        """Apply ``update_state`` once per superstep, each on the checkpoint the last one made
+        (a thread's history can be rebuilt this way). One update per superstep."""
+        if len(supersteps) == 0:
+            raise ValueError("No supersteps provided")
+        if any(len(updates) == 0 for updates in supersteps):
+            raise ValueError("No updates provided")
+        for updates in supersteps:
+            if len(updates) > 1:
+                raise NotSupportedError("bulk_update_state with several updates in one superstep")
+            values, as_node, task_id = StateUpdate(*updates[0])
+            if task_id is not None:
+                raise NotSupportedError("StateUpdate(task_id=...) in bulk_update_state")
+            config = await self.aupdate_state(config, values, as_node)
+        return config
+
+    def bulk_update_state(
+        self, config: dict[str, Any], supersteps: Sequence[Sequence[StateUpdate | tuple]]
+    ) -> dict[str, Any]:
+        return run_sync(self.abulk_update_state(config, supersteps))
 
     def get_input_jsonschema(self, config: dict[str, Any] | None = None) -> dict[str, Any]:
         return json_schema(self.builder.input_schema, "Input")

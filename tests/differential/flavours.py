@@ -18,11 +18,11 @@ _NAMES: dict[str, tuple[str, ...]] = {
     "errors": ("InvalidUpdateError", "GraphRecursionError", "EmptyInputError", "GraphInterrupt"),
 }
 # --- names the API scenarios use (scenarios_api.py); optional where lab may lack them ---------------
-_NAMES["types"] += ("Overwrite",)
+_NAMES["types"] += ("Overwrite", "StateUpdate")
 _NAMES["config"] = ("get_config",)
 _NAMES["runtime"] = ("Runtime", "get_runtime")
 # ------------------------------------------------------------------------------------------------
-OPTIONAL = frozenset({"Send", "Overwrite", "get_config", "Runtime", "get_runtime"})
+OPTIONAL = frozenset({"Send", "Overwrite", "StateUpdate", "get_config", "Runtime", "get_runtime"})
 FLAVOURS = ("langgraph", "lab")
 
 
@@ -43,6 +43,7 @@ class Flavour:
     GraphInterrupt: type[Exception]
     # --- API scenarios (scenarios_api.py); None when the flavour lacks them ---
     Overwrite: Any
+    StateUpdate: Any
     get_config: Any
     Runtime: Any
     get_runtime: Any

@@ -277,6 +277,28 @@ def _keyed(t: Trace, schema: type, fn: Callable) -> Any:
     return t.compile(t.fl.StateGraph(schema).add_node("a", fn).add_edge(t.fl.START, "a"))
 
 
+# --- writing state in bulk ------------------------------------------------------------------------------
+
+
+@scenario
+def bulk_update_state(t: Trace) -> None:
+    """``bulk_update_state``: one checkpoint per superstep, each on the last; rebuilding a thread
+    from another's history; no supersteps / an empty superstep are ValueErrors."""
+    StateUpdate = t.fl.StateUpdate
+    app = t.compile(build(t, "START>a a>b b>c c>END", state=Num))
+    cfg = thread()
+    t.invoke(app, {"x": 1, "log": ["in"]}, cfg, interrupt_before=["c"])
+    steps = [[StateUpdate({"log": ["by a"]}, "a")], [StateUpdate({"x": 7, "log": ["as b"]}, "b")]]
+    t.call("bulk_update_state, two supersteps", app.bulk_update_state, cfg, steps)
+    t.state(app, cfg)
+    t.invoke(app, None, cfg, label="invoke(None) runs c")
+    history = [s for s in app.get_state_history(cfg) if s.metadata["source"] == "loop"][::-1]
+    rebuilt = [[StateUpdate(s.values, "b")] for s in history]
+    t.call("rebuild another thread", app.bulk_update_state, thread("copy"), rebuilt)
+    t.call("no supersteps", app.bulk_update_state, cfg, [])
+    t.call("an empty superstep", app.bulk_update_state, cfg, [[]])
+
+
 # --- drawing --------------------------------------------------------------------------------------------
 
 
