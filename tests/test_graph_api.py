@@ -36,11 +36,6 @@ def refused(feature: str) -> pytest.RaisesContext:
     return pytest.raises(NotSupportedError, match=rf"^lab does not support {feature}.*; see README")
 
 
-def test_whole_value_state_is_refused_by_name():
-    with refused(r"a whole-value state schema"):
-        StateGraph(Annotated[list, operator.add])
-
-
 def test_unknown_state_graph_options_are_refused_by_name():
     with refused(r"StateGraph\(config_schema=\.\.\.\)"):
         StateGraph(Log, config_schema=dict)

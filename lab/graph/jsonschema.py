@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from lab.graph.schema import schema_fields
 from lab.graph.unsupported import NotSupportedError
-from lab.pregel.nodes import is_pydantic_model
+from lab.pregel.nodes import ROOT, is_pydantic_model
 
 SCALARS = {str: "string", int: "integer", float: "number", bool: "boolean", type(None): "null"}
 
@@ -28,6 +28,8 @@ def json_schema(schema: Any, direction: Literal["Input", "Output"]) -> dict[str,
     if is_pydantic_model(schema):  # pydantic is importable: let it answer, as LangGraph does
         return schema.model_json_schema()
     fields = schema_fields(schema)
+    if list(fields) == [ROOT]:  # a whole-value state: the value's own schema
+        return {**type_schema(fields[ROOT]), "default": None, "title": f"LangGraph{direction}"}
     properties = {}
     for key, hint in fields.items():
         properties[key] = {**type_schema(hint), "title": key.title().replace("_", " ")}

@@ -21,7 +21,7 @@ from typing import Any, Literal
 from lab.config import RUNTIME_KEY, get_config
 from lab.graph.schema import as_schema, schema_fields
 from lab.graph.unsupported import NotSupportedError
-from lab.pregel.nodes import PUSH
+from lab.pregel.nodes import PUSH, ROOT
 from lab.types import Command
 
 INJECTED = {
@@ -52,8 +52,8 @@ def bind_node(fn: Callable[..., Any], input_schema: Any) -> Callable[[dict], Any
 
     def arguments(state: Any) -> tuple[Any, dict[str, Any]]:
         config = get_config()
-        if config["metadata"]["langgraph_path"][0] != PUSH:  # a Send's argument is passed as is
-            state = {k: state[k] for k in keys if k in state}
+        if config["metadata"]["langgraph_path"][0] != PUSH and keys != (ROOT,):
+            state = {k: state[k] for k in keys if k in state}  # a Send's argument and a whole value: as is
         node_input = as_schema(input_schema, state) if isinstance(state, dict) else state
         return node_input, {name: INJECTED[name](config) for name in wanted}
 

@@ -22,10 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from lab.pregel.channels import MISSING, BinaryOperatorAggregate, Channel, LastValue
-from lab.pregel.nodes import is_pydantic_model
-
-ROOT = "__root__"
-"""The single channel of a whole-value state such as ``StateGraph(Annotated[list, operator.add])``."""
+from lab.pregel.nodes import ROOT, is_pydantic_model
 
 
 def is_schema(candidate: Any) -> bool:

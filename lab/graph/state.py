@@ -24,7 +24,7 @@ from lab.checkpoint.base import BaseCheckpointSaver
 from lab.graph.drawing import DrawableGraph, draw_graph
 from lab.graph.jsonschema import json_schema
 from lab.graph.node_calls import bind_node, command_destinations, router_destinations
-from lab.graph.schema import ROOT, allow_in_checkpoints, channels_of, first_parameter_schema, schema_fields
+from lab.graph.schema import allow_in_checkpoints, channels_of, first_parameter_schema, schema_fields
 from lab.graph.unsupported import NotSupportedError
 from lab.pregel.channels import Channel, EphemeralValue, NamedBarrierValue, Topic
 from lab.pregel.graph import Pregel, run_sync
@@ -120,8 +120,6 @@ class StateGraph:
         self.channels: dict[str, Channel] = {}
         for schema in (state_schema, self.input_schema, self.output_schema):
             self._add_schema(schema)
-        if ROOT in self.channels:
-            raise NotSupportedError("a whole-value state schema (StateGraph(Annotated[list, ...]))")
         self.nodes: dict[str, Callable[..., Any]] = {}
         self.node_schemas: dict[str, Any] = {}
         self.node_ends: dict[str, tuple[str, ...]] = {}

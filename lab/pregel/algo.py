@@ -22,7 +22,7 @@ from lab.checkpoint.base import ERROR, INTERRUPT, NULL_TASK_ID, RESUME, Checkpoi
 from lab.checkpoint.ids import uuid6
 from lab.pregel.channels import MISSING, Channel
 from lab.pregel.ids import interrupt_id, task_id
-from lab.pregel.nodes import PULL, PUSH, TASKS, Node
+from lab.pregel.nodes import PULL, PUSH, ROOT, TASKS, Node
 from lab.pregel.task import Task
 from lab.types import Interrupt
 
@@ -64,7 +64,10 @@ def triggered(node: Node, channels: Mapping[str, Channel], checkpoint: Checkpoin
     )
 
 
-def read_state(channels: Mapping[str, Channel], keys: Iterable[str]) -> dict[str, Any]:
+def read_state(channels: Mapping[str, Channel], keys: Iterable[str]) -> Any:
+    """The state as a dict of its keys; a whole-value state (one ``__root__`` key) as the value."""
+    if list(keys) == [ROOT]:
+        return channels[ROOT].value if channels[ROOT].is_available() else None
     return {k: channels[k].value for k in keys if channels[k].is_available()}
 
 

@@ -26,7 +26,7 @@ from lab.pregel import algo
 from lab.pregel.algo import INTERRUPT_SEEN, StepWrites
 from lab.pregel.channels import MISSING, BinaryOperatorAggregate, Channel
 from lab.pregel.loop import SeamHook, SuperStepLoop
-from lab.pregel.nodes import END, START, Node, routed_writes, state_update, task_result
+from lab.pregel.nodes import END, ROOT, START, Node, routed_writes, state_update, task_result
 from lab.pregel.task import Task
 from lab.types import Durability, PregelTask, StateSnapshot
 
@@ -90,7 +90,11 @@ class Pregel:
         asked: list[Any] = []
         async for mode, chunk in self.astream(input, config, stream_mode=["values", "updates"], **kwargs):
             if mode == "values":  # invoke returns the output schema's keys; values chunks have all
-                latest = {k: v for k, v in chunk.items() if k in self.output_keys}
+                latest = (
+                    {k: v for k, v in chunk.items() if k in self.output_keys}
+                    if isinstance(chunk, dict)
+                    else chunk
+                )
             elif "__interrupt__" in chunk:
                 asked.extend(chunk["__interrupt__"])
         return {**latest, "__interrupt__": asked} if asked else latest
@@ -304,7 +308,8 @@ class Pregel:
 
     def fresh_state(self, state: dict[str, Any], writes: list[tuple[str, Any]]) -> dict[str, Any]:
         """The state a router sees: the task's input plus the task's own writes."""
-        fresh = dict(state)
+        whole_value = self.state_keys == [ROOT]
+        fresh = {ROOT: state} if whole_value else dict(state)
         for chan, value in writes:
             spec = self.channels.get(chan)
             if isinstance(spec, BinaryOperatorAggregate):
@@ -312,7 +317,7 @@ class Pregel:
                 fresh[chan] = spec.reducer(current, value) if current is not MISSING else value
             elif chan in self.state_keys:
                 fresh[chan] = value
-        return fresh
+        return fresh.get(ROOT) if whole_value else fresh
 
     # -- config -----------------------------------------------------------------------------------
     def _saver(self) -> BaseCheckpointSaver:

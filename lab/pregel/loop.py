@@ -266,7 +266,8 @@ class SuperStepLoop:
             self.emit("updates", {INTERRUPT: interrupt.interrupts})
             if "values" in self.stream_modes:
                 state = algo.read_state(self.channels, self.graph.state_keys)
-                self.emit("values", {**state, INTERRUPT: interrupt.interrupts})
+                shown = state if isinstance(state, dict) else {}  # a whole-value state is not shown
+                self.emit("values", {**shown, INTERRUPT: interrupt.interrupts})
             await self.seam("interrupt", task, detail={"interrupts": list(interrupt.interrupts)})
             return
         except Exception as exc:

@@ -29,6 +29,8 @@ END = "__end__"
 TASKS = "__pregel_tasks"
 PULL = "__pregel_pull"
 PUSH = "__pregel_push"
+ROOT = "__root__"
+"""The one channel of a whole-value state, e.g. ``StateGraph(Annotated[list, operator.add])``."""
 
 
 def branch_channel(node: str) -> str:
@@ -90,6 +92,8 @@ async def _awaiting_with(config: dict[str, Any], func: Callable[..., Awaitable[A
 
 def state_update(result: Any, state_keys: Sequence[str]) -> list[tuple[str, Any]]:
     """Turn what a node returned into channel writes."""
+    if list(state_keys) == [ROOT]:
+        return root_update(result)
     if isinstance(result, list | tuple) and result and all(_is_update(r) for r in result):
         return [w for item in result for w in state_update(item, state_keys)]
     if isinstance(result, Command):
@@ -106,21 +110,36 @@ def state_update(result: Any, state_keys: Sequence[str]) -> list[tuple[str, Any]
     )
 
 
+def root_update(result: Any) -> list[tuple[str, Any]]:
+    """A whole-value state: whatever the node returned is the write (``None``: no write)."""
+    if isinstance(result, Command):
+        goto = [result.goto] if isinstance(result.goto, str) else list(result.goto)
+        update = [] if result.update is None else [(ROOT, result.update)]
+        return update + [(branch_channel(g), None) for g in goto if g != END]
+    return [] if result is None else [(ROOT, result)]
+
+
 def _is_update(item: Any) -> bool:
     return isinstance(item, dict | Command) or as_update(item) is not item
 
 
 def state_writes_view(writes: Sequence[tuple[str, Any]], state_keys: Sequence[str]) -> Any:
     """A task's state writes as a learner sees them in an ``updates`` chunk: one dict, or a list
-    of one-key dicts when the task wrote a key more than once (a list of updates)."""
+    of one-key dicts when the task wrote a key more than once (a list of updates); a whole-value
+    state's value as is."""
     state_writes = [(c, v) for c, v in writes if c in state_keys]
+    if list(state_keys) == [ROOT]:
+        return state_writes[-1][1] if state_writes else None
     if len({c for c, _ in state_writes}) < len(state_writes):
         return [{c: v} for c, v in state_writes]
     return dict(state_writes) or None
 
 
 def task_result(writes: Sequence[tuple[str, Any]], state_keys: Sequence[str]) -> dict[str, Any]:
-    """A finished task's ``result`` in a snapshot: repeated writes to a key are ``{"$writes": [...]}``."""
+    """A finished task's ``result`` in a snapshot: repeated writes to a key are ``{"$writes": [...]}``;
+    a whole-value state's value as is."""
+    if list(state_keys) == [ROOT]:
+        return state_writes_view(writes, state_keys)
     grouped: dict[str, list[Any]] = {}
     for chan, value in writes:
         if chan in state_keys:

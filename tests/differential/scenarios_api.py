@@ -77,6 +77,36 @@ def schema_pydantic(t: Trace) -> None:
     t.invoke(app, ModelState(x=5, log=["in"]), thread("model"), label="invoke with a model")
 
 
+@scenario
+def schema_whole_value(t: Trace) -> None:
+    """``StateGraph(Annotated[list, operator.add])``: the state is the list itself; nodes return
+    items to add, a ``Command`` updates it, a router reads it; an interrupt, update_state."""
+    fl = t.fl
+
+    def ask(state: list) -> list:
+        return ["ask:" + fl.interrupt(f"{len(state)} items?")]
+
+    def jump(state: list) -> Any:
+        return fl.Command(update=["jump"], goto="quiet")
+
+    g = fl.StateGraph(Annotated[list, operator.add])
+    g.add_node("first", lambda state: ["first"]).add_node("ask", ask).add_node("jump", jump)
+    g.add_node("quiet", lambda state: None)
+    g.add_edge(fl.START, "first").add_edge("first", "ask")
+    g.add_conditional_edges("ask", lambda state: "jump" if len(state) < 5 else fl.END)
+    app = t.compile(g)
+    cfg = thread()
+    t.stream(app, ["in"], cfg, stream_mode=["values", "updates"])
+    t.invoke(app, fl.Command(resume="yes"), cfg, label="resume")
+    t.invoke(app, ["again"], thread("again"), label="invoke until the interrupt")
+    t.update(app, cfg, ["by hand"], as_node="quiet")
+    t.state(app, cfg)
+    t.call("get_input_jsonschema()", app.get_input_jsonschema)
+    drawing(t, "whole value", app)
+    scalar = fl.StateGraph(int).add_node("inc", lambda n: n + 1).add_edge(fl.START, "inc")
+    t.stream(t.compile(scalar, checkpointer=False), 1, None, stream_mode=["values", "updates"])
+
+
 class Public(TypedDict):
     question: str
     answer: str
