@@ -41,6 +41,23 @@ def test_unknown_state_graph_options_are_refused_by_name():
         StateGraph(Log, config_schema=dict)
 
 
+@pytest.mark.parametrize("option", ["retry_policy", "cache_policy", "defer", "error_handler", "timeout"])
+def test_node_options_lab_does_not_implement_are_refused_by_name(option):
+    with refused(rf"add_node\({option}=\.\.\.\)"):
+        StateGraph(Log).add_node("a", lambda state: {}, **{option: object()})
+
+
+@pytest.mark.parametrize("option", ["store", "cache", "debug"])
+def test_compile_options_lab_does_not_implement_are_refused_by_name(option):
+    with refused(rf"compile\({option}=\.\.\.\)"):
+        one_node_graph().compile(**{option: True})
+
+
+def test_compile_accepts_options_left_at_their_defaults():
+    app = one_node_graph().compile(store=None, cache=None, debug=False, name="mine")
+    assert app.invoke({"log": []}) == {"log": ["a"]}
+
+
 def test_inherited_checkpointer_is_refused_by_name():
     with refused(r"compile\(checkpointer=True\)"):
         one_node_graph().compile(checkpointer=True)

@@ -103,7 +103,7 @@ class DrawableGraph:
 def declared_writes(node: Node) -> list[tuple[str, str | None]]:
     """Destinations a node declares for drawing: ``(channel or END, label)``."""
     declared: list[tuple[str, str | None]] = [
-        (end if end == END else branch_channel(end), None) for end in node.ends
+        (end if end == END else branch_channel(end), label) for end, label in node.ends.items()
     ]
     for branch in node.branches:
         for key, dest in (branch.path_map or {}).items():
@@ -192,7 +192,8 @@ def draw_graph(graph: CompiledStateGraph) -> DrawableGraph:
     edges, last_step_sources = find_edges(graph)
     drawn = DrawableGraph()
     for name in graph.nodes:
-        drawn.nodes[name] = DrawNode(name, name, _interrupt_metadata(graph, name))
+        metadata = {**(graph.nodes[name].metadata or {}), **_interrupt_metadata(graph, name)}
+        drawn.nodes[name] = DrawNode(name, name, metadata or None)
     for src, dest, conditional, label in sorted(edges, key=_sortable):
         drawn.add_edge(src, dest, data=label if label != dest else None, conditional=conditional)
     termini = {d for _, d, _, _ in edges if d != END} - {s for s, _, _, _ in edges}
@@ -204,11 +205,11 @@ def draw_graph(graph: CompiledStateGraph) -> DrawableGraph:
     return drawn
 
 
-def _interrupt_metadata(graph: CompiledStateGraph, name: str) -> dict[str, str] | None:
+def _interrupt_metadata(graph: CompiledStateGraph, name: str) -> dict[str, str]:
     """``"*"`` marks no node (LangGraph tests ``name in "*"``, a substring test)."""
     before, after = name in graph.interrupt_before, name in graph.interrupt_after
     where = ",".join(w for w, hit in (("before", before), ("after", after)) if hit)
-    return {"__interrupt": where} if where else None
+    return {"__interrupt": where} if where else {}
 
 
 # -- the same edges, grouped for a page's own diagram -----------------------------------------------------
@@ -279,8 +280,20 @@ def node_label(node: DrawNode) -> str:
     name = node.name.split(":")[-1]
     markdown = name.startswith(MARKDOWN_SPECIAL) and name.endswith(MARKDOWN_SPECIAL)
     label = f"<p>{name}</p>" if markdown else name
-    lines = [escape_label(f"{k} = {v}") for k, v in (node.metadata or {}).items()]
+    shown = {key: metadata_text(value) for key, value in (node.metadata or {}).items()}
+    lines = [escape_label(f"{key} = {text}") for key, text in shown.items() if text is not None]
     return f"{label}<hr/><small><em>" + "\n".join(lines) + "</em></small>" if lines else label
+
+
+def metadata_text(value: Any) -> str | None:
+    """Scalars and flat collections of scalars are shown; anything else is left out."""
+    scalars = (str, int, float, bool)
+    if isinstance(value, scalars):
+        return str(value)
+    if isinstance(value, list | tuple | set) and all(isinstance(item, scalars) for item in value):
+        items = [str(item) for item in value]
+        return ", ".join(sorted(items) if isinstance(value, set) else items)
+    return None
 
 
 def edge_arrow(edge: Edge, wrap_words: int = 9) -> str:

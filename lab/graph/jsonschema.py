@@ -22,14 +22,14 @@ from lab.pregel.nodes import ROOT, is_pydantic_model
 SCALARS = {str: "string", int: "integer", float: "number", bool: "boolean", type(None): "null"}
 
 
-def json_schema(schema: Any, direction: Literal["Input", "Output"]) -> dict[str, Any]:
-    """The JSON Schema of ``schema``; a dataclass is titled ``LangGraphInput``/``LangGraphOutput``
-    (LangGraph rebuilds it as a Pydantic model named after the graph)."""
+def json_schema(schema: Any, title: str) -> dict[str, Any]:
+    """The JSON Schema of ``schema``; a dataclass or a whole value is titled ``title``, e.g.
+    ``LangGraphInput`` (LangGraph rebuilds it as a Pydantic model named after the graph)."""
     if is_pydantic_model(schema):  # pydantic is importable: let it answer, as LangGraph does
         return schema.model_json_schema()
     fields = schema_fields(schema)
     if list(fields) == [ROOT]:  # a whole-value state: the value's own schema
-        return {**type_schema(fields[ROOT]), "default": None, "title": f"LangGraph{direction}"}
+        return {**type_schema(fields[ROOT]), "default": None, "title": title}
     properties = {}
     for key, hint in fields.items():
         properties[key] = {**type_schema(hint), "title": key.title().replace("_", " ")}
@@ -39,7 +39,7 @@ def json_schema(schema: Any, direction: Literal["Input", "Output"]) -> dict[str,
     return {
         "properties": properties,
         **({"required": required} if required else {}),
-        "title": f"LangGraph{direction}" if dataclasses.is_dataclass(schema) else schema.__name__,
+        "title": title if dataclasses.is_dataclass(schema) else schema.__name__,
         "type": "object",
     }
 

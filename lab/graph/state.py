@@ -66,6 +66,8 @@ class CompiledStateGraph(Pregel):
     """A runnable graph; ``builder`` keeps the declaration (``get_graph`` draws it)."""
 
     builder: StateGraph
+    name: str
+    """``compile(name=...)``; titles the JSON schema of a dataclass state (``<name>Input``)."""
 
     def get_graph(self, config: dict[str, Any] | None = None, *, xray: bool = False) -> DrawableGraph:
         """The graph as nodes and edges, as LangGraph draws it (``.draw_mermaid()`` prints it)."""
@@ -95,10 +97,10 @@ class CompiledStateGraph(Pregel):
         return run_sync(self.abulk_update_state(config, supersteps))
 
     def get_input_jsonschema(self, config: dict[str, Any] | None = None) -> dict[str, Any]:
-        return json_schema(self.builder.input_schema, "Input")
+        return json_schema(self.builder.input_schema, f"{self.name}Input")
 
     def get_output_jsonschema(self, config: dict[str, Any] | None = None) -> dict[str, Any]:
-        return json_schema(self.builder.output_schema, "Output")
+        return json_schema(self.builder.output_schema, f"{self.name}Output")
 
 
 class StateGraph:
@@ -122,7 +124,8 @@ class StateGraph:
             self._add_schema(schema)
         self.nodes: dict[str, Callable[..., Any]] = {}
         self.node_schemas: dict[str, Any] = {}
-        self.node_ends: dict[str, tuple[str, ...]] = {}
+        self.node_ends: dict[str, dict[str, str | None]] = {}
+        self.node_metadata: dict[str, dict[str, Any] | None] = {}
         self.edges: list[tuple[str, str]] = []
         self.waiting_edges: list[tuple[tuple[str, ...], str]] = []
         self.branches: list[tuple[str, Branch]] = []
@@ -139,8 +142,10 @@ class StateGraph:
         *,
         input_schema: Any = None,
         destinations: Mapping[str, str] | Sequence[str] | None = None,
-        **_: Any,
+        metadata: dict[str, Any] | None = None,
+        **unsupported: Any,
     ) -> StateGraph:
+        refuse_options("add_node", unsupported)
         if action is None:
             if isinstance(node, str):
                 raise ValueError(f"Node '{node}' needs a function: add_node('{node}', fn)")
@@ -160,7 +165,8 @@ class StateGraph:
         self.nodes[node] = action
         self.node_schemas[node] = schema or self.state_schema
         ends = destinations if destinations is not None else command_destinations(action)
-        self.node_ends[node] = tuple(ends)
+        self.node_ends[node] = dict(ends) if isinstance(ends, Mapping) else dict.fromkeys(ends)
+        self.node_metadata[node] = metadata
         return self
 
     def add_edge(self, start_key: str | Sequence[str], end_key: str) -> StateGraph:
@@ -236,8 +242,10 @@ class StateGraph:
         *,
         interrupt_before: list[str] | str | None = None,
         interrupt_after: list[str] | str | None = None,
-        **_: Any,
+        name: str | None = None,
+        **unsupported: Any,
     ) -> CompiledStateGraph:
+        refuse_options("compile", unsupported)
         if checkpointer is True:
             raise NotSupportedError("compile(checkpointer=True) (subgraphs that inherit a saver)")
         if checkpointer is not None and checkpointer is not False:
@@ -249,10 +257,16 @@ class StateGraph:
         channels[TASKS] = Topic()
         input_keys = tuple(schema_fields(self.input_schema))
         nodes = {START: Node(START, None, [START], input_keys=input_keys)}
-        for name, fn in self.nodes.items():
-            channels[branch_channel(name)] = EphemeralValue()
-            call = bind_node(fn, self.node_schemas[name])
-            nodes[name] = Node(name, call, [branch_channel(name)], ends=self.node_ends[name])
+        for node, fn in self.nodes.items():
+            channels[branch_channel(node)] = EphemeralValue()
+            call = bind_node(fn, self.node_schemas[node])
+            nodes[node] = Node(
+                node,
+                call,
+                [branch_channel(node)],
+                ends=self.node_ends[node],
+                metadata=self.node_metadata[node],
+            )
         for start, end in self.edges:
             if end != END:
                 nodes[start].edge_writes.append((branch_channel(end), None))
@@ -275,6 +289,7 @@ class StateGraph:
             interrupt_after=interrupt_after,
         )
         graph.output_keys = list(schema_fields(self.output_schema))
+        graph.name = name or "LangGraph"
         graph.builder = self
         return graph
 
@@ -310,6 +325,13 @@ class StateGraph:
         for name in self.nodes:
             if name in RESERVED:
                 raise ValueError(f"Node name '{name}' is reserved")
+
+
+def refuse_options(method: str, options: dict[str, Any]) -> None:
+    """Options lab does not implement (retry and cache policies, stores, deferred nodes...) are
+    refused by name when set, never silently ignored. ``debug=False`` and friends are fine."""
+    if given := [key for key, value in options.items() if value not in (None, False)]:
+        raise NotSupportedError(f"{method}({', '.join(f'{key}=...' for key in given)})")
 
 
 def check_checkpointer(checkpointer: Any) -> None:

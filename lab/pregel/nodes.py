@@ -71,8 +71,11 @@ class Node:
     triggers: list[str]
     edge_writes: list[tuple[str, Any]] = field(default_factory=list)
     branches: list[Branch] = field(default_factory=list)
-    ends: tuple[str, ...] = ()
-    """Where a ``Command(goto=...)`` from this node may go (``Command[Literal[...]]``): drawn only."""
+    ends: dict[str, str | None] = field(default_factory=dict)
+    """Where a ``Command(goto=...)`` from this node may go (``Command[Literal[...]]`` or
+    ``add_node(destinations=...)``), with an optional edge label: drawn only."""
+    metadata: dict[str, Any] | None = None
+    """``add_node(metadata=...)``: shown by ``get_graph()``."""
     input_keys: tuple[str, ...] = ()
     """``START`` only: the keys of the graph's input schema (the caller's input is cut to them)."""
 

@@ -369,8 +369,21 @@ def get_graph_mermaid(t: Trace) -> None:
         return fl.Command(goto="b")
 
     pick.__annotations__["return"] = fl.Command[Literal["b", "c"]]  # as written in a module
-    commands = build(t, "START>pick b>c", pick=pick)
+
+    def hop(state: dict) -> Any:
+        return fl.Command(goto=fl.END)
+
+    hop.__annotations__["return"] = fl.Command[Literal["c", "__end__"]]
+    commands = build(t, "START>pick b>c", pick=pick, hop=hop)
+    commands.add_edge("c", "hop")
     drawing(t, "Command[Literal]", t.compile(commands, interrupt_before=["c"], interrupt_after=["b", "c"]))
+    routed = fl.StateGraph(Log).add_node(
+        "go", lambda s: fl.Command(goto="x"), destinations={"x": "to x", "y": "y"}
+    )
+    routed.add_node("x", t.node("x"), metadata={"team": "ops", "tags": ["a", "b"], "cost": 2, "skip": {}})
+    routed.add_node("y", t.node("y")).add_edge(fl.START, "go")
+    drawing(t, "destinations and metadata", t.compile(routed))
+    t.invoke(t.compile(routed), {"log": []}, thread("destinations"))
     drawing(t, "dead end", t.compile(build(t, "START>a a>b")))
 
 
