@@ -7,6 +7,7 @@ LangGraph and ``lab``. Graph code is written the way LangGraph's docs write it.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import operator
 from collections.abc import Callable
@@ -395,36 +396,72 @@ class Ctx:
     user: str
 
 
-@scenario
-def node_signatures(t: Trace) -> None:
-    """Nodes taking ``state``, ``(state, config)``, ``(state, runtime)``, ``(state, *, config,
-    runtime)``; ``get_config()`` inside a node and outside one; ``invoke(..., context=...)``."""
+def run_signature_graph(t: Trace, seen: list, *nodes: Callable, **invoke: Any) -> None:
+    """``nodes`` in sequence, run once with ``ainvoke`` (so ``async def`` nodes run too) on a
+    thread with a ``user_id``; records the result and what the nodes put in ``seen``."""
     fl = t.fl
-    seen: list[Any] = []
-
-    def plain(state):
-        seen.append(("plain", _config_view(fl.get_config())))
-        return {"log": ["plain"]}
-
-    def with_config(state, config):
-        seen.append(("with_config", config is fl.get_config(), _config_view(config)))
-        return {"log": ["with_config"]}
-
-    def with_runtime(state, runtime: fl.Runtime[Ctx]):
-        seen.append(("with_runtime", runtime.context, runtime is fl.get_runtime()))
-        return {"log": [f"runtime:{runtime.context.user}"]}
-
-    async def keywords(state, *, config, runtime):
-        seen.append(("keywords", config["configurable"]["user_id"], runtime.context))
-        return {"log": ["keywords"]}
-
     g = fl.StateGraph(Log, context_schema=Ctx)
-    g.add_sequence([plain, with_config, with_runtime, keywords]).add_edge(fl.START, "plain")
+    g.add_sequence(list(nodes)).add_edge(fl.START, nodes[0].__name__)
     app = t.compile(g)
     cfg = thread(user_id="u-1")
-    t.call("ainvoke with context", lambda: _run_async(app.ainvoke({"log": []}, cfg, context=Ctx("ann"))))
-    t.record("what the nodes saw", seen)
-    t.call("get_config() outside a node", fl.get_config)
+    t.call("ainvoke", lambda: asyncio.run(app.ainvoke({"log": []}, cfg, **invoke)))
+    t.record("what the nodes saw", list(seen))
+    seen.clear()
+
+
+@scenario
+def node_signature_state(t: Trace) -> None:
+    """A node taking only ``state`` reads its config with ``get_config()``; outside a node
+    ``get_config()`` is a RuntimeError."""
+    seen: list = []
+
+    def plain(state):
+        seen.append(("plain", _config_view(t.fl.get_config())))
+        return {"log": ["plain"]}
+
+    async def plain_async(state):
+        seen.append(("plain_async", _config_view(t.fl.get_config())))
+        return {"log": ["plain_async"]}
+
+    run_signature_graph(t, seen, plain, plain_async)
+    t.call("get_config() outside a node", t.fl.get_config)
+
+
+@scenario
+def node_signature_config(t: Trace) -> None:
+    """``(state, config)`` and ``(state, *, config)``: the config is the one ``get_config()``
+    returns: the caller's configurable keys plus the task's namespace and metadata."""
+    seen: list = []
+
+    def with_config(state, config):
+        seen.append(("with_config", config is t.fl.get_config(), _config_view(config)))
+        return {"log": ["with_config"]}
+
+    async def keyword_config(state, *, config):
+        seen.append(("keyword_config", _config_view(config)))
+        return {"log": ["keyword_config"]}
+
+    run_signature_graph(t, seen, with_config, keyword_config)
+
+
+@scenario
+def node_signature_runtime(t: Trace) -> None:
+    """``(state, runtime)`` and ``(state, *, config, runtime)`` with ``context_schema``: the
+    runtime carries ``invoke(..., context=...)``; ``get_runtime()`` returns the same; without a
+    context it is ``None``."""
+    seen: list = []
+
+    def with_runtime(state, runtime):
+        seen.append(("with_runtime", runtime.context, runtime is t.fl.get_runtime()))
+        return {"log": [f"runtime:{getattr(runtime.context, 'user', None)}"]}
+
+    async def both(state, *, config, runtime):
+        seen.append(("both", config["configurable"]["user_id"], runtime.context))
+        return {"log": ["both"]}
+
+    run_signature_graph(t, seen, with_runtime, both, context=Ctx("ann"))
+    seen: list = []
+    run_signature_graph(t, seen, with_runtime, both)
 
 
 def _config_view(config: dict) -> dict:
@@ -439,9 +476,3 @@ def _config_view(config: dict) -> dict:
         "checkpoint_id": conf["checkpoint_id"],
         **{k: meta[k] for k in keys},
     }
-
-
-def _run_async(coro: Any) -> Any:
-    import asyncio
-
-    return asyncio.run(coro)
