@@ -24,7 +24,7 @@ from lab.checkpoint.base import (
 from lab.errors import InvalidUpdateError
 from lab.pregel import algo
 from lab.pregel.algo import INTERRUPT_SEEN, StepWrites
-from lab.pregel.channels import MISSING, BinaryOperatorAggregate, Channel
+from lab.pregel.channels import MISSING, Channel
 from lab.pregel.loop import SeamHook, SuperStepLoop
 from lab.pregel.nodes import END, ROOT, START, Node, routed_writes, state_update, task_result
 from lab.pregel.task import Task
@@ -306,17 +306,19 @@ class Pregel:
         latest = await saver.aget_tuple({"configurable": {**config["configurable"], "checkpoint_id": None}})
         return latest is not None and latest.checkpoint["id"] != saved.checkpoint["id"]
 
-    def fresh_state(self, state: dict[str, Any], writes: list[tuple[str, Any]]) -> dict[str, Any]:
-        """The state a router sees: the task's input plus the task's own writes."""
+    def fresh_state(self, state: Any, writes: list[tuple[str, Any]]) -> Any:
+        """The state a router sees: the task's input plus the task's own writes, applied by the
+        channels' own rules (a reducer folds, an ``Overwrite`` replaces)."""
         whole_value = self.state_keys == [ROOT]
         fresh = {ROOT: state} if whole_value else dict(state)
+        by_channel: dict[str, list[Any]] = {}
         for chan, value in writes:
-            spec = self.channels.get(chan)
-            if isinstance(spec, BinaryOperatorAggregate):
-                current = fresh.get(chan, spec.value)
-                fresh[chan] = spec.reducer(current, value) if current is not MISSING else value
-            elif chan in self.state_keys:
-                fresh[chan] = value
+            if chan in self.state_keys:
+                by_channel.setdefault(chan, []).append(value)
+        for chan, values in by_channel.items():
+            channel = self.channels[chan].restore(fresh.get(chan, MISSING))
+            channel.update(values)
+            fresh[chan] = channel.value
         return fresh.get(ROOT) if whole_value else fresh
 
     # -- config -----------------------------------------------------------------------------------

@@ -233,6 +233,13 @@ def overwrite(t: Trace) -> None:
     t.invoke(app, {"log": Overwrite(["seed"])}, thread("input"), label="invoke with an Overwrite input")
     twice = t.compile(build(t, "START>reset START>again", reset=reset, again=reset))
     t.invoke(twice, {"log": ["in"]}, thread("twice"), label="two Overwrites in one step")
+    def route(state: dict) -> str:
+        t.counts[f"router saw {state['log']}"] += 1
+        return t.fl.END
+
+    routed = build(t, "START>reset", reset=reset)
+    routed.add_conditional_edges("reset", route)
+    t.invoke(t.compile(routed), {"log": ["in"]}, thread("router"), label="a router after an Overwrite")
 
 
 # --- building a graph -----------------------------------------------------------------------------------
