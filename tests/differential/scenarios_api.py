@@ -233,6 +233,7 @@ def overwrite(t: Trace) -> None:
     t.invoke(app, {"log": Overwrite(["seed"])}, thread("input"), label="invoke with an Overwrite input")
     twice = t.compile(build(t, "START>reset START>again", reset=reset, again=reset))
     t.invoke(twice, {"log": ["in"]}, thread("twice"), label="two Overwrites in one step")
+
     def route(state: dict) -> str:
         t.counts[f"router saw {state['log']}"] += 1
         return t.fl.END
