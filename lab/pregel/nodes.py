@@ -14,7 +14,6 @@ What a task writes, in order (the order pending writes are saved in):
 
 from __future__ import annotations
 
-import dataclasses
 import inspect
 from collections.abc import Awaitable, Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -94,23 +93,59 @@ async def _awaiting_with(config: dict[str, Any], func: Callable[..., Awaitable[A
 
 
 def state_update(result: Any, state_keys: Sequence[str]) -> list[tuple[str, Any]]:
-    """Turn what a node returned into channel writes."""
+    """Turn what a node returned into channel writes (LangGraph's ``_get_updates``)."""
     if list(state_keys) == [ROOT]:
         return root_update(result)
-    if isinstance(result, list | tuple) and result and all(_is_update(r) for r in result):
-        return [w for item in result for w in state_update(item, state_keys)]
-    if isinstance(result, Command):
-        writes = [(k, v) for k, v in (as_update(result.update) or {}).items() if k in state_keys]
-        goto = [result.goto] if isinstance(result.goto, str) else list(result.goto)
-        return writes + [(branch_channel(g), None) for g in goto if g != END]
-    result = as_update(result)
     if result is None:
         return []
     if isinstance(result, dict):
         return [(k, v) for k, v in result.items() if k in state_keys]
+    if isinstance(result, Command):
+        writes = [(k, v) for k, v in command_update(result.update, state_keys) if k in state_keys]
+        goto = [result.goto] if isinstance(result.goto, str) else list(result.goto)
+        return writes + [(branch_channel(g), None) for g in goto if g != END]
+    if isinstance(result, list | tuple) and any(isinstance(item, Command) for item in result):
+        return [w for item in result for w in state_update(item, state_keys)]
+    if has_fields(result):
+        return object_update(result, state_keys)
     raise InvalidUpdateError(
         with_troubleshooting(f"Expected dict, got {result}", "INVALID_GRAPH_NODE_RETURN_VALUE")
     )
+
+
+def command_update(update: Any, state_keys: Sequence[str]) -> list[tuple[str, Any]]:
+    """``Command(update=...)``: a dict, a list of ``(key, value)`` pairs, or a state object."""
+    if update is None:
+        return []
+    if isinstance(update, dict):
+        return list(update.items())
+    if has_fields(update):
+        return object_update(update, state_keys)
+    return [tuple(pair) for pair in update]
+
+
+def has_fields(value: Any) -> bool:
+    """An instance of an annotated class (a dataclass, a Pydantic model): a state object."""
+    return not isinstance(value, type) and bool(getattr(type(value), "__annotations__", None))
+
+
+def object_update(value: Any, state_keys: Sequence[str]) -> list[tuple[str, Any]]:
+    """A state object's attributes named like state keys (LangGraph's ``get_update_as_tuples``)."""
+    writes = []
+    for key in state_keys:
+        attr = getattr(value, key, MISSING_ATTRIBUTE)
+        if attr is not MISSING_ATTRIBUTE and (attr is not None or keeps_none(value, key)):
+            writes.append((key, attr))
+    return writes
+
+
+def keeps_none(value: Any, key: str) -> bool:
+    """A ``None`` attribute is written unless it is a Pydantic field's ``None`` default it left unset."""
+    field = type(value).model_fields.get(key) if is_pydantic_model(type(value)) else None
+    return field is None or field.default is not None or key in value.model_fields_set
+
+
+MISSING_ATTRIBUTE = object()
 
 
 def root_update(result: Any) -> list[tuple[str, Any]]:
@@ -120,10 +155,6 @@ def root_update(result: Any) -> list[tuple[str, Any]]:
         update = [] if result.update is None else [(ROOT, result.update)]
         return update + [(branch_channel(g), None) for g in goto if g != END]
     return [] if result is None else [(ROOT, result)]
-
-
-def _is_update(item: Any) -> bool:
-    return isinstance(item, dict | Command) or as_update(item) is not item
 
 
 def state_writes_view(writes: Sequence[tuple[str, Any]], state_keys: Sequence[str]) -> Any:
@@ -153,16 +184,6 @@ def task_result(writes: Sequence[tuple[str, Any]], state_keys: Sequence[str]) ->
 def is_pydantic_model(cls: Any) -> bool:
     """A Pydantic model class, recognised without importing pydantic (it stays optional)."""
     return isinstance(cls, type) and hasattr(cls, "model_fields") and hasattr(cls, "model_validate")
-
-
-def as_update(value: Any) -> Any:
-    """A dataclass or Pydantic instance (given as input or returned by a node) → its fields as a
-    dict; anything else unchanged."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type | Command | Send):
-        return {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
-    if is_pydantic_model(type(value)):
-        return {name: getattr(value, name) for name in type(value).model_fields}
-    return value
 
 
 def routed_writes(node: Node, fresh_state: dict[str, Any], known_nodes: Mapping[str, Node]) -> list:

@@ -61,6 +61,32 @@ def schema_graph(t: Trace, schema: type) -> Any:
     return t.compile(g)
 
 
+@dataclasses.dataclass
+class Maybe:
+    x: int | None = None
+    note: str | None = None
+    log: Annotated[list, operator.add] = dataclasses.field(default_factory=list)
+
+
+class MaybeModel(pydantic.BaseModel):
+    x: int | None = None
+    note: str | None = "unset"
+    log: Annotated[list, operator.add] = []
+
+
+@scenario
+def state_objects_as_updates(t: Trace) -> None:
+    """A node returning a state object: a dataclass writes every field (``None`` too); a Pydantic
+    model skips a ``None`` left at a ``None`` default, keeps one set explicitly."""
+    for schema in (Maybe, MaybeModel):
+
+        def returns_objects(state: Any, schema: type = schema) -> Any:
+            return schema(x=None, log=[type(state).__name__])
+
+        g = t.fl.StateGraph(schema).add_node("obj", returns_objects).add_edge(t.fl.START, "obj")
+        t.invoke(t.compile(g), {"x": 1, "note": "n"}, thread(schema.__name__), label=f"{schema.__name__}")
+
+
 @scenario
 def schema_dataclass(t: Trace) -> None:
     """A dataclass state: nodes get an instance, the caller gets a dict; input as dict or instance."""
@@ -213,10 +239,19 @@ def list_of_updates(t: Trace) -> None:
     def bad(state: dict) -> list:
         return [{"log": ["fine"]}, 5]
 
+    def dicts_only(state: dict) -> list:
+        return [{"log": ["one"]}, {"log": ["two"]}]
+
+    def pairs(state: dict) -> Any:
+        return t.fl.Command(update=[("log", ["pair"]), ("x", 3)])
+
     g = build(t, "START>many many>after", state=Num, many=many, last=t.node("last"))
     app = t.compile(g)
     t.stream(app, {"x": 1, "log": []}, thread(), stream_mode=["updates", "values"])
     t.invoke(t.compile(build(t, "START>bad", state=Num, bad=bad)), {"x": 0, "log": []}, thread("bad"))
+    only = t.compile(build(t, "START>dicts_only", state=Num, dicts_only=dicts_only))
+    t.invoke(only, {"x": 0, "log": []}, thread("dicts"), label="a list of dicts only")
+    t.invoke(t.compile(build(t, "START>pairs", state=Num, pairs=pairs)), {"x": 0, "log": []}, thread("pairs"))
 
 
 @scenario
