@@ -71,12 +71,10 @@ def test_node_parameters_lab_cannot_fill_are_refused_by_name(parameter):
         StateGraph(Log).add_node("a", namespace["node"]).add_edge(START, "a").compile()
 
 
-def test_bulk_update_state_refuses_parallel_updates_and_task_ids_by_name():
+def test_bulk_update_state_refuses_task_ids_by_name():
     app = one_node_graph().compile(checkpointer=InMemorySaver())
     config = {"configurable": {"thread_id": "t"}}
     app.invoke({"log": []}, config)
-    with refused("bulk_update_state with several updates in one superstep"):
-        app.bulk_update_state(config, [[StateUpdate({"log": ["x"]}, "a"), StateUpdate({"log": ["y"]}, "a")]])
     with refused(r"StateUpdate\(task_id=\.\.\.\)"):
         app.bulk_update_state(config, [[StateUpdate({"log": ["x"]}, "a", "some-task")]])
     assert app.get_state(config).values == {"log": ["a"]}, "a refused update writes nothing"

@@ -76,19 +76,17 @@ class CompiledStateGraph(Pregel):
     async def abulk_update_state(
         self, config: dict[str, Any], supersteps: Sequence[Sequence[StateUpdate | tuple]]
     ) -> dict[str, Any]:
-        """Apply ``update_state`` once per superstep, each on the checkpoint the last one made
-        (a thread's history can be rebuilt this way). One update per superstep."""
+        """One ``update`` checkpoint per superstep, each on the checkpoint the last one made (a
+        thread's history can be rebuilt this way); a superstep's updates apply together."""
         if len(supersteps) == 0:
             raise ValueError("No supersteps provided")
         if any(len(updates) == 0 for updates in supersteps):
             raise ValueError("No updates provided")
         for updates in supersteps:
-            if len(updates) > 1:
-                raise NotSupportedError("bulk_update_state with several updates in one superstep")
-            values, as_node, task_id = StateUpdate(*updates[0])
-            if task_id is not None:
+            steps = [StateUpdate(*update) for update in updates]
+            if any(update.task_id is not None for update in steps):
                 raise NotSupportedError("StateUpdate(task_id=...) in bulk_update_state")
-            config = await self.aupdate_state(config, values, as_node)
+            config = await self.apply_updates(config, [(update.values, update.as_node) for update in steps])
         return config
 
     def bulk_update_state(

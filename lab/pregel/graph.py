@@ -215,6 +215,14 @@ class Pregel:
     ) -> dict[str, Any]:
         """Write ``values`` as if node ``as_node`` had returned them, as a new ``update``
         checkpoint. On an old checkpoint this forks the thread."""
+        return await self.apply_updates(config, [(values, as_node)])
+
+    async def apply_updates(
+        self, config: dict[str, Any], updates: list[tuple[Any, str | None]]
+    ) -> dict[str, Any]:
+        """One ``update`` checkpoint from one or more ``(values, as_node)`` updates, applied
+        together like the tasks of one step (``bulk_update_state`` calls this per superstep)."""
+        values, as_node = updates[0]
         saver = self._saver()
         config = self._config(config)
         saved = await saver.aget_tuple(config)
@@ -233,6 +241,10 @@ class Pregel:
         pending = list(saved.pending_writes or []) if saved else []
         open_tasks = algo.prepare_tasks(self.nodes, checkpoint, channels, pending, step + 1, self.state_keys)
 
+        if len(updates) > 1 and as_node == END and values is None:
+            raise InvalidUpdateError("Cannot apply multiple updates when clearing state")
+        if len(updates) > 1 and as_node == "__copy__":
+            raise InvalidUpdateError("Cannot copy checkpoint with multiple updates")
         if as_node == "__copy__" and values is None:
             if saved is None:
                 raise InvalidUpdateError("Cannot copy a non-existent checkpoint")
@@ -261,22 +273,34 @@ class Pregel:
                 checkpoint, channels, open_tasks.values(), saver.get_next_version, self.trigger_to_nodes
             )
         else:
-            as_node = as_node or self._infer_as_node(checkpoint["versions_seen"])
-            if as_node is None:
-                raise InvalidUpdateError("Ambiguous update, specify as_node")
-            if as_node not in self.nodes:
-                raise InvalidUpdateError(f"Node {as_node} does not exist")
-            node = self.nodes[as_node]
+            if len(updates) == 1:
+                as_node = as_node or self._infer_as_node(checkpoint["versions_seen"])
+                if as_node is None:
+                    raise InvalidUpdateError("Ambiguous update, specify as_node")
+                updates = [(values, as_node)]
+            elif any(n is None for _, n in updates):
+                raise InvalidUpdateError("as_node is required when applying multiple updates")
+            for _, name in updates:
+                if name not in self.nodes:
+                    raise InvalidUpdateError(f"Node {name} does not exist")
             state = algo.read_state(channels, self.state_keys)
-            writes = state_update(values, self.state_keys) + node.edge_writes
-            if node.branches:
-                writes += routed_writes(node, self.fresh_state(state, writes), self.nodes)
-            task_id = next((t.id for t in open_tasks.values() if t.name == as_node), None)
-            task_id = task_id or str(uuid.uuid5(uuid.UUID(checkpoint["id"]), INTERRUPT_SEEN))
-            if saved is not None and writes and not await self._superseded(saver, config, saved):
-                await saver.aput_writes(put_config, writes, task_id)
-            update = StepWrites(as_node, writes, triggers=(INTERRUPT_SEEN,), path=(INTERRUPT_SEEN, "0"))
-            algo.apply_writes(checkpoint, channels, [update], saver.get_next_version, self.trigger_to_nodes)
+            prepared = list(open_tasks.values())  # a node's open task lends its id to its update
+            applied = []
+            for index, (node_values, name) in enumerate(updates):
+                node = self.nodes[name]
+                writes = state_update(node_values, self.state_keys) + node.edge_writes
+                if node.branches:
+                    writes += routed_writes(node, self.fresh_state(state, writes), self.nodes)
+                task_id = next((t.id for t in prepared if t.name == name), None)
+                prepared = [t for t in prepared if t.id != task_id]
+                seed = INTERRUPT_SEEN if index == 0 else f"{INTERRUPT_SEEN}:{index}"
+                task_id = task_id or str(uuid.uuid5(uuid.UUID(checkpoint["id"]), seed))
+                path_str = algo.task_path_str((INTERRUPT_SEEN, index))  # orders this update's writes
+                if saved is not None and writes and not await self._superseded(saver, config, saved):
+                    await saver.aput_writes(put_config, writes, task_id, path_str)
+                path = (INTERRUPT_SEEN, str(index))
+                applied.append(StepWrites(name, writes, triggers=(INTERRUPT_SEEN,), path=path))
+            algo.apply_writes(checkpoint, channels, applied, saver.get_next_version, self.trigger_to_nodes)
 
         id_step = step if as_node == END and values is None else step + 1  # as LangGraph numbers ids
         new = algo.create_checkpoint(checkpoint, channels, id_step, None)

@@ -369,6 +369,17 @@ def bulk_update_state(t: Trace) -> None:
     history = [s for s in app.get_state_history(cfg) if s.metadata["source"] == "loop"][::-1]
     rebuilt = [[StateUpdate(s.values, "b")] for s in history]
     t.call("rebuild another thread", app.bulk_update_state, thread("copy"), rebuilt)
+    parallel = t.compile(build(t, "START>p START>q p>r q>r r>END", state=Num))
+    fork = thread("parallel")
+    t.invoke(parallel, {"x": 0, "log": []}, fork, interrupt_before=["r"])
+    both = [[StateUpdate({"log": ["p again"]}, "p"), StateUpdate({"log": ["q again"], "x": 5}, "q")]]
+    t.call("two updates in one superstep", parallel.bulk_update_state, fork, both)
+    t.state(parallel, fork, label="get_state after two updates")
+    t.invoke(parallel, None, fork, label="invoke(None) runs r once")
+    mixed = [[StateUpdate(None, t.fl.END), StateUpdate({"log": ["x"]}, "p")]]
+    t.call("clearing with another update", parallel.bulk_update_state, fork, mixed)
+    no_node = [[StateUpdate({"log": ["x"]}, "p"), StateUpdate({"log": ["y"]})]]
+    t.call("several updates, one without as_node", parallel.bulk_update_state, fork, no_node)
     t.call("no supersteps", app.bulk_update_state, cfg, [])
     t.call("an empty superstep", app.bulk_update_state, cfg, [[]])
 
