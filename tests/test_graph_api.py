@@ -88,6 +88,17 @@ def test_json_schema_refuses_field_types_it_cannot_describe_by_name():
         StateGraph(Odd).add_node("a", lambda s: {}).add_edge(START, "a").compile().get_input_jsonschema()
 
 
+def test_drawing_to_an_image_is_refused_by_name_and_points_at_draw_mermaid():
+    drawn = one_node_graph().compile().get_graph()
+    with refused(r"draw_mermaid_png\(\).*print\(graph.get_graph\(\).draw_mermaid\(\)\)"):
+        drawn.draw_mermaid_png()
+    with refused(r"draw_ascii\(\)"):
+        drawn.draw_ascii()
+    with refused(r"draw_mermaid\(curve_style=\.\.\.\)"):
+        drawn.draw_mermaid(curve_style="basis")
+    assert drawn.draw_mermaid(with_styles=False) == "graph TD;\n\t__start__ --> a;\n\ta --> __end__;\n"
+
+
 def test_get_config_outside_a_node_is_a_runtime_error():
     with pytest.raises(RuntimeError, match="outside of a runnable context"):
         get_config()

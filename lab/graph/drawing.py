@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from lab.checkpoint.base import empty_checkpoint
+from lab.graph.unsupported import NotSupportedError
 from lab.pregel import algo
 from lab.pregel.algo import StepWrites
 from lab.pregel.nodes import END, START, Node, branch_channel
@@ -93,8 +94,19 @@ class DrawableGraph:
         found = [n for n in self.nodes.values() if n.id not in sources]
         return found[0] if len(found) == 1 else None
 
-    def draw_mermaid(self, *, with_styles: bool = True) -> str:
-        return draw_mermaid(self, with_styles=with_styles)
+    def draw_mermaid(self, *, with_styles: bool = True, wrap_label_n_words: int = 9, **options: Any) -> str:
+        if options:
+            raise NotSupportedError(f"draw_mermaid({', '.join(f'{k}=...' for k in options)})")
+        return draw_mermaid(self, with_styles=with_styles, wrap_words=wrap_label_n_words)
+
+    def draw_mermaid_png(self, **_: Any) -> bytes:
+        raise NotSupportedError(
+            "draw_mermaid_png() (it renders through the mermaid.ink web service or a browser); "
+            "print(graph.get_graph().draw_mermaid()) and paste it into any Mermaid viewer"
+        )
+
+    def draw_ascii(self) -> str:
+        raise NotSupportedError("draw_ascii() (it needs grandalf); print draw_mermaid() instead")
 
 
 # -- finding the edges: run the graph on nothing -------------------------------------------------------
@@ -257,7 +269,7 @@ def _router_names(node: Node) -> str | None:
 # -- printing: langchain_core's draw_mermaid -----------------------------------------------------------
 
 
-def draw_mermaid(graph: DrawableGraph, *, with_styles: bool = True) -> str:
+def draw_mermaid(graph: DrawableGraph, *, with_styles: bool = True, wrap_words: int = 9) -> str:
     first, last = graph.first_node(), graph.last_node()
     shapes = {"default": "{0}({1})"}
     if first is not None:
@@ -270,7 +282,7 @@ def draw_mermaid(graph: DrawableGraph, *, with_styles: bool = True) -> str:
             shape = shapes.get(node.id, shapes["default"])
             out += "\t" + shape.format(safe_id(node.id), node_label(node)) + "\n"
     for edge in graph.edges:
-        out += f"\t{safe_id(edge.source)}{edge_arrow(edge)}{safe_id(edge.target)};\n"
+        out += f"\t{safe_id(edge.source)}{edge_arrow(edge, wrap_words)}{safe_id(edge.target)};\n"
     if with_styles:
         out += "".join(f"\tclassDef {name} {style}\n" for name, style in STYLES)
     return out

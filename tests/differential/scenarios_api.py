@@ -432,12 +432,16 @@ def get_graph_mermaid(t: Trace) -> None:
     commands = build(t, "START>pick b>c", pick=pick, hop=hop)
     commands.add_edge("c", "hop")
     drawing(t, "Command[Literal]", t.compile(commands, interrupt_before=["c"], interrupt_after=["b", "c"]))
-    routed = fl.StateGraph(Log).add_node(
-        "go", lambda s: fl.Command(goto="x"), destinations={"x": "to x", "y": "y"}
-    )
+    labels = {"x": "to x once the case is ready", "y": "y"}
+    routed = fl.StateGraph(Log).add_node("go", lambda s: fl.Command(goto="x"), destinations=labels)
     routed.add_node("x", t.node("x"), metadata={"team": "ops", "tags": ["a", "b"], "cost": 2, "skip": {}})
     routed.add_node("y", t.node("y")).add_edge(fl.START, "go")
     drawing(t, "destinations and metadata", t.compile(routed))
+    unstyled = t.compile(routed).get_graph()
+    t.call(
+        "draw_mermaid(with_styles=False, wrap_label_n_words=3)",
+        lambda: unstyled.draw_mermaid(with_styles=False, wrap_label_n_words=3).splitlines(),
+    )
     t.invoke(t.compile(routed), {"log": []}, thread("destinations"))
     drawing(t, "dead end", t.compile(build(t, "START>a a>b")))
 
