@@ -70,7 +70,8 @@ class CompiledStateGraph(Pregel):
     """``compile(name=...)``; titles the JSON schema of a dataclass state (``<name>Input``)."""
 
     def get_graph(self, config: dict[str, Any] | None = None, *, xray: bool = False) -> DrawableGraph:
-        """The graph as nodes and edges, as LangGraph draws it (``.draw_mermaid()`` prints it)."""
+        """The graph as nodes and edges, as LangGraph draws it (``.draw_mermaid()`` prints it);
+        ``xray`` changes nothing: lab has no subgraphs to expand."""
         return draw_graph(self)
 
     async def abulk_update_state(
@@ -102,6 +103,8 @@ class CompiledStateGraph(Pregel):
 
 
 class StateGraph:
+    """The builder: a state schema (plus optional input/output/context schemas), nodes and edges."""
+
     def __init__(
         self,
         state_schema: Any,
@@ -111,8 +114,7 @@ class StateGraph:
         output_schema: Any = None,
         **unsupported: Any,
     ) -> None:
-        if unsupported:
-            raise NotSupportedError(f"StateGraph({', '.join(unsupported)}=...)")
+        refuse_options("StateGraph", unsupported)
         self.state_schema = state_schema
         self.context_schema = context_schema
         self.input_schema = input_schema or state_schema
