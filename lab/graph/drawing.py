@@ -24,7 +24,7 @@ from lab.pregel.algo import StepWrites
 from lab.pregel.nodes import END, START, Node, branch_channel
 
 if TYPE_CHECKING:
-    from lab.graph.state import CompiledStateGraph
+    from lab.pregel.graph import Pregel
 
 STEP_LIMIT = 250
 SAFE_ID_CHARACTERS = frozenset(string.ascii_letters + string.digits + "_-")
@@ -123,7 +123,7 @@ def declared_writes(node: Node) -> list[tuple[str, str | None]]:
     return declared
 
 
-def find_edges(graph: CompiledStateGraph) -> tuple[set[Edge], dict[str, set[TriggerEdge]]]:
+def find_edges(graph: Pregel) -> tuple[set[Edge], dict[str, set[TriggerEdge]]]:
     """LangGraph's ``draw_graph`` loop; returns the edges and the last step's writers."""
     edges: set[Edge] = set()
     checkpoint = empty_checkpoint()
@@ -186,7 +186,7 @@ def find_edges(graph: CompiledStateGraph) -> tuple[set[Edge], dict[str, set[Trig
     return edges, step_sources
 
 
-def _next_tasks(graph: CompiledStateGraph, checkpoint: Any, channels: Any, updated: set[str]) -> list[Any]:
+def _next_tasks(graph: Pregel, checkpoint: Any, channels: Any, updated: set[str]) -> list[Any]:
     candidates = sorted({n for chan in updated for n in graph.trigger_to_nodes.get(chan, ())})
     tasks = algo.prepare_tasks(graph.nodes, checkpoint, channels, [], 0, [], candidates=candidates)
     return list(tasks.values())
@@ -200,7 +200,7 @@ def _sortable(edge: tuple) -> tuple:
     return tuple((x is None, x or "") if not isinstance(x, bool) else x for x in edge)
 
 
-def draw_graph(graph: CompiledStateGraph) -> DrawableGraph:
+def draw_graph(graph: Pregel) -> DrawableGraph:
     edges, last_step_sources = find_edges(graph)
     drawn = DrawableGraph()
     for name in graph.nodes:
@@ -217,7 +217,7 @@ def draw_graph(graph: CompiledStateGraph) -> DrawableGraph:
     return drawn
 
 
-def _interrupt_metadata(graph: CompiledStateGraph, name: str) -> dict[str, str]:
+def _interrupt_metadata(graph: Pregel, name: str) -> dict[str, str]:
     """``"*"`` marks no node (LangGraph tests ``name in "*"``, a substring test)."""
     before, after = name in graph.interrupt_before, name in graph.interrupt_after
     where = ",".join(w for w, hit in (("before", before), ("after", after)) if hit)
@@ -227,7 +227,7 @@ def _interrupt_metadata(graph: CompiledStateGraph, name: str) -> dict[str, str]:
 # -- the same edges, grouped for a page's own diagram -----------------------------------------------------
 
 
-def diagram_edges(graph: CompiledStateGraph) -> dict[str, list[dict[str, Any]]]:
+def diagram_edges(graph: Pregel) -> dict[str, list[dict[str, Any]]]:
     """``get_graph()``'s edges regrouped as a page draws them, in declaration order: plain
     ``edges``, ``joins`` (the two plain edges into a barrier, with its channel) and
     ``conditional_edges`` (per source, with the router's name and its targets)."""
