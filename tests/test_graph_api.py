@@ -99,6 +99,16 @@ def test_drawing_to_an_image_is_refused_by_name_and_points_at_draw_mermaid():
     assert drawn.draw_mermaid(with_styles=False) == "graph TD;\n\t__start__ --> a;\n\ta --> __end__;\n"
 
 
+@pytest.mark.parametrize("method", ["batch", "astream_events", "with_config", "get_subgraphs"])
+def test_compiled_graph_methods_lab_lacks_fail_by_name(method):
+    app = one_node_graph().compile()
+    with pytest.raises(AttributeError, match=rf"^lab does not support CompiledStateGraph\.{method}\(\)"):
+        getattr(app, method)
+    assert not hasattr(app, method), "hasattr() still answers False"
+    with pytest.raises(AttributeError, match="'CompiledStateGraph' object has no attribute 'no_such'"):
+        app.no_such  # noqa: B018
+
+
 def test_get_config_outside_a_node_is_a_runtime_error():
     with pytest.raises(RuntimeError, match="outside of a runnable context"):
         get_config()

@@ -25,7 +25,7 @@ from lab.graph.drawing import DrawableGraph, draw_graph
 from lab.graph.jsonschema import json_schema
 from lab.graph.node_calls import bind_node, command_destinations, router_destinations
 from lab.graph.schema import allow_in_checkpoints, channels_of, first_parameter_schema, schema_fields
-from lab.graph.unsupported import NotSupportedError
+from lab.graph.unsupported import UNSUPPORTED, NotSupportedError
 from lab.pregel.channels import Channel, EphemeralValue, NamedBarrierValue, Topic
 from lab.pregel.graph import Pregel, run_sync
 from lab.pregel.nodes import END, START, TASKS, Branch, Node, branch_channel
@@ -58,6 +58,27 @@ RESERVED = frozenset(
 """Names the runtime uses for its own writes and config keys (LangGraph's ``RESERVED``)."""
 RESERVED_CHARACTERS = (":", "|")
 """``:`` separates namespaces and channel parts; ``|`` separates nested graph names."""
+UNSUPPORTED_METHODS = frozenset(
+    (
+        "astream_events",
+        "astream_log",
+        "batch",
+        "abatch",
+        "batch_as_completed",
+        "abatch_as_completed",
+        "with_config",
+        "with_retry",
+        "with_fallbacks",
+        "get_subgraphs",
+        "aget_subgraphs",
+        "clear_cache",
+        "aclear_cache",
+        "get_context_jsonschema",
+        "get_config_jsonschema",
+        "pipe",
+    )
+)
+"""Methods of LangGraph's compiled graph (many from LangChain's ``Runnable``) lab does not have."""
 NodeSpec = Callable[..., Any] | tuple[str, Callable[..., Any]]
 """A node for ``add_sequence``: a function (named after itself) or a ``(name, function)`` pair."""
 
@@ -68,6 +89,15 @@ class CompiledStateGraph(Pregel):
     builder: StateGraph
     name: str
     """``compile(name=...)``; titles the JSON schema of a dataclass state (``<name>Input``)."""
+
+    def get_name(self, suffix: str | None = None) -> str:
+        return f"{self.name}{suffix or ''}"
+
+    def __getattr__(self, name: str) -> Any:
+        """LangGraph API that lab leaves out fails by name (still an ``AttributeError``)."""
+        if name in UNSUPPORTED_METHODS:
+            raise AttributeError(UNSUPPORTED.format(f"{type(self).__name__}.{name}()"))
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def get_graph(self, config: dict[str, Any] | None = None, *, xray: bool = False) -> DrawableGraph:
         """The graph as nodes and edges, as LangGraph draws it (``.draw_mermaid()`` prints it);
