@@ -5,7 +5,8 @@ after the function returns. ``StateGraph.compile`` produces these; the loop only
 
 What a task writes, in order (the order pending writes are saved in):
 1. the state update the function returned: a dict (filtered to state keys), a ``Command``, a
-   dataclass or Pydantic instance, or a list of those (applied in order, as LangGraph does);
+   dataclass or Pydantic instance, or a list with a ``Command`` in it (applied in order, as
+   LangGraph does); for a whole-value state, the value itself;
 2. its static edges: ``branch:to:<next>`` for ``add_edge(a, next)``, and the join channel
    ``join:<a>+<b>:<next>`` for ``add_edge([a, b], next)``;
 3. its conditional edges: the router runs on the state *plus this task's own writes* and
@@ -28,6 +29,8 @@ END = "__end__"
 TASKS = "__pregel_tasks"
 PULL = "__pregel_pull"
 PUSH = "__pregel_push"
+MISSING_ATTRIBUTE: Any = object()
+"""What ``getattr`` answers for a state key a state object has no attribute for."""
 ROOT = "__root__"
 """The one channel of a whole-value state, e.g. ``StateGraph(Annotated[list, operator.add])``."""
 
@@ -102,8 +105,7 @@ def state_update(result: Any, state_keys: Sequence[str]) -> list[tuple[str, Any]
         return [(k, v) for k, v in result.items() if k in state_keys]
     if isinstance(result, Command):
         writes = [(k, v) for k, v in command_update(result.update, state_keys) if k in state_keys]
-        goto = [result.goto] if isinstance(result.goto, str) else list(result.goto)
-        return writes + [(branch_channel(g), None) for g in goto if g != END]
+        return writes + goto_writes(result)
     if isinstance(result, list | tuple) and any(isinstance(item, Command) for item in result):
         return [w for item in result for w in state_update(item, state_keys)]
     if has_fields(result):
@@ -145,16 +147,18 @@ def keeps_none(value: Any, key: str) -> bool:
     return field is None or field.default is not None or key in value.model_fields_set
 
 
-MISSING_ATTRIBUTE = object()
-
-
 def root_update(result: Any) -> list[tuple[str, Any]]:
     """A whole-value state: whatever the node returned is the write (``None``: no write)."""
     if isinstance(result, Command):
-        goto = [result.goto] if isinstance(result.goto, str) else list(result.goto)
-        update = [] if result.update is None else [(ROOT, result.update)]
-        return update + [(branch_channel(g), None) for g in goto if g != END]
+        return ([] if result.update is None else [(ROOT, result.update)]) + goto_writes(result)
     return [] if result is None else [(ROOT, result)]
+
+
+def goto_writes(command: Command) -> list[tuple[str, Any]]:
+    """``Command(goto=...)`` returned by a node: a trigger write per named node (``END``: none),
+    a packet on ``__pregel_tasks`` per ``Send``."""
+    goto = [command.goto] if isinstance(command.goto, str | Send) else list(command.goto)
+    return [(TASKS, g) if isinstance(g, Send) else (branch_channel(g), None) for g in goto if g != END]
 
 
 def state_writes_view(writes: Sequence[tuple[str, Any]], state_keys: Sequence[str]) -> Any:
