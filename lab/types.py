@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, NamedTuple
+from typing import Any, Generic, Literal, NamedTuple, TypeVar
 
 from lab.errors import GraphInterrupt
 
@@ -34,13 +34,33 @@ class Send:
 
 
 @dataclass(frozen=True)
-class Command:
+class Overwrite:
+    """Write ``value`` to a reducer key as is, bypassing its reducer (one per key per step)."""
+
+    value: Any
+    type: Literal["__overwrite__"] = "__overwrite__"
+
+
+N = TypeVar("N", bound=str)
+
+
+@dataclass(frozen=True)
+class Command(Generic[N]):
     """Input that steers a run: answer interrupts (``resume``), write state (``update``),
-    or route to nodes (``goto``, when returned from a node)."""
+    or route to nodes (``goto``, when returned from a node). A node's return annotation
+    ``Command[Literal["b", "c"]]`` names where its ``goto`` may lead (``get_graph`` draws it)."""
 
     resume: Any = None
     update: dict[str, Any] | None = None
     goto: str | Sequence[str] = field(default=())
+
+
+class StateUpdate(NamedTuple):
+    """One update of a ``bulk_update_state`` superstep: ``values`` written as node ``as_node``."""
+
+    values: dict[str, Any] | None
+    as_node: str | None = None
+    task_id: str | None = None
 
 
 class PregelTask(NamedTuple):
@@ -94,6 +114,7 @@ def _allow_in_checkpoints() -> None:
     register_type(Interrupt, field_types={"id": (str,)})
     register_type(Send, field_types={"node": (str,)})
     register_type(Command, field_types={"update": (dict, type(None)), "goto": (str, list, tuple)})
+    register_type(Overwrite, field_types={"type": (str,)})
 
 
 _allow_in_checkpoints()

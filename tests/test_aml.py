@@ -235,10 +235,15 @@ async def test_a_crash_that_loses_the_start_checkpoint_defeats_task_keys_only(du
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
-def test_diagram_is_read_from_the_builder(variant):
+def test_diagram_is_what_get_graph_draws(variant):
     graph, _ = fresh(variant)
     diagram = describe_graph(graph)
     json.dumps(diagram)
+    drawn = {(e.source, e.target, e.conditional) for e in graph.get_graph().edges}
+    plain = {(e["source"], e["target"], False) for e in diagram["edges"]}
+    joined = {(s, j["target"], False) for j in diagram["joins"] for s in j["sources"]}
+    routed = {(c["source"], t, True) for c in diagram["conditional_edges"] for t in c["targets"]}
+    assert plain | joined | routed == drawn and len(plain) + len(joined) + len(routed) == len(drawn)
     builder = graph.builder
     assert [n["id"] for n in diagram["nodes"]] == [START, *builder.nodes, END]
     assert [(e["source"], e["target"]) for e in diagram["edges"]] == builder.edges

@@ -54,9 +54,10 @@ from dataclasses import asdict, dataclass
 from typing import Annotated, Any, Literal, Protocol, TypedDict
 
 from lab.aml.cases import REPORTING_THRESHOLD, WATCHLIST, get_case
+from lab.config import get_config
 from lab.graph import END, START, CompiledStateGraph, StateGraph
-from lab.pregel.loop import Seam
-from lab.pregel.task import current_task
+from lab.graph.drawing import diagram_edges
+from lab.pregel import Seam
 from lab.types import interrupt
 
 Variant = Literal["misplaced", "task-key", "fixed"]
@@ -273,8 +274,8 @@ def call_site() -> CallSite:
             "The AML nodes need to know their thread: install a RunContext with use_run_context() "
             "and pass its follow hook as on_seam (lab.controller does both)."
         ) from None
-    task = current_task()
-    return CallSite(context.thread_id, task.name, task.id, context.checkpoint_id)
+    node, task_id = get_config()["configurable"]["checkpoint_ns"].split(":")
+    return CallSite(context.thread_id, node, task_id, context.checkpoint_id)
 
 
 # -- the investigation rules (pure functions) ---------------------------------------------------------
@@ -544,7 +545,8 @@ def build_graph(
 
 
 def describe_graph(graph: CompiledStateGraph) -> dict[str, Any]:
-    """Plain data for the page's SVG diagram, read from the graph's builder and channels."""
+    """Plain data for the page's SVG diagram: the edges ``graph.get_graph()`` finds (what
+    ``draw_mermaid()`` prints), the node docstrings and traits, and the state's channels."""
     builder = graph.builder
     nodes = [{"id": START, "kind": "start"}]
     for name, fn in builder.nodes.items():
@@ -555,23 +557,7 @@ def describe_graph(graph: CompiledStateGraph) -> dict[str, Any]:
     nodes.append({"id": END, "kind": "end"})
     return {
         "nodes": nodes,
-        "edges": [{"source": a, "target": b} for a, b in builder.edges],
-        "joins": [
-            {
-                "sources": list(sources),
-                "target": target,
-                "channel": next(t for t in graph.nodes[target].triggers if t.startswith("join:")),
-            }
-            for sources, target in builder.waiting_edges
-        ],
-        "conditional_edges": [
-            {
-                "source": source,
-                "router": branch.router.__name__,
-                "targets": list(dict.fromkeys(branch.path_map.values())) if branch.path_map else [],
-            }
-            for source, branch in builder.branches
-        ],
+        **diagram_edges(graph),
         "state": [{"key": key, "channel": type(graph.channels[key]).__name__} for key in graph.state_keys],
     }
 

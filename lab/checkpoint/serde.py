@@ -102,7 +102,7 @@ def register_type(
     Registering a name again replaces the previous entry (re-running a notebook cell that
     defines the class works).
 
-    ``lab.types`` registers ``Interrupt``, ``Send`` and ``Command``.
+    ``lab.types`` registers ``Interrupt``, ``Send``, ``Command`` and ``Overwrite``.
     """
     if fields is None:
         if not dataclasses.is_dataclass(cls):

@@ -1,7 +1,7 @@
-"""``StateGraph``: declare nodes and edges over a TypedDict state, then ``compile`` them into
+"""``StateGraph``: declare nodes and edges over a state schema, then ``compile`` them into
 channels and nodes that the Pregel loop runs (LangGraph's ``langgraph.graph.state``).
 
-How the declaration maps to channels:
+How the declaration maps to channels (schemas: ``lab.graph.schema``):
 
 - a state key ``x: int`` → ``LastValue`` (one write per step);
 - a state key ``log: Annotated[list, operator.add]`` → ``BinaryOperatorAggregate``;
@@ -10,55 +10,193 @@ How the declaration maps to channels:
 - ``add_edge([a, b], c)`` → a barrier ``join:a+b:c`` that fires ``c`` once both wrote;
 - ``add_conditional_edges(a, router)`` → ``a`` runs ``router`` on its fresh state and writes
   ``branch:to:<choice>``.
+
+The checks LangGraph makes are made here too, with its messages: reserved node names and state
+keys, a reducer that cannot take ``(a, b)``, a checkpointer that is not a saver, an empty sequence.
 """
 
 from __future__ import annotations
 
-import functools
-import typing
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any
 
 from lab.checkpoint.base import BaseCheckpointSaver
-from lab.pregel.channels import (
-    MISSING,
-    BinaryOperatorAggregate,
-    Channel,
-    EphemeralValue,
-    LastValue,
-    NamedBarrierValue,
-    Topic,
-)
-from lab.pregel.graph import Pregel
+from lab.graph.drawing import DrawableGraph, draw_graph
+from lab.graph.jsonschema import json_schema
+from lab.graph.node_calls import bind_node, command_destinations, router_destinations
+from lab.graph.schema import allow_in_checkpoints, channels_of, first_parameter_schema, schema_fields
+from lab.graph.unsupported import UNSUPPORTED, NotSupportedError
+from lab.pregel.channels import Channel, EphemeralValue, NamedBarrierValue, Topic
+from lab.pregel.graph import Pregel, run_sync
 from lab.pregel.nodes import END, START, TASKS, Branch, Node, branch_channel
+from lab.types import StateUpdate
+
+RESERVED = frozenset(
+    (
+        "__input__",
+        "__interrupt__",
+        "__resume__",
+        "__error__",
+        "__error_source_node__",
+        "__no_writes__",
+        "__snapshot_bumps__",
+        "__pregel_pull",
+        "__pregel_push",
+        "__pregel_send",
+        "__pregel_read",
+        "__pregel_checkpointer",
+        "__pregel_resuming",
+        "__pregel_task_id",
+        "__pregel_stream",
+        "__pregel_resume_map",
+        "checkpoint_id",
+        "checkpoint_ns",
+        "checkpoint_map",
+        "configurable",
+    )
+)
+"""Names the runtime uses for its own writes and config keys (LangGraph's ``RESERVED``)."""
+RESERVED_CHARACTERS = (":", "|")
+"""``:`` separates namespaces and channel parts; ``|`` separates nested graph names."""
+UNSUPPORTED_METHODS = frozenset(
+    (
+        "astream_events",
+        "astream_log",
+        "batch",
+        "abatch",
+        "batch_as_completed",
+        "abatch_as_completed",
+        "with_config",
+        "with_retry",
+        "with_fallbacks",
+        "get_subgraphs",
+        "aget_subgraphs",
+        "clear_cache",
+        "aclear_cache",
+        "get_context_jsonschema",
+        "get_config_jsonschema",
+        "pipe",
+    )
+)
+"""Methods of LangGraph's compiled graph (many from LangChain's ``Runnable``) lab does not have."""
+NodeSpec = Callable[..., Any] | tuple[str, Callable[..., Any]]
+"""A node for ``add_sequence``: a function (named after itself) or a ``(name, function)`` pair."""
 
 
 class CompiledStateGraph(Pregel):
-    """A runnable graph; ``builder`` keeps the declaration (used to draw the diagram)."""
+    """A runnable graph; ``builder`` keeps the declaration (``get_graph`` draws it)."""
 
     builder: StateGraph
+    name: str
+    """``compile(name=...)``; titles the JSON schema of a dataclass state (``<name>Input``)."""
+
+    def get_name(self, suffix: str | None = None) -> str:
+        return f"{self.name}{suffix or ''}"
+
+    def __getattr__(self, name: str) -> Any:
+        """LangGraph API that lab leaves out fails by name (still an ``AttributeError``)."""
+        if name in UNSUPPORTED_METHODS:
+            raise AttributeError(UNSUPPORTED.format(f"{type(self).__name__}.{name}()"))
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def get_graph(self, config: dict[str, Any] | None = None, *, xray: bool = False) -> DrawableGraph:
+        """The graph as nodes and edges, as LangGraph draws it (``.draw_mermaid()`` prints it);
+        ``xray`` changes nothing: lab has no subgraphs to expand."""
+        return draw_graph(self)
+
+    async def abulk_update_state(
+        self, config: dict[str, Any], supersteps: Sequence[Sequence[StateUpdate | tuple]]
+    ) -> dict[str, Any]:
+        """One ``update`` checkpoint per superstep, each on the checkpoint the last one made (a
+        thread's history can be rebuilt this way); a superstep's updates apply together."""
+        if len(supersteps) == 0:
+            raise ValueError("No supersteps provided")
+        if any(len(updates) == 0 for updates in supersteps):
+            raise ValueError("No updates provided")
+        for updates in supersteps:
+            steps = [StateUpdate(*update) for update in updates]
+            if any(update.task_id is not None for update in steps):
+                raise NotSupportedError("StateUpdate(task_id=...) in bulk_update_state")
+            config = await self.apply_updates(config, [(update.values, update.as_node) for update in steps])
+        return config
+
+    def bulk_update_state(
+        self, config: dict[str, Any], supersteps: Sequence[Sequence[StateUpdate | tuple]]
+    ) -> dict[str, Any]:
+        return run_sync(self.abulk_update_state(config, supersteps))
+
+    def get_input_jsonschema(self, config: dict[str, Any] | None = None) -> dict[str, Any]:
+        return json_schema(self.builder.input_schema, f"{self.name}Input")
+
+    def get_output_jsonschema(self, config: dict[str, Any] | None = None) -> dict[str, Any]:
+        return json_schema(self.builder.output_schema, f"{self.name}Output")
 
 
 class StateGraph:
-    def __init__(self, state_schema: type, *_: Any, **__: Any) -> None:
+    """The builder: a state schema (plus optional input/output/context schemas), nodes and edges."""
+
+    def __init__(
+        self,
+        state_schema: Any,
+        context_schema: type | None = None,
+        *,
+        input_schema: Any = None,
+        output_schema: Any = None,
+        **unsupported: Any,
+    ) -> None:
+        refuse_options("StateGraph", unsupported)
         self.state_schema = state_schema
+        self.context_schema = context_schema
+        self.input_schema = input_schema or state_schema
+        self.output_schema = output_schema or state_schema
+        self.channels: dict[str, Channel] = {}
+        for schema in (state_schema, self.input_schema, self.output_schema):
+            self._add_schema(schema)
         self.nodes: dict[str, Callable[..., Any]] = {}
+        self.node_schemas: dict[str, Any] = {}
+        self.node_ends: dict[str, dict[str, str | None]] = {}
+        self.node_metadata: dict[str, dict[str, Any] | None] = {}
         self.edges: list[tuple[str, str]] = []
         self.waiting_edges: list[tuple[tuple[str, ...], str]] = []
         self.branches: list[tuple[str, Branch]] = []
 
+    def _add_schema(self, schema: Any) -> None:
+        allow_in_checkpoints(schema)
+        for key, channel in channels_of(schema).items():
+            self.channels.setdefault(key, channel)
+
     def add_node(
-        self, node: str | Callable[..., Any], action: Callable[..., Any] | None = None, **_: Any
+        self,
+        node: str | Callable[..., Any],
+        action: Callable[..., Any] | None = None,
+        *,
+        input_schema: Any = None,
+        destinations: Mapping[str, str] | Sequence[str] | None = None,
+        metadata: dict[str, Any] | None = None,
+        **unsupported: Any,
     ) -> StateGraph:
+        refuse_options("add_node", unsupported)
         if action is None:
             if isinstance(node, str):
                 raise ValueError(f"Node '{node}' needs a function: add_node('{node}', fn)")
-            node, action = node.__name__, node
+            node, action = getattr(node, "__name__", type(node).__name__), node
         if node in self.nodes:
             raise ValueError(f"Node `{node}` already present.")
-        if node in (START, END) or ":" in node:
-            raise ValueError(f"'{node}' is a reserved name (START, END, or a name with ':')")
+        if node in (START, END):
+            raise ValueError(f"Node `{node}` is reserved.")
+        for character in RESERVED_CHARACTERS:
+            if character in node:
+                raise ValueError(
+                    f"'{character}' is a reserved character and is not allowed in the node names."
+                )
+        schema = input_schema or first_parameter_schema(action)
+        if schema is not None:
+            self._add_schema(schema)
         self.nodes[node] = action
+        self.node_schemas[node] = schema or self.state_schema
+        ends = destinations if destinations is not None else command_destinations(action)
+        self.node_ends[node] = dict(ends) if isinstance(ends, Mapping) else dict.fromkeys(ends)
+        self.node_metadata[node] = metadata
         return self
 
     def add_edge(self, start_key: str | Sequence[str], end_key: str) -> StateGraph:
@@ -68,58 +206,103 @@ class StateGraph:
             if end_key == START:
                 raise ValueError("START cannot be an end node")
             self.edges.append((start_key, end_key))
-        else:
-            self.waiting_edges.append((tuple(start_key), end_key))
+            return self
+        for start in start_key:
+            if start == END:
+                raise ValueError("END cannot be a start node")
+            if start not in self.nodes:
+                raise ValueError(f"Need to add_node `{start}` first")
+        if end_key == START:
+            raise ValueError("START cannot be an end node")
+        self.waiting_edges.append((tuple(start_key), end_key))
         return self
 
     def add_conditional_edges(
         self,
         source: str,
-        path: Callable[[Any], Any],
+        path: Callable[..., Any],
         path_map: Mapping[Hashable, str] | Sequence[str] | None = None,
     ) -> StateGraph:
         if path_map is not None and not isinstance(path_map, Mapping):
             path_map = {name: name for name in path_map}
-        self.branches.append((source, Branch(path, path_map)))
+        if path_map is None and (inferred := router_destinations(path)):
+            path_map = {name: name for name in inferred}
+        branch = Branch(path, path_map)
+        if any(s == source and b.name == branch.name for s, b in self.branches):
+            raise ValueError(f"Branch with name `{branch.router_name}` already exists for node `{source}`")
+        self.branches.append((source, branch))
         return self
 
     def set_entry_point(self, key: str) -> StateGraph:
         return self.add_edge(START, key)
 
+    def set_conditional_entry_point(
+        self,
+        path: Callable[..., Any],
+        path_map: Mapping[Hashable, str] | Sequence[str] | None = None,
+    ) -> StateGraph:
+        return self.add_conditional_edges(START, path, path_map)
+
     def set_finish_point(self, key: str) -> StateGraph:
         return self.add_edge(key, END)
 
-    def add_sequence(self, nodes: Sequence[Callable[..., Any]]) -> StateGraph:
+    def add_sequence(self, nodes: Sequence[NodeSpec]) -> StateGraph:
+        """Add the nodes and an edge from each to the next; ``(name, fn)`` pairs name them."""
+        if not nodes:
+            raise ValueError("Sequence requires at least one node.")
         previous = None
-        for fn in nodes:
-            self.add_node(fn)
+        for item in nodes:
+            name, fn = item if isinstance(item, tuple) else (getattr(item, "__name__", None), item)
+            if name in self.nodes:
+                raise ValueError(
+                    f"Node names must be unique: node with the name '{name}' already exists. If you need "
+                    "to use two different runnables/callables with the same name (for example, using "
+                    "`lambda`), please provide them as tuples (name, runnable/callable)."
+                )
+            self.add_node(name, fn)
             if previous is not None:
-                self.add_edge(previous, fn.__name__)
-            previous = fn.__name__
+                self.add_edge(previous, name)
+            previous = name
         return self
 
     # -- compile ----------------------------------------------------------------------------------
     def compile(
         self,
-        checkpointer: BaseCheckpointSaver | None = None,
+        checkpointer: BaseCheckpointSaver | bool | None = None,
         *,
         interrupt_before: list[str] | str | None = None,
         interrupt_after: list[str] | str | None = None,
-        **_: Any,
+        name: str | None = None,
+        **unsupported: Any,
     ) -> CompiledStateGraph:
+        refuse_options("compile", unsupported)
+        if checkpointer is True:
+            raise NotSupportedError("compile(checkpointer=True) (subgraphs that inherit a saver)")
+        if checkpointer is not None and checkpointer is not False:
+            check_checkpointer(checkpointer)
         self._validate(interrupt_before, interrupt_after)
-        channels = self._state_channels()
+        channels = dict(self.channels)
         state_keys = list(channels)
         channels[START] = EphemeralValue()
         channels[TASKS] = Topic()
-        nodes = {START: Node(START, None, [START])}
-        for name, fn in self.nodes.items():
-            channels[branch_channel(name)] = EphemeralValue()
-            nodes[name] = Node(name, fn, [branch_channel(name)])
+        input_keys = tuple(schema_fields(self.input_schema))
+        nodes = {START: Node(START, None, [START], input_keys=input_keys)}
+        for node, fn in self.nodes.items():
+            channels[branch_channel(node)] = EphemeralValue()
+            call = bind_node(fn, self.node_schemas[node])
+            nodes[node] = Node(
+                node,
+                call,
+                [branch_channel(node)],
+                ends=self.node_ends[node],
+                metadata=self.node_metadata[node],
+            )
         for start, end in self.edges:
             if end != END:
                 nodes[start].edge_writes.append((branch_channel(end), None))
         for starts, end in self.waiting_edges:
+            if end == END:  # as in LangGraph: a join into END is no channel at all
+                continue
             join = f"join:{'+'.join(starts)}:{end}"
             channels[join] = NamedBarrierValue(set(starts))
             nodes[end].triggers.append(join)
@@ -131,22 +314,14 @@ class StateGraph:
             nodes=nodes,
             channels=channels,
             state_keys=state_keys,
-            checkpointer=checkpointer,
+            checkpointer=checkpointer or None,
             interrupt_before=interrupt_before,
             interrupt_after=interrupt_after,
         )
+        graph.output_keys = list(schema_fields(self.output_schema))
+        graph.name = name or "LangGraph"
         graph.builder = self
         return graph
-
-    def _state_channels(self) -> dict[str, Channel]:
-        channels: dict[str, Channel] = {}
-        for key, hint in _type_hints(self.state_schema).items():
-            reducer = _reducer(hint)
-            if reducer is None:
-                channels[key] = LastValue(key)
-            else:
-                channels[key] = BinaryOperatorAggregate(reducer, _initial(typing.get_args(hint)[0]))
-        return channels
 
     def _validate(self, *interrupt_lists: Any) -> None:
         known = set(self.nodes)
@@ -162,29 +337,37 @@ class StateGraph:
         for target in {e for _, e in self.edges} | {e for _, e in self.waiting_edges}:
             if target != END and target not in known:
                 raise ValueError(f"Found edge ending at unknown node `{target}`")
+        for source, branch in self.branches:
+            for target in (branch.path_map or {}).values():
+                if target != END and target not in known:
+                    raise ValueError(
+                        f"At '{source}' node, '{branch.name}' branch found unknown target '{target}'"
+                    )
         for names in interrupt_lists:
             for name in [] if names in (None, "*") else names:
                 if name not in known:
                     raise ValueError(f"Interrupt node `{name}` not found")
+        for key in self.channels:
+            if key in RESERVED:
+                raise ValueError(f"Channel name '{key}' is reserved")
+            if key == TASKS:
+                raise ValueError(f"Channel '{TASKS}' is reserved and cannot be used in the graph.")
+        for name in self.nodes:
+            if name in RESERVED:
+                raise ValueError(f"Node name '{name}' is reserved")
 
 
-@functools.cache
-def _type_hints(schema: type) -> dict[str, Any]:
-    """The schema's keys and annotations, evaluated once per class: ``get_type_hints`` re-evaluates
-    every string annotation on each call, and a graph is compiled again for every new process."""
-    return typing.get_type_hints(schema, include_extras=True)
+def refuse_options(method: str, options: dict[str, Any]) -> None:
+    """Options lab does not implement (retry and cache policies, stores, deferred nodes...) are
+    refused by name when set, never silently ignored. ``debug=False`` and friends are fine."""
+    if given := [key for key, value in options.items() if value not in (None, False)]:
+        raise NotSupportedError(f"{method}({', '.join(f'{key}=...' for key in given)})")
 
 
-def _reducer(hint: Any) -> Callable[[Any, Any], Any] | None:
-    if typing.get_origin(hint) is typing.Annotated:
-        for meta in reversed(typing.get_args(hint)[1:]):
-            if callable(meta):
-                return meta
-    return None
-
-
-def _initial(typ: Any) -> Any:
-    try:
-        return (typing.get_origin(typ) or typ)()
-    except Exception:
-        return MISSING
+def check_checkpointer(checkpointer: Any) -> None:
+    if not isinstance(checkpointer, BaseCheckpointSaver):
+        raise TypeError(
+            "Invalid checkpointer provided. Expected an instance of `BaseCheckpointSaver`, `True`, "
+            f"`False`, or `None`. Received {type(checkpointer).__name__}. Pass a proper saver "
+            "(e.g., InMemorySaver, AsyncPostgresSaver)."
+        )

@@ -18,16 +18,16 @@ again), ``new_versions`` (what a ``put`` adds) and ``breakpoint_hit`` (static in
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
 from lab.checkpoint.base import ERROR, INTERRUPT, NULL_TASK_ID, RESUME, Checkpoint
 from lab.checkpoint.ids import uuid6
-from lab.pregel.channels import MISSING, BinaryOperatorAggregate, Channel
+from lab.pregel.channels import MISSING, Channel
 from lab.pregel.ids import interrupt_id, task_id
-from lab.pregel.nodes import PULL, PUSH, START, TASKS, Node, routed_writes, state_update
+from lab.pregel.nodes import PULL, PUSH, ROOT, START, TASKS, Node, routed_writes, state_update
 from lab.pregel.task import Task
 from lab.types import Interrupt
 
@@ -71,7 +71,10 @@ def triggered(node: Node, channels: Mapping[str, Channel], checkpoint: Checkpoin
     )
 
 
-def read_state(channels: Mapping[str, Channel], keys: Iterable[str]) -> dict[str, Any]:
+def read_state(channels: Mapping[str, Channel], keys: Iterable[str]) -> Any:
+    """The state as a dict of its keys; a whole-value state (one ``__root__`` key) as the value."""
+    if list(keys) == [ROOT]:
+        return channels[ROOT].value if channels[ROOT].is_available() else None
     return {k: channels[k].value for k in keys if channels[k].is_available()}
 
 
@@ -169,28 +172,32 @@ def give_answers(
 
 def router_state(
     specs: Mapping[str, Channel],
-    state_keys: Iterable[str],
-    state: dict[str, Any],
+    state_keys: Sequence[str],
+    state: Any,
     writes: list[tuple[str, Any]],
-) -> dict[str, Any]:
-    """The state a router sees: the task's input plus the task's own writes."""
-    fresh = dict(state)
+) -> Any:
+    """The state a router sees: the task's input plus the task's own writes, applied by the
+    channels' own rules (a reducer folds, an ``Overwrite`` replaces); a whole-value state (one
+    ``__root__`` key) as the value."""
+    whole_value = list(state_keys) == [ROOT]
+    fresh = {ROOT: state} if whole_value else dict(state)
+    by_channel: dict[str, list[Any]] = {}
     for chan, value in writes:
-        spec = specs.get(chan)
-        if isinstance(spec, BinaryOperatorAggregate):
-            current = fresh.get(chan, spec.value)
-            fresh[chan] = spec.reducer(current, value) if current is not MISSING else value
-        elif chan in state_keys:
-            fresh[chan] = value
-    return fresh
+        if chan in state_keys:
+            by_channel.setdefault(chan, []).append(value)
+    for chan, values in by_channel.items():
+        channel = specs[chan].restore(fresh.get(chan, MISSING))
+        channel.update(values)
+        fresh[chan] = channel.value
+    return fresh.get(ROOT) if whole_value else fresh
 
 
 async def node_writes(
     node: Node,
     result: Any,
-    state: dict[str, Any],
+    state: Any,
     specs: Mapping[str, Channel],
-    state_keys: list[str],
+    state_keys: Sequence[str],
     nodes: Mapping[str, Node],
 ) -> list[tuple[str, Any]]:
     """What a node's return value writes: its state update, its static edges, then its

@@ -6,7 +6,9 @@ of all its tasks and hands each channel the list of values written to it at once
 did. Nodes are *triggered* by channels whose version moved past what they last saw.
 
 - ``LastValue``: a plain state key; at most one write per step.
-- ``BinaryOperatorAggregate``: an ``Annotated[T, reducer]`` key; folds every write.
+- ``BinaryOperatorAggregate``: an ``Annotated[T, reducer]`` key; folds every write, except that
+  an ``Overwrite(value)`` replaces the value (at most one per step; later writes that step are
+  ignored, as in LangGraph).
 - ``EphemeralValue``: ``__start__`` and ``branch:to:<node>`` triggers; cleared a step later.
 - ``NamedBarrierValue``: ``join:<a>+<b>:<node>``; fires once every named source wrote.
 - ``Topic``: ``__pregel_tasks``, the ``Send`` packets of one step (each becomes a push task).
@@ -19,6 +21,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from lab.errors import EmptyChannelError, InvalidUpdateError, with_troubleshooting
+from lab.types import Overwrite
 
 MISSING: Any = object()
 """The value of a channel that holds nothing (distinct from ``None``, a real value)."""
@@ -85,8 +88,21 @@ class BinaryOperatorAggregate(Channel):
     def update(self, values: Sequence[Any]) -> bool:
         if not values:
             return False
+        if self.value is MISSING:  # nothing to fold into yet (e.g. ``Annotated[int | None, ...]``)
+            self.value, values = values[0], values[1:]
+        overwritten = False
         for value in values:
-            self.value = self.reducer(self.value, value)
+            if isinstance(value, Overwrite):
+                if overwritten:
+                    raise InvalidUpdateError(
+                        with_troubleshooting(
+                            "Can receive only one Overwrite value per super-step.",
+                            "INVALID_CONCURRENT_GRAPH_UPDATE",
+                        )
+                    )
+                self.value, overwritten = value.value, True
+            elif not overwritten:
+                self.value = self.reducer(self.value, value)
         return True
 
     def restore(self, value: Any) -> Channel:

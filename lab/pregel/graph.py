@@ -27,7 +27,7 @@ from lab.pregel import algo
 from lab.pregel.algo import INTERRUPT_SEEN, StepWrites
 from lab.pregel.channels import Channel
 from lab.pregel.loop import SeamHook, SuperStepLoop
-from lab.pregel.nodes import END, START, Node
+from lab.pregel.nodes import END, START, Node, task_result
 from lab.types import Durability, PregelTask, StateSnapshot
 
 T = TypeVar("T")
@@ -47,6 +47,7 @@ class Pregel:
         self.nodes = nodes
         self.channels = channels
         self.state_keys = state_keys
+        self.output_keys = state_keys
         self.checkpointer = checkpointer
         self.interrupt_before = interrupt_before or []
         self.interrupt_after = interrupt_after or []
@@ -66,6 +67,7 @@ class Pregel:
         on_seam: SeamHook | None = None,
         interrupt_before: list[str] | str | None = None,
         interrupt_after: list[str] | str | None = None,
+        context: Any = None,
     ) -> AsyncIterator[Any]:
         modes = [stream_mode] if isinstance(stream_mode, str) else list(stream_mode)
         check_stream_modes(modes)
@@ -80,6 +82,7 @@ class Pregel:
             stream_modes=frozenset(modes),
             interrupt_before=interrupt_before or self.interrupt_before,
             interrupt_after=interrupt_after or self.interrupt_after,
+            context=context,
         )
         async with aclosing(loop.run()) as chunks:  # closing this stream stops the run now
             async for mode, chunk in chunks:
@@ -100,8 +103,12 @@ class Pregel:
         latest: Any = None
         asked: list[Any] = []
         async for mode, chunk in self.astream(input, config, stream_mode=["values", "updates"], **kwargs):
-            if mode == "values":
-                latest = chunk
+            if mode == "values":  # invoke returns the output schema's keys; values chunks have all
+                latest = (
+                    {k: v for k, v in chunk.items() if k in self.output_keys}
+                    if isinstance(chunk, dict)
+                    else chunk
+                )
             elif "__interrupt__" in chunk:
                 asked.extend(chunk["__interrupt__"])
         return {**latest, "__interrupt__": asked} if asked else latest
@@ -170,7 +177,7 @@ class Pregel:
         shown = []
         for task in tasks.values():
             status = statuses.get(task.id, algo.TaskStatus())
-            result = {c: v for c, v in status.output if c in self.state_keys} if status.finished else None
+            result = task_result(status.output, self.state_keys) if status.finished else None
             interrupts = status.pending_interrupts if live else status.interrupts
             shown.append(
                 PregelTask(task.id, task.name, task.path, status.error, tuple(interrupts), None, result)
@@ -192,6 +199,14 @@ class Pregel:
     ) -> dict[str, Any]:
         """Write ``values`` as if node ``as_node`` had returned them, as a new ``update``
         checkpoint. On an old checkpoint this forks the thread."""
+        return await self.apply_updates(config, [(values, as_node)])
+
+    async def apply_updates(
+        self, config: dict[str, Any], updates: list[tuple[Any, str | None]]
+    ) -> dict[str, Any]:
+        """One ``update`` checkpoint from one or more ``(values, as_node)`` updates, applied
+        together like the tasks of one step (``bulk_update_state`` calls this per superstep)."""
+        values, as_node = updates[0]
         saver = self._saver()
         config = self._config(config)
         saved = await saver.aget_tuple(config)
@@ -210,6 +225,10 @@ class Pregel:
         pending = list(saved.pending_writes or []) if saved else []
         open_tasks = algo.prepare_tasks(self.nodes, checkpoint, channels, pending, step + 1, self.state_keys)
 
+        if len(updates) > 1 and as_node == END and values is None:
+            raise InvalidUpdateError("Cannot apply multiple updates when clearing state")
+        if len(updates) > 1 and as_node == "__copy__":
+            raise InvalidUpdateError("Cannot copy checkpoint with multiple updates")
         if as_node == "__copy__" and values is None:
             if saved is None:
                 raise InvalidUpdateError("Cannot copy a non-existent checkpoint")
@@ -231,20 +250,34 @@ class Pregel:
                 checkpoint, channels, open_tasks.values(), saver.get_next_version, self.trigger_to_nodes
             )
         else:
-            as_node = as_node or self._infer_as_node(checkpoint["versions_seen"])
-            if as_node is None:
-                raise InvalidUpdateError("Ambiguous update, specify as_node")
-            if as_node not in self.nodes:
-                raise InvalidUpdateError(f"Node {as_node} does not exist")
-            node = self.nodes[as_node]
+            if len(updates) == 1:
+                as_node = as_node or self._infer_as_node(checkpoint["versions_seen"])
+                if as_node is None:
+                    raise InvalidUpdateError("Ambiguous update, specify as_node")
+                updates = [(values, as_node)]
+            elif any(n is None for _, n in updates):
+                raise InvalidUpdateError("as_node is required when applying multiple updates")
+            for _, name in updates:
+                if name not in self.nodes:
+                    raise InvalidUpdateError(f"Node {name} does not exist")
             state = algo.read_state(channels, self.state_keys)
-            writes = await algo.node_writes(node, values, state, self.channels, self.state_keys, self.nodes)
-            task_id = next((t.id for t in open_tasks.values() if t.name == as_node), None)
-            task_id = task_id or str(uuid.uuid5(uuid.UUID(checkpoint["id"]), INTERRUPT_SEEN))
-            if saved is not None and writes and not await self._superseded(saver, config, saved):
-                await saver.aput_writes(put_config, writes, task_id)
-            update = StepWrites(as_node, writes, triggers=(INTERRUPT_SEEN,), path=(INTERRUPT_SEEN, "0"))
-            algo.apply_writes(checkpoint, channels, [update], saver.get_next_version, self.trigger_to_nodes)
+            prepared = list(open_tasks.values())  # a node's open task lends its id to its update
+            applied = []
+            for index, (node_values, name) in enumerate(updates):
+                node = self.nodes[name]
+                writes = await algo.node_writes(
+                    node, node_values, state, self.channels, self.state_keys, self.nodes
+                )
+                task_id = next((t.id for t in prepared if t.name == name), None)
+                prepared = [t for t in prepared if t.id != task_id]
+                seed = INTERRUPT_SEEN if index == 0 else f"{INTERRUPT_SEEN}:{index}"
+                task_id = task_id or str(uuid.uuid5(uuid.UUID(checkpoint["id"]), seed))
+                path_str = algo.task_path_str((INTERRUPT_SEEN, index))  # orders this update's writes
+                if saved is not None and writes and not await self._superseded(saver, config, saved):
+                    await saver.aput_writes(put_config, writes, task_id, path_str)
+                path = (INTERRUPT_SEEN, str(index))
+                applied.append(StepWrites(name, writes, triggers=(INTERRUPT_SEEN,), path=path))
+            algo.apply_writes(checkpoint, channels, applied, saver.get_next_version, self.trigger_to_nodes)
 
         id_step = step if as_node == END and values is None else step + 1  # as LangGraph numbers ids
         new = algo.create_checkpoint(checkpoint, channels, id_step, None)

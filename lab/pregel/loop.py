@@ -44,6 +44,7 @@ from lab.checkpoint.base import (
     copy_checkpoint,
     empty_checkpoint,
 )
+from lab.config import task_config
 from lab.errors import (
     EmptyInputError,
     GraphInterrupt,
@@ -55,8 +56,9 @@ from lab.pregel import algo
 from lab.pregel.algo import INTERRUPT_SEEN, StepWrites
 from lab.pregel.channels import Channel
 from lab.pregel.ids import is_interrupt_id
-from lab.pregel.nodes import START, Node, goto_writes
+from lab.pregel.nodes import START, Node, goto_writes, state_writes_view, task_result
 from lab.pregel.task import Task
+from lab.runtime import Runtime
 from lab.types import Command, Durability
 
 
@@ -103,8 +105,10 @@ class SuperStepLoop:
         stream_modes: frozenset[str] = frozenset(("values",)),
         interrupt_before: list[str] | str = (),
         interrupt_after: list[str] | str = (),
+        context: Any = None,
     ) -> None:
         self.graph = graph
+        self.runtime = Runtime(context=context)
         self.saver = graph.checkpointer
         self.input = input
         self.config = config
@@ -274,13 +278,12 @@ class SuperStepLoop:
         await self.seam("task_start", task)
         token = task.activate()
         try:
-            result = task.input if node.func is None else node.func(task.input)
+            result = task.input if node.func is None else node.call(task.input, self.task_config(task))
             if inspect.isawaitable(result):
                 result = await result
             graph = self.graph
-            writes = await algo.node_writes(
-                node, result, task.input, graph.channels, graph.state_keys, graph.nodes
-            )
+            keys = node.input_keys or graph.state_keys  # START keeps only the input schema's keys
+            writes = await algo.node_writes(node, result, task.input, graph.channels, keys, graph.nodes)
         except GraphInterrupt as interrupt:
             task.deactivate(token)
             self.finish_order.append(interrupt)
@@ -289,7 +292,8 @@ class SuperStepLoop:
             self.emit("updates", {INTERRUPT: interrupt.interrupts})
             if "values" in self.stream_modes:
                 state = algo.read_state(self.channels, self.graph.state_keys)
-                self.emit("values", {**state, INTERRUPT: interrupt.interrupts})
+                shown = state if isinstance(state, dict) else {}  # a whole-value state is not shown
+                self.emit("values", {**shown, INTERRUPT: interrupt.interrupts})
             await self.seam("interrupt", task, detail={"interrupts": list(interrupt.interrupts)})
             return
         except asyncio.CancelledError as cancelled:
@@ -527,7 +531,7 @@ class SuperStepLoop:
             if status.error:
                 return {**entry, "error": status.error, "state": None}
             if status.finished:
-                entry["result"] = {c: v for c, v in status.output if c in state_keys}
+                entry["result"] = task_result(status.output, state_keys)
             return {**entry, "interrupts": tuple(vars(i) for i in status.interrupts), "state": None}
 
         def plain(config: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -545,8 +549,7 @@ class SuperStepLoop:
     def emit_update(self, task: Task) -> None:
         if task.name == START or "updates" not in self.stream_modes:
             return
-        writes = {c: v for c, v in task.writes if c in self.graph.state_keys}
-        self.emit("updates", {task.name: writes or None})
+        self.emit("updates", {task.name: state_writes_view(task.writes, self.graph.state_keys)})
 
     def emit_values_with_finished_tasks(self) -> None:
         """After an interrupt, the caller sees the state including finished siblings' writes."""
@@ -582,6 +585,18 @@ class SuperStepLoop:
                 task.id if task else None,
                 detail or {},
             )
+        )
+
+    def task_config(self, task: Task) -> dict[str, Any]:
+        """What ``get_config()`` returns inside the task's node (see ``lab.config``)."""
+        return task_config(
+            self.config,
+            node=task.name,
+            task_id=task.id,
+            step=self.step,
+            triggers=task.triggers,
+            path=task.path,
+            runtime=self.runtime,
         )
 
     def _thread_config(self) -> dict[str, Any]:

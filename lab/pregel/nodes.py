@@ -4,7 +4,9 @@ A node is plain data: the function to call, the channels that trigger it, and wh
 after the function returns. ``StateGraph.compile`` produces these; the loop only reads them.
 
 What a task writes, in order (the order pending writes are saved in):
-1. the state update the function returned (a dict, filtered to state keys, or a ``Command``);
+1. the state update the function returned: a dict (filtered to state keys), a ``Command``, a
+   dataclass or Pydantic instance, or a list with a ``Command`` in it (applied in order, as
+   LangGraph does); for a whole-value state, the value itself;
 2. its static edges: ``branch:to:<next>`` for ``add_edge(a, next)``, and the join channel
    ``join:<a>+<b>:<next>`` for ``add_edge([a, b], next)``;
 3. its conditional edges: the router runs on the state *plus this task's own writes* and
@@ -14,10 +16,11 @@ What a task writes, in order (the order pending writes are saved in):
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from lab.config import running_with
 from lab.errors import InvalidUpdateError, with_troubleshooting
 from lab.types import Command, Send
 
@@ -26,6 +29,10 @@ END = "__end__"
 TASKS = "__pregel_tasks"
 PULL = "__pregel_pull"
 PUSH = "__pregel_push"
+MISSING_ATTRIBUTE: Any = object()
+"""What ``getattr`` answers for a state key a state object has no attribute for."""
+ROOT = "__root__"
+"""The one channel of a whole-value state, e.g. ``StateGraph(Annotated[list, operator.add])``."""
 
 
 def branch_channel(node: str) -> str:
@@ -47,6 +54,17 @@ class Branch:
     router: Callable[[Any], Any]
     path_map: Mapping[Hashable, str] | None = None
 
+    @property
+    def router_name(self) -> str | None:
+        """The router's function name; ``None`` for a lambda."""
+        name = getattr(self.router, "__name__", "<lambda>")
+        return None if name == "<lambda>" else name
+
+    @property
+    def name(self) -> str:
+        """The branch's name in messages: the router's, ``"condition"`` for a lambda (as LangGraph)."""
+        return self.router_name or "condition"
+
     async def destinations(self, state: dict[str, Any]) -> list[str]:
         chosen = self.router(state)
         if inspect.isawaitable(chosen):  # an ``async def`` router
@@ -65,20 +83,114 @@ class Node:
     triggers: list[str]
     edge_writes: list[tuple[str, Any]] = field(default_factory=list)
     branches: list[Branch] = field(default_factory=list)
+    ends: dict[str, str | None] = field(default_factory=dict)
+    """Where a ``Command(goto=...)`` from this node may go (``Command[Literal[...]]`` or
+    ``add_node(destinations=...)``), with an optional edge label: drawn only."""
+    metadata: dict[str, Any] | None = None
+    """``add_node(metadata=...)``: shown by ``get_graph()``."""
+    input_keys: tuple[str, ...] = ()
+    """``START`` only: the keys of the graph's input schema (the caller's input is cut to them)."""
+
+    def call(self, state: Any, config: dict[str, Any]) -> Any:
+        """Run the function with ``config`` current (``get_config()``); an ``async def`` node's
+        coroutine keeps it current until it finishes."""
+        if inspect.iscoroutinefunction(self.func):
+            return _awaiting_with(config, self.func, state)
+        with running_with(config):
+            return self.func(state)
+
+
+async def _awaiting_with(config: dict[str, Any], func: Callable[..., Awaitable[Any]], state: Any) -> Any:
+    with running_with(config):
+        return await func(state)
 
 
 def state_update(result: Any, state_keys: Sequence[str]) -> list[tuple[str, Any]]:
-    """Turn what a node returned into channel writes."""
+    """Turn what a node returned into channel writes (LangGraph's ``_get_updates``)."""
+    if list(state_keys) == [ROOT]:
+        return root_update(result)
     if result is None:
         return []
-    if isinstance(result, Command):
-        writes = [(k, v) for k, v in (result.update or {}).items() if k in state_keys]
-        return writes + goto_writes(result.goto, None)
     if isinstance(result, dict):
         return [(k, v) for k, v in result.items() if k in state_keys]
+    if isinstance(result, Command):
+        writes = [(k, v) for k, v in command_update(result.update, state_keys) if k in state_keys]
+        return writes + goto_writes(result.goto, None)
+    if isinstance(result, list | tuple) and any(isinstance(item, Command) for item in result):
+        return [w for item in result for w in state_update(item, state_keys)]
+    if has_fields(result):
+        return object_update(result, state_keys)
     raise InvalidUpdateError(
         with_troubleshooting(f"Expected dict, got {result}", "INVALID_GRAPH_NODE_RETURN_VALUE")
     )
+
+
+def command_update(update: Any, state_keys: Sequence[str]) -> list[tuple[str, Any]]:
+    """``Command(update=...)``: a dict, a list of ``(key, value)`` pairs, or a state object."""
+    if update is None:
+        return []
+    if isinstance(update, dict):
+        return list(update.items())
+    if has_fields(update):
+        return object_update(update, state_keys)
+    return [tuple(pair) for pair in update]
+
+
+def has_fields(value: Any) -> bool:
+    """An instance of an annotated class (a dataclass, a Pydantic model): a state object."""
+    return not isinstance(value, type) and bool(getattr(type(value), "__annotations__", None))
+
+
+def object_update(value: Any, state_keys: Sequence[str]) -> list[tuple[str, Any]]:
+    """A state object's attributes named like state keys (LangGraph's ``get_update_as_tuples``)."""
+    writes = []
+    for key in state_keys:
+        attr = getattr(value, key, MISSING_ATTRIBUTE)
+        if attr is not MISSING_ATTRIBUTE and (attr is not None or keeps_none(value, key)):
+            writes.append((key, attr))
+    return writes
+
+
+def keeps_none(value: Any, key: str) -> bool:
+    """A ``None`` attribute is written unless it is a Pydantic field's ``None`` default it left unset."""
+    field = type(value).model_fields.get(key) if is_pydantic_model(type(value)) else None
+    return field is None or field.default is not None or key in value.model_fields_set
+
+
+def root_update(result: Any) -> list[tuple[str, Any]]:
+    """A whole-value state: whatever the node returned is the write (``None``: no write)."""
+    if isinstance(result, Command):
+        return ([] if result.update is None else [(ROOT, result.update)]) + goto_writes(result.goto, None)
+    return [] if result is None else [(ROOT, result)]
+
+
+def state_writes_view(writes: Sequence[tuple[str, Any]], state_keys: Sequence[str]) -> Any:
+    """A task's state writes as a learner sees them in an ``updates`` chunk: one dict, or a list
+    of one-key dicts when the task wrote a key more than once (a list of updates); a whole-value
+    state's value as is."""
+    state_writes = [(c, v) for c, v in writes if c in state_keys]
+    if list(state_keys) == [ROOT]:
+        return state_writes[-1][1] if state_writes else None
+    if len({c for c, _ in state_writes}) < len(state_writes):
+        return [{c: v} for c, v in state_writes]
+    return dict(state_writes) or None
+
+
+def task_result(writes: Sequence[tuple[str, Any]], state_keys: Sequence[str]) -> dict[str, Any]:
+    """A finished task's ``result`` in a snapshot: repeated writes to a key are ``{"$writes": [...]}``;
+    a whole-value state's value as is."""
+    if list(state_keys) == [ROOT]:
+        return state_writes_view(writes, state_keys)
+    grouped: dict[str, list[Any]] = {}
+    for chan, value in writes:
+        if chan in state_keys:
+            grouped.setdefault(chan, []).append(value)
+    return {chan: values[0] if len(values) == 1 else {"$writes": values} for chan, values in grouped.items()}
+
+
+def is_pydantic_model(cls: Any) -> bool:
+    """A Pydantic model class, recognised without importing pydantic (it stays optional)."""
+    return isinstance(cls, type) and hasattr(cls, "model_fields") and hasattr(cls, "model_validate")
 
 
 async def routed_writes(node: Node, fresh_state: dict[str, Any], known_nodes: Mapping[str, Node]) -> list:

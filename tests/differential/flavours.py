@@ -17,10 +17,14 @@ _NAMES: dict[str, tuple[str, ...]] = {
     "checkpoint.memory": ("InMemorySaver",),
     "errors": ("InvalidUpdateError", "GraphRecursionError", "EmptyInputError", "GraphInterrupt"),
 }
-OPTIONAL = frozenset({"Send"})
-
 # -- issue 8 (runtime): names the runtime scenarios use -------------------------------------------------
 _NAMES["errors"] += ("NodeCancelledError",)
+# --- names the API scenarios use (scenarios_api.py); optional where lab may lack them ---------------
+_NAMES["types"] += ("Overwrite", "StateUpdate")
+_NAMES["config"] = ("get_config",)
+_NAMES["runtime"] = ("Runtime", "get_runtime")
+# ------------------------------------------------------------------------------------------------
+OPTIONAL = frozenset({"Send", "Overwrite", "StateUpdate", "get_config", "Runtime", "get_runtime"})
 FLAVOURS = ("langgraph", "lab")
 
 
@@ -40,6 +44,12 @@ class Flavour:
     EmptyInputError: type[Exception]
     GraphInterrupt: type[Exception]
     NodeCancelledError: type[Exception]  # issue 8 (runtime)
+    # --- API scenarios (scenarios_api.py); None when the flavour lacks them ---
+    Overwrite: Any
+    StateUpdate: Any
+    get_config: Any
+    Runtime: Any
+    get_runtime: Any
 
     def __repr__(self) -> str:
         return f"<flavour {self.name}>"
@@ -51,7 +61,12 @@ def load_flavour(package: str) -> Flavour:
         raise ValueError(f"unknown flavour {package!r}; expected one of {FLAVOURS}")
     found: dict[str, Any] = {}
     for module_name, names in _NAMES.items():
-        module = importlib.import_module(f"{package}.{module_name}")
+        try:
+            module = importlib.import_module(f"{package}.{module_name}")
+        except ImportError:
+            if not OPTIONAL.issuperset(names):
+                raise
+            module = None
         for name in names:
             if name in OPTIONAL:
                 found[name] = getattr(module, name, None)

@@ -1,0 +1,72 @@
+"""``get_config()``: the config of the node that is running, as ``langgraph.config.get_config``.
+
+While a node runs, the loop makes a *task config* current: the caller's config plus what the task
+is (``configurable.checkpoint_ns`` = ``"<node>:<task id>"``, ``checkpoint_id`` as the caller gave
+it, or ``None``, and ``metadata.langgraph_node`` / ``langgraph_step`` / ``langgraph_triggers`` /
+``langgraph_path``). A node reads it with ``get_config()`` or by declaring a ``config`` parameter.
+The ``Runtime`` (``lab.runtime``) travels inside it, under ``configurable.__pregel_runtime``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any
+
+RUNTIME_KEY = "__pregel_runtime"
+"""Where the ``Runtime`` of a run sits in ``configurable`` (LangGraph's ``CONFIG_KEY_RUNTIME``)."""
+
+_current: ContextVar[dict[str, Any] | None] = ContextVar("lab_node_config", default=None)
+
+
+def get_config() -> dict[str, Any]:
+    """The running node's config; a ``RuntimeError`` outside a node, as in LangGraph."""
+    config = _current.get()
+    if config is None:
+        raise RuntimeError("Called get_config outside of a runnable context")
+    return config
+
+
+def task_config(
+    run_config: dict[str, Any],
+    *,
+    node: str,
+    task_id: str,
+    step: int,
+    triggers: tuple[str, ...],
+    path: tuple[Any, ...],
+    runtime: Any,
+) -> dict[str, Any]:
+    """The config one task runs with (what ``get_config()`` returns inside its node)."""
+    configurable = run_config.get("configurable") or {}
+    namespace = f"{node}:{task_id}"
+    metadata = {
+        **(run_config.get("metadata") or {}),
+        **({"thread_id": configurable["thread_id"]} if "thread_id" in configurable else {}),
+        "langgraph_step": step,
+        "langgraph_node": node,
+        "langgraph_triggers": triggers,
+        "langgraph_path": path,
+        "langgraph_checkpoint_ns": namespace,
+    }
+    return {
+        **run_config,
+        "metadata": metadata,
+        "configurable": {
+            **configurable,
+            "checkpoint_id": configurable.get("checkpoint_id"),
+            "checkpoint_ns": namespace,
+            RUNTIME_KEY: runtime,
+        },
+    }
+
+
+@contextmanager
+def running_with(config: dict[str, Any]) -> Iterator[None]:
+    """Make ``config`` what ``get_config()`` returns for the duration of one node call."""
+    token = _current.set(config)
+    try:
+        yield
+    finally:
+        _current.reset(token)

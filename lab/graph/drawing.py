@@ -1,0 +1,331 @@
+"""``get_graph()`` and ``draw_mermaid()``: a compiled graph as nodes and edges, as LangGraph's
+``pregel/_draw.py`` finds them and ``langchain_core``'s Mermaid renderer prints them.
+
+LangGraph does not read the edges off the builder: it *runs* the graph on nothing. Starting from
+``START`` it lets every triggered node write what it always writes (its plain edges and joins)
+plus, once, every destination it declares (a router's path map, a node's
+``Command[Literal[...]]``), applies the writes with the real channel rules, and records which
+earlier writer triggered which node. So a join draws two plain edges, a router draws dotted
+(conditional) edges labelled with its path-map keys, and a node that leads nowhere gets an edge
+to ``END``. ``lab`` does the same with its own channels (``lab.pregel.algo``).
+"""
+
+from __future__ import annotations
+
+import string
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from lab.checkpoint.base import empty_checkpoint
+from lab.graph.unsupported import NotSupportedError
+from lab.pregel import algo
+from lab.pregel.algo import StepWrites
+from lab.pregel.nodes import END, START, Node, branch_channel
+
+if TYPE_CHECKING:
+    from lab.pregel.graph import Pregel
+
+STEP_LIMIT = 250
+SAFE_ID_CHARACTERS = frozenset(string.ascii_letters + string.digits + "_-")
+MARKDOWN_SPECIAL = ("*", "_", "`")
+MERMAID_ESCAPES = {
+    "[": "#91;",
+    "]": "#93;",
+    "(": "#40;",
+    ")": "#41;",
+    "{": "#123;",
+    "}": "#125;",
+    '"': "#quot;",
+    "<": "#60;",
+    ">": "#62;",
+    "|": "#124;",
+}
+STYLES = (
+    ("default", "fill:#f2f0ff,line-height:1.2"),
+    ("first", "fill-opacity:0"),
+    ("last", "fill:#bfb6fc"),
+)
+
+
+class Edge(NamedTuple):
+    source: str
+    target: str
+    conditional: bool = False
+    data: str | None = None
+
+
+class TriggerEdge(NamedTuple):
+    """A write that may trigger a node: the channel, whether it is conditional, its label."""
+
+    channel: str
+    conditional: bool
+    label: str | None
+
+
+@dataclass
+class DrawNode:
+    id: str
+    name: str
+    metadata: dict[str, Any] | None = None
+
+
+@dataclass
+class DrawableGraph:
+    """What ``get_graph()`` returns: nodes (in declaration order) and edges (sorted)."""
+
+    nodes: dict[str, DrawNode] = field(default_factory=dict)
+    edges: list[Edge] = field(default_factory=list)
+
+    def add_edge(self, source: str, target: str, data: str | None = None, conditional: bool = False) -> None:
+        if any(e.source == source and e.target == target for e in self.edges):
+            return
+        if target == END and END not in self.nodes:
+            self.nodes[END] = DrawNode(END, END)
+        self.edges.append(Edge(source, target, conditional, data))
+
+    def first_node(self) -> DrawNode | None:
+        targets = {e.target for e in self.edges}
+        found = [n for n in self.nodes.values() if n.id not in targets]
+        return found[0] if len(found) == 1 else None
+
+    def last_node(self) -> DrawNode | None:
+        sources = {e.source for e in self.edges}
+        found = [n for n in self.nodes.values() if n.id not in sources]
+        return found[0] if len(found) == 1 else None
+
+    def draw_mermaid(self, *, with_styles: bool = True, wrap_label_n_words: int = 9, **options: Any) -> str:
+        if options:
+            raise NotSupportedError(f"draw_mermaid({', '.join(f'{k}=...' for k in options)})")
+        return draw_mermaid(self, with_styles=with_styles, wrap_words=wrap_label_n_words)
+
+    def draw_mermaid_png(self, **_: Any) -> bytes:
+        raise NotSupportedError(
+            "draw_mermaid_png() (it renders through the mermaid.ink web service or a browser); "
+            "print(graph.get_graph().draw_mermaid()) and paste it into any Mermaid viewer"
+        )
+
+    def draw_ascii(self) -> str:
+        raise NotSupportedError("draw_ascii() (it needs grandalf); print draw_mermaid() instead")
+
+
+# -- finding the edges: run the graph on nothing -------------------------------------------------------
+
+
+def declared_writes(node: Node) -> list[tuple[str, str | None]]:
+    """Destinations a node declares for drawing: ``(channel or END, label)``."""
+    declared: list[tuple[str, str | None]] = [
+        (end if end == END else branch_channel(end), label) for end, label in node.ends.items()
+    ]
+    for branch in node.branches:
+        for key, dest in (branch.path_map or {}).items():
+            declared.append((dest if dest == END else branch_channel(dest), str(key)))
+    return declared
+
+
+def find_edges(graph: Pregel) -> tuple[set[Edge], dict[str, set[TriggerEdge]]]:
+    """LangGraph's ``draw_graph`` loop; returns the edges and the last step's writers."""
+    edges: set[Edge] = set()
+    checkpoint = empty_checkpoint()
+    channels = algo.channels_from_checkpoint(graph.channels, checkpoint)
+    declared_done: set[str] = set()
+    sources: dict[str, set[TriggerEdge]] = {}
+    step_sources: dict[str, set[TriggerEdge]] = {}
+    static_declared: dict[str, set[TriggerEdge]] = defaultdict(set)
+    updated = algo.apply_writes(
+        checkpoint, channels, [StepWrites("__input__", [(START, {})])], _next_version, graph.trigger_to_nodes
+    )
+    tasks = _next_tasks(graph, checkpoint, channels, updated)
+    for _ in range(STEP_LIMIT):
+        if not tasks:
+            break
+        conditionals: dict[tuple[str, str], str | None] = {}
+        for task in tasks:
+            node = graph.nodes[task.name]
+            task.writes = list(node.edge_writes)
+            if task.name in declared_done:
+                continue
+            declared_done.add(task.name)
+            for channel, label in declared_writes(node):
+                if channel == END:
+                    edges.add(Edge(task.name, END, True, label))
+                    continue
+                conditionals[(task.name, channel)] = label
+                static_declared[task.name].add(TriggerEdge(channel, True, label))
+                task.writes.append((channel, None))
+        step_sources = {}
+        for task in tasks:
+            written = {
+                TriggerEdge(
+                    chan,
+                    value is None and (task.name, chan) in conditionals,
+                    conditionals.get((task.name, chan)) if value is None else None,
+                )
+                for chan, value in task.writes
+            }
+            step_sources[task.name] = written | static_declared.get(task.name, set())
+        sources.update(step_sources)
+        trigger_to_sources: dict[str, set[TriggerEdge]] = defaultdict(set)
+        for src, triggers in sources.items():
+            for trigger, cond, label in triggers:
+                trigger_to_sources[trigger].add(TriggerEdge(src, cond, label))
+        updated = algo.apply_writes(checkpoint, channels, tasks, _next_version, graph.trigger_to_nodes)
+        tasks = _next_tasks(graph, checkpoint, channels, updated)
+        for task in tasks:
+            added = False
+            for trigger in task.triggers:
+                for src, cond, label in sorted(trigger_to_sources[trigger], key=_sortable):
+                    edges.add(Edge(src, task.name, cond, label))
+                    if TriggerEdge(trigger, cond, label) in step_sources.get(src, set()):
+                        added = True
+                    else:
+                        sources[src].discard(TriggerEdge(trigger, cond, label))
+            if not added:
+                for src in step_sources:
+                    edges.add(Edge(src, task.name, True, None))
+    return edges, step_sources
+
+
+def _next_tasks(graph: Pregel, checkpoint: Any, channels: Any, updated: set[str]) -> list[Any]:
+    candidates = sorted({n for chan in updated for n in graph.trigger_to_nodes.get(chan, ())})
+    tasks = algo.prepare_tasks(graph.nodes, checkpoint, channels, [], 0, [], candidates=candidates)
+    return list(tasks.values())
+
+
+def _next_version(current: Any, _channel: None) -> int:
+    return 1 if current is None else int(current) + 1
+
+
+def _sortable(edge: tuple) -> tuple:
+    return tuple((x is None, x or "") if not isinstance(x, bool) else x for x in edge)
+
+
+def draw_graph(graph: Pregel) -> DrawableGraph:
+    edges, last_step_sources = find_edges(graph)
+    drawn = DrawableGraph()
+    for name in graph.nodes:
+        metadata = {**(graph.nodes[name].metadata or {}), **_interrupt_metadata(graph, name)}
+        drawn.nodes[name] = DrawNode(name, name, metadata or None)
+    for src, dest, conditional, label in sorted(edges, key=_sortable):
+        drawn.add_edge(src, dest, data=label if label != dest else None, conditional=conditional)
+    termini = {d for _, d, _, _ in edges if d != END} - {s for s, _, _, _ in edges}
+    if termini:
+        for src in sorted(termini):
+            drawn.add_edge(src, END)
+    elif len(last_step_sources) == 1 and not any(d == END for _, d, _, _ in edges):
+        drawn.add_edge(next(iter(last_step_sources)), END, conditional=True)
+    return drawn
+
+
+def _interrupt_metadata(graph: Pregel, name: str) -> dict[str, str]:
+    """``"*"`` marks no node (LangGraph tests ``name in "*"``, a substring test)."""
+    before, after = name in graph.interrupt_before, name in graph.interrupt_after
+    where = ",".join(w for w, hit in (("before", before), ("after", after)) if hit)
+    return {"__interrupt": where} if where else {}
+
+
+# -- the same edges, grouped for a page's own diagram -----------------------------------------------------
+
+
+def diagram_edges(graph: Pregel) -> dict[str, list[dict[str, Any]]]:
+    """``get_graph()``'s edges regrouped as a page draws them, in declaration order: plain
+    ``edges``, ``joins`` (the two plain edges into a barrier, with its channel) and
+    ``conditional_edges`` (per source, with the router's name and its targets)."""
+    order = {name: index for index, name in enumerate([*graph.nodes, END])}
+    drawn = sorted(draw_graph(graph).edges, key=lambda e: (order[e.source], order[e.target]))
+    joins = [
+        {
+            "sources": sorted(graph.channels[chan].names, key=order.__getitem__),
+            "target": name,
+            "channel": chan,
+        }
+        for name, node in graph.nodes.items()
+        for chan in node.triggers
+        if chan.startswith("join:")
+    ]
+    joined = {(source, j["target"]) for j in joins for source in j["sources"]}
+    routed: dict[str, list[str]] = {}
+    for edge in drawn:
+        if edge.conditional:
+            routed.setdefault(edge.source, []).append(edge.target)
+    return {
+        "edges": [
+            {"source": e.source, "target": e.target}
+            for e in drawn
+            if not e.conditional and (e.source, e.target) not in joined
+        ],
+        "joins": joins,
+        "conditional_edges": [
+            {"source": source, "router": _router_names(graph.nodes[source]), "targets": targets}
+            for source, targets in routed.items()
+        ],
+    }
+
+
+def _router_names(node: Node) -> str | None:
+    return ", ".join(b.name for b in node.branches) or None
+
+
+# -- printing: langchain_core's draw_mermaid -----------------------------------------------------------
+
+
+def draw_mermaid(graph: DrawableGraph, *, with_styles: bool = True, wrap_words: int = 9) -> str:
+    first, last = graph.first_node(), graph.last_node()
+    shapes = {"default": "{0}({1})"}
+    if first is not None:
+        shapes[first.id] = "{0}([{1}]):::first"
+    if last is not None:
+        shapes[last.id] = "{0}([{1}]):::last"
+    out = "---\nconfig:\n  flowchart:\n    curve: linear\n---\ngraph TD;\n" if with_styles else "graph TD;\n"
+    if with_styles:
+        for node in graph.nodes.values():
+            shape = shapes.get(node.id, shapes["default"])
+            out += "\t" + shape.format(safe_id(node.id), node_label(node)) + "\n"
+    for edge in graph.edges:
+        out += f"\t{safe_id(edge.source)}{edge_arrow(edge, wrap_words)}{safe_id(edge.target)};\n"
+    if with_styles:
+        out += "".join(f"\tclassDef {name} {style}\n" for name, style in STYLES)
+    return out
+
+
+def node_label(node: DrawNode) -> str:
+    name = node.name.split(":")[-1]
+    markdown = name.startswith(MARKDOWN_SPECIAL) and name.endswith(MARKDOWN_SPECIAL)
+    label = f"<p>{name}</p>" if markdown else name
+    shown = {key: metadata_text(value) for key, value in (node.metadata or {}).items()}
+    lines = [escape_label(f"{key} = {text}") for key, text in shown.items() if text is not None]
+    return f"{label}<hr/><small><em>" + "\n".join(lines) + "</em></small>" if lines else label
+
+
+def metadata_text(value: Any) -> str | None:
+    """Scalars and flat collections of scalars are shown; anything else is left out."""
+    scalars = (str, int, float, bool)
+    if isinstance(value, scalars):
+        return str(value)
+    if isinstance(value, list | tuple | set) and all(isinstance(item, scalars) for item in value):
+        items = [str(item) for item in value]
+        return ", ".join(sorted(items) if isinstance(value, set) else items)
+    return None
+
+
+def edge_arrow(edge: Edge, wrap_words: int = 9) -> str:
+    if edge.data is None:
+        return " -.-> " if edge.conditional else " --> "
+    words = str(edge.data).split()
+    data = str(edge.data)
+    if len(words) > wrap_words:
+        lines = (" ".join(words[i : i + wrap_words]) for i in range(0, len(words), wrap_words))
+        data = "&nbsp<br>&nbsp".join(lines)
+    return f" -. &nbsp;{data}&nbsp; .-> " if edge.conditional else f" -- &nbsp;{data}&nbsp; --> "
+
+
+def escape_label(text: str) -> str:
+    text = text.replace("#", "#35;")
+    for char, entity in MERMAID_ESCAPES.items():
+        text = text.replace(char, entity)
+    return text
+
+
+def safe_id(label: str) -> str:
+    """Mermaid-safe id: letters, digits, ``_`` and ``-`` kept, anything else as ``\\<hex>``."""
+    return "".join(ch if ch in SAFE_ID_CHARACTERS else "\\" + format(ord(ch), "x") for ch in label)

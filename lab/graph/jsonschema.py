@@ -1,0 +1,90 @@
+"""``get_input_jsonschema`` / ``get_output_jsonschema``: a schema's JSON Schema, as LangGraph gets it
+from Pydantic's ``TypeAdapter(schema).json_schema()``, written out for the field types a learner's
+state uses (``lab`` does not need pydantic).
+
+Covered: ``str``, ``int``, ``float``, ``bool``, ``None``, ``Any``, ``list``/``list[T]``,
+``dict``/``dict[str, T]``, ``T | None``, ``Literal[...]`` and ``Annotated[T, reducer]`` fields of a
+``TypedDict`` or a dataclass (a Pydantic model answers for itself). Any other field type is
+refused by name.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from typing import Any, Literal
+
+from lab.graph.schema import schema_fields
+from lab.graph.unsupported import NotSupportedError
+from lab.pregel.nodes import ROOT, is_pydantic_model
+
+SCALARS = {str: "string", int: "integer", float: "number", bool: "boolean", type(None): "null"}
+
+
+def json_schema(schema: Any, title: str) -> dict[str, Any]:
+    """The JSON Schema of ``schema``; a dataclass or a whole value is titled ``title``, e.g.
+    ``LangGraphInput`` (LangGraph rebuilds it as a Pydantic model named after the graph)."""
+    if is_pydantic_model(schema):  # pydantic is importable: let it answer, as LangGraph does
+        return schema.model_json_schema()
+    fields = schema_fields(schema)
+    if list(fields) == [ROOT]:  # a whole-value state: the value's own schema
+        return {**type_schema(fields[ROOT]), "default": None, "title": title}
+    properties = {}
+    for key, hint in fields.items():
+        properties[key] = {**type_schema(hint), "title": key.title().replace("_", " ")}
+        if (default := _default(schema, key)) is not dataclasses.MISSING:
+            properties[key]["default"] = default
+    required = [key for key in fields if _required(schema, key)]
+    return {
+        "properties": properties,
+        **({"required": required} if required else {}),
+        "title": title if dataclasses.is_dataclass(schema) else schema.__name__,
+        "type": "object",
+    }
+
+
+def type_schema(hint: Any) -> dict[str, Any]:
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin is typing.Annotated:
+        return type_schema(args[0])
+    if hint is Any:
+        return {}
+    if hint in SCALARS:
+        return {"type": SCALARS[hint]}
+    if hint in (list, dict) or origin in (list, dict):
+        return _container_schema(origin or hint, args)
+    if origin in (typing.Union, types.UnionType):
+        return {"anyOf": [type_schema(arg) for arg in args]}
+    if origin is Literal:
+        return _literal_schema(args)
+    raise NotSupportedError(f"a JSON schema for the field type {hint!r}")
+
+
+def _container_schema(container: type, args: tuple[Any, ...]) -> dict[str, Any]:
+    if container is list:
+        return {"items": type_schema(args[0]) if args else {}, "type": "array"}
+    values = type_schema(args[1]) if args else True
+    return {"additionalProperties": values, "type": "object"}
+
+
+def _literal_schema(values: tuple[Any, ...]) -> dict[str, Any]:
+    kinds = {SCALARS.get(type(v)) for v in values}
+    schema: dict[str, Any] = {"const": values[0]} if len(values) == 1 else {"enum": list(values)}
+    return {**schema, "type": kinds.pop()} if len(kinds) == 1 else schema
+
+
+def _required(schema: Any, key: str) -> bool:
+    if dataclasses.is_dataclass(schema):
+        return _default(schema, key) is dataclasses.MISSING
+    return key in getattr(schema, "__required_keys__", {key})
+
+
+def _default(schema: Any, key: str) -> Any:
+    """A dataclass field's default (a ``default_factory`` is called, as Pydantic shows it)."""
+    if not dataclasses.is_dataclass(schema):
+        return dataclasses.MISSING
+    field = next(f for f in dataclasses.fields(schema) if f.name == key)
+    if field.default_factory is not dataclasses.MISSING:
+        return field.default_factory()
+    return field.default

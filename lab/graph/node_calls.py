@@ -1,0 +1,103 @@
+"""How a node function is called, as LangGraph's ``RunnableCallable`` + the node's input mapper.
+
+A node function may take:
+
+- ``(state)``: the keys of its input schema, as that schema (dict, dataclass, Pydantic model);
+- ``(state, config)``: plus the task config (what ``get_config()`` returns);
+- ``(state, runtime)`` / ``(state, *, runtime)``: plus the ``Runtime`` carrying the run's
+  ``context`` (``invoke(..., context=...)``).
+
+Parameters are matched by name, as LangGraph does. The annotations also tell where a node may
+route: ``-> Command[Literal["b", "c"]]`` on a node, ``-> Literal["x", "y"]`` on a router.
+"""
+
+from __future__ import annotations
+
+import inspect
+import typing
+from collections.abc import Callable
+from typing import Any, Literal
+
+from lab.config import RUNTIME_KEY, get_config
+from lab.graph.schema import as_schema, schema_fields
+from lab.graph.unsupported import NotSupportedError
+from lab.pregel.nodes import PUSH, ROOT
+from lab.types import Command
+
+INJECTED = {
+    "config": lambda config: config,
+    "runtime": lambda config: config["configurable"][RUNTIME_KEY],
+}
+"""Parameter name → what the node receives there, read from the task config."""
+UNSUPPORTED_PARAMETERS = ("writer", "store", "previous")
+_KEYWORD_KINDS = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+
+
+def injected_parameters(fn: Callable[..., Any]) -> tuple[str, ...]:
+    """The names among ``config``/``runtime`` that ``fn`` declares."""
+    try:
+        params = inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        return ()
+    for name in UNSUPPORTED_PARAMETERS:
+        if name in params and params[name].kind in _KEYWORD_KINDS:
+            raise NotSupportedError(f"a node parameter named '{name}' (no stream writer, store or previous)")
+    return tuple(name for name in INJECTED if name in params and params[name].kind in _KEYWORD_KINDS)
+
+
+def bind_node(fn: Callable[..., Any], input_schema: Any) -> Callable[[dict], Any]:
+    """``fn`` as the loop calls it: ``call(state_dict)``, keeping ``async def`` functions async."""
+    keys = tuple(schema_fields(input_schema))
+    wanted = injected_parameters(fn)
+
+    def arguments(state: Any) -> tuple[Any, dict[str, Any]]:
+        config = get_config()
+        if config["metadata"]["langgraph_path"][0] != PUSH and keys != (ROOT,):
+            state = {k: state[k] for k in keys if k in state}  # a Send's argument and a whole value: as is
+        node_input = as_schema(input_schema, state) if isinstance(state, dict) else state
+        return node_input, {name: INJECTED[name](config) for name in wanted}
+
+    if _is_async(fn):
+
+        async def call_async(state: dict[str, Any]) -> Any:
+            node_input, kwargs = arguments(state)
+            return await fn(node_input, **kwargs)
+
+        return call_async
+
+    def call(state: dict[str, Any]) -> Any:
+        node_input, kwargs = arguments(state)
+        return fn(node_input, **kwargs)
+
+    return call
+
+
+def _is_async(fn: Callable[..., Any]) -> bool:
+    return inspect.iscoroutinefunction(fn) or inspect.iscoroutinefunction(type(fn).__call__)
+
+
+def _return_hint(fn: Callable[..., Any]) -> Any:
+    try:
+        return typing.get_type_hints(fn).get("return")
+    except Exception:  # an annotation that does not resolve draws no edges, as in LangGraph
+        return None
+
+
+def command_destinations(fn: Callable[..., Any]) -> tuple[str, ...]:
+    """``-> Command[Literal["b", "c"]]`` (alone or in a union) → ``("b", "c")``."""
+    hint = _return_hint(fn)
+    options = typing.get_args(hint) if typing.get_origin(hint) in (typing.Union, _UnionType) else (hint,)
+    for option in options:
+        args = typing.get_args(option) if typing.get_origin(option) is Command else ()
+        if args and typing.get_origin(args[0]) is Literal:
+            return tuple(typing.get_args(args[0]))
+    return ()
+
+
+def router_destinations(router: Callable[..., Any]) -> tuple[Any, ...]:
+    """``-> Literal["x", "y"]`` on a router → ``("x", "y")`` (its path map when none is given)."""
+    hint = _return_hint(router)
+    return typing.get_args(hint) if typing.get_origin(hint) is Literal else ()
+
+
+_UnionType = type(int | str)

@@ -1,0 +1,130 @@
+"""State schemas: which channels a ``StateGraph`` declares and what shape a node sees, as in
+LangGraph's ``StateGraph._add_schema`` / ``_get_channels`` and the node input "mapper".
+
+A schema is a class with annotated fields: a ``TypedDict``, a ``@dataclass`` or (when ``pydantic``
+is importable; ``lab`` does not need it) a Pydantic model. Each field becomes one channel:
+
+- ``x: int`` → ``LastValue``;
+- ``log: Annotated[list, reducer]`` → ``BinaryOperatorAggregate`` (``reducer(a, b)`` must take
+  exactly two positional arguments).
+
+A node reads the keys of *its* input schema (the graph's state schema unless its first parameter
+is annotated with another schema, whose extra keys become private channels), and receives them as
+that schema: a plain dict for a ``TypedDict``, an instance for a dataclass or a Pydantic model.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import inspect
+import typing
+from collections.abc import Callable
+from typing import Any
+
+from lab.pregel.channels import MISSING, BinaryOperatorAggregate, Channel, LastValue
+from lab.pregel.nodes import ROOT, is_pydantic_model
+
+
+def is_schema(candidate: Any) -> bool:
+    """A class whose annotated fields can be channels (LangGraph's ``get_type_hints(x)`` test)."""
+    if not isinstance(candidate, type):
+        return False
+    try:
+        return bool(typing.get_type_hints(candidate))
+    except Exception:
+        return False
+
+
+def schema_fields(schema: Any) -> dict[str, Any]:
+    """Field name → type hint (with ``Annotated`` kept); a whole-value schema has one field."""
+    if not hasattr(schema, "__annotations__") and not is_schema(schema):
+        return {ROOT: schema}
+    hints = (
+        _type_hints(schema)
+        if isinstance(schema, type)
+        else typing.get_type_hints(schema, include_extras=True)
+    )
+    return {name: hint for name, hint in hints.items() if name != "__slots__" and not _is_class_var(hint)}
+
+
+@functools.cache
+def _type_hints(schema: type) -> dict[str, Any]:
+    """A schema class's annotations, evaluated once per class: ``get_type_hints`` re-evaluates every
+    string annotation on each call, and the lab compiles its graphs again for every new process."""
+    return typing.get_type_hints(schema, include_extras=True)
+
+
+def _is_class_var(hint: Any) -> bool:
+    return typing.get_origin(hint) is typing.ClassVar
+
+
+def channels_of(schema: Any) -> dict[str, Channel]:
+    return {key: channel_for(key, hint) for key, hint in schema_fields(schema).items()}
+
+
+def channel_for(key: str, hint: Any) -> Channel:
+    reducer = reducer_of(hint)
+    if reducer is None:
+        return LastValue(key)
+    return BinaryOperatorAggregate(reducer, initial_value(typing.get_args(hint)[0]))
+
+
+def reducer_of(hint: Any) -> Callable[[Any, Any], Any] | None:
+    """The reducer of ``Annotated[T, reducer]``; refuses one that cannot take ``(a, b)``."""
+    if typing.get_origin(hint) is not typing.Annotated:
+        return None
+    reducer = typing.get_args(hint)[-1]
+    if not callable(reducer):
+        return None
+    sig = inspect.signature(reducer)
+    positional = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    if sum(p.kind in positional for p in sig.parameters.values()) != 2:
+        raise ValueError(f"Invalid reducer signature. Expected (a, b) -> c. Got {sig}")
+    return reducer
+
+
+def initial_value(typ: Any) -> Any:
+    """What a reducer channel starts from: ``list()`` for ``list``, nothing for ``int | None``."""
+    try:
+        return (typing.get_origin(typ) or typ)()
+    except Exception:
+        return MISSING
+
+
+# -- what a node receives ----------------------------------------------------------------------------
+
+
+def as_schema(schema: Any, values: dict[str, Any]) -> Any:
+    """The state as a node declared it: an instance of a dataclass or Pydantic model, else the dict."""
+    if isinstance(schema, type) and dataclasses.is_dataclass(schema):
+        return schema(**values)
+    if is_pydantic_model(schema):
+        return schema.model_validate(values)
+    return values
+
+
+def first_parameter_schema(fn: Callable[..., Any]) -> Any:
+    """The schema annotating a node function's first parameter, or ``None`` (LangGraph infers the
+    node's input schema this way; it is how a node reads private state)."""
+    try:
+        hints = typing.get_type_hints(fn)
+        first = next(iter(inspect.signature(fn).parameters))
+    except (NameError, TypeError, ValueError, StopIteration):
+        return None
+    hint = hints.get(first)
+    return hint if is_schema(hint) else None
+
+
+def allow_in_checkpoints(schema: Any) -> None:
+    """A dataclass or Pydantic schema may reach a checkpoint (an input given as an instance sits
+    in ``__start__``): put the graph's own schema on the serializer's allow-list, so loading it
+    rebuilds that class and nothing else (``lab.checkpoint.serde``)."""
+    from lab.checkpoint.serde import register_type
+
+    if isinstance(schema, type) and dataclasses.is_dataclass(schema):
+        register_type(schema, name=f"{schema.__module__}.{schema.__qualname__}")
+    elif is_pydantic_model(schema):
+        register_type(
+            schema, name=f"{schema.__module__}.{schema.__qualname__}", fields=list(schema.model_fields)
+        )

@@ -1,0 +1,31 @@
+"""``Runtime``: what a node learns about its run besides the state, as ``langgraph.runtime``.
+
+``StateGraph(State, context_schema=Ctx)`` declares the type of the run's *context*: static data
+the caller passes with ``invoke(..., context=Ctx(...))`` (a user id, a database handle) that is not
+state and is never checkpointed. A node receives it by declaring a ``runtime`` parameter, or calls
+``get_runtime()``. ``lab`` has no store, no stream writer and no previous-return value for the
+functional API: those fields are ``None``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+from lab.config import RUNTIME_KEY, get_config
+
+ContextT = TypeVar("ContextT")
+
+
+@dataclass(frozen=True)
+class Runtime(Generic[ContextT]):
+    """The run's context (``invoke(..., context=...)``); ``store``/``previous`` are always ``None``."""
+
+    context: ContextT | None = None
+    store: None = None
+    previous: None = None
+
+
+def get_runtime(context_schema: type[ContextT] | None = None) -> Runtime[ContextT]:
+    """The running node's ``Runtime`` (``context_schema`` only helps type checkers)."""
+    return get_config()["configurable"][RUNTIME_KEY]

@@ -1,0 +1,149 @@
+"""What ``lab`` leaves out of LangGraph's graph API is refused by name, and pydantic stays optional.
+
+Everything ``lab`` does support is compared with LangGraph in ``tests/differential/scenarios_api.py``;
+these are the deliberate differences, which have no LangGraph counterpart to compare with.
+"""
+
+from __future__ import annotations
+
+import operator
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from typing import Annotated, TypedDict
+
+import pytest
+
+from lab.checkpoint.memory import InMemorySaver
+from lab.config import get_config
+from lab.graph import START, StateGraph
+from lab.graph.unsupported import NotSupportedError
+from lab.types import StateUpdate
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+class Log(TypedDict):
+    log: Annotated[list, operator.add]
+
+
+def one_node_graph(fn=lambda state: {"log": ["a"]}) -> StateGraph:
+    return StateGraph(Log).add_node("a", fn).add_edge(START, "a")
+
+
+def refused(feature: str) -> pytest.RaisesContext:
+    return pytest.raises(NotSupportedError, match=rf"^lab does not support {feature}.*; see README")
+
+
+def test_unknown_state_graph_options_are_refused_by_name():
+    with refused(r"StateGraph\(config_schema=\.\.\.\)"):
+        StateGraph(Log, config_schema=dict)
+
+
+@pytest.mark.parametrize("option", ["retry_policy", "cache_policy", "defer", "error_handler", "timeout"])
+def test_node_options_lab_does_not_implement_are_refused_by_name(option):
+    with refused(rf"add_node\({option}=\.\.\.\)"):
+        StateGraph(Log).add_node("a", lambda state: {}, **{option: object()})
+
+
+@pytest.mark.parametrize("option", ["store", "cache", "debug"])
+def test_compile_options_lab_does_not_implement_are_refused_by_name(option):
+    with refused(rf"compile\({option}=\.\.\.\)"):
+        one_node_graph().compile(**{option: True})
+
+
+def test_compile_accepts_options_left_at_their_defaults():
+    app = one_node_graph().compile(store=None, cache=None, debug=False, name="mine")
+    assert app.invoke({"log": []}) == {"log": ["a"]}
+
+
+def test_inherited_checkpointer_is_refused_by_name():
+    with refused(r"compile\(checkpointer=True\)"):
+        one_node_graph().compile(checkpointer=True)
+
+
+@pytest.mark.parametrize("parameter", ["writer", "store", "previous"])
+def test_node_parameters_lab_cannot_fill_are_refused_by_name(parameter):
+    namespace: dict = {}
+    exec(f"def node(state, {parameter}):\n    return {{}}", namespace)
+    with refused(f"a node parameter named '{parameter}'"):
+        StateGraph(Log).add_node("a", namespace["node"]).add_edge(START, "a").compile()
+
+
+def test_bulk_update_state_refuses_task_ids_by_name():
+    app = one_node_graph().compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "t"}}
+    app.invoke({"log": []}, config)
+    with refused(r"StateUpdate\(task_id=\.\.\.\)"):
+        app.bulk_update_state(config, [[StateUpdate({"log": ["x"]}, "a", "some-task")]])
+    assert app.get_state(config).values == {"log": ["a"]}, "a refused update writes nothing"
+
+
+def test_json_schema_refuses_field_types_it_cannot_describe_by_name():
+    class Odd(TypedDict):
+        when: complex
+
+    with refused("a JSON schema for the field type <class 'complex'>"):
+        StateGraph(Odd).add_node("a", lambda s: {}).add_edge(START, "a").compile().get_input_jsonschema()
+
+
+def test_drawing_to_an_image_is_refused_by_name_and_points_at_draw_mermaid():
+    drawn = one_node_graph().compile().get_graph()
+    with refused(r"draw_mermaid_png\(\).*print\(graph.get_graph\(\).draw_mermaid\(\)\)"):
+        drawn.draw_mermaid_png()
+    with refused(r"draw_ascii\(\)"):
+        drawn.draw_ascii()
+    with refused(r"draw_mermaid\(curve_style=\.\.\.\)"):
+        drawn.draw_mermaid(curve_style="basis")
+    assert drawn.draw_mermaid(with_styles=False) == "graph TD;\n\t__start__ --> a;\n\ta --> __end__;\n"
+
+
+@pytest.mark.parametrize("method", ["batch", "astream_events", "with_config", "get_subgraphs"])
+def test_compiled_graph_methods_lab_lacks_fail_by_name(method):
+    app = one_node_graph().compile()
+    with pytest.raises(AttributeError, match=rf"^lab does not support CompiledStateGraph\.{method}\(\)"):
+        getattr(app, method)
+    assert not hasattr(app, method), "hasattr() still answers False"
+    with pytest.raises(AttributeError, match="'CompiledStateGraph' object has no attribute 'no_such'"):
+        app.no_such  # noqa: B018
+
+
+def test_get_config_outside_a_node_is_a_runtime_error():
+    with pytest.raises(RuntimeError, match="outside of a runnable context"):
+        get_config()
+
+
+def test_get_config_is_cleared_after_each_node():
+    app = one_node_graph(lambda state: {"log": [get_config()["metadata"]["langgraph_node"]]}).compile()
+    assert app.invoke({"log": []}) == {"log": ["a"]}
+    with pytest.raises(RuntimeError):
+        get_config()
+
+
+def test_lab_builds_dataclass_graphs_without_pydantic():
+    """``pydantic`` is made unimportable; a dataclass state still runs, is drawn and described."""
+    script = textwrap.dedent(
+        """
+        import sys
+        sys.modules["pydantic"] = None  # any import of pydantic now fails
+        import dataclasses, operator
+        from typing import Annotated
+        from lab.graph import START, StateGraph
+
+        @dataclasses.dataclass
+        class State:
+            x: int
+            log: Annotated[list, operator.add] = dataclasses.field(default_factory=list)
+
+        def bump(state: State) -> dict:
+            return {"x": state.x + 1, "log": [type(state).__name__]}
+
+        app = StateGraph(State).add_node("bump", bump).add_edge(START, "bump").compile()
+        print(app.invoke({"x": 1}), app.get_input_jsonschema()["required"], len(app.get_graph().edges))
+        """
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True, timeout=60, check=True
+    )
+    assert out.stdout.split() == ["{'x':", "2,", "'log':", "['State']}", "['x']", "2"]
