@@ -72,9 +72,15 @@ def lesson_list(env: Any, lang: str) -> list[dict[str, Any]]:
     ]
 
 
+def script_json(value: Any) -> str:
+    """``value`` as JSON that is safe inside ``<script type="application/json">``."""
+    return json.dumps(value, ensure_ascii=False).replace("</", "<\\/")
+
+
 def index_context(env: Any, lang: str) -> dict[str, Any]:
     """What ``narratives/<lang>/index.html`` (the lesson list) is rendered with."""
-    return {"lessons": lesson_list(env, lang), "words": page_words(lang), "path": ""}
+    words = page_words(lang)
+    return {"lessons": lesson_list(env, lang), "words": words, "words_json": script_json(words), "path": ""}
 
 
 def write(site: Path, path: str, html: str) -> None:
@@ -88,9 +94,8 @@ def render_lesson_pages(env: Any, site: Path, lang: str, languages: list[str]) -
     words = page_words(lang)
     for number, lesson in enumerate(LESSONS, start=1):
         text = rendered_prose(env, lang, lesson)
-        data = json.dumps(lesson_data(lesson), ensure_ascii=False).replace("</", "<\\/")
-        common = {"lang": lang, "languages": languages, "words": words, "lesson": lesson, "text": text}
-        common |= {"number": number, "data": data}
+        common = {"lang": lang, "languages": languages, "words": words, "words_json": script_json(words)}
+        common |= {"lesson": lesson, "number": number, "text": text, "data": script_json(lesson_data(lesson))}
         overview = env.get_template("_lesson.html").render(**common, path=f"{lesson.id}/")
         write(site, f"learn/{lang}/{lesson.id}", overview)
         for index, step in enumerate(lesson.steps):

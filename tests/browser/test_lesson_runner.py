@@ -1,0 +1,76 @@
+"""The guided lessons in Chromium, clicked as a learner clicks: each step page boots the lab, rebuilds
+the step's thread from empty storage, asks the prediction (one wrong pick first: the hint shows and the
+choice stays open for a second try), sends the step's command from its control, and is done only when
+Python's ``lesson_check`` says so. Lesson 4 in both languages, and a deep link in a fresh context."""
+
+import re
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+from browser_harness import BOOT_TIMEOUT_S
+from playwright.sync_api import expect
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from lab.lessons import get_lesson  # noqa: E402
+from lab.lessons.model import predict_answer  # noqa: E402
+
+TIMEOUT_MS = BOOT_TIMEOUT_S * 1000
+
+
+def words(lang: str) -> dict:
+    return tomllib.loads((ROOT / "narratives" / lang / "lessons" / "_page.toml").read_text())
+
+
+def step_texts(lang: str, lesson_id: str) -> dict:
+    return tomllib.loads((ROOT / "narratives" / lang / "lessons" / f"{lesson_id}.toml").read_text())["steps"]
+
+
+def take_step(page, lang: str, lesson_id: str, step_id: str) -> None:
+    """Predict (wrong, then right) and act, by the buttons' visible names; wait for Python's verdict."""
+    lesson, say = get_lesson(lesson_id), words(lang)
+    step, text = lesson.step(step_id), step_texts(lang, lesson_id)[step_id]
+    section = page.locator(f'section[data-step="{step_id}"]')
+    expect(section).to_have_attribute("data-ready", "true", timeout=TIMEOUT_MS)
+    if step.predict:
+        right = step.predict.choices.index(predict_answer(step))
+        wrong = next(i for i in range(len(step.predict.choices)) if i != right)
+        page.get_by_role("button", name=text["choices"][wrong], exact=True).click()
+        expect(section.locator("[data-hint]")).to_be_visible()
+        expect(page.get_by_role("button", name=text["choices"][right], exact=True)).to_be_enabled()
+        page.get_by_role("button", name=text["choices"][right], exact=True).click()
+        expect(section.locator("[data-correct]")).to_be_visible()
+    if step.action:
+        page.get_by_role("button", name=say["controls"][step.action.name], exact=True).click()
+    expect(section).to_have_attribute("data-done", "true", timeout=TIMEOUT_MS)
+    expect(section.locator("details[data-why]")).to_have_attribute("open", "")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_lesson_4_walked_by_clicking_in_each_language(page, site, lang):
+    lesson = get_lesson("interrupt")
+    page.goto(f"{site}/learn/{lang}/{lesson.id}/{lesson.steps[0].id}/")
+    for number, step in enumerate(lesson.steps):
+        take_step(page, lang, lesson.id, step.id)
+        if number + 1 < len(lesson.steps):
+            page.get_by_role("link", name=words(lang)["next"], exact=True).click()
+            expect(page).to_have_url(re.compile(f"/learn/{lang}/{lesson.id}/{lesson.steps[number + 1].id}/$"))
+    page.goto(f"{site}/learn/{lang}/")
+    progress = page.locator(f'[data-lesson-progress="{lesson.id}"]')
+    expect(progress).to_have_text(f"{len(lesson.steps)}/{len(lesson.steps)} {words(lang)['lesson_done']}")
+
+
+def test_a_deep_link_to_a_middle_step_opens_it_in_a_fresh_browser(browser, site):
+    """Lesson 4, step 2, in Chinese: a new context (no storage) rebuilds the thread and the step completes."""
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(f"{site}/learn/zh/interrupt/approve/")
+    expect(page.locator("html")).to_have_attribute("lang", "zh")
+    expect(page.get_by_role("heading", level=2)).to_have_text("批准")  # readable before Python boots
+    take_step(page, "zh", "interrupt", "approve")
+    expect(page.locator("[data-why]")).to_contain_text("26.50")
+    expect(page.locator("[data-lab-status]")).to_contain_text("SAR")  # view()'s status line: filed
+    context.close()
