@@ -74,3 +74,16 @@ def test_a_deep_link_to_a_middle_step_opens_it_in_a_fresh_browser(browser, site)
     expect(page.locator("[data-why]")).to_contain_text("26.50")
     expect(page.locator("[data-lab-status]")).to_contain_text("SAR")  # view()'s status line: filed
     context.close()
+
+
+@pytest.mark.parametrize(
+    ("lang", "lesson_id", "step_id"),
+    [
+        ("en", "crash", "resume"),  # its setup kills the worker for real: a crash in a move
+        ("zh", "threads", "reused-id"),  # the lab refuses the learner's command, as the step expects
+        ("en", "durability", "async-after"),  # IndexedDB loses the checkpoint in flight, as in CPython
+    ],
+)
+def test_deep_links_that_crash_or_refuse_rebuild_the_same_step(page, site, lang, lesson_id, step_id):
+    page.goto(f"{site}/learn/{lang}/{lesson_id}/{step_id}/")
+    take_step(page, lang, lesson_id, step_id)
