@@ -41,7 +41,7 @@ LESSON = Lesson(
         ),
         Step(
             id="pending-writes",
-            prepare=(do("arm_crash", seam="task_finish", node="screen_sanctions"),),
+            prepare=(do("arm_crash", seam="put_writes", node="fetch_transactions"),),
             action=do("step"),
             predict=Predict("head_step", (1, 2)),
             expects={

@@ -2,6 +2,8 @@
 next step starts), ``"async"`` (saved while the next step runs, so the newest can be lost) and
 ``"exit"`` (saved only when the run stops, so a crash loses the whole run)."""
 
+from typing import Any
+
 from lab.lessons.model import Command, Lesson, Predict, Step, do, start_case
 
 ARM = do("arm_crash", seam="task_start", node="classify_typology")
@@ -9,7 +11,7 @@ ARM = do("arm_crash", seam="task_start", node="classify_typology")
 
 
 def crash_under(
-    mode: str, kept: int, choices: tuple[int, ...], follow: Command, after: dict
+    mode: str, kept: int, choices: tuple[int, ...], follow: Command, after: dict[str, Any]
 ) -> tuple[Step, Step]:
     """The crash under one durability mode, then the action the status line names."""
     return (

@@ -1,7 +1,8 @@
 """The guided lessons in Chromium, clicked as a learner clicks: each step page boots the lab, rebuilds
 the step's thread from empty storage, asks the prediction (one wrong pick first: the hint shows and the
 choice stays open for a second try), sends the step's command from its control, and is done only when
-Python's ``lesson_check`` says so. Lesson 4 in both languages, and a deep link in a fresh context."""
+Python's ``lesson_check`` says so. Every lesson in English, lesson 4 in Chinese too, and deep links in a
+fresh context. Slow: each test boots the lab and runs its nodes at the lab's pace (about a minute each)."""
 
 import re
 import sys
@@ -15,7 +16,8 @@ from playwright.sync_api import expect
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from lab.lessons import get_lesson  # noqa: E402
+from lab.aml import VARIANTS  # noqa: E402
+from lab.lessons import LESSONS, get_lesson  # noqa: E402
 from lab.lessons.model import predict_answer  # noqa: E402
 
 TIMEOUT_MS = BOOT_TIMEOUT_S * 1000
@@ -49,9 +51,24 @@ def take_step(page, lang: str, lesson_id: str, step_id: str) -> None:
     expect(section.locator("details[data-why]")).to_have_attribute("open", "")
 
 
-@pytest.mark.parametrize("lang", ["en", "zh"])
-def test_lesson_4_walked_by_clicking_in_each_language(page, site, lang):
-    lesson = get_lesson("interrupt")
+def walk_params() -> list:
+    """Every lesson in English, lesson 4 in Chinese too (its deep link below is Chinese as well)."""
+    missing = "task-key" not in VARIANTS
+    reason = "variant 'task-key' (branch i10) is missing; 'fixed' still keys by task id"
+    return [
+        pytest.param(
+            "en",
+            lesson.id,
+            marks=pytest.mark.xfail(missing and lesson.id == "idempotency", reason=reason, strict=True),
+        )
+        for lesson in LESSONS
+    ] + [pytest.param("zh", "interrupt")]
+
+
+@pytest.mark.parametrize(("lang", "lesson_id"), walk_params())
+def test_a_lesson_walked_by_clicking(page, site, lang, lesson_id):
+    """From the first step to the last by what a learner clicks; "Next" keeps the same lab."""
+    lesson = get_lesson(lesson_id)
     page.goto(f"{site}/learn/{lang}/{lesson.id}/{lesson.steps[0].id}/")
     for number, step in enumerate(lesson.steps):
         take_step(page, lang, lesson.id, step.id)
