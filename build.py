@@ -292,18 +292,23 @@ def render_static_pages(site: Path) -> None:
 
 
 def render_narratives(site: Path) -> None:
-    """Render ``narratives/<lang>/*.html`` (jinja2 templates) to ``/learn/<lang>/``.
+    """Render ``narratives/<lang>/*.html`` (jinja2 templates) to ``/learn/<lang>/``, and the lessons
+    to ``/learn/<lang>/<lesson>/<step>/`` (``narratives/pages.py``).
 
     Files whose name starts with ``_`` are shared templates (the layout), not pages.
     """
+    from narratives.pages import index_context, render_lesson_pages  # the lessons: lab.lessons + prose
+
     env = _templates(NARRATIVES)
     languages = sorted(p.name for p in NARRATIVES.iterdir() if p.is_dir() and not p.name.startswith("_"))
     for lang in languages:
         for page in sorted((NARRATIVES / lang).glob("*.html")):
-            html = env.get_template(f"{lang}/{page.name}").render(lang=lang, languages=languages)
+            context = index_context(env, lang)
+            html = env.get_template(f"{lang}/{page.name}").render(lang=lang, languages=languages, **context)
             target = site / "learn" / lang / page.name
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(html)
+        render_lesson_pages(env, site, lang, languages)
 
 
 def write_manifest(site: Path, boot_wheels: list[str], on_demand: dict[str, str]) -> None:

@@ -54,6 +54,9 @@ JSON-able, never a traceback:
 - ``view()`` → everything the page draws, computed here (:mod:`lab.controller.view`): node states
   with reasons, actions with the reasons they are disabled, the status line, frames with diffs, the
   branch tree, the annotated ledger and its verdict, the seam catalogue, the activity history.
+- ``lesson_command(lesson, step, part)`` → the command a guided lesson's move sends;
+  ``lesson_check(lesson, step)`` → ``{done, facts}``: the step's facts checked on ``view()``
+  (:mod:`lab.lessons`).
 
 **Events** (one async ``emit(event)`` callback; each event has ``type``, ``seq``, ``thread_id``):
 
@@ -119,6 +122,9 @@ from lab.controller.session import (
 )
 from lab.controller.view import build_view
 from lab.graph import CompiledStateGraph
+from lab.lessons import get_lesson
+from lab.lessons.play import check_step, command_of
+from lab.lessons.refs import resolve
 from lab.types import Command
 
 Emit = Callable[[dict[str, Any]], Awaitable[None]]
@@ -145,9 +151,14 @@ COMMANDS = (
     "ledger",
     "executions",
     "view",
+    "lesson_command",
+    "lesson_check",
     "reset",
 )
 """The page's commands, in the order a lesson meets them."""
+READS = ("catalog", "restore", "threads", "state", "frames", "frame", "branches", "ledger", "executions")
+READS += ("view", "lesson_command", "lesson_check")
+"""Commands that change nothing a learner did: a lesson check looks at the answer to the last other one."""
 
 
 def command(method: Callable[..., Awaitable[dict[str, Any]]]) -> Callable[..., Awaitable[dict[str, Any]]]:
@@ -205,6 +216,7 @@ class LabController(RunDriver, SeamEvents):
         self._crash: CrashPoint | None = None
         self._crash_report: dict[str, Any] | None = None
         self._seq = 0
+        self.last_answer: dict[str, Any] | None = None  # to the last command not in READS
 
     async def dispatch(self, name: str, args: dict[str, Any] | None = None) -> dict[str, Any]:
         """Run the command ``name`` with keyword ``args`` (what the worker calls)."""
@@ -216,7 +228,10 @@ class LabController(RunDriver, SeamEvents):
             inspect.signature(method).bind(**(args or {}))
         except TypeError as exc:
             return {"ok": False, "error": error_payload(LabError(f"{name}: {exc}"))}
-        return await method(**(args or {}))
+        answer = await method(**(args or {}))
+        if name not in READS:
+            self.last_answer = {"command": name, "args": args or {}, **answer}
+        return answer
 
     # -- the session ----------------------------------------------------------------------------------
     @command
@@ -469,6 +484,21 @@ class LabController(RunDriver, SeamEvents):
                 "delay": self.delay,
             },
         )
+
+    # -- guided lessons (lab.lessons) ----------------------------------------------------------------
+    @command
+    async def lesson_command(self, lesson: str, step: str, part: int | str = "action") -> dict[str, Any]:
+        """``{"name", "args"}``: the command a lesson step's move sends, as its control would send it
+        (checkpoint and thread ids filled in from the lab now). ``part``: ``"action"`` or the index
+        of one of the step's ``prepare`` commands."""
+        command = command_of(get_lesson(lesson), step, part)
+        view = (await self.view())["result"]
+        return resolve(command, view, (await self.threads())["result"]["threads"])
+
+    @command
+    async def lesson_check(self, lesson: str, step: str) -> dict[str, Any]:
+        """``{"done", "facts"}``: whether the step's facts hold on ``view()`` now, each with its value."""
+        return check_step(get_lesson(lesson).step(step), (await self.view())["result"], self.last_answer)
 
     @command
     async def reset(self) -> dict[str, Any]:

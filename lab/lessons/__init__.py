@@ -1,0 +1,37 @@
+"""Guided lessons over the lab: each a list of steps (predict → do → see why) about one thing
+learners get wrong in LangGraph. A lesson is data (:mod:`lab.lessons.model`); a step is done when
+its facts hold on the controller's ``view()`` (:mod:`lab.lessons.facts`); :mod:`lab.lessons.play`
+turns a step into the commands a learner's clicks send and checks it. The prose, in every
+language, lives in ``narratives/``.
+
+Modules: ``model`` (the data shapes), ``facts`` (what a step checks), ``refs`` (arguments filled in
+when a command is sent), ``play`` (deep links and checks), ``l1_checkpoints`` … ``l8_durability``
+(the lessons).
+"""
+
+from importlib import import_module
+
+from lab.lessons.model import Lesson
+
+LESSON_MODULES = (
+    "l1_checkpoints",
+    "l2_threads",
+    "l3_crash",
+    "l4_node_restarts",
+    "l5_idempotency",
+    "l6_replay_fork",
+    "l7_edit_past",
+    "l8_durability",
+)
+LESSONS: tuple[Lesson, ...] = tuple(import_module(f"lab.lessons.{name}").LESSON for name in LESSON_MODULES)
+"""The lessons, in the order the lesson list shows them."""
+
+
+def get_lesson(lesson_id: str) -> Lesson:
+    for lesson in LESSONS:
+        if lesson.id == lesson_id:
+            return lesson
+    raise KeyError(f"No lesson {lesson_id!r}; the lessons: {', '.join(lesson.id for lesson in LESSONS)}")
+
+
+__all__ = ["LESSONS", "Lesson", "get_lesson"]

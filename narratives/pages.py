@@ -1,0 +1,106 @@
+"""The lesson pages: lesson data (``lab.lessons``) and prose (``narratives/<lang>/lessons/``) rendered
+to static HTML that reads before Python boots.
+
+Each lesson's prose is one TOML file per language (``<lesson id>.toml``): ``title``, ``summary``,
+``takeaway`` (and an optional ``table``), and per step ``title``, ``body``, ``why``, ``do`` (when the
+step asks for an action) and ``question``, ``choices``, ``hint`` (when it asks for a prediction).
+Every text is a jinja2 template whose numbers come from the lesson's expected facts
+(``facts.<step>.<fact>``, ``lessons.<lesson>.<step>.<fact>``), the values ``tests/test_lessons.py``
+checks against the runtime: a page never states an answer the lab did not give. ``_page.toml``
+holds the page's own words.
+
+Pages: ``/learn/<lang>/`` (the lesson list, from ``index.html``), ``/learn/<lang>/<lesson>/`` (the
+lesson at a glance) and ``/learn/<lang>/<lesson>/<step>/`` (one step, its lesson data embedded as
+JSON for the lesson runner).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from lab.lessons import LESSONS, get_lesson
+from lab.lessons.model import Lesson
+from lab.lessons.play import lesson_data
+
+HERE = Path(__file__).resolve().parent
+
+
+def page_words(lang: str) -> dict[str, str]:
+    """The page's own words in ``lang``."""
+    return tomllib.loads((HERE / lang / "lessons" / "_page.toml").read_text())
+
+
+def prose(lang: str, lesson: Lesson) -> dict[str, Any]:
+    """A lesson's prose in ``lang``, as written (templates not rendered yet)."""
+    return tomllib.loads((HERE / lang / "lessons" / f"{lesson.id}.toml").read_text())
+
+
+def expected_facts() -> dict[str, dict[str, dict[str, Any]]]:
+    """``lesson id → step id → expected facts``: the numbers a text may state."""
+    return {lesson.id: {step.id: step.expects for step in lesson.steps} for lesson in LESSONS}
+
+
+def render_text(env: Any, text: Any, facts: dict[str, Any], lessons: dict[str, Any]) -> Any:
+    """One text (or list of texts) with its facts filled in; text without ``{`` is taken as is."""
+    if isinstance(text, list):
+        return [render_text(env, item, facts, lessons) for item in text]
+    if isinstance(text, dict):
+        return {key: render_text(env, value, facts, lessons) for key, value in text.items()}
+    return env.from_string(text).render(facts=facts, lessons=lessons) if "{" in text else text
+
+
+def rendered_prose(env: Any, lang: str, lesson: Lesson) -> dict[str, Any]:
+    """A lesson's prose in ``lang``, its facts filled in (once per build: ``env`` is new per build)."""
+    return _rendered_prose(env, lang, lesson.id)
+
+
+@functools.cache
+def _rendered_prose(env: Any, lang: str, lesson_id: str) -> dict[str, Any]:
+    lessons = expected_facts()
+    return render_text(env, prose(lang, get_lesson(lesson_id)), lessons[lesson_id], lessons)
+
+
+def lesson_list(env: Any, lang: str) -> list[dict[str, Any]]:
+    """What the lesson list shows: id, title, summary, step count (and the rest of the prose)."""
+    return [
+        {**rendered_prose(env, lang, lesson), "id": lesson.id, "step_count": len(lesson.steps)}
+        for lesson in LESSONS
+    ]
+
+
+def script_json(value: Any) -> str:
+    """``value`` as JSON that is safe inside ``<script type="application/json">``."""
+    return json.dumps(value, ensure_ascii=False).replace("</", "<\\/")
+
+
+def index_context(env: Any, lang: str) -> dict[str, Any]:
+    """What ``narratives/<lang>/index.html`` (the lesson list) is rendered with."""
+    words = page_words(lang)
+    return {"lessons": lesson_list(env, lang), "words": words, "words_json": script_json(words), "path": ""}
+
+
+def write(site: Path, path: str, html: str) -> None:
+    target = site / path / "index.html"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(html)
+
+
+def render_lesson_pages(env: Any, site: Path, lang: str, languages: list[str]) -> None:
+    """Every lesson page of ``lang``: the lesson at a glance, then one page per step."""
+    words = page_words(lang)
+    for number, lesson in enumerate(LESSONS, start=1):
+        text = rendered_prose(env, lang, lesson)
+        common = {"lang": lang, "languages": languages, "words": words, "words_json": script_json(words)}
+        common |= {"lesson": lesson, "number": number, "text": text, "data": script_json(lesson_data(lesson))}
+        overview = env.get_template("_lesson.html").render(**common, path=f"{lesson.id}/")
+        write(site, f"learn/{lang}/{lesson.id}", overview)
+        for index, step in enumerate(lesson.steps):
+            step_text = text["steps"][step.id]
+            page = env.get_template("_lesson_step.html").render(
+                **common, step=step, index=index, step_text=step_text, path=f"{lesson.id}/{step.id}/"
+            )
+            write(site, f"learn/{lang}/{lesson.id}/{step.id}", page)

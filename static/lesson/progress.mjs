@@ -1,0 +1,45 @@
+/**
+ * Lesson progress, kept in this browser (localStorage): which steps of which lesson are done. The
+ * lesson list and each lesson's step list show it in their `[data-lesson-progress]` and
+ * `[data-step-progress]` placeholders. Progress is a learner's, not a rule of the lab: Python decides
+ * whether a step is done (lesson_check); this module only remembers that it said so.
+ */
+
+const KEY = "checkpoint-lab.lessons";
+
+/** @returns {Record<string, true>} "lesson/step" → true for every step done */
+export function doneSteps() {
+  try {
+    return JSON.parse(localStorage.getItem(KEY) ?? "{}") ?? {};
+  } catch {
+    return {}; // unreadable progress is no progress, not a broken page
+  }
+}
+
+/** Remember that Python said `lesson`/`step` is done. */
+export function markDone(lesson, step) {
+  localStorage.setItem(KEY, JSON.stringify({ ...doneSteps(), [`${lesson}/${step}`]: true }));
+}
+
+/**
+ * Fill the progress placeholders under `root`.
+ * @param {ParentNode} root
+ * @param {{lesson_done: string}} words the page's words (narratives/<lang>/lessons/_page.toml)
+ */
+export function showProgress(root, words) {
+  const done = doneSteps();
+  for (const element of root.querySelectorAll("[data-step-progress]")) {
+    const isDone = done[element.dataset.stepProgress] === true;
+    element.textContent = isDone ? `✓ ${words.lesson_done}` : "";
+    element.dataset.done = String(isDone);
+  }
+  for (const element of root.querySelectorAll("[data-lesson-progress]")) {
+    const prefix = `${element.dataset.lessonProgress}/`;
+    const count = Object.keys(done).filter((key) => key.startsWith(prefix)).length;
+    element.textContent = count ? `${count}/${element.dataset.steps} ${words.lesson_done}` : "";
+    element.dataset.done = String(count);
+  }
+}
+
+const wordsElement = document.getElementById("lesson-words");
+if (wordsElement) showProgress(document, JSON.parse(wordsElement.textContent));

@@ -1,0 +1,175 @@
+/**
+ * The lesson runner: one step of a guided lesson (predict → do → see why) over a live lab, the way a
+ * Learn Git Branching level runs over its simulator.
+ *
+ * No rule lives here. The lesson's data (lab/lessons, embedded in the page as JSON at build time)
+ * lists the moves that lead to this step; Python resolves each into the command its control sends
+ * (`lesson_command`), and decides whether the step is done by checking its facts on `view()`
+ * (`lesson_check`). This module only sends, shows and remembers:
+ *
+ * 1. Setup: on a fresh page the lab replays every earlier step's moves (a deep link opens the same
+ *    step on any browser, with empty storage: a crash in a move is a real worker kill, answered by
+ *    LabSession with a new worker).
+ * 2. Predict: the choices open; a wrong pick shows the hint and stays open for a second try; the
+ *    right one opens the step's control. Nothing advances on a timer.
+ * 3. Do: the step's control and "do it for me" send the same command.
+ * 4. See why: once Python says the step is done, its explanation opens, its progress is kept
+ *    (progress.mjs), and the page's `data-done` says so.
+ *
+ * "Next" after a done step stays on this lab: the next step's page replaces this one (its URL is
+ * pushed, so it stays a deep link) and only that step's own preparation is sent, since the lab
+ * already stands where the earlier steps left it. Any other navigation loads the page afresh.
+ */
+import { LabSession } from "../lab-session.mjs";
+import { markDone, showProgress } from "./progress.mjs";
+
+const lesson = JSON.parse(document.getElementById("lesson-data").textContent);
+const words = JSON.parse(document.getElementById("lesson-words").textContent);
+// Nodes work at the lab's own pace (0.3 s), in the setup too: under durability "async" what a crash
+// loses depends on how far the saver got, and at that pace a lesson loses what it says it loses.
+const session = new LabSession();
+
+/** One step on the page: its section, its data, and what the learner can press. */
+class StepView {
+  constructor() {
+    this.section = document.querySelector("[data-lesson]");
+    this.step = lesson.steps.find((candidate) => candidate.id === this.section.dataset.step);
+    this.choices = [...this.section.querySelectorAll("[data-choice]")];
+    this.doButtons = [this.find("[data-control]"), this.find("[data-do-it]")].filter(Boolean);
+  }
+
+  find(selector) {
+    return this.section.querySelector(selector);
+  }
+
+  say(text) {
+    this.find("[data-lesson-status]").textContent = text;
+  }
+}
+
+let view = new StepView();
+
+/**
+ * Send one move of the lesson: Python names the command, the session sends it. A refusal is an
+ * answer (a lesson may ask for one); a crash is answered by the session with a new worker.
+ */
+async function send(stepId, part) {
+  const command = await session.command("lesson_command", { lesson: lesson.id, step: stepId, part });
+  try {
+    return await session.command(command.name, command.args);
+  } catch (error) {
+    if (error.type === "Crashed") throw error;
+    return { refused: error.message };
+  }
+}
+
+/** What the lab shows now: its status line and every node that is not idle, with its reason. */
+async function showLab() {
+  const lab = await session.command("view");
+  view.find("[data-lab-view]").hidden = false;
+  view.find("[data-lab-status]").textContent = lab.status.message.text;
+  view.find("[data-lab-nodes]").replaceChildren(
+    ...lab.graph.nodes
+      .filter((node) => node.kind === "node" && node.state !== "idle")
+      .map((node) => {
+        const item = document.createElement("li");
+        item.textContent = `${node.id}: ${node.state}${node.reason ? ` (${node.reason.text})` : ""}`;
+        return item;
+      }),
+  );
+}
+
+/** Ask Python whether the step is done; when it is, reveal why and keep the progress. */
+async function check() {
+  const { section, step } = view;
+  const result = await session.command("lesson_check", { lesson: lesson.id, step: step.id });
+  await showLab();
+  if (!result.done) {
+    const wrong = Object.entries(result.facts).filter(([, fact]) => !fact.holds);
+    view.say(`${words.not_done}: ${wrong.map(([name, fact]) => `${name} = ${JSON.stringify(fact.actual)}`).join("; ")}`);
+    return result;
+  }
+  section.dataset.done = "true";
+  view.find("[data-why]").open = true;
+  markDone(lesson.id, step.id);
+  showProgress(document, words);
+  view.say(words.done);
+  return result;
+}
+
+async function act() {
+  for (const button of view.doButtons) button.disabled = true;
+  view.say(words.running);
+  const answer = await send(view.step.id, "action");
+  if (answer?.refused) view.find("[data-lab-status]").textContent = answer.refused;
+  const result = await check();
+  if (!result.done) for (const button of view.doButtons) button.disabled = false;
+}
+
+/** The predict question: a wrong pick shows the hint; the right one opens the step's action. */
+function predicted(index) {
+  const { choices, step } = view;
+  if (index !== step.predict.answer) {
+    choices[index].disabled = true;
+    choices[index].dataset.wrong = "true";
+    view.find("[data-hint]").hidden = false;
+    return;
+  }
+  for (const choice of choices) choice.disabled = true;
+  choices[index].dataset.right = "true";
+  view.find("[data-hint]").hidden = true;
+  view.find("[data-correct]").hidden = false;
+  view.section.dataset.predicted = "true";
+  if (step.action) open();
+  else check().catch(failed);
+}
+
+function open() {
+  for (const button of view.doButtons) button.disabled = false;
+  view.say(words.ready);
+  view.doButtons[0].focus();
+}
+
+function failed(error) {
+  view.say(`${words.failed} ${error.message}`);
+  view.section.dataset.failed = "true";
+}
+
+/** Send `moves`, then open the step: its question first, else its action, else its check. */
+async function enter(moves) {
+  view.say(words.preparing);
+  showProgress(document, words);
+  await session.ready;
+  for (const [stepId, part] of moves) await send(stepId, part);
+  view.section.dataset.ready = "true";
+  for (const [index, choice] of view.choices.entries()) choice.addEventListener("click", () => predicted(index));
+  for (const button of view.doButtons) button.addEventListener("click", () => act().catch(failed));
+  document.querySelector('a[rel="next"]')?.addEventListener("click", goNext);
+  if (view.step.predict) {
+    for (const choice of view.choices) choice.disabled = false;
+    await showLab();
+    view.say(words.predict_first);
+  } else if (view.step.action) {
+    await showLab();
+    open();
+  } else {
+    await check();
+  }
+}
+
+/** "Next" after a done step: swap in the next step's page and send only its own preparation. */
+async function goNext(event) {
+  if (view.section.dataset.done !== "true") return; // not done here: a fresh page rebuilds the step
+  event.preventDefault();
+  const done = view.step;
+  const href = event.currentTarget.href;
+  const next = new DOMParser().parseFromString(await (await fetch(href)).text(), "text/html");
+  document.title = next.title;
+  document.body.replaceChildren(...next.body.children); // parsed scripts never run: this module stays
+  history.pushState(null, "", href);
+  view = new StepView();
+  await enter(view.step.moves.slice(done.moves.length + (done.action ? 1 : 0)));
+}
+
+addEventListener("popstate", () => location.reload()); // back to an earlier step: rebuild it
+enter(view.step.moves).catch(failed);

@@ -1,0 +1,91 @@
+"""The lesson prose: both languages say the same steps with the same keys, every number a page states
+is one of the lesson's checked facts, and the pages render as static HTML with language switches that
+keep the page."""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from lab.lessons import LESSONS
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # build.py and narratives/ live at the repository root
+
+import build  # noqa: E402
+from narratives.pages import page_words, prose  # noqa: E402
+
+LANGUAGES = ("en", "zh")
+
+
+def shape(value: Any) -> Any:
+    """The keys of a text tree, with list lengths: what must match across languages."""
+    if isinstance(value, dict):
+        return {key: shape(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return len(value)
+    return str
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.id)
+def test_both_languages_have_the_same_lesson_steps_and_keys(lesson):
+    english, chinese = (prose(lang, lesson) for lang in LANGUAGES)
+    assert shape(english) == shape(chinese)
+    assert list(english["steps"]) == lesson.step_ids()
+    for step in lesson.steps:
+        text = english["steps"][step.id]
+        assert {"title", "body", "why"} <= set(text), step.id
+        assert ("do" in text) == (step.action is not None), step.id
+        assert {"question", "choices", "hint"} <= set(text) if step.predict else "question" not in text
+        if step.predict:
+            assert len(text["choices"]) == len(step.predict.choices), step.id
+
+
+def test_both_languages_have_the_same_page_words():
+    assert shape(page_words("en")) == shape(page_words("zh"))
+    assert sorted(p.name for p in (ROOT / "narratives").iterdir() if p.is_dir() and p.name in LANGUAGES) == [
+        "en",
+        "zh",
+    ]
+
+
+def test_a_fact_from_outside_the_project_names_its_source():
+    for lang in LANGUAGES:
+        for lesson in LESSONS:
+            text = str(prose(lang, lesson))
+            if "Stripe" in text:
+                assert "docs.stripe.com" in text and "24" in text, (lang, lesson.id)
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    site = tmp_path_factory.mktemp("site")
+    build.render_narratives(site)
+    return site
+
+
+def test_every_step_has_a_page_in_each_language(site):
+    for lang in LANGUAGES:
+        index = (site / "learn" / lang / "index.html").read_text()
+        for lesson in LESSONS:
+            assert f'data-lesson-progress="{lesson.id}" data-steps="{len(lesson.steps)}"' in index
+            for step in lesson.steps:
+                page = (site / "learn" / lang / lesson.id / step.id / "index.html").read_text()
+                assert f'<html lang="{lang}">' in page and f'data-step="{step.id}"' in page
+                other = "zh" if lang == "en" else "en"
+                assert f'href="/learn/{other}/{lesson.id}/{step.id}/" lang="{other}"' in page
+
+
+def test_the_numbers_on_a_page_are_the_checked_facts(site):
+    """Lesson 4, step "approve": the page reveals 26.50, the value test_lessons checks against the runtime."""
+    lesson = next(lesson for lesson in LESSONS if lesson.id == "interrupt")
+    charged = lesson.step("approve").expects["charged"]
+    for lang in LANGUAGES:
+        page = (site / "learn" / lang / "interrupt" / "approve" / "index.html").read_text()
+        why = re.search(r'<details class="why" data-why>(.*?)</details>', page, re.S).group(1)
+        assert charged in why and charged == "26.50"
+        assert '"answer": 1' in page  # the page knows which choice is right, from the same data
