@@ -19,6 +19,7 @@
 import { LabSession } from "./lab-session.mjs";
 import { BOOT_STAGES } from "./protocol.mjs";
 import { LANGS, lang, onLangChange, setLang, t, translateDom } from "./i18n.mjs";
+import { mountUpdatePrompt } from "./offline.mjs";
 import { mountActivity } from "./views/activity.mjs";
 import { actionForKey, actionButton, relabel, SHORTCUTS } from "./views/actions.mjs";
 import { mountBranches } from "./views/branches.mjs";
@@ -1107,3 +1108,4 @@ onLangChange(() => {
 translateDom(document);
 if (lang() !== "en") translatePage();
 startBoot();
+mountUpdatePrompt($("main"));

@@ -24,6 +24,7 @@
  */
 import { LabClient, LabError } from "./lab-client.mjs";
 import { LEDGER_DATABASE, Ledger } from "./ledger.mjs";
+import { clearOfflineCopy, completeOfflineCopy, controlled } from "./offline.mjs";
 import { errorInfo } from "./protocol.mjs";
 
 export { LabError };
@@ -49,10 +50,11 @@ class PythonProcess {
    * @param {number} number the session's count of processes: 1, 2, ...
    * @param {number | null} delay seconds each node works (null: the controller's default)
    * @param {(process: PythonProcess, event: object) => void} onEvent
+   * @param {Promise<unknown>} whenCanStart the worker starts once this resolves
    */
-  constructor(number, delay, onEvent) {
+  constructor(number, delay, onEvent, whenCanStart) {
     this.number = number;
-    this.client = new LabClient();
+    this.client = new LabClient(whenCanStart);
     /** @type {Promise<object>} resolves to `lab_info` once booted; rejects if boot fails */
     this.whenBooted = new Promise((resolve, reject) => {
       this.client.onEvent((event) => {
@@ -98,14 +100,18 @@ export class LabSession {
   #state = "booting";
   /** @type {ProcessReadyEvent | null} */
   #lastReady = null;
+  /** @type {Promise<unknown>} the first worker waits for the service worker, so Pyodide is cached once */
+  #offline;
 
   /**
    * @param {object} [options]
    * @param {boolean} [options.spare] keep a second worker booted, so a crash swaps it in (default true)
    * @param {number | null} [options.delay] seconds each node works; null: the controller's default
    * @param {Ledger} [options.ledger] the external world's ledger (default: the "checkpoint-lab-ledger" one)
+   * @param {boolean} [options.offline] keep an offline copy of the site with its service worker (default true)
    */
-  constructor({ spare = true, delay = null, ledger = new Ledger() } = {}) {
+  constructor({ spare = true, delay = null, ledger = new Ledger(), offline = true } = {}) {
+    this.#offline = offline ? controlled() : Promise.resolve(false);
     this.#spareWanted = spare;
     this.#delay = delay;
     this.ledger = ledger;
@@ -180,11 +186,14 @@ export class LabSession {
 
   /**
    * Start over with an empty lab: every thread's checkpoints, the journal and - through the
-   * controller's external world - the ledger are deleted. Ask the learner first.
+   * controller's external world - the ledger are deleted, and so are the offline copy of the site
+   * and the memory snapshots (the next visit caches them again). Ask the learner first.
    * @returns {Promise<{threads_deleted: number}>}
    */
-  reset() {
-    return this.command("reset");
+  async reset() {
+    const result = await this.command("reset");
+    await clearOfflineCopy();
+    return result;
   }
 
   /** Boot a fresh process after a failed boot (the Retry button). */
@@ -203,7 +212,7 @@ export class LabSession {
   async wipeStorage() {
     this.close();
     await this.ledger.close();
-    await Promise.all(LAB_DATABASES.map(deleteDatabase));
+    await Promise.all([...LAB_DATABASES.map(deleteDatabase), clearOfflineCopy()]);
   }
 
   /** Stop every worker; the session answers nothing after this. */
@@ -220,7 +229,7 @@ export class LabSession {
   #spawn() {
     this.#count += 1;
     const onEvent = (process, event) => this.#onProcessEvent(process, event);
-    return new PythonProcess(this.#count, this.#delay, onEvent);
+    return new PythonProcess(this.#count, this.#delay, onEvent, this.#offline);
   }
 
   /**
@@ -269,8 +278,16 @@ export class LabSession {
     this.#state = "ready";
     this.#lastReady = ready;
     this.#emit(ready);
+    if (reason === "start") this.#completeOfflineCopy();
     this.#prepareSpare();
     return ready;
+  }
+
+  /** Once the first process is ready: cache the rest of the site for offline use (reported as an event). */
+  async #completeOfflineCopy() {
+    if (!(await this.#offline)) return;
+    const copy = await completeOfflineCopy().catch((error) => ({ error: errorInfo(error) }));
+    if (copy) this.#emit({ type: "offline", ...copy });
   }
 
   /** Boot the next process in advance, so that a crash finds it ready. */

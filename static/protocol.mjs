@@ -305,9 +305,18 @@ export const BOOT_STAGES = Object.freeze(["runtime", "packages", "lab", "restore
  */
 
 /**
+ * The offline copy of the site is complete (offline.mjs, sw.mjs): sent once, after the first process
+ * is ready, when a service worker controls the page. `cached` files were there already, `added` were
+ * stored now, `failed` could not be (the network dropped); or `error` if the service worker failed.
+ * @typedef {{type: "offline", build?: string, cached?: number, added?: number, failed?: string[],
+ *            error?: ErrorInfo}} OfflineEvent
+ */
+
+/**
  * Everything LabSession.onEvent delivers: the worker's events (each with `worker` added; a spare's
- * stay private until it takes over), the ledger's, and the process's.
- * @typedef {(LabEvent & {worker: number}) | LedgerEvent | ProcessEvent | ProcessReadyEvent} SessionEvent
+ * stay private until it takes over), the ledger's, the process's, and the offline copy's.
+ * @typedef {(LabEvent & {worker: number}) | LedgerEvent | ProcessEvent | ProcessReadyEvent | OfflineEvent}
+ *   SessionEvent
  */
 
 /**

@@ -35,10 +35,22 @@ async function stage(name, work, describe) {
 }
 
 /**
+ * Download a wheel (our wheels are fetched while Pyodide boots, not after it).
+ * @param {string} url @returns {Promise<{name: string, bytes: ArrayBuffer}>}
+ */
+async function fetchWheel(url) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`could not download ${url}: HTTP ${response.status}`);
+  return { name: decodeURIComponent(url.split("/").pop()), bytes: await response.arrayBuffer() };
+}
+
+/**
  * Boot Python and resolve to the Python module that answers requests.
  * @returns {Promise<any>} a PyProxy of lab.browser.worker_api
  */
 async function boot() {
+  const wheels = Promise.all(BOOT_WHEELS.map(fetchWheel));
+  wheels.catch(() => {}); // awaited in the "packages" stage, which reports the failure
   const pyodide = await stage(
     "runtime",
     // packageBaseUrl: packages come from our own folder, never from Pyodide's default CDN.
@@ -46,14 +58,11 @@ async function boot() {
     (py) => ({ pyodide: py.version }),
   );
   await stage("packages", async () => {
-    // loadPackage reports a failed download through errorCallback and still resolves.
-    const failures = [];
-    const loaded = await pyodide.loadPackage(BOOT_WHEELS, {
-      messageCallback: () => {},
-      errorCallback: (message) => failures.push(message),
-    });
-    if (failures.length) throw new Error(failures.join("; "));
-    return loaded.map((pkg) => `${pkg.name} ${pkg.version}`);
+    // Unpacked straight into site-packages: a wheel is a zip, and ours need no installer.
+    const sitePackages = pyodide.runPython("import sysconfig; sysconfig.get_path('purelib')");
+    const downloaded = await wheels;
+    for (const { bytes } of downloaded) pyodide.unpackArchive(bytes, "wheel", { extractDir: sitePackages });
+    return downloaded.map(({ name }) => name);
   }, (packages) => ({ packages }));
   const api = await stage("lab", async () => pyodide.pyimport("lab.browser.worker_api"));
   api.connect((eventJson) => post(JSON.parse(eventJson)));
