@@ -56,10 +56,17 @@ export async function completeOfflineCopy() {
   return worker ? ask(worker, { type: "precache" }) : null;
 }
 
-/** Delete every cache the lab wrote: the offline copy of the site and the memory snapshots. */
+/**
+ * Delete every cache the lab wrote: the offline copy of the site and the memory snapshots. Where the
+ * browser refuses Cache Storage (a cross-site frame) there is nothing to delete.
+ */
 export async function clearOfflineCopy() {
-  if (!globalThis.caches) return;
-  const names = (await caches.keys()).filter((name) => name.startsWith(LAB_CACHE_PREFIX));
+  let names;
+  try {
+    names = (await caches.keys()).filter((name) => name.startsWith(LAB_CACHE_PREFIX));
+  } catch {
+    return;
+  }
   await Promise.all(names.map((name) => caches.delete(name)));
 }
 

@@ -59,7 +59,7 @@ self.addEventListener("message", (event) => {
 });
 
 /**
- * Answer from this build's cache; on a miss download the file (checked against its hash) and keep it.
+ * Answer from this build's cache; on a miss store the file first (checked against its hash).
  * @param {string} path @returns {Promise<Response>}
  */
 async function fromCacheOrNetwork(path) {
@@ -67,13 +67,28 @@ async function fromCacheOrNetwork(path) {
   const cached = await cache.match(path);
   if (cached) return cached;
   try {
-    const response = await download(path);
-    await cache.put(path, response.clone());
-    return response;
+    await storeOnce(path, cache);
+    return await cache.match(path);
   } catch (error) {
     if (error instanceof OtherBuildError) await tellPages({ type: "update-available", reason: error.message });
     return Response.error();
   }
+}
+
+/** @type {Map<string, Promise<void>>} the files being stored right now, so that each downloads once */
+const storing = new Map();
+
+/**
+ * Put this build's `path` into `cache`: copied from another build's cache when it has the same bytes,
+ * else downloaded. Callers asking for a file already on its way share that one download.
+ * @param {string} path @param {Cache} cache @returns {Promise<void>}
+ */
+function storeOnce(path, cache) {
+  if (!storing.has(path)) {
+    const stored = (async () => cache.put(path, (await fromOtherCache(path)) ?? (await download(path))))();
+    storing.set(path, stored.finally(() => storing.delete(path)));
+  }
+  return storing.get(path);
 }
 
 /** The server holds another build's version of a file than the one this service worker serves. */
@@ -108,17 +123,8 @@ async function precache() {
   const counts = { cached: 0, added: 0, failed: [] };
   await Promise.all(
     [...INTEGRITY.keys()].map(async (path) => {
-      if (await cache.match(path)) {
-        counts.cached += 1;
-        return;
-      }
-      const response = (await fromOtherCache(path)) ?? (await download(path).catch(() => null));
-      if (response) {
-        await cache.put(path, response);
-        counts.added += 1;
-      } else {
-        counts.failed.push(path);
-      }
+      if (await cache.match(path)) counts.cached += 1;
+      else await storeOnce(path, cache).then(() => (counts.added += 1), () => counts.failed.push(path));
     }),
   );
   return counts;

@@ -3,8 +3,8 @@
  * request from the page to Python. The messages it sends and receives are documented in
  * protocol.mjs; the commands themselves live in Python (lab/browser/worker_api.py).
  */
-import { BOOT_WHEELS, loadPyodide, PYODIDE_INDEX_URL } from "./build-manifest.mjs";
 import { errorInfo } from "./protocol.mjs";
+import { fetchWheels, startPyodide, unpackWheels } from "./pyodide-boot.mjs";
 
 /** @typedef {import("./protocol.mjs").BootStage} BootStage */
 
@@ -35,35 +35,17 @@ async function stage(name, work, describe) {
 }
 
 /**
- * Download a wheel (our wheels are fetched while Pyodide boots, not after it).
- * @param {string} url @returns {Promise<{name: string, bytes: ArrayBuffer}>}
- */
-async function fetchWheel(url) {
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`could not download ${url}: HTTP ${response.status}`);
-  return { name: decodeURIComponent(url.split("/").pop()), bytes: await response.arrayBuffer() };
-}
-
-/**
  * Boot Python and resolve to the Python module that answers requests.
  * @returns {Promise<any>} a PyProxy of lab.browser.worker_api
  */
 async function boot() {
-  const wheels = Promise.all(BOOT_WHEELS.map(fetchWheel));
+  const wheels = fetchWheels(); // while Pyodide boots
   wheels.catch(() => {}); // awaited in the "packages" stage, which reports the failure
-  const pyodide = await stage(
-    "runtime",
-    // packageBaseUrl: packages come from our own folder, never from Pyodide's default CDN.
-    () => loadPyodide({ indexURL: PYODIDE_INDEX_URL, packageBaseUrl: PYODIDE_INDEX_URL }),
-    (py) => ({ pyodide: py.version }),
-  );
-  await stage("packages", async () => {
-    // Unpacked straight into site-packages: a wheel is a zip, and ours need no installer.
-    const sitePackages = pyodide.runPython("import sysconfig; sysconfig.get_path('purelib')");
-    const downloaded = await wheels;
-    for (const { bytes } of downloaded) pyodide.unpackArchive(bytes, "wheel", { extractDir: sitePackages });
-    return downloaded.map(({ name }) => name);
-  }, (packages) => ({ packages }));
+  const { pyodide } = await stage("runtime", startPyodide, ({ pyodide: py, snapshot }) => ({
+    pyodide: py.version,
+    snapshot,
+  }));
+  await stage("packages", async () => unpackWheels(pyodide, await wheels), (packages) => ({ packages }));
   const api = await stage("lab", async () => pyodide.pyimport("lab.browser.worker_api"));
   api.connect((eventJson) => post(JSON.parse(eventJson)));
   await stage("restore", async () => JSON.parse(await api.restore()), (storage) => storage);

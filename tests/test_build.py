@@ -25,7 +25,7 @@ NEUTRAL_HOSTS = {"www.w3.org", "127.0.0.1", "localhost"}
 # request the page and its worker make goes to the site itself.
 PYODIDE_EXCEPTIONS = {
     # `cdnUrl` defaults to the jsDelivr CDN, but pyodide.asm.mjs only reads it under Node
-    # (`IN_NODE ? cdnUrl : packageBaseUrl`); worker.mjs also sets packageBaseUrl to our own folder.
+    # (`IN_NODE ? cdnUrl : packageBaseUrl`); pyodide-boot.mjs also sets packageBaseUrl to our own folder.
     ("pyodide/314.0.7/pyodide.mjs", "cdn.jsdelivr.net"),
 }
 
@@ -55,7 +55,7 @@ def test_the_pyodide_exception_is_only_the_default_cdn_url(built):
     source = (built.dist / "pyodide/314.0.7/pyodide.mjs").read_text()
     assert re.findall(r"https?://[^`\"' ]+", source) == ["https://cdn.jsdelivr.net/pyodide/v${U}/full/"]
     assert "IN_NODE?(this.installBaseUrl=" in (built.dist / "pyodide/314.0.7/pyodide.asm.mjs").read_text()
-    assert "packageBaseUrl: PYODIDE_INDEX_URL" in (built.dist / "worker.mjs").read_text()
+    assert "packageBaseUrl: PYODIDE_INDEX_URL" in (built.dist / "pyodide-boot.mjs").read_text()
 
 
 def test_headers_file_parses_within_pages_limits(built):

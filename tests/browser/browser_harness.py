@@ -1,4 +1,4 @@
-"""What the browser tests (and ``boot_time.py``) need: serve a built site, drive Debian's Chromium, wait for
+"""What the browser tests (and ``bench/boot.py``) need: serve a built site, drive Debian's Chromium, wait for
 the lab to boot.
 
 - :class:`SiteServer` serves ``dist/`` with ``build.py``'s Pages-like dev server, in a thread.
