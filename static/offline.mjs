@@ -14,7 +14,7 @@
 export const LAB_CACHE_PREFIX = "checkpoint-lab-";
 const SERVICE_WORKER_URL = "/sw.mjs";
 /** How long the first visit waits for the service worker before it boots Python without it. */
-const CONTROL_TIMEOUT_MS = 3000;
+const CONTROL_TIMEOUT_MS = 10_000;
 
 /** @type {Promise<ServiceWorkerRegistration | null> | null} */
 let registering = null;
