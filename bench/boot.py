@@ -108,7 +108,7 @@ def ratio(label: str, measured: list[float], reference: list[float], unit: str, 
     per_run = statistics.median(m / r for m, r in zip(measured, reference, strict=True))
     return (
         f"{label:<38} {mine:6.2f} {unit} / {theirs:6.2f} {unit} = {mine / theirs:5.2f}"
-        f" | {per_run:5.2f}  (target <= {target})"
+        f" | {per_run:5.2f}  (target <= {target}); runs: {[round(m, 2) for m in measured]}"
     )
 
 

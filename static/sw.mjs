@@ -6,7 +6,7 @@
  * Subresource Integrity hash (build.py writes the list into this file, so a new deployment is a new
  * service worker). The files live in one Cache Storage cache per build, "checkpoint-lab-site-<build>":
  *
- * - First visit: the page waits (briefly) for this worker to control it before it starts Python, so
+ * - First visit: the page waits (a moment; at most 10 s) for this worker to control it before it starts Python, so
  *   Pyodide's files pass through `fetch` below, land in the cache once, and the warm spare worker
  *   reads them from there: nothing is downloaded twice. Once Python is ready the page asks for the
  *   rest ("precache"): the files it loaded before this worker existed come from the HTTP cache
@@ -24,7 +24,7 @@ const BUILD = { id: "unbuilt", files: [] };
 
 /** The prefix of every cache this site owns; offline.mjs deletes them all on "Reset lab". */
 const SITE_CACHE_PREFIX = "checkpoint-lab-site-";
-/** The prefix of the memory snapshots' caches (worker.mjs writes them, one per build). */
+/** The prefix of the memory snapshots' caches (pyodide-boot.mjs writes them, one per build). */
 const SNAPSHOT_CACHE_PREFIX = "checkpoint-lab-snapshot-";
 const CACHE_NAME = SITE_CACHE_PREFIX + BUILD.id;
 /** @type {Map<string, string>} path -> integrity */
@@ -53,8 +53,6 @@ self.addEventListener("message", (event) => {
     event.waitUntil(precache().then((counts) => reply({ build: BUILD.id, ...counts })));
   } else if (event.data?.type === "activate") {
     event.waitUntil(self.skipWaiting());
-  } else if (event.data?.type === "build") {
-    reply({ build: BUILD.id, files: INTEGRITY.size });
   }
 });
 
