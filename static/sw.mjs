@@ -57,7 +57,8 @@ self.addEventListener("message", (event) => {
 });
 
 /**
- * Answer from this build's cache; on a miss store the file first (checked against its hash).
+ * Answer from this build's cache; on a miss store the file first (checked against its hash), or just
+ * download it when it cannot be stored.
  * @param {string} path @returns {Promise<Response>}
  */
 async function fromCacheOrNetwork(path) {
@@ -66,11 +67,16 @@ async function fromCacheOrNetwork(path) {
   if (cached) return cached;
   try {
     await storeOnce(path, cache);
-    return await cache.match(path);
+    const stored = await cache.match(path);
+    if (stored) return stored;
   } catch (error) {
-    if (error instanceof OtherBuildError) await tellPages({ type: "update-available", reason: error.message });
-    return Response.error();
+    if (error instanceof OtherBuildError) {
+      await tellPages({ type: "update-available", reason: error.message });
+      return Response.error();
+    }
   }
+  // The cache could not keep it (the site's storage is full, say): the network still serves it.
+  return download(path).catch(() => Response.error());
 }
 
 /** @type {Map<string, Promise<void>>} the files being stored right now, so that each downloads once */
