@@ -18,6 +18,7 @@ import { LANGS, lang, say, setLang, t } from "./i18n.mjs";
 import { mountKeyboard } from "./keyboard.mjs";
 import { mountLanguage } from "./language.mjs";
 import { LabSession } from "./lab-session.mjs";
+import { mountUpdatePrompt } from "./offline.mjs";
 import { createStore } from "./store.mjs";
 import { nodeDelay, readUrl, writeUrl } from "./url-state.mjs";
 import { mountActivity } from "./views/activity.mjs";
@@ -312,3 +313,4 @@ mountKeyboard({
   unavailable: commands.unavailable,
 });
 startBoot(0);
+mountUpdatePrompt($("main"));

@@ -41,7 +41,8 @@ export function createCommands({ model, store, session, render, showError, crash
     model.busy = name;
     render();
     try {
-      const result = await session().command(name, args);
+      // Reset also drops the offline copy and the memory snapshots (LabSession.reset).
+      const result = await (name === "reset" ? session().reset() : session().command(name, args));
       then?.(result);
       if (result?.status === "error") {
         showError(() => t("error.run", { type: result.error?.type ?? "Error", message: result.error?.message ?? "" }));

@@ -20,27 +20,40 @@ export class LabError extends Error {
 }
 
 export class LabClient {
-  /** @type {Worker} */
+  /** @type {Promise<Worker | null>} the worker, once started (null if terminated before it started) */
   #worker;
+  /** @type {Worker | null} the same worker, for terminating it synchronously */
+  #started = null;
+  #terminated = false;
   #nextId = 1;
   /** @type {Map<number, {resolve: (result: any) => void, reject: (error: LabError) => void}>} */
   #pending = new Map();
   /** @type {Set<(event: LabEvent) => void>} */
   #listeners = new Set();
 
-  /** Start a new worker; it begins to boot at once. */
-  constructor() {
-    this.#worker = new Worker(new URL("./worker.mjs", import.meta.url), { type: "module" });
-    this.#worker.addEventListener("message", ({ data }) => {
+  /**
+   * Start a new worker; it begins to boot as soon as `whenCanStart` resolves (at once by default).
+   * Requests sent before then wait for it.
+   * @param {Promise<unknown>} [whenCanStart]
+   */
+  constructor(whenCanStart = Promise.resolve()) {
+    this.#worker = whenCanStart.then(() => (this.#terminated ? null : this.#start()));
+  }
+
+  #start() {
+    const worker = new Worker(new URL("./worker.mjs", import.meta.url), { type: "module" });
+    worker.addEventListener("message", ({ data }) => {
       if (isResponse(data)) this.#settle(data);
       else this.#emit(data);
     });
     // Fired when the worker's module graph fails to load, or an error escapes it.
-    this.#worker.addEventListener("error", (event) => {
+    worker.addEventListener("error", (event) => {
       event.preventDefault();
       const message = event.message || "the worker's script could not be loaded";
       this.#emit({ type: "worker-error", error: { type: "WorkerError", message } });
     });
+    this.#started = worker;
+    return worker;
   }
 
   /**
@@ -54,7 +67,7 @@ export class LabClient {
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
       this.#pending.set(id, { resolve, reject });
-      this.#worker.postMessage({ id, cmd, args });
+      this.#worker.then((worker) => worker?.postMessage({ id, cmd, args }));
     });
   }
 
@@ -70,7 +83,8 @@ export class LabClient {
 
   /** Stop the worker; pending requests fail with a "Terminated" LabError. */
   terminate() {
-    this.#worker.terminate();
+    this.#terminated = true;
+    this.#started?.terminate(); // at once: a crash kills the process where it stands
     for (const { reject } of this.#pending.values()) {
       reject(new LabError({ type: "Terminated", message: "the lab's worker was stopped" }));
     }

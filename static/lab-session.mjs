@@ -24,6 +24,7 @@
  */
 import { LabClient, LabError } from "./lab-client.mjs";
 import { LEDGER_DATABASE, Ledger } from "./ledger.mjs";
+import { clearOfflineCopy, completeOfflineCopy, controlled } from "./offline.mjs";
 import { errorInfo } from "./protocol.mjs";
 
 export { LabError };
@@ -31,6 +32,10 @@ export { LabError };
 /** @typedef {import("./protocol.mjs").SessionEvent} SessionEvent */
 /** @typedef {import("./protocol.mjs").ProcessReadyEvent} ProcessReadyEvent */
 /** @typedef {import("./protocol.mjs").CrashInfo} CrashInfo */
+/** @typedef {import("./protocol.mjs").ErrorInfo} ErrorInfo */
+
+/** How long the lab must be quiet (no command, no spare booting) before the memory snapshot is made. */
+const QUIET_MS = 2000;
 
 /** The controller commands that run the graph: the ones a crash can interrupt (controller.py). */
 const RUN_COMMANDS = new Set(["step", "run", "resume", "answer", "replay"]);
@@ -43,20 +48,24 @@ class PythonProcess {
   crash = null;
   /** whether it finished booting (Python started, the lab opened, configured) */
   booted = false;
+  /** @type {string | null} how Python started: "restored" from the memory snapshot, "none", "failed: ..." */
+  snapshot = null;
 
   /**
    * Start a worker; it boots at once.
    * @param {number} number the session's count of processes: 1, 2, ...
    * @param {number | null} delay seconds each node works (null: the controller's default)
    * @param {(process: PythonProcess, event: object) => void} onEvent
+   * @param {Promise<unknown>} whenCanStart the worker starts once this resolves
    */
-  constructor(number, delay, onEvent) {
+  constructor(number, delay, onEvent, whenCanStart) {
     this.number = number;
-    this.client = new LabClient();
+    this.client = new LabClient(whenCanStart);
     /** @type {Promise<object>} resolves to `lab_info` once booted; rejects if boot fails */
     this.whenBooted = new Promise((resolve, reject) => {
       this.client.onEvent((event) => {
         if (event.type === "worker-error") reject(new LabError(event.error)); // the worker never started
+        if (event.type === "boot" && event.stage === "runtime" && event.detail) this.snapshot = event.detail.snapshot;
         onEvent(this, event);
       });
       this.#boot(delay).then(resolve, reject);
@@ -98,14 +107,26 @@ export class LabSession {
   #state = "booting";
   /** @type {ProcessReadyEvent | null} */
   #lastReady = null;
+  /** @type {Promise<unknown>} the first worker waits for the service worker, so Pyodide is cached once */
+  #offline;
+  #snapshotWanted;
+  /** @type {Promise<unknown>} a spare started while the memory snapshot is being made waits for it */
+  #snapshotDone = Promise.resolve();
+  /** how many controller commands are running: the snapshot is made only while none is */
+  #commandsRunning = 0;
 
   /**
    * @param {object} [options]
    * @param {boolean} [options.spare] keep a second worker booted, so a crash swaps it in (default true)
    * @param {number | null} [options.delay] seconds each node works; null: the controller's default
    * @param {Ledger} [options.ledger] the external world's ledger (default: the "checkpoint-lab-ledger" one)
+   * @param {boolean} [options.offline] keep an offline copy of the site with its service worker (default true)
+   * @param {boolean} [options.snapshot] make a memory snapshot after the first boot, so spares and
+   *   later visits restore Python from it (default true)
    */
-  constructor({ spare = true, delay = null, ledger = new Ledger() } = {}) {
+  constructor({ spare = true, delay = null, ledger = new Ledger(), offline = true, snapshot = true } = {}) {
+    this.#offline = offline ? controlled() : Promise.resolve(false);
+    this.#snapshotWanted = snapshot;
     this.#spareWanted = spare;
     this.#delay = delay;
     this.ledger = ledger;
@@ -180,11 +201,14 @@ export class LabSession {
 
   /**
    * Start over with an empty lab: every thread's checkpoints, the journal and - through the
-   * controller's external world - the ledger are deleted. Ask the learner first.
+   * controller's external world - the ledger are deleted, and so are the offline copy of the site
+   * and the memory snapshots (the next visit caches them again). Ask the learner first.
    * @returns {Promise<{threads_deleted: number}>}
    */
-  reset() {
-    return this.command("reset");
+  async reset() {
+    const result = await this.command("reset");
+    await clearOfflineCopy();
+    return result;
   }
 
   /** Boot a fresh process after a failed boot (the Retry button). */
@@ -203,7 +227,7 @@ export class LabSession {
   async wipeStorage() {
     this.close();
     await this.ledger.close();
-    await Promise.all(LAB_DATABASES.map(deleteDatabase));
+    await Promise.all([...LAB_DATABASES.map(deleteDatabase), clearOfflineCopy()]);
   }
 
   /** Stop every worker; the session answers nothing after this. */
@@ -217,10 +241,11 @@ export class LabSession {
 
   // -- processes --------------------------------------------------------------------------------------
 
-  #spawn() {
+  /** @param {Promise<unknown>} [whenCanStart] what the worker waits for before it starts */
+  #spawn(whenCanStart = this.#offline) {
     this.#count += 1;
     const onEvent = (process, event) => this.#onProcessEvent(process, event);
-    return new PythonProcess(this.#count, this.#delay, onEvent);
+    return new PythonProcess(this.#count, this.#delay, onEvent, whenCanStart);
   }
 
   /**
@@ -258,6 +283,7 @@ export class LabSession {
       worker: process.number,
       reason,
       warm,
+      snapshot: process.snapshot,
       ms: Math.round(performance.now() - since),
       storage: info.storage,
       process: info.process,
@@ -269,14 +295,45 @@ export class LabSession {
     this.#state = "ready";
     this.#lastReady = ready;
     this.#emit(ready);
+    if (reason === "start") this.#afterFirstBoot();
     this.#prepareSpare();
     return ready;
+  }
+
+  /**
+   * Once the first process is ready (never while it boots): cache the rest of the site for offline
+   * use, and - once the lab is quiet - make the memory snapshot that spares and later visits restore.
+   * Both report an event.
+   */
+  #afterFirstBoot() {
+    this.#offline.then(async (isControlled) => {
+      const copy = isControlled && (await completeOfflineCopy().catch((error) => ({ error: errorInfo(error) })));
+      if (copy) this.#emit({ type: "offline", ...copy });
+    });
+    if (!this.#snapshotWanted) return;
+    this.#whenQuiet().then(() => {
+      if (this.#state === "closed") return;
+      this.#snapshotDone = makeSnapshotInWorker().then((outcome) => this.#emit({ type: "snapshot", ...outcome }));
+    });
+  }
+
+  /**
+   * Resolves once no command has run and no spare has booted for QUIET_MS: making the snapshot takes a
+   * whole Pyodide boot of CPU, which the learner's first steps should not have to share.
+   */
+  async #whenQuiet() {
+    const busy = () => this.#commandsRunning > 0 || (this.#spare !== null && !this.#spare.booted);
+    let quietSince = performance.now();
+    while (performance.now() - quietSince < QUIET_MS) {
+      await new Promise((resolve) => setTimeout(resolve, QUIET_MS / 4));
+      if (busy()) quietSince = performance.now();
+    }
   }
 
   /** Boot the next process in advance, so that a crash finds it ready. */
   #prepareSpare() {
     if (!this.#spareWanted || this.#spare !== null) return;
-    const spare = this.#spawn();
+    const spare = this.#spawn(this.#snapshotDone);
     this.#spare = spare;
     const stillSpare = () => this.#spare === spare;
     spare.whenBooted.then(
@@ -320,6 +377,7 @@ export class LabSession {
   /** Send a controller command to `process` and unwrap its answer. */
   async #call(process, name, args = {}) {
     let answer;
+    this.#commandsRunning += 1;
     try {
       answer = await process.client.request("lab", { name, args });
     } catch (error) {
@@ -327,6 +385,8 @@ export class LabSession {
       if (RUN_COMMANDS.has(name)) return { status: "crashed", crash_point: process.crash };
       const message = `The lab's Python process was killed while it ran ${name}`;
       throw new LabError({ type: "Crashed", message });
+    } finally {
+      this.#commandsRunning -= 1;
     }
     if (!answer.ok) throw Object.assign(new LabError(answer.error), { notes: answer.error.notes ?? [] });
     return answer.result;
@@ -365,6 +425,25 @@ export class LabSession {
 
 /** Every IndexedDB database the lab writes: the platform's, the threads' (checkpoints, journal), the ledger's. */
 export const LAB_DATABASES = Object.freeze(["checkpoint-lab", "checkpoint-lab-threads", LEDGER_DATABASE]);
+
+/**
+ * Make this build's memory snapshot in a throwaway worker (snapshot-worker.mjs), unless it exists.
+ * @returns {Promise<{snapshot: "present" | "made" | "failed", error?: ErrorInfo}>} never rejects
+ */
+function makeSnapshotInWorker() {
+  return new Promise((resolve) => {
+    const worker = new Worker(new URL("./snapshot-worker.mjs", import.meta.url), { type: "module" });
+    const finish = (outcome) => {
+      worker.terminate();
+      resolve(outcome);
+    };
+    worker.addEventListener("message", ({ data }) => finish(data));
+    worker.addEventListener("error", (event) => {
+      event.preventDefault();
+      finish({ snapshot: "failed", error: { type: "WorkerError", message: event.message || "did not start" } });
+    });
+  });
+}
 
 /** @param {string} name @returns {Promise<void>} resolves once the database is gone */
 function deleteDatabase(name) {

@@ -14,7 +14,8 @@
  *
  * Boot. While Python starts, the worker reports each stage of BOOT_STAGES, in order, with a
  * "start" and a "done" event (a failure ends boot with one "error" event instead of "done"):
- *   runtime   the Pyodide core: WebAssembly, the standard library
+ *   runtime   the Pyodide core: WebAssembly, the standard library - or this build's memory snapshot
+ *             (pyodide-boot.mjs); `detail.snapshot` says "restored", "none" or "failed: <why>"
  *   packages  the wheels: msgpack and the lab
  *   lab       `import lab.browser.worker_api`
  *   restore   Python opens the IndexedDB database (or falls back to memory: a "warning" event)
@@ -321,6 +322,8 @@ export const BOOT_STAGES = Object.freeze(["runtime", "packages", "lab", "restore
  * @property {number} worker
  * @property {"start" | "seam" | "kill" | "retry"} reason
  * @property {boolean} warm        it was a spare that had finished booting
+ * @property {string | null} snapshot  how its Python started: "restored" (memory snapshot), "none",
+ *   or "failed: <why>" (the snapshot did not restore; it booted the normal way)
  * @property {number} ms           from the session's start (or the crash) to ready
  * @property {StorageKind} storage
  * @property {{id: string, started_at: number}} process   the Python process's own id
@@ -334,9 +337,26 @@ export const BOOT_STAGES = Object.freeze(["runtime", "packages", "lab", "restore
  */
 
 /**
+ * The offline copy of the site is complete (offline.mjs, sw.mjs): sent once, after the first process
+ * is ready, when a service worker controls the page. `cached` files were there already, `added` were
+ * stored now, `failed` could not be (the network dropped); or `error` if the service worker failed.
+ * @typedef {{type: "offline", build?: string, cached?: number, added?: number, failed?: string[],
+ *            error?: ErrorInfo}} OfflineEvent
+ */
+
+/**
+ * The memory snapshot, after the first process is ready (snapshot-worker.mjs): "present" (this
+ * build's snapshot was there), "made" (`bytes`, `modules` imported into it, `ms`), or "failed".
+ * Spares wait for it, then restore from it.
+ * @typedef {{type: "snapshot", snapshot: "present" | "made" | "failed", bytes?: number,
+ *            modules?: number, ms?: number, error?: ErrorInfo}} SnapshotEvent
+ */
+
+/**
  * Everything LabSession.onEvent delivers: the worker's events (each with `worker` added; a spare's
- * stay private until it takes over), the ledger's, and the process's.
- * @typedef {(LabEvent & {worker: number}) | LedgerEvent | ProcessEvent | ProcessReadyEvent} SessionEvent
+ * stay private until it takes over), the ledger's, the process's, the offline copy's and the snapshot's.
+ * @typedef {(LabEvent & {worker: number}) | LedgerEvent | ProcessEvent | ProcessReadyEvent | OfflineEvent
+ *            | SnapshotEvent} SessionEvent
  */
 
 /**

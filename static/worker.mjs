@@ -3,8 +3,8 @@
  * request from the page to Python. The messages it sends and receives are documented in
  * protocol.mjs; the commands themselves live in Python (lab/browser/worker_api.py).
  */
-import { BOOT_WHEELS, loadPyodide, PYODIDE_INDEX_URL } from "./build-manifest.mjs";
 import { errorInfo } from "./protocol.mjs";
+import { fetchWheels, startPyodide, unpackWheels } from "./pyodide-boot.mjs";
 
 /** @typedef {import("./protocol.mjs").BootStage} BootStage */
 
@@ -39,22 +39,13 @@ async function stage(name, work, describe) {
  * @returns {Promise<any>} a PyProxy of lab.browser.worker_api
  */
 async function boot() {
-  const pyodide = await stage(
-    "runtime",
-    // packageBaseUrl: packages come from our own folder, never from Pyodide's default CDN.
-    () => loadPyodide({ indexURL: PYODIDE_INDEX_URL, packageBaseUrl: PYODIDE_INDEX_URL }),
-    (py) => ({ pyodide: py.version }),
-  );
-  await stage("packages", async () => {
-    // loadPackage reports a failed download through errorCallback and still resolves.
-    const failures = [];
-    const loaded = await pyodide.loadPackage(BOOT_WHEELS, {
-      messageCallback: () => {},
-      errorCallback: (message) => failures.push(message),
-    });
-    if (failures.length) throw new Error(failures.join("; "));
-    return loaded.map((pkg) => `${pkg.name} ${pkg.version}`);
-  }, (packages) => ({ packages }));
+  const wheels = fetchWheels(); // while Pyodide boots
+  wheels.catch(() => {}); // awaited in the "packages" stage, which reports the failure
+  const { pyodide } = await stage("runtime", startPyodide, ({ pyodide: py, snapshot }) => ({
+    pyodide: py.version,
+    snapshot,
+  }));
+  await stage("packages", async () => unpackWheels(pyodide, await wheels), (packages) => ({ packages }));
   const api = await stage("lab", async () => pyodide.pyimport("lab.browser.worker_api"));
   api.connect((eventJson) => post(JSON.parse(eventJson)));
   await stage("restore", async () => JSON.parse(await api.restore()), (storage) => storage);

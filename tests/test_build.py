@@ -1,6 +1,9 @@
 """``build.py``: the built folder references no outside host, its ``_headers`` parse, it fits Cloudflare
 Pages' limits, and the build is cached, deterministic and fast to rerun."""
 
+import base64
+import hashlib
+import json
 import re
 import sys
 import time
@@ -22,7 +25,7 @@ NEUTRAL_HOSTS = {"www.w3.org", "127.0.0.1", "localhost"}
 # request the page and its worker make goes to the site itself.
 PYODIDE_EXCEPTIONS = {
     # `cdnUrl` defaults to the jsDelivr CDN, but pyodide.asm.mjs only reads it under Node
-    # (`IN_NODE ? cdnUrl : packageBaseUrl`); worker.mjs also sets packageBaseUrl to our own folder.
+    # (`IN_NODE ? cdnUrl : packageBaseUrl`); pyodide-boot.mjs also sets packageBaseUrl to our own folder.
     ("pyodide/314.0.7/pyodide.mjs", "cdn.jsdelivr.net"),
 }
 
@@ -52,7 +55,7 @@ def test_the_pyodide_exception_is_only_the_default_cdn_url(built):
     source = (built.dist / "pyodide/314.0.7/pyodide.mjs").read_text()
     assert re.findall(r"https?://[^`\"' ]+", source) == ["https://cdn.jsdelivr.net/pyodide/v${U}/full/"]
     assert "IN_NODE?(this.installBaseUrl=" in (built.dist / "pyodide/314.0.7/pyodide.asm.mjs").read_text()
-    assert "packageBaseUrl: PYODIDE_INDEX_URL" in (built.dist / "worker.mjs").read_text()
+    assert "packageBaseUrl: PYODIDE_INDEX_URL" in (built.dist / "pyodide-boot.mjs").read_text()
 
 
 def test_headers_file_parses_within_pages_limits(built):
@@ -128,3 +131,62 @@ def test_rebuild_with_nothing_changed_is_fast(built):
     started = time.perf_counter()
     build.build(built.dist)
     assert time.perf_counter() - started < 5
+
+
+def service_worker_build(dist: Path) -> dict:
+    """The ``{id, files}`` that build.py wrote into the built ``sw.mjs``."""
+    lines = (dist / "sw.mjs").read_text().splitlines()
+    (line,) = [line for line in lines if line.startswith("const BUILD = ")]
+    return json.loads(line.removeprefix("const BUILD = ").removesuffix(";"))
+
+
+def file_for(dist: Path, url_path: str) -> Path:
+    """The built file a URL path serves (pages by their pretty URL)."""
+    relative = url_path.lstrip("/")
+    if relative == "" or relative.endswith("/"):
+        return dist / relative / "index.html"
+    return dist / relative if (dist / relative).is_file() else dist / f"{relative}.html"
+
+
+def test_service_worker_lists_every_file_of_the_build_with_its_hash(built):
+    dist = built.dist
+    listed = dict(service_worker_build(dist)["files"])
+    for path, integrity in listed.items():
+        data = file_for(dist, path).read_bytes()
+        assert integrity == "sha256-" + base64.b64encode(hashlib.sha256(data).digest()).decode(), path
+    pages = {"/", "/embed", "/learn/en/", "/learn/zh/"}
+    modules = {"/app.mjs", "/worker.mjs", "/build-manifest.mjs", "/offline.mjs", "/page-offline.mjs"}
+    pyodide = {f"/pyodide/314.0.7/{name}" for name in build.PYODIDE_RUNTIME_FILES}
+    assert pages | modules | pyodide <= listed.keys()
+    assert len([path for path in listed if path.startswith("/wheels/")]) == 3
+    assert not {"/_headers", "/sw.mjs", "/404", "/index", "/embed.html"} & listed.keys()
+    files = [p for p in dist.rglob("*") if p.is_file() and p.name not in build.NOT_PRECACHED]
+    assert len(listed) == len(files)
+
+
+def test_service_worker_and_manifest_name_the_same_build(built):
+    build_id = service_worker_build(built.dist)["id"]
+    assert re.fullmatch(r"[0-9a-f]{16}", build_id)
+    assert f'export const BUILD_ID = "{build_id}";' in (built.dist / "build-manifest.mjs").read_text()
+
+
+def test_build_id_changes_with_any_byte_of_any_file():
+    files = {"/": "sha256-a", "/app.mjs": "sha256-b"}
+    assert build.build_id(files) == build.build_id(dict(files))
+    assert build.build_id(files) != build.build_id({**files, "/app.mjs": "sha256-c"})
+    assert build.build_id(files) != build.build_id({**files, "/new.mjs": "sha256-b"})
+
+
+def test_service_worker_is_never_cached_by_the_browser(built):
+    rules = build.parse_headers((built.dist / "_headers").read_text())
+    assert build.headers_for(rules, "/sw.mjs")["Cache-Control"] == "no-cache"
+    assert "worker-src 'self'" in build.headers_for(rules, "/sw.mjs")["Content-Security-Policy"]
+
+
+def test_service_worker_template_must_keep_its_build_line(tmp_path, monkeypatch):
+    static = tmp_path / "static"
+    static.mkdir()
+    (static / "sw.mjs").write_text("const BUILD = {};\n")
+    monkeypatch.setattr(build, "STATIC", static)
+    with pytest.raises(build.BuildError, match="must contain the line"):
+        build.write_service_worker(tmp_path, "0" * 16, {})

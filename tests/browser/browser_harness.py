@@ -1,4 +1,4 @@
-"""What the browser tests (and ``boot_time.py``) need: serve a built site, drive Debian's Chromium, wait for
+"""What the browser tests (and ``bench/boot.py``) need: serve a built site, drive Debian's Chromium, wait for
 the lab to boot.
 
 - :class:`SiteServer` serves ``dist/`` with ``build.py``'s Pages-like dev server, in a thread.
@@ -19,6 +19,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -55,12 +56,17 @@ def free_port() -> int:
 
 
 class SiteServer:
-    """``build.py``'s dev server for ``dist`` on a free port, in a background thread."""
+    """``build.py``'s dev server for ``dist`` on a free port, in a background thread. ``requests`` counts
+    the paths it has answered (what reached the network, not what a cache answered)."""
 
     def __init__(self, dist: Path):
-        self.server = build.make_server(dist, port=0, quiet=True)
+        self.requests: Counter[str] = Counter()
+        self.server = build.make_server(dist, port=0, quiet=True, on_request=self.count)
         self.url = f"http://127.0.0.1:{self.server.server_port}"
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    def count(self, path: str) -> None:
+        self.requests[path] += 1
 
     def __enter__(self) -> SiteServer:
         self.thread.start()

@@ -78,6 +78,7 @@ def test_mime_types_and_cache_policy(served, dist):
         "/pyodide/314.0.7/pyodide.mjs": ("application/javascript", IMMUTABLE),
         "/pyodide/314.0.7/pyodide.asm.wasm": ("application/wasm", IMMUTABLE),
         "/pyodide/314.0.7/pyodide-lock.json": ("application/json", IMMUTABLE),
+        "/sw.mjs": ("application/javascript", "no-cache"),  # a new deployment is seen at the next visit
         **{f"/{wheel}": ("application/octet-stream", IMMUTABLE) for wheel in wheels},
     }
     for path, (content_type, cache_control) in expected.items():

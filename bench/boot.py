@@ -1,0 +1,166 @@
+"""Boot benchmarks of the lab in headless Chromium, next to a bare ``loadPyodide()`` page in the same run.
+
+    python bench/boot.py [--runs 5]
+
+Not a test: run it by hand. Each run opens fresh browser contexts (an empty profile: a first visit),
+interleaving the lab and the bare page so that machine load hits both alike; the figures are medians
+over the runs, and each ratio is a ratio of medians. What is measured:
+
+1. cold time-to-interactive: navigation start -> the lab shows Start (``body[data-ready-ms]``), on a
+   first visit; divided by a bare page that only awaits ``loadPyodide()`` (navigation start -> resolved).
+2. warm reload time-to-interactive: the same lab, reloaded after its first visit finished (the service
+   worker's offline copy and the memory snapshot are stored); divided by the cold bare boot.
+3. bytes transferred on a cold visit: every byte the server sent (counted on the server, so a cache
+   hit costs nothing) from navigation until the first visit has finished all its work (the spare is
+   ready, the offline copy and the snapshot are stored); divided by Pyodide's core files' size.
+4. crash -> resumed and running: ``lab.kill()`` during a thread, until the replacement process has
+   restored the thread and answers (the session's ready event ``ms``); divided by the cold bare boot.
+
+The bare page is added to a throwaway copy of the build, never to the site.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import statistics
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "browser"))
+
+from browser_harness import SiteServer, build, launch_chromium, wait_for_boot  # noqa: E402
+from playwright.sync_api import sync_playwright  # noqa: E402
+
+BARE_HTML = '<!doctype html><meta charset="utf-8"><body><script type="module" src="bare.mjs"></script>'
+BARE_MODULE = f"""
+import {{ loadPyodide }} from "/pyodide/{build.PYODIDE_VERSION}/pyodide.mjs";
+await loadPyodide({{ indexURL: new URL("/pyodide/{build.PYODIDE_VERSION}/", location.href).href }});
+document.body.dataset.readyMs = String(Math.round(performance.now()));
+document.body.dataset.bootState = "ready";
+"""
+# Whether the first visit has finished its background work: the spare, the offline copy, the snapshot.
+FIRST_VISIT_DONE = """
+async () => {
+  const keys = await caches.keys();
+  const site = keys.find((key) => key.startsWith("checkpoint-lab-site-"));
+  const snapshot = keys.find((key) => key.startsWith("checkpoint-lab-snapshot-"));
+  if (!site || !snapshot || lab.status.spare !== "ready") return false;
+  const cached = (await (await caches.open(site)).keys()).length;
+  return cached === FILES && Boolean(await (await caches.open(snapshot)).match("/pyodide-memory-snapshot"));
+}
+"""
+TIMEOUT_S = 300
+
+
+def poll(page, expression: str, what: str, arg=None):
+    deadline = time.monotonic() + TIMEOUT_S
+    while not (value := page.evaluate(expression, arg)):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        page.wait_for_timeout(50)
+    return value
+
+
+def ready_ms(page) -> int:
+    if wait_for_boot(page, TIMEOUT_S) != "ready":
+        raise AssertionError(f"the page failed to boot: {page.inner_text('body')}")
+    return int(page.evaluate("() => document.body.dataset.readyMs"))
+
+
+def bare_cold(browser, url: str) -> int:
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(url)
+    ms = ready_ms(page)
+    context.close()
+    return ms
+
+
+def lab_visit(browser, server: SiteServer, url: str, files: int, dist: Path) -> dict[str, float]:
+    """One learner: a cold visit, a warm reload, a crash. Returns the raw figures of this run."""
+    context = browser.new_context()
+    page = context.new_page()
+    server.requests.clear()
+    page.goto(url)
+    cold = ready_ms(page)
+    poll(page, FIRST_VISIT_DONE.replace("FILES", str(files)), "the first visit's background work")
+    sent = sum(count * file_size(dist, path) for path, count in server.requests.items())
+
+    page.reload()
+    warm = ready_ms(page)
+    warm_snapshot = poll(page, "() => lab.status.ready && lab.status.ready.snapshot", "the session")
+    page.evaluate("() => lab.command('start', {case_id: 'S-1001', variant: 'misplaced'})")
+    page.evaluate("() => lab.command('step')")
+    poll(page, "() => lab.status.spare === 'ready'", "the spare")
+    crash = page.evaluate("() => lab.kill().then((ready) => ready.ms)")
+    context.close()
+    return {"cold": cold, "warm": warm, "bytes": sent, "crash": crash, "snapshot": warm_snapshot}
+
+
+def ratio(label: str, measured: list[float], reference: list[float], unit: str, target: float) -> str:
+    """One result line: both medians and their ratio, the median of the per-run ratios, the target."""
+    mine, theirs = statistics.median(measured), statistics.median(reference)
+    per_run = statistics.median(m / r for m, r in zip(measured, reference, strict=True))
+    return (
+        f"{label:<38} {mine:6.2f} {unit} / {theirs:6.2f} {unit} = {mine / theirs:5.2f}"
+        f" | {per_run:5.2f}  (target <= {target}); runs: {[round(m, 2) for m in measured]}"
+    )
+
+
+def file_size(dist: Path, url_path: str) -> int:
+    """The size of what the server sent for ``url_path`` (the dev server sends whole files, uncompressed)."""
+    relative = url_path.lstrip("/")
+    for candidate in (relative, f"{relative}index.html", f"{relative}.html", "404.html"):
+        if candidate and (dist / candidate).is_file():
+            return (dist / candidate).stat().st_size
+    return 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=5)
+    runs = parser.parse_args().runs
+
+    with tempfile.TemporaryDirectory() as tmp:
+        dist = build.build(Path(tmp) / "dist").dist
+        files = len(build.precache_list(dist))
+        pyodide = dist / "pyodide" / build.PYODIDE_VERSION
+        core = sum((pyodide / name).stat().st_size for name in build.PYODIDE_RUNTIME_FILES)
+        (dist / "__bare").mkdir()
+        (dist / "__bare" / "index.html").write_text(BARE_HTML)
+        (dist / "__bare" / "bare.mjs").write_text(BARE_MODULE)
+        load_before = os.getloadavg()
+        with SiteServer(dist) as server, sync_playwright() as playwright:
+            browser = launch_chromium(playwright)
+            lab, bare = [], []
+            for _ in range(runs):  # interleaved, so both see the same machine load
+                bare.append(bare_cold(browser, server.url + "/__bare/"))
+                lab.append(lab_visit(browser, server, server.url + "/?delay=0.05", files, dist))
+            browser.close()
+        load_after = os.getloadavg()
+
+    seconds = [ms / 1000 for ms in bare]
+    print(f"# {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {platform.node()}, {os.cpu_count()} CPUs, load average "
+          f"{load_before[0]:.1f} before / {load_after[0]:.1f} after, {runs} runs")  # fmt: skip
+    print(f"bare loadPyodide() page, cold, per run: {[round(s, 2) for s in seconds]} s")
+    print(f"{'figure':<38} {'medians and their ratio':>34} | median per-run ratio")
+    rows = [  # label, key, unit, scale, reference per run, target
+        ("1. cold TTI / bare cold", "cold", "s", 1000, seconds, 1.10),
+        ("2. warm reload TTI / bare cold", "warm", "s", 1000, seconds, 0.3),
+        ("3. bytes cold / Pyodide core files", "bytes", "MiB", 2**20, [core / 2**20] * runs, 1.1),
+        ("4. crash -> resumed / bare cold", "crash", "s", 1000, seconds, 0.1),
+    ]
+    for label, key, unit, scale, reference, target in rows:
+        measured = [run[key] / scale for run in lab]
+        print(ratio(label, measured, reference, unit, target))
+    print(f"   warm reloads started Python from: {sorted({run['snapshot'] for run in lab})}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

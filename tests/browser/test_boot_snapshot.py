@@ -1,0 +1,68 @@
+"""Return visits restore Python from a memory snapshot made in the browser after the first boot; the warm
+spare restores it too; and a snapshot that fails to restore falls back to the normal boot, is deleted
+and made again."""
+
+from browser_harness import wait_until_ready
+from lab_page import wait_until
+
+# The size of this build's stored snapshot in bytes, or 0 when there is none.
+SNAPSHOT_BYTES = """
+async () => {
+  const name = (await caches.keys()).find((key) => key.startsWith("checkpoint-lab-snapshot-"));
+  const stored = name && (await (await caches.open(name)).match("/pyodide-memory-snapshot"));
+  return stored ? (await stored.arrayBuffer()).byteLength : 0;
+}
+"""
+# Replace the stored snapshot with bytes that are not one (the header's magic number is wrong).
+BREAK_SNAPSHOT = """
+async () => {
+  const name = (await caches.keys()).find((key) => key.startsWith("checkpoint-lab-snapshot-"));
+  const junk = new Uint8Array(1 << 20).fill(7);
+  await (await caches.open(name)).put("/pyodide-memory-snapshot", new Response(junk));
+}
+"""
+MIN_SNAPSHOT_BYTES = 20 * 2**20  # Pyodide's memory after boot is about 31 MB
+
+
+def ready_event(page) -> dict:
+    """The session's ready event, once the process is ready (after the page shows "ready")."""
+    wait_until_ready(page)
+    return wait_until(page, lambda: page.evaluate("() => lab.status.ready"), "the session is ready")
+
+
+def wait_for_snapshot(page) -> None:
+    stored = lambda: page.evaluate(SNAPSHOT_BYTES) > MIN_SNAPSHOT_BYTES  # noqa: E731
+    wait_until(page, stored, "a snapshot is stored")
+
+
+def run_a_step(page) -> dict:
+    page.evaluate("() => lab.command('start', {case_id: 'S-1001', variant: 'misplaced'})")
+    return page.evaluate("() => lab.command('step')")
+
+
+def test_snapshot_is_made_after_the_first_boot_and_restored_on_return(page, site):
+    page.goto(site + "/?delay=0.05")
+    assert ready_event(page)["snapshot"] == "none"  # a first visit boots the normal way
+    wait_for_snapshot(page)
+
+    page.reload()
+    assert ready_event(page)["snapshot"] == "restored"
+    assert page.evaluate("() => lab.request('ping')")["python"].startswith("3.14.")
+    assert run_a_step(page)["status"] != "error"
+    wait_until(page, lambda: page.evaluate("() => lab.status.spare") == "ready", "the spare is ready")
+    replacement = page.evaluate("() => lab.kill()")
+    assert (replacement["snapshot"], replacement["warm"]) == ("restored", True)
+    assert replacement["restored"]["session"] is not None  # the thread, as IndexedDB has it
+
+
+def test_a_broken_snapshot_falls_back_to_the_normal_boot_and_is_made_again(page, site):
+    page.goto(site + "/?delay=0.05")
+    ready_event(page)
+    wait_for_snapshot(page)
+    page.evaluate(BREAK_SNAPSHOT)
+
+    page.reload()
+    snapshot = ready_event(page)["snapshot"]
+    assert snapshot.startswith("failed: ") and "magic" in snapshot, snapshot
+    assert run_a_step(page)["status"] != "error"
+    wait_for_snapshot(page)  # the broken one was deleted, and the snapshot worker made a new one

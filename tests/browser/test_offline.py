@@ -1,0 +1,106 @@
+"""After one visit the lab boots and runs with the network cut, and so do the lessons; a new deployment
+shows "update available" and is never mixed with the old one; resetting the lab deletes the offline copy.
+"""
+
+import re
+import shutil
+
+import pytest
+from browser_harness import SiteServer, build, wait_until_ready
+from lab_page import wait_until
+from playwright.sync_api import Error as PlaywrightError
+
+# How many files of the build the service worker's cache holds (0 when there is no cache yet).
+CACHED_FILES = """
+async () => {
+  const names = (await caches.keys()).filter((name) => name.startsWith("checkpoint-lab-site-"));
+  if (names.length !== 1) return names.length ? -names.length : 0;
+  return (await (await caches.open(names[0])).keys()).length;
+}
+"""
+LAB_CACHES = "async () => (await caches.keys()).filter((name) => name.startsWith('checkpoint-lab-'))"
+
+
+def visit_until_cached(page, url: str, dist) -> None:
+    """Open the lab and wait until Python is ready and the whole build is in the offline cache."""
+    page.goto(url)
+    wait_until_ready(page)
+    files = len(build.precache_list(dist))
+    wait_until(page, lambda: page.evaluate(CACHED_FILES) == files, f"all {files} files are cached")
+
+
+def run_a_step(page) -> dict:
+    page.evaluate("() => lab.command('start', {case_id: 'S-1001', variant: 'misplaced'})")
+    return page.evaluate("() => lab.command('step')")
+
+
+def test_lab_and_lessons_work_offline_after_one_visit(page, served, dist):
+    visit_until_cached(page, served + "/?delay=0.05", dist)
+
+    page.context.set_offline(True)
+    page.reload()
+    wait_until_ready(page)
+    outcome = run_a_step(page)
+    assert outcome["status"] in ("paused", "interrupted", "done"), outcome
+    assert page.evaluate("() => lab.command('frames')")  # the step's checkpoints are there
+
+    for lang in ("en", "zh"):
+        page.goto(f"{served}/learn/{lang}/")
+        heading = re.search(r"<h1>(.+?)</h1>", (dist / "learn" / lang / "index.html").read_text())[1]
+        assert page.locator("html").get_attribute("lang") == lang
+        assert page.inner_text("h1") == heading and page.locator("article").inner_text().strip()
+    with pytest.raises(PlaywrightError, match="ERR_INTERNET_DISCONNECTED"):
+        page.goto(served + "/no/such/page")  # not part of the build: the network (cut) would answer
+
+
+def test_reset_deletes_the_offline_copy(page, site, dist):
+    visit_until_cached(page, site + "/?delay=0.05", dist)
+    assert page.evaluate(LAB_CACHES)
+    page.evaluate("() => lab.reset()")
+    assert page.evaluate(LAB_CACHES) == []
+
+
+@pytest.fixture
+def deployment(dist, tmp_path):
+    """A copy of the build behind its own server, so a test can deploy a new version over it."""
+    copy = tmp_path / "dist"
+    shutil.copytree(dist, copy)
+    with SiteServer(copy) as server:
+        yield copy, server
+
+
+def deploy_a_change(site) -> None:
+    """Change one file, then give the build a new id and the service worker its new list, as a build would."""
+    manifest = site / "build-manifest.mjs"
+    (old_id,) = re.findall(r'BUILD_ID = "(\w+)"', manifest.read_text())
+    with (site / "style.css").open("a") as css:
+        css.write("\n/* the next deployment */\n")
+    new_id = build.build_id(build.precache_list(site))
+    manifest.write_text(manifest.read_text().replace(old_id, new_id))
+    build.write_service_worker(site, new_id, build.precache_list(site))
+
+
+def test_new_deployment_prompts_and_never_mixes(page, deployment):
+    site, server = deployment
+    visit_until_cached(page, server.url + "/?delay=0.05", site)
+    old_caches = page.evaluate(LAB_CACHES)
+    server.requests.clear()
+
+    deploy_a_change(site)
+    page.reload()
+    wait_until_ready(page)
+    prompt = page.locator("#update-prompt")
+    wait_until(page, prompt.is_visible, "the update prompt shows")
+    # Until the learner accepts, the page gets the old build's files only.
+    assert "the next deployment" not in page.evaluate("() => fetch('/style.css').then((r) => r.text())")
+    # The new service worker copied the unchanged files from the old cache: Pyodide is not downloaded again.
+    downloaded = [path for path in server.requests if path.startswith(("/pyodide/", "/wheels/"))]
+    assert downloaded == [], server.requests
+
+    with page.expect_navigation():
+        prompt.get_by_role("button").click()  # the new service worker takes over, then the page reloads
+    wait_until_ready(page)
+    assert "the next deployment" in page.evaluate("() => fetch('/style.css').then((r) => r.text())")
+    new_caches = page.evaluate(LAB_CACHES)
+    site_caches = [name for name in new_caches if name.startswith("checkpoint-lab-site-")]
+    assert len(site_caches) == 1 and not set(old_caches) & set(new_caches), (old_caches, new_caches)
