@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import sys
+from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
@@ -89,3 +90,41 @@ def test_the_numbers_on_a_page_are_the_checked_facts(site):
         why = re.search(r'<details class="why" data-why>(.*?)</details>', page, re.S).group(1)
         assert charged in why and charged == "26.50"
         assert '"answer": 1' in page  # the page knows which choice is right, from the same data
+
+
+class Outline(HTMLParser):
+    """The parts of a page a reader meets first: the text of ``<title>`` and ``<h1>``, any tag inside
+    them, and every ``id`` (an id used twice breaks the page's scripts, which look data up by id)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.open: list[str] = []
+        self.text: dict[str, str] = {"title": "", "h1": ""}
+        self.nested: list[str] = []
+        self.ids: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if self.open:
+            self.nested.append(f"<{tag}> inside <{self.open[-1]}>")
+        if tag in self.text:
+            self.open.append(tag)
+        self.ids += [value for name, value in attrs if name == "id" and value]
+
+    def handle_endtag(self, tag: str) -> None:
+        if self.open and self.open[-1] == tag:
+            self.open.pop()
+
+    def handle_data(self, data: str) -> None:
+        if self.open:
+            self.text[self.open[-1]] += data
+
+
+def test_every_page_has_a_plain_title_and_heading_and_unique_ids(site):
+    pages = sorted((site / "learn").rglob("*.html"))
+    assert len(pages) > 2 * len(LESSONS)
+    for path in pages:
+        outline = Outline()
+        outline.feed(path.read_text())
+        assert outline.nested == [], path
+        assert outline.text["title"].strip() and outline.text["h1"].strip(), path
+        assert len(outline.ids) == len(set(outline.ids)), (path, sorted(outline.ids))
