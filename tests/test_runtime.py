@@ -213,28 +213,31 @@ def test_interrupt_outside_a_node_explains_itself():
 
 
 def test_async_nodes_of_one_step_run_concurrently():
+    """Concurrency by order, not wall time: each node yields to the event loop between its start
+    and its end, so run together both start before either ends; run one after the other, each
+    would end before the next starts."""
+
     class S(TypedDict):
         log: Annotated[list, operator.add]
 
-    def slow(name):
+    events: list[str] = []
+
+    def yielding(name):
         async def run(state):
-            await asyncio.sleep(0.2)
+            events.append(f"start {name}")
+            await asyncio.sleep(0)
+            events.append(f"end {name}")
             return {"log": [name]}
 
         return run
 
     g = StateGraph(S)
     for name in ("q", "p"):
-        g.add_node(name, slow(name))
+        g.add_node(name, yielding(name))
         g.add_edge(START, name)
     app = g.compile()
 
-    async def timed():
-        loop = asyncio.get_running_loop()
-        start = loop.time()
-        out = await app.ainvoke({"log": []})
-        return out, loop.time() - start
-
-    out, elapsed = asyncio.run(timed())
+    out = asyncio.run(app.ainvoke({"log": []}))
     assert out["log"] == ["p", "q"]  # applied in node-name order
-    assert elapsed < 0.35
+    assert sorted(events[:2]) == ["start p", "start q"], events  # both started before either ended
+    assert sorted(events[2:]) == ["end p", "end q"], events
