@@ -123,8 +123,10 @@ export const BOOT_STAGES = Object.freeze(["runtime", "packages", "lab", "restore
  *            result: RunOutcome}} answer
  * @property {{args: {checkpoint_id: string, until?: "step" | "end", durability?: Durability},
  *            result: RunOutcome}} replay
- * @property {{args: {seam: string, node?: string},
- *            result: {armed: {seam: string, node: string | null}}}} arm_crash
+ * @property {{args: {seam: string, node?: string, step?: number, after?: [string, string | null]},
+ *            result: {armed: {seam: string, node: string | null, step: number | null,
+ *                             after: [string, string | null] | null}}}} arm_crash
+ *            `after`: the crash waits (at most 10 s) until that seam of that node has happened
  * @property {{args: {}, result: {armed: null}}} disarm_crash
  * @property {{args: {}, result: {thread_id: string, frames: Frame[]}}} frames   oldest first
  * @property {{args: {checkpoint_id: string}, result: {frame: Frame, diff: object}}} frame

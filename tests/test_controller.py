@@ -160,6 +160,40 @@ async def test_crash_in_screen_after_fetch_finished_restores_fetch(lab, durabili
     assert (await lab.do("ledger"))["charges"] == 2  # the query once, the misplaced export once
 
 
+async def test_a_crash_armed_after_a_sibling_seam_waits_for_it(lab):
+    """``after`` orders parallel siblings: fetch_transactions dies at its task_finish only once
+    screen_sanctions' writes are saved, so on resume screen is restored and fetch re-runs."""
+    await lab.do("start", case_id=CASE, variant="misplaced", durability="sync", thread_id="after")
+    armed = await lab.do(
+        "arm_crash", seam="task_finish", node="fetch_transactions", after=["put_writes", "screen_sanctions"]
+    )
+    assert armed["armed"]["after"] == ["put_writes", "screen_sanctions"]
+    crashed = await lab.do("run")
+    assert crashed["status"] == "crashed" and crashed["crash_point"]["node"] == "fetch_transactions"
+    await lab.crash_and_reboot()
+    fan_out = await lab.frame_where(next=["fetch_transactions", "screen_sanctions"])
+    assert {node for node, _, _ in fan_out["pending_writes"]} == {"screen_sanctions"}
+    assert (await lab.do("resume"))["status"] == "interrupted"
+    report = await lab.do("executions")
+    assert (report["last_resume"]["restored"], report["last_resume"]["rerun"]) == (
+        ["screen_sanctions"],
+        ["fetch_transactions"],
+    )
+
+
+@pytest.mark.parametrize(
+    ("after", "message"),
+    [
+        ("put_writes", "after must be [seam, node], got 'put_writes'"),
+        (["put_writes", "nobody"], "Unknown node 'nobody'; the nodes are: intake, fetch_transactions, "),
+    ],
+)
+async def test_arm_crash_refuses_an_after_it_cannot_wait_for(lab, after, message):
+    await lab.do("start", case_id=CASE, durability="sync")
+    answer = await lab.controller.dispatch("arm_crash", {"seam": "put", "after": after})
+    assert not answer["ok"] and answer["error"]["message"].startswith(message)
+
+
 @pytest.mark.parametrize(("variant", "charges", "replayed"), [("misplaced", 2, 0), ("fixed", 1, 1)])
 async def test_crash_between_side_effect_and_saved_writes_reruns_the_node(lab, variant, charges, replayed):
     await lab.do("start", case_id=CASE, variant=variant, durability="sync")

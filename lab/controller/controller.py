@@ -44,7 +44,7 @@ JSON-able, never a traceback:
   "checkpoint_id", "next"}`` | ``{"status": "interrupted" | "done", "values", "interrupts", "next",
   "checkpoint_id"}`` | ``{"status": "error", "error"}`` | ``{"status": "crashed", "crash_point"}`` |
   ``{"status": "stopped"}`` (a paused run closed by ``replay`` / ``fork`` / ``start`` / ``reset``);
-- ``arm_crash(seam, node=None, step=None)``, ``disarm_crash()``;
+- ``arm_crash(seam, node=None, step=None, after=None)``, ``disarm_crash()``;
 - ``frames()`` → every checkpoint, oldest first (see :func:`~lab.controller.frames.frame_of`);
   ``frame(checkpoint_id)`` → one frame and its ``diff`` against the parent;
 - ``fork(checkpoint_id, values, as_node=None)`` → the new ``update`` checkpoint and its frame;
@@ -361,14 +361,20 @@ class LabController(RunDriver, SeamEvents):
         return await self._start_run("answer", request, self._thread_config(), until, durability)
 
     @command
-    async def arm_crash(self, seam: str, node: str | None = None, step: int | None = None) -> dict[str, Any]:
-        """Kill the process the next time a run reaches ``seam`` (of ``node``, in ``step``, if given)."""
+    async def arm_crash(
+        self, seam: str, node: str | None = None, step: int | None = None, after: list[Any] | None = None
+    ) -> dict[str, Any]:
+        """Kill the process the next time a run reaches ``seam`` (of ``node``, in ``step``, if given),
+        once the seam ``after`` (``[seam, node]``) has happened in that run."""
+        if after is not None and not (isinstance(after, list | tuple) and len(after) == 2):
+            raise LabError(f"after must be [seam, node], got {after!r}")
         diagram = describe_graph(self.graphs[self.session.variant if self.session else VARIANTS[0]])
-        if (reason := arm_refusal(seam_catalog(diagram), seam, node)) is not None:
-            raise LabError(reason["text"])
+        for point in [(seam, node), *([after] if after is not None else [])]:
+            if (reason := arm_refusal(seam_catalog(diagram), *point)) is not None:
+                raise LabError(reason["text"])
         if step is not None and (not isinstance(step, int) or isinstance(step, bool)):
             raise LabError(f"step must be a whole number, got {step!r}")
-        self._crash = CrashPoint(seam, node, step)
+        self._crash = CrashPoint(seam, node, step, None if after is None else (after[0], after[1]))
         return {"armed": asdict(self._crash)}
 
     @command

@@ -15,9 +15,10 @@ lab drives the same call and watches it through the loop's seam hook (``on_seam=
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from lab.aml.graph import RunContext, use_run_context
@@ -31,11 +32,15 @@ from lab.pregel.loop import Seam
 
 @dataclass(frozen=True)
 class CrashPoint:
-    """Where the next run dies: a seam name, optionally of one node and of one step."""
+    """Where the next run dies: a seam name, optionally of one node and of one step. ``after``
+    (a seam and its node, e.g. ``("put_writes", "fetch_transactions")``) makes the crash wait, at
+    most :data:`AFTER_WAIT_S`, until that seam has happened in the run: parallel siblings finish in
+    whatever order the machine gives them, and a lesson or a test needs one order."""
 
     seam: str
     node: str | None = None
     step: int | None = None
+    after: tuple[str, str | None] | None = None
 
     def matches(self, seam: Seam) -> bool:
         return (
@@ -43,6 +48,10 @@ class CrashPoint:
             and (self.node is None or seam.node == self.node)
             and (self.step is None or seam.step == self.step)
         )
+
+
+AFTER_WAIT_S = 10.0
+"""How long an armed crash waits for its ``after`` seam before it kills the process anyway."""
 
 
 @dataclass
@@ -63,6 +72,8 @@ class Run:
     paused: dict[str, Any] | None = None  # where it pauses: {"step", "checkpoint_id", "next"}
     closing: bool = False
     step: int = -1  # the step running now (from the last step_start seam)
+    seen: set[tuple[str, str | None]] = field(default_factory=set)  # (seam, node) met so far
+    progressed: asyncio.Event = field(default_factory=asyncio.Event)  # set and cleared at every seam
 
 
 class RunDriver:
@@ -187,13 +198,27 @@ class RunDriver:
         if seam.name == "step_start":
             run.step = seam.step
         if self._crash is not None and self._crash.matches(seam):
+            await self._wait_for(run, self._crash.after)
             await self._crash_here(run, seam)
         await run.context.follow(seam)
         await self._journal_seam(run, seam)
         await self._emit({"type": "seam", "run": run.number, **seam_payload(seam)})
         await self._announce(run, seam)
+        run.seen.add((seam.name, seam.node))
+        run.progressed.set()
+        run.progressed.clear()
         if seam.name == "step_start" and run.until == "step" and seam.checkpoint_id != run.frame:
             await self._pause(run, seam)
+
+    async def _wait_for(self, run: Run, after: tuple[str, str | None] | None) -> None:
+        """Hold this seam (its task waits; its siblings go on) until ``after`` has happened."""
+        deadline = asyncio.get_running_loop().time() + AFTER_WAIT_S
+        while after is not None and after not in run.seen:
+            left = deadline - asyncio.get_running_loop().time()
+            if left <= 0:
+                return
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(run.progressed.wait(), left)
 
     async def _on_external_call(self, moment: str, call: dict[str, Any]) -> None:
         """A node is about to call (or has just called) the outside world: a seam inside the node."""

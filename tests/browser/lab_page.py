@@ -20,8 +20,6 @@ from browser_harness import wait_until_ready
 from playwright.sync_api import expect
 
 NODE_DELAY_S = 0.05  # each node works 50 ms (the lab's default is 0.3 s): crashes still land inside
-SIBLING_DELAY_S = 0.3  # where a test needs fetch_transactions (1 delay + a paid call) to finish before
-# screen_sanctions (2 delays): the paid call's round trip to the page's ledger must fit in one delay
 TIMEOUT_S = 30
 THREADS_DB = "checkpoint-lab-threads"
 LEDGER_DB = "checkpoint-lab-ledger"

@@ -14,7 +14,6 @@ import re
 import pytest
 from browser_harness import wait_for_boot, wait_until_ready
 from lab_page import (
-    SIBLING_DELAY_S,
     arm_crash,
     assert_counts_are_true,
     assert_table_is_storage,
@@ -103,9 +102,13 @@ def test_step_through_a_full_run(page, site):
 
 
 def test_crash_inside_screen_sanctions_restores_fetch_and_reruns_screen(page, site):
-    open_lab(page, site, delay=SIBLING_DELAY_S)
+    open_lab(page, site)
     thread = start(page, variant="misplaced", durability="sync")
     arm_crash(page, "task_finish", "screen_sanctions")
+    # The siblings run in parallel: the crash waits for fetch_transactions' saved writes (no race).
+    after = ["put_writes", "fetch_transactions"]
+    armed = controller(page, "arm_crash", {"seam": "task_finish", "node": "screen_sanctions", "after": after})
+    assert armed["armed"]["after"] == after
     crash = crash_and_reboot(page)
     assert crash["seam"] == "task_finish" and crash["node"] == "screen_sanctions"
     expect(page.locator("#crash-report")).to_contain_text("killed at task_finish of screen_sanctions")
