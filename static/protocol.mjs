@@ -284,9 +284,9 @@ export const BOOT_STAGES = Object.freeze(["runtime", "packages", "lab", "restore
  * @typedef {object} WorldEvent
  * @property {"world"} type
  * @property {number} call     matches the reply
- * @property {"charge" | "file_sar" | "entries" | "clear"} op
- * @property {object} args     charge: {idempotency_key, thread_id, node, task_id, checkpoint_id,
- *                             amount_cents, purpose}; file_sar: the same site plus {case_id, report}
+ * @property {"entries" | "record" | "clear"} op
+ * @property {object} args     record: the row Python decided (lab.controller.paid_api: charge or
+ *                             replay), which the ledger numbers and stores; entries, clear: {}
  */
 
 /** @typedef {BootEvent | WorkerErrorEvent | ControllerEvent | WorldEvent} LabEvent */
@@ -331,8 +331,8 @@ export const BOOT_STAGES = Object.freeze(["runtime", "packages", "lab", "restore
  */
 
 /**
- * The ledger changed (ledger.mjs, LedgerChange): a request was recorded - `entry` already
- * flagged "charged ×2" when its task charged twice - or the ledger was cleared.
+ * The ledger changed (ledger.mjs, LedgerChange): a request was recorded - `entry` the raw row as
+ * stored - or the ledger was cleared.
  * @typedef {{type: "ledger"} & import("./ledger.mjs").LedgerChange} LedgerEvent
  */
 
