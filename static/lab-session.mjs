@@ -22,72 +22,23 @@
  *
  * The events and commands are documented in protocol.mjs.
  */
-import { LabClient, LabError } from "./lab-client.mjs";
+import { LabError } from "./lab-client.mjs";
 import { LEDGER_DATABASE, Ledger } from "./ledger.mjs";
 import { clearOfflineCopy, completeOfflineCopy, controlled } from "./offline.mjs";
 import { errorInfo } from "./protocol.mjs";
+import { PythonProcess, makeSnapshotInWorker } from "./python-process.mjs";
 
 export { LabError };
 
 /** @typedef {import("./protocol.mjs").SessionEvent} SessionEvent */
 /** @typedef {import("./protocol.mjs").ProcessReadyEvent} ProcessReadyEvent */
 /** @typedef {import("./protocol.mjs").CrashInfo} CrashInfo */
-/** @typedef {import("./protocol.mjs").ErrorInfo} ErrorInfo */
 
 /** How long the lab must be quiet (no command, no spare booting) before the memory snapshot is made. */
 const QUIET_MS = 2000;
 
 /** The controller commands that run the graph: the ones a crash can interrupt (controller.py). */
 const RUN_COMMANDS = new Set(["step", "run", "resume", "answer", "replay"]);
-
-/** One Python process: a lab worker, from boot to termination. */
-class PythonProcess {
-  /** false once the session has terminated its worker */
-  alive = true;
-  /** @type {CrashInfo | null} why it was killed, if it crashed (close() and retry() kill without a crash) */
-  crash = null;
-  /** whether it finished booting (Python started, the lab opened, configured) */
-  booted = false;
-  /** @type {string | null} how Python started: "restored" from the memory snapshot, "none", "failed: ..." */
-  snapshot = null;
-
-  /**
-   * Start a worker; it boots at once.
-   * @param {number} number the session's count of processes: 1, 2, ...
-   * @param {number | null} delay seconds each node works (null: the controller's default)
-   * @param {(process: PythonProcess, event: object) => void} onEvent
-   * @param {Promise<unknown>} whenCanStart the worker starts once this resolves
-   */
-  constructor(number, delay, onEvent, whenCanStart) {
-    this.number = number;
-    this.client = new LabClient(whenCanStart);
-    /** @type {Promise<object>} resolves to `lab_info` once booted; rejects if boot fails */
-    this.whenBooted = new Promise((resolve, reject) => {
-      this.client.onEvent((event) => {
-        if (event.type === "worker-error") reject(new LabError(event.error)); // the worker never started
-        if (event.type === "boot" && event.stage === "runtime" && event.detail) this.snapshot = event.detail.snapshot;
-        onEvent(this, event);
-      });
-      this.#boot(delay).then(resolve, reject);
-    });
-    this.whenBooted.then(() => (this.booted = true), () => {}); // a spare may fail unobserved
-  }
-
-  async #boot(delay) {
-    const info = await this.client.request("lab_info"); // answered once the worker has booted
-    return delay === null ? info : this.client.request("lab_configure", { delay });
-  }
-
-  /**
-   * Terminate the worker: the process dies where it stands.
-   * @param {CrashInfo | null} [crash]
-   */
-  kill(crash = null) {
-    this.alive = false;
-    this.crash = crash;
-    this.client.terminate();
-  }
-}
 
 export class LabSession {
   /** @type {Ledger} the external world's ledger: read its rows with entries(), watch onChange */
@@ -425,25 +376,6 @@ export class LabSession {
 
 /** Every IndexedDB database the lab writes: the platform's, the threads' (checkpoints, journal), the ledger's. */
 export const LAB_DATABASES = Object.freeze(["checkpoint-lab", "checkpoint-lab-threads", LEDGER_DATABASE]);
-
-/**
- * Make this build's memory snapshot in a throwaway worker (snapshot-worker.mjs), unless it exists.
- * @returns {Promise<{snapshot: "present" | "made" | "failed", error?: ErrorInfo}>} never rejects
- */
-function makeSnapshotInWorker() {
-  return new Promise((resolve) => {
-    const worker = new Worker(new URL("./snapshot-worker.mjs", import.meta.url), { type: "module" });
-    const finish = (outcome) => {
-      worker.terminate();
-      resolve(outcome);
-    };
-    worker.addEventListener("message", ({ data }) => finish(data));
-    worker.addEventListener("error", (event) => {
-      event.preventDefault();
-      finish({ snapshot: "failed", error: { type: "WorkerError", message: event.message || "did not start" } });
-    });
-  });
-}
 
 /** @param {string} name @returns {Promise<void>} resolves once the database is gone */
 function deleteDatabase(name) {

@@ -27,7 +27,8 @@
  * threads ("checkpoint-lab-threads": checkpoints and the controller's journal), one LabController
  * per worker, and the session its journal remembers (the stage's `detail.lab`). From then on:
  *
- *   page -> worker   {cmd: "lab", args: {name, args}}   a controller command (ControllerCommands)
+ *   page -> worker   {cmd: "lab", args: {name, args}}   a controller command (ControllerCommands,
+ *                                                       controller-protocol.mjs)
  *   worker -> page   controller events                  {type, seq, thread_id, ...} (ControllerEvent)
  *   worker -> page   {type: "world", call, op, args}     a call to the external world: the page's
  *   page -> worker   {cmd: "world_reply", args: {call, ok, result | error}}   ledger answers it
@@ -72,7 +73,8 @@ export const BOOT_STAGES = Object.freeze(["runtime", "packages", "lab", "restore
  *            stores: string[], modules_loaded: number, lab_modules: string[]}}} stats
  * @property {{args: {key: string}, result: {key: string, value: any}}} meta_get
  * @property {{args: {key: string, value: any}, result: {key: string, durable: boolean}}} meta_set
- * @property {{args: {name: ControllerCommandName, args?: object}, result: ControllerAnswer}} lab
+ * @property {{args: {name: import("./controller-protocol.mjs").ControllerCommandName, args?: object},
+ *            result: import("./controller-protocol.mjs").ControllerAnswer}} lab
  *   a controller command: `dispatch(name, args)` of lab/controller/controller.py
  * @property {{args: {call: number, ok: boolean, result?: any, error?: ErrorInfo},
  *            result: {accepted: boolean}}} world_reply
@@ -94,151 +96,9 @@ export const BOOT_STAGES = Object.freeze(["runtime", "packages", "lab", "restore
  * @property {number} delay              seconds each node works
  */
 
-/**
- * A controller command's answer, as LabController.dispatch returns it; LabSession.command unwraps
- * it (returns `result`, throws a LabError with `type`, `message`, `notes`).
- * @typedef {{ok: true, result: any} | {ok: false, error: ErrorInfo & {notes?: string[]}}} ControllerAnswer
- */
-
-/**
- * The controller's commands: args -> result (lab/controller/controller.py has the whole story).
- * Run commands answer when their run stops, with a RunOutcome.
- * @typedef {object} ControllerCommands
- * @property {{args: {}, result: {cases: object[], variants: string[], durabilities: string[],
- *            seams: string[], commands: string[], graphs: Object<string, object>,
- *            session: Session | null}}} catalog
- * @property {{args: {case_id: string, variant?: "misplaced" | "fixed",
- *            durability?: Durability, thread_id?: string}, result: {session: Session, graph: object}}} start
- * @property {{args: {}, result: {session: Session | null, state?: ThreadState}}} restore
- * @property {{args: {}, result: {current: string | null, threads: SavedThread[]}}} threads
- *   every saved thread (the journal's sessions, until a reset), newest first
- * @property {{args: {thread_id: string}, result: {session: Session, graph: object, state: ThreadState}}} open
- *   a saved thread becomes the session again (a paused run is closed first); an unknown, empty or
- *   over-255-character thread id is refused
- * @property {{args: {}, result: ThreadState}} state
- * @property {{args: {durability?: Durability}, result: RunOutcome}} step  one super-step
- * @property {{args: {durability?: Durability}, result: RunOutcome}} run   to the interrupt or the end
- * @property {{args: {until?: "step" | "end", durability?: Durability}, result: RunOutcome}} resume
- * @property {{args: {approve: boolean, until?: "step" | "end", durability?: Durability},
- *            result: RunOutcome}} answer
- * @property {{args: {checkpoint_id: string, until?: "step" | "end", durability?: Durability},
- *            result: RunOutcome}} replay
- * @property {{args: {seam: string, node?: string, step?: number, after?: [string, string | null]},
- *            result: {armed: {seam: string, node: string | null, step: number | null,
- *                             after: [string, string | null] | null}}}} arm_crash
- *            `after`: the crash waits (at most 10 s) until that seam of that node has happened
- * @property {{args: {}, result: {armed: null}}} disarm_crash
- * @property {{args: {}, result: {thread_id: string, frames: Frame[]}}} frames   oldest first
- * @property {{args: {checkpoint_id: string}, result: {frame: Frame, diff: object}}} frame
- * @property {{args: {checkpoint_id: string, values: object, as_node?: string},
- *            result: {checkpoint_id: string, frame: Frame}}} fork
- * @property {{args: {}, result: {head: string | null, nodes: object[], branches: object[]}}} branches
- * @property {{args: {}, result: LedgerReport}} ledger
- *   the page's ledger rows as Python reads them (lab.controller.ledger_rules.annotate_ledger)
- * @property {{args: {}, result: {nodes: Object<string, {started: number, finished: number}>,
- *            runs: object[], last_resume: {run: number, kind: string, step: number,
- *            checkpoint_id: string, rerun: string[], restored: string[]} | null}}} executions
- * @property {{args: {}, result: LabView}} view
- *   everything the page draws (lab/controller/view.py); the page's store keeps the last one
- * @property {{args: {}, result: {threads_deleted: number}}} reset
- *   deletes every thread, the journal and (through the world) the ledger
- */
-
-/**
- * A sentence Python wrote: the page renders `py.<code>` from i18n.mjs with `params`.
- * @typedef {{code: string, params: object, text: string}} Message
- */
-
-/**
- * @typedef {object} LabView what the `view` command answers
- * @property {number} seq                the controller's event count when read: drop an older answer
- * @property {object | null} session     {thread_id, case_id, variant, durability}
- * @property {object | null} run         the live run: {run, kind, durability, paused[, step, next]}
- * @property {object | null} armed       the armed crash {seam, node}
- * @property {{phase: string, action: string | null, message: Message}} status
- * @property {Object<string, {enabled: boolean, reason: Message | null}>} actions
- * @property {object} graph              the diagram; each node with {state, reason: Message, counts}
- * @property {{step: string[], nodes: Object<string, string[]>, any_node: string[]}} seams
- * @property {object | null} review      {request, exports_bought} while an interrupt is open
- * @property {Array<Frame & {diff: object}>} frames  oldest first
- * @property {{head: string | null, nodes: object[], branches: object[]}} tree
- * @property {object} executions         as the `executions` command
- * @property {LedgerReport} ledger
- * @property {Array<{run: number, at: number, kind: string, message: Message}>} activity
- * @property {object} defaults           variants, durabilities, seams, node_states, delay (from Python)
- */
-
-/** @typedef {keyof ControllerCommands} ControllerCommandName */
-/** @typedef {"sync" | "async" | "exit"} Durability */
-/** @typedef {{thread_id: string, case_id: string, variant: string, durability: Durability}} Session */
-/**
- * A thread saved in this browser, as `threads()` lists it.
- * @typedef {object} SavedThread
- * @property {string} thread_id
- * @property {string} case_id
- * @property {string} variant
- * @property {Durability} durability
- * @property {number} started_at   seconds since the epoch when it was first started
- * @property {number} checkpoints  how many checkpoints it has
- * @property {boolean} current     whether it is the lab's thread now
- */
-
-/**
- * @typedef {object} ThreadState
- * @property {Session} session
- * @property {object} values
- * @property {string[]} next
- * @property {object[]} interrupts
- * @property {string | null} checkpoint_id   the head
- * @property {{run: number, kind: string, paused: boolean} | null} run
- * @property {{seam: string, node: string | null} | null} crash_armed
- */
-
-/**
- * How a run command's run stopped.
- * @typedef {{status: "paused", step: number, checkpoint_id: string, next: string[]}
- *   | {status: "interrupted" | "done", values: object, interrupts: object[], next: string[],
- *      checkpoint_id: string}
- *   | {status: "error", error: ErrorInfo}
- *   | {status: "crashed", crash_point: CrashInfo}
- *   | {status: "stopped"}} RunOutcome
- */
-
-/**
- * One checkpoint as the page shows it (lab/controller/frames.py, frame_of).
- * @typedef {object} Frame
- * @property {string} checkpoint_id
- * @property {string | null} parent_id
- * @property {number} step
- * @property {string} source            "input" | "loop" | "update" | "fork"
- * @property {string} created_at
- * @property {string[]} next
- * @property {object} values
- * @property {object} channel_values
- * @property {Object<string, string>} channel_versions
- * @property {Object<string, Object<string, string>>} versions_seen
- * @property {string[] | null} updated_channels
- * @property {Array<[string, string, any]>} pending_writes   [node, channel, value]
- * @property {object[]} tasks
- * @property {object[]} interrupts
- * @property {object} metadata
- */
 
 /** @typedef {keyof Commands} CommandName */
 
-/**
- * @typedef {object} LedgerReport what the `ledger` command answers
- * @property {Array<import("./ledger.mjs").LedgerRow & {attempt: number, outcome: Message,
- *            flag: string | null, repeats: number | null}>} entries
- *   oldest first; `attempt`: the n-th request of the same business operation; `flag`: e.g. "charged ×2"
- * @property {Array<{operation: string[], kind: string, thread_id: string, node: string, purpose: string,
- *            times: number, label: string, ids: string[], causes: string[], explanation: Message}>} duplicates
- *   business operations (this thread's purchase of one thing, this case's SAR) done more than once
- * @property {{double: boolean, message: Message}} verdict
- * @property {number} charges            executed charges (replays excluded)
- * @property {number} filings            executed filings
- * @property {number} total_charged_cents
- */
 
 /** @typedef {"indexeddb" | "memory"} StorageKind */
 
@@ -251,7 +111,7 @@ export const BOOT_STAGES = Object.freeze(["runtime", "packages", "lab", "restore
  * @property {number} at          ms since the worker started
  * @property {number} [ms]        "done": how long the stage took ("ready": the whole boot)
  * @property {object} [detail]    "done": what the stage found, e.g. restore -> {storage: StorageKind,
- *                                ..., lab: LabInfo & {session: Session | null}}
+ *                                ..., lab: LabInfo & {session: import("./controller-protocol.mjs").Session | null}}
  * @property {string} [message]   "warning": a sentence for the learner
  * @property {ErrorInfo} [error]  "error": why boot stopped
  */
@@ -277,6 +137,7 @@ export const BOOT_STAGES = Object.freeze(["runtime", "packages", "lab", "restore
  *   paused {run, step, checkpoint_id, next}
  *   crash_point {run, seam, node, step, checkpoint_id}   the last event of a process
  *   run_finished {run, status, ...}            with the run command's RunOutcome
+ *   (Frame, RunOutcome and the other controller types: controller-protocol.mjs)
  * @typedef {{type: string, seq: number, thread_id: string | null} & object} ControllerEvent
  */
 
@@ -286,9 +147,9 @@ export const BOOT_STAGES = Object.freeze(["runtime", "packages", "lab", "restore
  * @typedef {object} WorldEvent
  * @property {"world"} type
  * @property {number} call     matches the reply
- * @property {"charge" | "file_sar" | "entries" | "clear"} op
- * @property {object} args     charge: {idempotency_key, thread_id, node, task_id, checkpoint_id,
- *                             amount_cents, purpose}; file_sar: the same site plus {case_id, report}
+ * @property {"entries" | "record" | "clear"} op
+ * @property {object} args     record: the row Python decided (lab.controller.paid_api: charge or
+ *                             replay), which the ledger numbers and stores; entries, clear: {}
  */
 
 /** @typedef {BootEvent | WorkerErrorEvent | ControllerEvent | WorldEvent} LabEvent */
@@ -329,12 +190,13 @@ export const BOOT_STAGES = Object.freeze(["runtime", "packages", "lab", "restore
  * @property {number} ms           from the session's start (or the crash) to ready
  * @property {StorageKind} storage
  * @property {{id: string, started_at: number}} process   the Python process's own id
- * @property {{session: Session | null, state?: ThreadState}} restored   the controller's restore
+ * @property {{session: import("./controller-protocol.mjs").Session | null,
+ *            state?: import("./controller-protocol.mjs").ThreadState}} restored   the controller's restore
  */
 
 /**
- * The ledger changed (ledger.mjs, LedgerChange): a request was recorded - `entry` already
- * flagged "charged ×2" when its task charged twice - or the ledger was cleared.
+ * The ledger changed (ledger.mjs, LedgerChange): a request was recorded - `entry` the raw row as
+ * stored - or the ledger was cleared.
  * @typedef {{type: "ledger"} & import("./ledger.mjs").LedgerChange} LedgerEvent
  */
 

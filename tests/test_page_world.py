@@ -7,6 +7,7 @@ page, answering the events ``PageWorld`` emits.
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Any
 
 import pytest
@@ -33,42 +34,44 @@ class Page:
         return task
 
 
-async def test_a_charge_is_an_event_to_the_page_and_its_reply_is_the_receipt():
+async def test_a_charge_reads_the_page_rows_decides_in_python_and_asks_the_page_to_record_the_row():
     page = Page()
     charging = await page.call(
         page.world.charge("t-1:task-1", **SITE, amount_cents=250, purpose="transaction-graph query")
     )
-    (event,) = page.events
-    assert event == {
-        "type": "world",
-        "call": 1,
-        "op": "charge",
-        "args": {
-            "idempotency_key": "t-1:task-1",
-            **SITE,
-            "amount_cents": 250,
-            "purpose": "transaction-graph query",
-        },
+    (read,) = page.events
+    assert read == {"type": "world", "call": 1, "op": "entries", "args": {}}
+    assert page.world.reply({"call": 1, "ok": True, "result": []})
+    await _until(lambda: len(page.events) == 2)
+    record = page.events[1]
+    assert (record["type"], record["call"], record["op"]) == ("world", 2, "record")
+    row = record["args"]
+    assert row == {
+        "kind": "charge",
+        "id": "ch_0001",
+        "idempotency_key": "t-1:task-1",
+        "replayed": False,
+        "purpose": "transaction-graph query",
+        "amount_cents": 250,
+        **SITE,
+        "at": row["at"],
     }
-    receipt = ChargeReceipt("ch_0001", "t-1:task-1", 250, "transaction-graph query", **SITE)
-    assert page.world.reply({"call": 1, "ok": True, "result": receipt.as_dict()})
-    assert await charging == receipt
-    assert not page.world.reply({"call": 1, "ok": True, "result": receipt.as_dict()})  # answered already
+    assert abs(row["at"] - time.time() * 1000) < 60_000  # ms since 1970, as the page's clock reads
+    assert not charging.done()  # the receipt waits until the page has recorded the row
+    assert page.world.reply({"call": 2, "ok": True, "result": {**row, "seq": 1, "worker": 1}})
+    assert await charging == ChargeReceipt("ch_0001", "t-1:task-1", 250, "transaction-graph query", **SITE)
+    assert not page.world.reply({"call": 2, "ok": True, "result": None})  # answered already
 
 
-@pytest.mark.parametrize(
-    ("error", "raised", "says"),
-    [
-        ({"type": "IdempotencyError", "message": "Keys for idempotent requests"}, IdempotencyError, "Keys"),
-        ({"type": "QuotaExceededError", "message": "the disk is full"}, ExternalWorldError, "disk is full"),
-    ],
-)
-async def test_a_failed_page_call_raises_in_python(error, raised, says):
+async def test_a_failed_page_call_raises_in_python():
     page = Page()
     filing = await page.call(page.world.file_sar(None, **SITE, case_id="S-1001", report={}))
-    page.world.reply({"call": 1, "ok": False, "error": error})
-    with pytest.raises(raised, match=says):
+    page.world.reply(
+        {"call": 1, "ok": False, "error": {"type": "QuotaExceededError", "message": "disk full"}}
+    )
+    with pytest.raises(ExternalWorldError, match="QuotaExceededError: disk full"):
         await filing
+    assert [event["op"] for event in page.events] == ["entries"]  # nothing recorded
 
 
 async def test_a_page_that_does_not_answer_fails_the_call_after_the_timeout():
@@ -79,30 +82,73 @@ async def test_a_page_that_does_not_answer_fails_the_call_after_the_timeout():
 
 
 class LedgerPage:
-    """The page's side of the world for a controller: each ``world`` event is answered by a ledger
-    that records raw rows the way ``static/ledger.mjs`` does (its field names, ``at`` in ms, the
-    worker number), so the one Python rule reads the same story from either world."""
+    """The page's side of the world, as ``static/ledger.mjs`` plays it: it stores and lists raw rows,
+    numbering them and noting the worker, and decides nothing."""
 
     def __init__(self) -> None:
-        self.backing = InMemoryWorld()
         self.world = PageWorld(self.on_event)
         self.rows: list[dict[str, Any]] = []
 
     def on_event(self, event: dict[str, Any]) -> None:
-        asyncio.ensure_future(self.answer(event))
+        asyncio.get_running_loop().call_soon(self.answer, event)
 
-    async def answer(self, event: dict[str, Any]) -> None:
-        args, op = dict(event["args"]), event["op"]
+    def answer(self, event: dict[str, Any]) -> None:
+        op, args = event["op"], event["args"]
+        result: Any = None
         if op == "entries":
-            result: Any = [dict(row) for row in self.rows]
-        elif op == "charge":
-            result = (await self.backing.charge(args.pop("idempotency_key"), **args)).as_dict()
+            result = [dict(row) for row in self.rows]
+        elif op == "record":
+            result = {**args, "seq": len(self.rows) + 1, "worker": 1}
+            self.rows.append(result)
         else:
-            result = (await self.backing.file_sar(args.pop("idempotency_key"), **args)).as_dict()
-        if op in ("charge", "file_sar"):
-            (row,) = (await self.backing.entries())[-1:]
-            self.rows.append({**row, "report": args.get("report"), "worker": 1})
+            self.rows.clear()
         self.world.reply({"call": event["call"], "ok": True, "result": result})
+
+
+CHARGE = {"amount_cents": 250, "purpose": "transaction-graph query"}
+REQUESTS = [  # (kind, idempotency key, parameters): a story the one rule must answer alike in both worlds
+    ("charge", "k-1", CHARGE),
+    ("charge", "k-1", CHARGE),  # the same key: replayed
+    ("charge", None, CHARGE),  # no key: always executes
+    ("charge", None, CHARGE),
+    ("sar", "k-1", {"case_id": "S-1001", "report": {"risk": "high"}}),  # keys are per service
+    ("sar", "k-1", {"case_id": "S-1001", "report": {"risk": "high"}}),
+    ("charge", "k-1", {**CHARGE, "amount_cents": 900}),  # the same key, other parameters: refused
+    ("charge", "k-2", {**CHARGE, "purpose": "export"}),
+]
+
+
+async def _story(world: InMemoryWorld | PageWorld) -> list[Any]:
+    answers: list[Any] = []
+    for kind, key, parameters in REQUESTS:
+        call = world.charge if kind == "charge" else world.file_sar
+        try:
+            answers.append((await call(key, **SITE, **parameters)).as_dict())
+        except IdempotencyError as refused:
+            answers.append(str(refused))
+    rows = [{k: v for k, v in row.items() if k not in ("at", "worker")} for row in await world.entries()]
+    return [answers, rows]
+
+
+async def test_the_one_idempotency_rule_answers_alike_for_the_memory_world_and_the_page_world():
+    memory, page = await _story(InMemoryWorld()), await _story(LedgerPage().world)
+    assert memory == page
+    answers, rows = memory
+    assert [a["replayed"] if isinstance(a, dict) else "refused" for a in answers] == [
+        False, True, False, False, False, True, "refused", False,
+    ]  # fmt: skip
+    assert [row["id"] for row in rows] == [
+        "ch_0001", "ch_0001", "ch_0002", "ch_0003", "sar_0001", "sar_0001", "ch_0004",
+    ]  # fmt: skip
+    assert [row["amount_cents"] for row in rows] == [250, 0, 250, 250, 0, 0, 250]
+    assert [row["seq"] for row in rows] == list(range(1, 8))  # the refused request left no row
+    assert "amount_cents: 250 then 900" in answers[6]
+
+
+async def test_parallel_requests_to_the_page_world_never_share_a_receipt_number():
+    page = LedgerPage()
+    receipts = await asyncio.gather(*(page.world.charge(None, **SITE, **CHARGE) for _ in range(3)))
+    assert [r.receipt_id for r in receipts] == ["ch_0001", "ch_0002", "ch_0003"]
 
 
 @pytest.mark.parametrize("variant", ["misplaced", "fixed"])
@@ -111,7 +157,7 @@ async def test_the_ledger_verdict_is_one_rule_for_the_page_world_and_the_memory_
     for world in ("memory", "page"):
         page = LedgerPage()
         controller = LabController(
-            InMemorySaver(), page.backing if world == "memory" else page.world, _ignore, delay=0
+            InMemorySaver(), InMemoryWorld() if world == "memory" else page.world, _ignore, delay=0
         )
         await controller.dispatch("start", {"case_id": "S-1001", "variant": variant, "durability": "sync"})
         await controller.dispatch("run")
@@ -126,6 +172,15 @@ async def test_the_ledger_verdict_is_one_rule_for_the_page_world_and_the_memory_
         )
     assert verdicts[0] == verdicts[1]
     assert verdicts[0][0]["double"] is (variant == "misplaced")
+
+
+async def _until(condition: Any) -> None:
+    """Let the event loop run until ``condition()`` holds (a bounded number of turns)."""
+    for _ in range(100):
+        if condition():
+            return
+        await asyncio.sleep(0)
+    raise AssertionError("the condition never held")
 
 
 async def _ignore(_event: dict[str, Any]) -> None:

@@ -381,10 +381,9 @@ def python_message_codes() -> set[str]:
 
 def test_every_sentence_python_says_is_in_both_catalogues():
     """The page renders Python's sentences by code (``say()`` in static/i18n.mjs), in English and
-    简体中文. (``ledger.explain.*`` is English for logs and tests; the page composes explanations
-    from the cause codes, which are checked here.)"""
-    catalogue = Path("static/i18n.mjs").read_text()
-    en, zh = catalogue.split("\n  zh: {")
+    简体中文 (one catalogue module each, static/i18n/<lang>.mjs). (``ledger.explain.*`` is English for
+    logs and tests; the page composes explanations from the cause codes, which are checked here.)"""
+    en, zh = (Path(f"static/i18n/{lang}.mjs").read_text() for lang in ("en", "zh"))
     wanted = {f"py.{code}" for code in python_message_codes() if not code.startswith("ledger.explain.")}
     wanted |= {f"py.ledger.cause.{cause}" for cause in CAUSES}
     for language in (en, zh):

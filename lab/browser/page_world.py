@@ -3,21 +3,26 @@
 Durable execution is about what survives the death of the process that runs the graph. A charge
 made by a node is exactly such a thing: once the paid API has taken the money, killing the Web
 Worker does not give it back. So the world the AML graph calls (:class:`~lab.aml.graph.ExternalWorld`)
-must not live in the worker's Python: :class:`PageWorld` forwards each call to the page, whose
-ledger (``static/ledger.mjs``) records it in an IndexedDB database of its own and answers with a
-receipt, honouring idempotency keys the way Stripe does.
+must not live in the worker's Python: the page's ledger (``static/ledger.mjs``) keeps the raw
+requests in an IndexedDB database of its own. The page only stores and lists rows; what a request
+does (execute, or replay its idempotency key the way Stripe does) is decided here, by the one rule
+of :mod:`lab.controller.paid_api` that the in-memory world uses too. A charge is two calls: read
+the rows (``entries``), then ``record`` the row the rule decided (outcome, receipt id, amount,
+time); the receipt is answered once the page has recorded it.
 
 One call is one round trip, matched by its number ``call`` (not ``id``: in ``static/protocol.mjs``
 a message with a numeric ``id`` is the response to a page request):
 
-1. Python emits the event ``{type: "world", call, op, args}`` (``op``: ``charge``, ``file_sar``,
-   ``entries`` or ``clear``) and awaits an ``asyncio.Future``;
+1. Python emits the event ``{type: "world", call, op, args}`` (``op``: ``entries``, ``record``
+   (``args``: the row) or ``clear``) and awaits an ``asyncio.Future``;
 2. the page does the work and sends the worker command ``world_reply`` with ``{call, ok: true,
    result}`` or ``{call, ok: false, error: {type, message}}``; :meth:`PageWorld.reply` settles the
    future.
 
 If the worker dies in between, nothing is lost that the page has not already recorded: the page
-writes the ledger before it replies, and a dead worker's reply is simply never sent.
+writes the row before it replies, and a dead worker's calls are no longer served. Requests are
+decided one at a time (a lock spans read, decide, record), so parallel nodes never take one
+receipt number.
 
 This module imports nothing from Pyodide (the page is reached through the ``emit`` function it is
 given), so CPython can import and test it.
@@ -31,7 +36,7 @@ from collections.abc import Callable
 from typing import Any
 
 from lab.aml.graph import ChargeReceipt, FilingReceipt
-from lab.controller.world import IdempotencyError
+from lab.controller.paid_api import decide_request, request_row
 
 REPLY_TIMEOUT_S = 30.0
 """How long a call waits for the page: a page that does not run the ledger must not hang a run."""
@@ -52,15 +57,16 @@ class PageWorld:
         self._timeout = timeout
         self._ids = itertools.count(1)
         self._waiting: dict[int, asyncio.Future[Any]] = {}
+        self._deciding = asyncio.Lock()  # read the rows, decide, record: one request at a time
 
     # -- the ExternalWorld interface ------------------------------------------------------------------
     async def charge(self, idempotency_key: str | None, **request: Any) -> ChargeReceipt:
         """Charge through the paid API (``request``: the call site, ``amount_cents``, ``purpose``)."""
-        return ChargeReceipt(**await self._ask("charge", {"idempotency_key": idempotency_key, **request}))
+        return await self._serve(request_row("charge", idempotency_key, **request))  # type: ignore[return-value]
 
     async def file_sar(self, idempotency_key: str | None, **request: Any) -> FilingReceipt:
         """File a SAR with the registry (``request``: the call site, ``case_id``, ``report``)."""
-        return FilingReceipt(**await self._ask("file_sar", {"idempotency_key": idempotency_key, **request}))
+        return await self._serve(request_row("sar", idempotency_key, **request))  # type: ignore[return-value]
 
     async def entries(self) -> list[dict[str, Any]]:
         """Every request the page's ledger received, oldest first."""
@@ -69,6 +75,12 @@ class PageWorld:
     async def clear(self) -> None:
         """Empty the page's ledger (the lab's reset)."""
         await self._ask("clear", {})
+
+    async def _serve(self, request: dict[str, Any]) -> ChargeReceipt | FilingReceipt:
+        async with self._deciding:
+            decision = decide_request(await self.entries(), request)
+            await self._ask("record", decision.row)
+        return decision.receipt
 
     # -- the round trip -----------------------------------------------------------------------------
     def reply(self, answer: dict[str, Any]) -> bool:
@@ -100,8 +112,6 @@ class PageWorld:
 
 
 def _page_error(error: dict[str, str]) -> Exception:
-    """The exception a failed page call raises in Python: the API's own kind where there is one."""
+    """The exception a failed page call raises in Python."""
     kind, message = error.get("type", "Error"), error.get("message", "the page reported a failure")
-    if kind == IdempotencyError.__name__:
-        return IdempotencyError(message)
     return ExternalWorldError(f"{kind}: {message}")

@@ -169,7 +169,7 @@ def test_a_case_runs_to_the_interrupt_and_the_page_ledger_has_the_paid_charge(fr
     # the fixed variant keys each call by its business operation: thread, case, purpose
     assert query["idempotency_key"] == f"{thread}:S-1001:transaction-graph query"
     assert query["worker"] == fresh.status()["worker"]
-    (world,) = [e for e in fresh.events("world") if e["op"] == "charge"]
+    (world,) = [e for e in fresh.events("world") if e["op"] == "record" and e["args"]["kind"] == "charge"]
     assert world["args"]["node"] == "fetch_transactions"
     recorded = [e for e in fresh.events("ledger") if e["change"] == "recorded"]
     assert [e["entry"]["id"] for e in recorded] == [query["id"]]
