@@ -440,3 +440,20 @@ async def test_open_refuses_an_unknown_or_invalid_thread(lab, thread_id, says):
     await lab.do("start", case_id=CASE, thread_id="kept")
     assert says in (await lab.fail("open", thread_id=thread_id))["message"]
     assert (await lab.do("state"))["session"]["thread_id"] == "kept"
+
+
+async def test_a_spare_booting_mid_run_only_reads_and_the_takeover_notes_the_death(lab):
+    """Every worker restores while it boots, the warm spare too, and it may boot while the active
+    process is in the middle of a run: that restore must write nothing (it once wrote a bogus crash,
+    and the ledger then blamed a crash for an interrupt's second charge)."""
+    await lab.do("start", case_id=CASE, durability="sync")
+    assert (await lab.do("step"))["status"] == "paused"  # a run in progress, held between steps
+    spare = lab.boot()
+    assert (await spare.dispatch("restore", {"observe_only": True}))["ok"]
+    records = await lab.journal.records(lab.controller.session.thread_id)
+    assert [r for r in records if r["type"] == "crash"] == []
+    await lab.controller.terminate()  # the active process dies; the spare takes over for real
+    lab.controller = spare
+    assert (await lab.do("restore"))["session"] is not None
+    records = await lab.journal.records(lab.controller.session.thread_id)
+    assert [r["seam"] for r in records if r["type"] == "crash"] == ["kill"]

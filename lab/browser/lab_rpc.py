@@ -112,7 +112,9 @@ async def _build_controller(delay: float) -> dict[str, Any] | None:
 
     _lab.controller = LabController(_lab.saver, _lab.world, forward, journal=_lab.journal, delay=delay)
     _lab.delay = delay
-    answer = await _lab.controller.dispatch("restore")
+    # Only read: this may be a spare booting while the active process runs the thread. LabSession
+    # sends the real "restore" when this process becomes the active one.
+    answer = await _lab.controller.dispatch("restore", {"observe_only": True})
     if not answer["ok"]:
         raise RuntimeError(f"the lab could not restore its session: {answer['error']['message']}")
     return answer["result"]["session"]

@@ -274,14 +274,17 @@ class LabController(RunDriver, SeamEvents):
         return {"session": asdict(self.session), "graph": describe_graph(self.graphs[variant])}
 
     @command
-    async def restore(self) -> dict[str, Any]:
-        """Pick up the session the journal remembers (after a crash or a reload)."""
+    async def restore(self, observe_only: bool = False) -> dict[str, Any]:
+        """Pick up the session the journal remembers (after a crash or a reload). ``observe_only``:
+        a warm spare boots while another process may still be running the thread, so it only reads;
+        the process that takes over restores for real and writes down a run that died unseen."""
         await self._close_run()
         saved = await self.journal.session()
         self.session = Session(**saved) if saved else None
         if self.session is None:
             return {"session": None}
-        await self._note_unseen_death(self.session.thread_id)
+        if not observe_only:
+            await self._note_unseen_death(self.session.thread_id)
         return {"session": saved, "state": await self._state()}
 
     async def _note_unseen_death(self, thread_id: str) -> None:
