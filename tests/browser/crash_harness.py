@@ -38,7 +38,6 @@ from playwright.async_api import Page
 from test_lab_session import COMMAND
 
 from lab.aml import VARIANTS
-from lab.aml.graph import EXPORT, FILING, QUERY
 from lab.checkpoint.core import CheckpointSaver
 from lab.checkpoint.memory import MemoryStorage
 from tests.crash_soak import (
@@ -262,7 +261,8 @@ def kill_plan(seed: int) -> Trial:
 
 # -- reports --------------------------------------------------------------------------------------------
 
-PURPOSES = {QUERY: "query", EXPORT: "export", FILING: "SAR"}
+OPERATIONS = {"fetch_transactions": "query", "human_review": "export", "file_sar": "SAR"}
+"""The business operation of each node that calls the outside world, as the table names it."""
 
 
 def describe(trial: Trial) -> str:
@@ -272,7 +272,7 @@ def describe(trial: Trial) -> str:
 
 def _operations_done(seen: Observed) -> str:
     """The requests the outside world executed, per business purpose (replays listed apart)."""
-    done = Counter(PURPOSES[e["purpose"]] for e in seen.ledger if not e["replayed"])
+    done = Counter(OPERATIONS[e["node"]] for e in seen.ledger if not e["replayed"])
     replayed = sum(e["replayed"] for e in seen.ledger)
     text = ", ".join(f"{purpose} {times}" for purpose, times in done.items())
     return text + (f" ({replayed} replayed)" if replayed else "")
@@ -289,7 +289,7 @@ def _resumed(seen: Observed) -> str:
 
 
 def _flagged(seen: Observed) -> str:
-    return ", ".join(f"{op[-1]} ×{times}" for op, times in seen.flagged.items()) or "-"
+    return ", ".join(f"{op[0]} {op[-1]} ×{times}" for op, times in seen.flagged.items()) or "-"
 
 
 def seam_table(outcomes: list[Outcome], seconds: float) -> str:

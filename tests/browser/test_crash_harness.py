@@ -58,6 +58,8 @@ TABLE_CRASHES = {
 }
 """The crash point of each seam in the table (node, step; ``None``: the first to meet it). No node of
 the AML graph raises, so ``error`` has no crash point."""
+EXIT_CRASHES = {"put_writes": (None, None)}
+"""Under durability "exit" a run saves pending writes only when it stops: human_review's interrupt."""
 
 MAKE_SNAPSHOT = "async () => (await import('/python-process.mjs')).makeSnapshotInWorker()"
 
@@ -83,16 +85,27 @@ def table_variants() -> tuple[str, ...]:
     return VARIANTS if os.environ.get("CRASH_TABLE_VARIANTS") == "all" else ("misplaced", "fixed")
 
 
+def table_seams() -> list[str]:
+    """Every seam of the table; ``CRASH_TABLE_SEAMS=put,interrupt`` runs only those rows."""
+    chosen = os.environ.get("CRASH_TABLE_SEAMS")
+    return [seam for seam in TABLE_CRASHES if chosen is None or seam in chosen.split(",")]
+
+
+def crash_point(seam: str, durability: str) -> tuple[str, str | None, int | None]:
+    node, step = (EXIT_CRASHES if durability == "exit" else TABLE_CRASHES).get(seam, TABLE_CRASHES[seam])
+    return seam, node, step
+
+
 def table_trials() -> list[Trial]:
     """One trial per (seam, durability, variant) of the table, its seed its row number."""
     cells = [
         (seam, durability, variant)
-        for seam in TABLE_CRASHES
+        for seam in table_seams()
         for durability in DURABILITIES
         for variant in table_variants()
     ]
     return [
-        Trial(seed, "S-1001", variant, durability, ((seam, *TABLE_CRASHES[seam]),))
+        Trial(seed, "S-1001", variant, durability, (crash_point(seam, durability),))
         for seed, (seam, durability, variant) in enumerate(cells)
     ]
 
