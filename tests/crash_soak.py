@@ -20,7 +20,14 @@ The invariants (issue 10, items 3 and 4), each a function returning what it foun
 - **fixed charges each business operation once**; **misplaced charges as the re-runs predict**
   (every execution that got its request out pays), and so does **task-key** for the query and
   the filing and the export (once per distinct task id); a request "got out" when the page saw
-  its ``side_effect`` event.
+  its ``side_effect`` event (after a kill at a random moment, between the requests answered and
+  those announced: a kill can fall between the announcement and the request's arrival);
+- **repeats flagged**: the ledger's verdict flags exactly the business operations done more than
+  once, with how often.
+
+The trial loop (:func:`drive`) runs over a :class:`TrialLab`: :class:`Outside` here, the page's
+LabSession with real ``worker.terminate()`` in ``tests/browser/crash_harness.py``, which checks its
+trials against these same invariants.
 
 ``python bench/soak.py`` runs many more trials; ``SOAK_SEED=N pytest tests/test_soak.py``
 replays one.
@@ -36,7 +43,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from lab.aml import VARIANTS, build_graph, business_operation, describe_graph
 from lab.checkpoint.base import CheckpointTuple
@@ -54,7 +61,8 @@ DURABILITIES = ("sync", "async", "exit")
 MAX_COMMANDS = 30
 """A trial that has not closed its case after this many run commands is stuck: a violation."""
 
-CrashPoint = tuple[str, str | None]
+CrashPoint = tuple[str, str | None] | tuple[str, str | None, int]
+"""A seam, the node it belongs to (``None``: whichever meets it first) and optionally the step."""
 
 
 @dataclass(frozen=True)
@@ -117,6 +125,7 @@ class Outside:
         self.journal = MemoryJournal()
         self.segments: list[int] = []  # where each controller's journal records start
         self.requests: list[dict[str, Any]] = []  # the page's side_effect events: a request left
+        self.seams = 0  # seam events the page was told of
         self.controller = self.boot_controller()
 
     def boot_controller(self) -> LabController:
@@ -124,6 +133,7 @@ class Outside:
 
     async def listen(self, event: dict[str, Any]) -> None:
         """The page's event stream: the soak keeps the moments a request left the process."""
+        self.seams += event["type"] == "seam"
         if event["type"] == "seam" and event["seam"] == "side_effect":
             self.requests.append(event)
 
@@ -140,6 +150,45 @@ class Outside:
             raise AssertionError(f"{name}({args}) failed: {answer['error']}")
         return answer["result"]
 
+    async def arm(self, point: CrashPoint) -> None:
+        await self.do("arm_crash", **crash_args(point))
+
+    async def recover(self) -> Saved:
+        await self.boot()
+        return await saved_chain(self.saver)
+
+    async def observe(self, seen: Observed) -> None:
+        seen.started = started_in(await self.do("executions"))
+        seen.ledger = await self.world.entries()
+        seen.flagged = flagged_in(await self.do("ledger"))
+        seen.requests, seen.seams = self.requests, self.seams
+        seen.journal = await self.journal.records(THREAD)
+        seen.segments = self.segments
+        seen.after_crash.append(await saved_chain(self.saver))
+        seen.frames = await saved_frames(self.saver)
+        await self.controller.terminate()
+
+
+class TrialLab(Protocol):
+    """Where a trial runs: a lab whose process can die (:class:`Outside` on CPython; the page's
+    LabSession in Chromium, ``tests/browser/crash_harness.py``), and what outlives its processes."""
+
+    async def do(self, name: str, **args: Any) -> dict[str, Any]:
+        """Send a controller command; fail on ``ok: false``."""
+        ...
+
+    async def arm(self, point: CrashPoint) -> None:
+        """Make the process die at ``point`` during the next run commands."""
+        ...
+
+    async def recover(self) -> Saved:
+        """After a crash: once the next process has taken over, what the storage holds."""
+        ...
+
+    async def observe(self, seen: Observed) -> None:
+        """At the trial's end: fill in executions, ledger, requests, journal, the chain and frames."""
+        ...
+
 
 @dataclass
 class Observed:
@@ -149,10 +198,19 @@ class Observed:
     frames: list[tuple[Any, ...]] = field(default_factory=list)
     started: Counter[str] = field(default_factory=Counter)
     ledger: list[dict[str, Any]] = field(default_factory=list)
+    flagged: Counter[tuple[str, ...]] = field(default_factory=Counter)
+    """The ledger's verdict: each business operation it flags as done more than once, and how often."""
     requests: list[dict[str, Any]] = field(default_factory=list)
+    answered: list[dict[str, Any]] | None = None
+    """``side_effect_done`` events, given when a kill can land between a request's announcement and
+    its arrival (a kill at a random moment): the charges then lie between the answered requests and
+    the announced ones. ``None``: crashes only at seams, where an announced request always arrives."""
     journal: list[dict[str, Any]] = field(default_factory=list)
     segments: list[int] = field(default_factory=list)
     after_crash: list[Saved] = field(default_factory=list)
+    crash_points: list[dict[str, Any]] = field(default_factory=list)
+    """Where each crash struck, as the run command answered it (``crash_point``)."""
+    seams: int = 0
     violations: list[str] = field(default_factory=list)
 
 
@@ -197,7 +255,7 @@ async def saved_frames(saver: CheckpointSaver) -> list[tuple[Any, ...]]:
     ]
 
 
-async def press_forward(outside: Outside) -> dict[str, Any]:
+async def press_forward(outside: TrialLab) -> dict[str, Any]:
     """What a learner does after a crash: press the action the status line names (Run if nothing was
     saved, Approve at the review, else Resume). A thread whose end was saved is already done."""
     status = (await outside.do("view"))["status"]
@@ -208,9 +266,28 @@ async def press_forward(outside: Outside) -> dict[str, Any]:
     return await outside.do(status["action"])
 
 
-async def drive(trial: Trial, crash: bool = True) -> Observed:
-    """Run one trial (or, with ``crash=False``, the crash-free run it is compared with)."""
-    outside = Outside(trial.seed)
+def crash_args(point: CrashPoint) -> dict[str, Any]:
+    """The ``arm_crash`` arguments of a crash point."""
+    seam, node, *step = point
+    return {"seam": seam, "node": node, "step": step[0] if step else None}
+
+
+def started_in(executions: dict[str, Any]) -> Counter[str]:
+    """How often each node started, from the lab's ``executions`` report (the journal's counts)."""
+    return Counter({node: counts["started"] for node, counts in executions["nodes"].items()})
+
+
+def flagged_in(ledger: dict[str, Any]) -> Counter[tuple[str, ...]]:
+    """The business operations the lab's ledger verdict flags as done more than once, and how often."""
+    return Counter(
+        {tuple(d["operation"]): d["times"] for d in ledger["duplicates"] if d["thread_id"] == THREAD}
+    )
+
+
+async def drive(trial: Trial, crash: bool = True, lab: TrialLab | None = None) -> Observed:
+    """Run one trial (or, with ``crash=False``, the crash-free run it is compared with) in ``lab``
+    (default: a fresh :class:`Outside` on CPython)."""
+    outside = lab or Outside(trial.seed)
     seen = Observed()
     planned = list(trial.crashes) if crash else []
     await outside.do(
@@ -219,8 +296,7 @@ async def drive(trial: Trial, crash: bool = True) -> Observed:
 
     async def arm_next() -> None:
         if planned:
-            seam, node = planned.pop(0)
-            await outside.do("arm_crash", seam=seam, node=node)
+            await outside.arm(planned.pop(0))
 
     await arm_next()
     result = await outside.do("run")
@@ -229,9 +305,8 @@ async def drive(trial: Trial, crash: bool = True) -> Observed:
         if status == "done":
             break
         if status == "crashed":
-            await outside.boot()
-            saved = await saved_chain(outside.saver)
-            seen.after_crash.append(saved)
+            seen.crash_points.append(result["crash_point"])
+            seen.after_crash.append(await outside.recover())
             await arm_next()
             result = await press_forward(outside)
         elif status == "interrupted":
@@ -242,15 +317,7 @@ async def drive(trial: Trial, crash: bool = True) -> Observed:
     else:
         seen.violations.append(f"not done after {MAX_COMMANDS} commands")
     seen.final = result.get("values", {})
-    nodes = (await outside.do("executions"))["nodes"]
-    seen.started = Counter({node: counts["started"] for node, counts in nodes.items()})
-    seen.ledger = await outside.world.entries()
-    seen.requests = outside.requests
-    seen.journal = await outside.journal.records(THREAD)
-    seen.segments = outside.segments
-    seen.after_crash.append(await saved_chain(outside.saver))
-    seen.frames = await saved_frames(outside.saver)
-    await outside.controller.terminate()
+    await outside.observe(seen)
     return seen
 
 
@@ -263,6 +330,18 @@ _REPLAYED = re.compile(r'"replayed": (true|false)')
 def _plain(value: Any) -> Any:
     """How ``json.dumps`` writes what JSON lacks: a set as its sorted items, anything else its repr."""
     return sorted(value, key=repr) if isinstance(value, set | frozenset) else repr(value)
+
+
+def _as_json_reads(value: Any) -> Any:
+    """A value as a run's answer carries it to the page and back (JSON through JavaScript, where
+    ``9400.0`` arrives as ``9400``). The frames are compared as stored, with their exact types."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, dict):
+        return {key: _as_json_reads(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_as_json_reads(item) for item in value]
+    return value
 
 
 def _without_ids(value: Any) -> str:
@@ -292,7 +371,7 @@ def frame_without_ids(saved: CheckpointTuple) -> tuple[Any, ...]:
 
 def same_result(seen: Observed, clean: Observed) -> list[str]:
     problems = []
-    if _without_ids(seen.final) != _without_ids(clean.final):
+    if _without_ids(_as_json_reads(seen.final)) != _without_ids(_as_json_reads(clean.final)):
         problems.append(f"final state differs: {seen.final} vs crash-free {clean.final}")
     ours, theirs = seen.frames, clean.frames
     if ours != theirs:
@@ -329,15 +408,20 @@ def _has_result(channels: set[str]) -> bool:
     return bool(channels - _CONTROL_CHANNELS)
 
 
+def first_steps(seen: Observed) -> list[dict[str, Any] | None]:
+    """Per crash, the first step the next process ran (its ``step_start`` journal record: the tasks
+    it re-ran and those it restored), ``None`` if it ran none (it only asked the review again)."""
+    return [next((r for r in records if r["type"] == "step_start"), None) for records in _segments(seen)[1:]]
+
+
 def only_interrupted_tasks_rerun(seen: Observed) -> list[str]:
     """After each crash the thread resumes from its newest saved checkpoint; the tasks of that step
     with a saved result are restored from their writes, and only the others run again."""
     problems = []
     node_of = {r["task_id"]: r["node"] for r in seen.journal if r["type"] == "task_start"}
-    for crash, (saved, records) in enumerate(zip(seen.after_crash, _segments(seen)[1:], strict=False), 1):
+    for crash, (saved, first) in enumerate(zip(seen.after_crash, first_steps(seen), strict=False), 1):
         if not saved.ids:
             continue  # nothing was saved: the case starts over
-        first = next((r for r in records if r["type"] == "step_start"), None)
         if first is None:
             continue  # resumed at an interrupt and only asked again
         head = max(saved.ids)
@@ -354,18 +438,23 @@ def only_interrupted_tasks_rerun(seen: Observed) -> list[str]:
     return problems
 
 
-def _sent(seen: Observed, node: str) -> list[str]:
-    """Task ids of the executions of ``node`` whose request left the process (the ``side_effect``
-    events the page saw; a crash at that seam stops the request before it is announced)."""
-    return [event["task_id"] for event in seen.requests if event["node"] == node]
+def _sent(requests: list[dict[str, Any]], node: str) -> list[str]:
+    """Task ids of the executions of ``node`` among ``requests`` (``side_effect`` events the page saw:
+    a request left the process; a crash at that seam stops the request before it is announced)."""
+    return [event["task_id"] for event in requests if event["node"] == node]
 
 
 _PAID_NODES = {"fetch_transactions": "charge", "human_review": "charge", "file_sar": "sar"}
 
 
-def _operations(ledger: list[dict[str, Any]]) -> Counter[tuple[str, str, str]]:
+def _operations(ledger: list[dict[str, Any]]) -> Counter[tuple[str, ...]]:
     """How often each business operation was really performed (replays move no money)."""
     return Counter(business_operation(entry) for entry in ledger if not entry["replayed"])
+
+
+def _predicted(variant: str, task_ids: list[str]) -> int:
+    """Misplaced: every request that got out pays. Task-key: once per distinct task id (its key)."""
+    return len(task_ids) if variant == "misplaced" else len(set(task_ids))
 
 
 def charges_as_predicted(seen: Observed, clean: Observed, trial: Trial) -> list[str]:
@@ -377,12 +466,33 @@ def charges_as_predicted(seen: Observed, clean: Observed, trial: Trial) -> list[
     executed = [entry for entry in seen.ledger if not entry["replayed"]]
     problems = []
     for node, kind in _PAID_NODES.items():
-        sent = _sent(seen, node)
-        predicted = len(sent) if trial.variant == "misplaced" else len(set(sent))
+        most = _predicted(trial.variant, _sent(seen.requests, node))
+        least = most if seen.answered is None else _predicted(trial.variant, _sent(seen.answered, node))
         done = sum(1 for entry in executed if entry["node"] == node and entry["kind"] == kind)
-        if done != predicted:
+        if not least <= done <= most:
+            predicted = most if least == most else f"{least} to {most}"
             problems.append(f"{node}: {done} requests executed, predicted {predicted}")
     return problems
+
+
+def repeats_flagged(seen: Observed) -> list[str]:
+    """The ledger's verdict flags exactly the business operations done more than once, with how often."""
+    repeated = Counter({op: times for op, times in _operations(seen.ledger).items() if times > 1})
+    if seen.flagged == repeated:
+        return []
+    return [f"the ledger flags {dict(seen.flagged)}, but done more than once were {dict(repeated)}"]
+
+
+def violations(seen: Observed, clean: Observed, trial: Trial) -> list[str]:
+    """Every promise ``seen`` broke, judged against the crash-free run ``clean`` of the same trial."""
+    return [
+        *seen.violations,
+        *same_result(seen, clean),
+        *chain_intact(seen),
+        *only_interrupted_tasks_rerun(seen),
+        *charges_as_predicted(seen, clean, trial),
+        *repeats_flagged(seen),
+    ]
 
 
 # -- trials -----------------------------------------------------------------------------------------
@@ -400,21 +510,20 @@ class SoakReport:
     """Trials per (variant, durability)."""
 
 
-async def check(seed: int, report: SoakReport) -> None:
-    """Run trial ``seed`` and add it to ``report``."""
-    trial = plan(seed)
+async def crash_free(trial: Trial) -> Observed:
+    """The crash-free run of the trial's case, variant and mode on CPython (once per key)."""
     key = (trial.case_id, trial.variant, trial.durability)
     if key not in _crash_free:
         _crash_free[key] = await drive(trial, crash=False)
-    clean = _crash_free[key]
+    return _crash_free[key]
+
+
+async def check(seed: int, report: SoakReport) -> None:
+    """Run trial ``seed`` and add it to ``report``."""
+    trial = plan(seed)
+    clean = await crash_free(trial)
     seen = await drive(trial)
-    problems = [
-        *seen.violations,
-        *same_result(seen, clean),
-        *chain_intact(seen),
-        *only_interrupted_tasks_rerun(seen),
-        *charges_as_predicted(seen, clean, trial),
-    ]
+    problems = violations(seen, clean, trial)
     report.trials += 1
     report.crashes += len(seen.after_crash) - 1  # the last check is at the end, not after a crash
     report.by_mode[trial.variant, trial.durability] += 1

@@ -21,6 +21,7 @@ from tests.crash_soak import (
     charges_as_predicted,
     crash_points,
     plan,
+    repeats_flagged,
     same_result,
     soak,
 )
@@ -82,3 +83,24 @@ def test_a_fixed_operation_performed_twice_is_a_violation() -> None:
     assert charges_as_predicted(twice, observed(ledger=[charge]), trial) != []
     replayed = observed(ledger=[charge, {**charge, "replayed": True}])
     assert charges_as_predicted(replayed, observed(ledger=[charge]), trial) == []
+
+
+def test_an_operation_done_twice_must_be_flagged_and_nothing_else() -> None:
+    charge = {"kind": "charge", "thread_id": "soak", "purpose": "query", "replayed": False, "node": "n"}
+    twice = Counter({("charge", "soak", "query"): 2})
+    assert repeats_flagged(observed(ledger=[charge, charge], flagged=twice)) == []
+    assert repeats_flagged(observed(ledger=[charge, charge])) != []  # done twice, not flagged
+    assert repeats_flagged(observed(ledger=[charge], flagged=twice)) != []  # flagged, done once
+
+
+def test_a_kill_between_announcement_and_arrival_is_allowed_only_there() -> None:
+    """After a kill at a random moment a request may have been announced and never arrived: the
+    charges lie between the answered requests and the announced ones, and nowhere else."""
+    sent = [{"node": "fetch_transactions", "task_id": "t1"}, {"node": "fetch_transactions", "task_id": "t1"}]
+    charge = {"kind": "charge", "node": "fetch_transactions", "replayed": False}
+    trial = Trial(0, "S-1001", "misplaced", "sync", ())
+    once = observed(ledger=[charge], requests=sent, answered=sent[:1])
+    assert charges_as_predicted(once, observed(), trial) == []
+    assert charges_as_predicted(observed(ledger=[charge], requests=sent), observed(), trial) != []  # exact
+    thrice = observed(ledger=[charge] * 3, requests=sent, answered=sent[:1])
+    assert charges_as_predicted(thrice, observed(), trial) != []
