@@ -95,18 +95,23 @@ async def test_losing_the_lock_closes_a_paused_run_and_refuses_while_a_run_is_li
     assert "Unknown writer 'nobody'; choose one of: here, elsewhere" in error["message"]
 
 
-async def test_a_read_only_tab_restoring_after_a_crash_writes_nothing_into_the_journal():
+async def test_a_run_that_died_in_the_other_tab_is_written_down_only_once_this_tab_holds_the_lock():
     tab_a, tab_b = await two_tabs()
     thread = (await tab_a.view())["session"]["thread_id"]
     await tab_b.do("set_writer", writer="elsewhere")
-    await tab_a.do("step")  # A's run is paused, so the journal says it is running
+    assert (await tab_a.do("step"))["status"] == "paused"  # the journal says A's run is running
     before = await tab_b.journal.records(thread)
-    await tab_b.controller.terminate()  # B's process dies; A's run is alive
+    await tab_b.controller.terminate()  # B's process dies and a new one comes up, as the page does it:
     tab_b.controller = tab_b.boot()
-    await tab_b.do("set_writer", writer="elsewhere")  # the page tells the new process before restore
-    await tab_b.do("restore", thread_id=thread)
-    assert await tab_b.journal.records(thread) == before  # no crash written for A's live run
+    await tab_b.do("restore", observe_only=True, thread_id=thread)  # read only, then told the writer
+    await tab_b.do("set_writer", writer="elsewhere")
+    assert await tab_b.journal.records(thread) == before  # A's run is alive: nothing written
     assert (await tab_b.view())["status"]["phase"] == "read_only"
+    await tab_a.controller.terminate()  # A's tab closes mid-run: its lock goes to B
+    await tab_b.do("set_writer", writer="here")
+    view = await tab_b.view()
+    assert view["status"]["phase"] == "crashed" and view["status"]["action"] == "resume"
+    assert (await tab_b.do("resume"))["status"] == "interrupted"  # on to human_review
 
 
 @pytest.mark.parametrize("remembered", ["this tab's", "another tab's"])

@@ -27,6 +27,8 @@ database, builds the controller and restores the session its journal remembers; 
 
 **Events.** The controller's events go to the page as they are (``{type, seq, thread_id, ...}``),
 and so do the world's calls (``{type: "world", call, op, args}``), through ``worker_api.emit``.
+When another tab upgrades the database, this worker's connection closes and the page is told
+(``{type: "storage", change: "versionchange", database}``, :func:`version_change_notice`).
 
 **Crashes.** At an armed seam the controller emits ``crash_point`` and freezes; the page then
 terminates this worker. Nothing here tries to survive that: the next worker opens the same
@@ -94,7 +96,8 @@ async def open_lab(emit: Emit, *, indexeddb: bool) -> dict[str, Any]:
     Returns ``{"lab": {...}}`` for the restore stage's detail: :func:`lab_info` plus ``session``.
     """
     if indexeddb:
-        db = await idb.open_database(DATABASE, SCHEMA_VERSION, _upgrade)
+        notice = version_change_notice(emit, DATABASE)
+        db = await idb.open_database(DATABASE, SCHEMA_VERSION, _upgrade, notice)
         _lab.saver, _lab.journal, _lab.database = IndexedDBSaver(db), IndexedDBJournal(db), DATABASE
     else:
         _lab.saver, _lab.journal, _lab.database = InMemorySaver(), MemoryJournal(), None
@@ -102,6 +105,12 @@ async def open_lab(emit: Emit, *, indexeddb: bool) -> dict[str, Any]:
     _lab.world = PageWorld(emit)
     restored = await _build_controller(_lab.delay)
     return {"lab": {**await lab_info({}), "session": restored}}
+
+
+def version_change_notice(emit: Emit, database: str) -> Callable[[], None]:
+    """What to do when another tab upgrades ``database`` (the connection is closed by then): tell the
+    page, which asks the learner to reload (``{type: "storage", change: "versionchange", database}``)."""
+    return lambda: emit({"type": "storage", "change": "versionchange", "database": database})
 
 
 async def _build_controller(delay: float) -> dict[str, Any] | None:

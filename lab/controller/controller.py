@@ -289,13 +289,13 @@ class LabController(RunDriver, SeamEvents):
         ``thread_id`` (the one this tab had: another tab may have opened another since).
         ``observe_only``: a warm spare boots while another process may still be running the thread,
         so it only reads; the process that takes over restores for real and writes down a run that
-        died unseen - unless another tab writes the thread (``set_writer``): its run is not dead."""
+        died unseen (with tabs, ``set_writer("here")`` does that once this tab holds the lock)."""
         await self._close_run()
         saved = await self._remembered(thread_id)
         self.session = Session(**saved) if saved else None
         if self.session is None:
             return {"session": None}
-        if not observe_only and self.writer == "here":
+        if not observe_only:
             await self._note_unseen_death(self.session.thread_id)
         return {"session": saved, "state": await self._state()}
 
@@ -537,11 +537,14 @@ class LabController(RunDriver, SeamEvents):
         the page holds a Web Lock per thread and reports it): ``"here"`` or ``"elsewhere"``. While
         another tab writes, every writing command is refused and the view is read-only. A paused run
         is closed when the lock is lost; a live run cannot be, so that is refused (the page then
-        kills its process, as a lost lease should)."""
+        kills its process, as a lost lease should). Holding the lock with no run of its own, this
+        process knows a run the journal saw start and never end is dead, and writes that down."""
         writer = choose(writer, WRITERS, "writer")
         if writer == "elsewhere":
             await self._close_run()
         self.writer = writer
+        if writer == "here" and self.session is not None and self._run is None:
+            await self._note_unseen_death(self.session.thread_id)
         return {"writer": writer}
 
     @command
