@@ -20,6 +20,10 @@
  * needs is in IndexedDB (checkpoints and journal: "checkpoint-lab-threads"; the ledger:
  * "checkpoint-lab-ledger"), so a new page's session restores the thread and its ledger as they were.
  *
+ * One writer per thread across tabs: the page holds the thread's Web Lock (thread-writer.mjs) and
+ * says who writes with `setWriter(thread, "here" | "elsewhere")`; a process that takes over after a
+ * crash is told before it restores that thread, so the lock stays with the tab.
+ *
  * The events and commands are documented in protocol.mjs.
  */
 import { LabError } from "./lab-client.mjs";

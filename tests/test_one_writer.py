@@ -91,6 +91,17 @@ async def test_losing_the_lock_closes_a_paused_run_and_refuses_while_a_run_is_li
     assert (await tab_a.do("step"))["status"] == "paused"
     await tab_a.do("set_writer", writer="elsewhere")
     assert (await tab_a.view())["run"] is None
+    answers: list[dict[str, Any]] = []
+
+    async def lose_the_lock_mid_run(event: dict[str, Any]) -> None:
+        if event["type"] == "seam" and not answers:
+            answers.append(await tab_a.controller.dispatch("set_writer", {"writer": "elsewhere"}))
+
+    await tab_a.do("set_writer", writer="here")
+    tab_a.probe = lose_the_lock_mid_run
+    assert (await tab_a.do("run"))["status"] == "interrupted"
+    assert answers[0]["error"]["message"] == "A run is in progress; wait for it to pause or finish"
+    assert tab_a.controller.writer == "here"  # refused: the page kills the process instead
     error = await tab_a.fail("set_writer", writer="nobody")
     assert "Unknown writer 'nobody'; choose one of: here, elsewhere" in error["message"]
 
