@@ -65,11 +65,6 @@ export class ThreadWriter {
     });
   }
 
-  /** @returns {{thread: string | null, writer: Writer | null}} */
-  get state() {
-    return { thread: this.#thread, writer: this.#writer };
-  }
-
   /**
    * This tab shows `thread` now (null: none): let go of the last thread's lock, claim this one's.
    * @param {string | null} thread

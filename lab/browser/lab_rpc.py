@@ -58,6 +58,7 @@ DATABASE = "checkpoint-lab-threads"
 """The IndexedDB database of the lab's threads: checkpoints and the controller's journal."""
 SCHEMA_VERSION = 1
 MAX_DELAY_S = 10.0
+CLOSED_BY_UPGRADE = "The lab was updated in another tab: reload this page to go on"
 
 Emit = Callable[[dict[str, Any]], None]
 
@@ -77,6 +78,7 @@ class _Lab:
     controller: LabController | None = None
     delay: float = DEFAULT_DELAY
     commands_run: int = 0
+    closed_by_upgrade: str | None = None  # the database another tab upgraded (its connection closed)
 
 
 _lab = _Lab()
@@ -109,8 +111,14 @@ async def open_lab(emit: Emit, *, indexeddb: bool) -> dict[str, Any]:
 
 def version_change_notice(emit: Emit, database: str) -> Callable[[], None]:
     """What to do when another tab upgrades ``database`` (the connection is closed by then): tell the
-    page, which asks the learner to reload (``{type: "storage", change: "versionchange", database}``)."""
-    return lambda: emit({"type": "storage", "change": "versionchange", "database": database})
+    page, which asks the learner to reload (``{type: "storage", change: "versionchange", database}``),
+    and refuse every later command with the same advice instead of failing inside a run."""
+
+    def closed() -> None:
+        _lab.closed_by_upgrade = database
+        emit({"type": "storage", "change": "versionchange", "database": database})
+
+    return closed
 
 
 async def _build_controller(delay: float) -> dict[str, Any] | None:
@@ -148,6 +156,8 @@ async def lab(args: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(command_args, dict):
         raise ValueError("'args' must be an object of the command's keyword arguments")
     controller = _controller()
+    if _lab.closed_by_upgrade is not None:
+        return {"ok": False, "error": {"type": "StorageClosed", "message": CLOSED_BY_UPGRADE}}
     _lab.commands_run += 1
     return await controller.dispatch(name, command_args)
 

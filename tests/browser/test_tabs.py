@@ -179,4 +179,6 @@ class TestTwoTabs:
         expect(tabs.b.locator("#link-notice")).to_have_text(
             "The lab was updated in another tab: reload this page to go on."
         )
+        refused = tabs.b.evaluate("() => lab.command('state').then(() => null, (error) => error.message)")
+        assert refused == "The lab was updated in another tab: reload this page to go on"
         assert tabs.errors == {"a": [], "b": []}
