@@ -166,7 +166,8 @@ async function onWriterChange({ thread, writer, stolen }) {
   try {
     await session.setWriter(thread, writer);
   } catch {
-    if (!crashing()) session.kill(); // a live run lost the lock: its process dies, as a lost lease should
+    // Refused while a run is live: the run lost the lock, so its process dies, as a lost lease should.
+    if (writer === "elsewhere" && !crashing()) session.kill();
   }
   if (!crashing()) store.changed().catch(() => {});
 }

@@ -21,12 +21,24 @@ from lab_page import (
     idb_ledger,
     open_lab,
     press,
+    process_ready,
     start,
     view,
     wait_until,
 )
 from playwright.sync_api import Page, expect
 
+LOCK_PREFIX = "checkpoint-lab-thread:"  # thread-writer.mjs
+# Another holder steals the thread's lock the moment the next run starts (the tab's own queue gets
+# it back when window.releaseThief() is called).
+STEAL_WHEN_A_RUN_STARTS = """(name) => {
+  const stop = lab.onEvent((event) => {
+    if (event.type !== "run_started") return;
+    stop();
+    const hold = () => new Promise((release) => (window.releaseThief = release));
+    navigator.locks.request(name, { steal: true }, hold);
+  });
+}"""
 READ_ONLY = "reason.writer_elsewhere"
 READ_ONLY_TEXT = "Another tab is writing this thread, so this tab is read-only: press Take over to write here"
 WRITING = ("step", "run", "resume", "approve", "reject", "replay", "fork", "checkout", "reset")
@@ -150,15 +162,33 @@ class TestTwoTabs:
         wait_for_phase(tabs.a, "waiting")
         assert other != view(tabs.a, "m.session.thread_id")
 
+    def test_a_run_whose_lock_is_stolen_dies_with_its_process(self, tabs: Tabs):
+        thread = view(tabs.a, "m.session.thread_id")
+        crashes = view(tabs.a, "m.crashes")
+        tabs.a.evaluate(STEAL_WHEN_A_RUN_STARTS, LOCK_PREFIX + thread)
+        button(tabs.a, "Approve").click()  # the answer run starts, and its lock is stolen at once
+        wait_until(
+            tabs.a,
+            lambda: (
+                view(tabs.a, "m.crashes") > crashes and process_ready(tabs.a) and phase(tabs.a) == "read_only"
+            ),
+            "the run's process to be killed and the tab to be read-only",
+        )
+        expect(tabs.a.locator("#link-notice")).to_contain_text(f"Another tab took over thread {thread}")
+        tabs.a.evaluate("() => window.releaseThief()")  # the lock comes back to the tab's queue
+        wait_until(tabs.a, lambda: phase(tabs.a).startswith("crashed"), "the dead run to be written down")
+        assert view(tabs.a, "m.activity.some((a) => a.kind === 'crash' && a.message.params.seam === 'kill')")
+        press(tabs.a, "Resume" if view(tabs.a, "m.status.action") == "resume" else "Approve")
+        wait_for_phase(tabs.a, "done")
+
     def test_a_closed_tab_hands_its_thread_to_the_reader(self, tabs: Tabs):
         thread = view(tabs.a, "m.session.thread_id")
         tabs.b.get_by_role("combobox", name="Saved threads").select_option(thread)
         press(tabs.b, "Open thread")
         wait_for_phase(tabs.b, "read_only")
         tabs.a.close()  # the browser releases the closed tab's locks
-        wait_for_phase(tabs.b, "waiting")
-        press(tabs.b, "Approve")
         wait_for_phase(tabs.b, "done")
+        assert not view(tabs.b, "m.actions.replay.reason")  # B writes it now
 
     def test_an_upgrade_in_another_tab_closes_the_connections_and_asks_for_a_reload(self, tabs: Tabs):
         upgraded = tabs.b.evaluate(
