@@ -20,6 +20,7 @@ import { mountLanguage } from "./language.mjs";
 import { LabSession } from "./lab-session.mjs";
 import { mountUpdatePrompt } from "./offline.mjs";
 import { createStore } from "./store.mjs";
+import { ThreadWriter } from "./thread-writer.mjs";
 import { nodeDelay, readUrl, writeUrl } from "./url-state.mjs";
 import { mountActivity } from "./views/activity.mjs";
 import { actionButton, relabel } from "./views/actions.mjs";
@@ -92,6 +93,7 @@ store.subscribe((view) => {
   if (model.branchLeaf && !model.tree.branches.some((b) => b.leaf === model.branchLeaf)) model.branchLeaf = null;
   settleSelection();
   render();
+  threadWriter.show(view.session?.thread_id ?? null); // claim the lock of the thread now shown
 });
 
 /** The frames of the branch in view, root first (Python's branch tree has each branch's path). */
@@ -144,10 +146,37 @@ function processText() {
   return t("process.booting", { n: processNumber, stage: processDetail || "…" });
 }
 
+// -- one writer per thread across tabs (thread-writer.mjs): the lock is the tab's, the rules Python's --
+
+/** Controller events that change what other tabs show, and what to tell them (ThreadWriter.announce). */
+const ANNOUNCED = {
+  session: "threads", reset: "reset", ledger: "ledger",
+  checkpoint: "saved", writes: "saved", interrupt: "saved", paused: "saved", run_finished: "saved",
+};
+const threadWriter = new ThreadWriter({
+  onChange: onWriterChange,
+  onStale: () => crashing() || store.changed().catch(() => {}),
+  onThreads: () => commands.reread().then(render),
+});
+addEventListener("pagehide", () => threadWriter.close());
+
+/** This tab became the thread's writer, or a reader (another tab holds or stole the lock): tell Python. */
+async function onWriterChange({ thread, writer, stolen }) {
+  if (stolen) showNotice(() => t("notice.takenOver", { thread }));
+  try {
+    await session.setWriter(thread, writer);
+  } catch {
+    // Refused while a run is live: the run lost the lock, so its process dies, as a lost lease should.
+    if (writer === "elsewhere" && !crashing()) session.kill();
+  }
+  if (!crashing()) store.changed().catch(() => {});
+}
+
 // -- the views --------------------------------------------------------------------------------------
 
 const commands = createCommands({ model, store, session: () => session, render, showError, crashing });
 const { actions } = commands;
+actions.takeOver = () => threadWriter.takeOver();
 const views = {
   controls: mountControls($("#controls"), actions),
   threads: mountThreads($("#threads"), actions),
@@ -212,8 +241,11 @@ function onEvent(event) {
     boot.onBootEvent(event);
   } else if (event.type === "process") {
     onProcessEvent(event);
+  } else if (event.type === "storage" || (event.type === "ledger" && event.change === "closed")) {
+    showNotice(() => t("notice.versionchange")); // another tab upgraded the lab's database
   } else if (event.type !== "world") { // a world call is answered by the ledger, whose change event follows
     if (event.type === "run_started") commands.scheduleRandomCrash();
+    if (event.type in ANNOUNCED) threadWriter.announce(ANNOUNCED[event.type]);
     if (!crashing()) store.changed().catch(() => {}); // a dying process answers nothing: the next one will
   }
 }
@@ -292,8 +324,9 @@ const boot = mountBoot({
 
 function startBoot(at) {
   session?.close();
+  threadWriter.show(null); // the new session is told who writes once its first view names the thread
   boot.reset(at);
-  session = new LabSession({ delay: nodeDelay() });
+  session = new LabSession({ delay: nodeDelay(), oneWriter: true });
   session.onEvent(onEvent);
   window.lab = session;
 }

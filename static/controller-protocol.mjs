@@ -19,7 +19,9 @@
  *            session: Session | null}}} catalog
  * @property {{args: {case_id: string, variant?: "misplaced" | "fixed",
  *            durability?: Durability, thread_id?: string}, result: {session: Session, graph: object}}} start
- * @property {{args: {}, result: {session: Session | null, state?: ThreadState}}} restore
+ * @property {{args: {observe_only?: boolean, thread_id?: string},
+ *            result: {session: Session | null, state?: ThreadState}}} restore
+ *   the session the journal remembers, or the saved thread `thread_id` (the one this tab had)
  * @property {{args: {}, result: {current: string | null, threads: SavedThread[]}}} threads
  *   every saved thread (the journal's sessions, until a reset), newest first
  * @property {{args: {thread_id: string}, result: {session: Session, graph: object, state: ThreadState}}} open
@@ -52,6 +54,9 @@
  *   everything the page draws (lab/controller/view.py); the page's store keeps the last one
  * @property {{args: {}, result: {threads_deleted: number}}} reset
  *   deletes every thread, the journal and (through the world) the ledger
+ * @property {{args: {writer: "here" | "elsewhere"}, result: {writer: string}}} set_writer
+ *   which tab writes the thread (the page holds a Web Lock per thread, thread-writer.mjs); while
+ *   "elsewhere", view() is read-only and writing commands are refused
  */
 
 /**

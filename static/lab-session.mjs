@@ -20,6 +20,10 @@
  * needs is in IndexedDB (checkpoints and journal: "checkpoint-lab-threads"; the ledger:
  * "checkpoint-lab-ledger"), so a new page's session restores the thread and its ledger as they were.
  *
+ * One writer per thread across tabs: the page holds the thread's Web Lock (thread-writer.mjs) and
+ * says who writes with `setWriter(thread, "here" | "elsewhere")`; a process that takes over after a
+ * crash is told before it restores that thread, so the lock stays with the tab.
+ *
  * The events and commands are documented in protocol.mjs.
  */
 import { LabError } from "./lab-client.mjs";
@@ -65,6 +69,9 @@ export class LabSession {
   #snapshotDone = Promise.resolve();
   /** how many controller commands are running: the snapshot is made only while none is */
   #commandsRunning = 0;
+  /** @type {{thread: string, writer: "here" | "elsewhere"} | null} who writes this tab's thread (setWriter) */
+  #writer = null;
+  #oneWriter;
 
   /**
    * @param {object} [options]
@@ -74,8 +81,13 @@ export class LabSession {
    * @param {boolean} [options.offline] keep an offline copy of the site with its service worker (default true)
    * @param {boolean} [options.snapshot] make a memory snapshot after the first boot, so spares and
    *   later visits restore Python from it (default true)
+   * @param {boolean} [options.oneWriter] the page keeps one writer per thread across tabs and says
+   *   who writes with setWriter (thread-writer.mjs); until it has, a process only reads (default false)
    */
-  constructor({ spare = true, delay = null, ledger = new Ledger(), offline = true, snapshot = true } = {}) {
+  constructor({
+    spare = true, delay = null, ledger = new Ledger(), offline = true, snapshot = true, oneWriter = false,
+  } = {}) {
+    this.#oneWriter = oneWriter;
     this.#offline = offline ? controlled() : Promise.resolve(false);
     this.#snapshotWanted = snapshot;
     this.#spareWanted = spare;
@@ -162,6 +174,20 @@ export class LabSession {
     return result;
   }
 
+  // -- one writer per thread (thread-writer.mjs holds the tab's Web Lock) ------------------------------
+
+  /**
+   * Tell Python who writes `thread`, the thread this tab shows: this tab ("here", it holds the
+   * thread's lock) or another ("elsewhere": Python's view() turns read-only). A process that comes
+   * up later (after a crash) is told before it restores, and restores this thread.
+   * @param {string} thread @param {"here" | "elsewhere"} writer
+   * @returns {Promise<{writer: string}>} rejects if a run is live and the lock was lost (kill() then)
+   */
+  setWriter(thread, writer) {
+    this.#writer = { thread, writer };
+    return this.command("set_writer", { writer });
+  }
+
   /** Boot a fresh process after a failed boot (the Retry button). */
   retry() {
     this.#requireOpen();
@@ -192,6 +218,15 @@ export class LabSession {
 
   // -- processes --------------------------------------------------------------------------------------
 
+  /**
+   * How a process that takes over restores: the thread this tab shows, and only reading while the
+   * page keeps one writer per thread (Python's set_writer("here") then writes down a run that died).
+   */
+  #restoreArgs() {
+    if (this.#writer) return { observe_only: true, thread_id: this.#writer.thread };
+    return this.#oneWriter ? { observe_only: true } : {};
+  }
+
   /** @param {Promise<unknown>} [whenCanStart] what the worker waits for before it starts */
   #spawn(whenCanStart = this.#offline) {
     this.#count += 1;
@@ -220,7 +255,8 @@ export class LabSession {
     let info, restored;
     try {
       info = await process.whenBooted;
-      restored = await this.#call(process, "restore");
+      restored = await this.#call(process, "restore", this.#restoreArgs());
+      if (this.#writer) await this.#call(process, "set_writer", { writer: this.#writer.writer });
     } catch (error) {
       if (process === this.#active) {
         this.#state = "failed";

@@ -11,8 +11,8 @@
  * key's receipt the way Stripe does - is decided in Python by one rule
  * (`lab.controller.paid_api.decide_request`, which the CPython world uses too): Python's
  * `PageWorld` (lab/browser/page_world.py) reads the rows (`entries`), decides, then asks the ledger
- * to `record` the row it decided. The ledger adds the arrival number `seq` and the lab `worker` that
- * sent it (LabSession numbers them):
+ * to `record` the row it decided. Python numbers the row `seq` (its place after the rows it was decided
+ * over); the ledger adds the lab `worker` that sent it (LabSession numbers them):
  *
  *   {seq, kind: "charge" | "sar", id, idempotency_key, replayed, purpose, amount_cents,
  *    thread_id, node, task_id, checkpoint_id, at, worker[, case_id, report]}
@@ -20,9 +20,13 @@
  * What the rows mean to a learner (attempts, the "charged ×2" verdict, totals) is worked out in
  * Python too (`lab.controller.ledger_rules.annotate_ledger`).
  *
- * Calls are handled one at a time, in arrival order; the ledger keeps a copy of its rows in memory
- * and writes each new row before it answers. It assumes one lab tab at a time, as the lab itself
- * does. Without IndexedDB (some private modes) it keeps its rows in memory only and says so
+ * Calls are handled one at a time, in arrival order, and each new row is durable before the ledger
+ * answers. Several tabs share the database: `entries` always reads it afresh, and `seq` is the
+ * store's key, so a row decided over stale rows (another tab recorded in between) fails whole with
+ * IndexedDB's `ConstraintError`; Python then reads and decides again (page_world.py). When another
+ * tab upgrades the database (`versionchange`), the ledger closes its connection, as it must for the
+ * upgrade to go on, and says so (`{change: "closed", reason: "versionchange"}`): the page asks for a
+ * reload. Without IndexedDB (some private modes) it keeps its rows in memory only and says so
  * (`durable: false`).
  */
 
@@ -32,7 +36,7 @@ const REQUESTS = "requests"; // one row per request received, key path "seq"
 
 /**
  * @typedef {object} LedgerRow one request the API or the registry received
- * @property {number} seq                1, 2, ... in arrival order (given by the ledger)
+ * @property {number} seq                1, 2, ... in arrival order (decided by Python; unique)
  * @property {"charge" | "sar"} kind
  * @property {string} id                 the receipt: "ch_0001", "sar_0001" (a replay repeats the original's)
  * @property {string | null} idempotency_key
@@ -49,10 +53,11 @@ const REQUESTS = "requests"; // one row per request received, key path "seq"
  * @property {object} [report]           filings: the SAR as filed
  */
 
-/** @typedef {{change: "recorded", entry: LedgerRow} | {change: "cleared"}} LedgerChange */
+/** @typedef {{change: "recorded", entry: LedgerRow} | {change: "cleared"} |
+ *            {change: "closed", reason: "versionchange"}} LedgerChange */
 
 export class Ledger {
-  /** @type {LedgerRow[]} */
+  /** @type {LedgerRow[]} the rows when there is no database (memory only) */
   #rows = [];
   /** @type {Set<(change: LedgerChange) => void>} */
   #listeners = new Set();
@@ -86,28 +91,37 @@ export class Ledger {
     return () => this.#listeners.delete(listener);
   }
 
-  /** @returns {Promise<LedgerRow[]>} every request received, oldest first */
-  async entries() {
-    await this.#queue;
-    return structuredClone(this.#rows);
+  /** @returns {Promise<LedgerRow[]>} every request received (by any tab), oldest first */
+  entries() {
+    return this.#serially(async () => {
+      const db = await this.#db;
+      return db ? settle(db.transaction(REQUESTS).objectStore(REQUESTS).getAll()) : structuredClone(this.#rows);
+    });
   }
 
   /**
-   * Store one request as Python decided it, numbered `seq` in arrival order.
-   * @param {Omit<LedgerRow, "seq" | "worker">} request
+   * Store one request as Python decided it, at its place `seq` in arrival order.
+   * @param {Omit<LedgerRow, "worker">} request
    * @param {{worker?: number}} [origin]
    * @returns {Promise<LedgerRow>} the row as stored
+   * @throws {DOMException} `ConstraintError` when `seq` is taken: decided over stale rows
    */
   record(request, origin = {}) {
     return this.#serially(async () => {
-      const row = { ...request, seq: this.#rows.length + 1, worker: origin.worker ?? null };
+      if (!Number.isInteger(request.seq) || request.seq < 1) {
+        throw new TypeError(`a ledger row needs its place in arrival order, seq >= 1 (got ${request.seq})`);
+      }
+      const row = { ...request, worker: origin.worker ?? null };
       const db = await this.#db;
       if (db) {
         const tx = db.transaction(REQUESTS, "readwrite");
-        tx.objectStore(REQUESTS).add(row);
+        tx.objectStore(REQUESTS).add(row); // the key "seq": another tab's row at this place aborts it
         await committed(tx); // durable before anyone is told
+      } else if (this.#rows.some((kept) => kept.seq === row.seq)) {
+        throw new DOMException(`row ${row.seq} is recorded already`, "ConstraintError");
+      } else {
+        this.#rows.push(row);
       }
-      this.#rows.push(row);
       this.#notify({ change: "recorded", entry: structuredClone(row) });
       return structuredClone(row);
     });
@@ -157,7 +171,7 @@ export class Ledger {
     (await this.#db)?.close();
   }
 
-  /** @returns {Promise<IDBDatabase | null>} the open database with its rows loaded, or null */
+  /** @returns {Promise<IDBDatabase | null>} the open database, or null (memory only) */
   async #load(name) {
     let db;
     try {
@@ -166,7 +180,10 @@ export class Ledger {
       console.warn(`IndexedDB unavailable (${error?.message ?? error}); the ledger lives in memory`);
       return null;
     }
-    this.#rows = await settle(db.transaction(REQUESTS).objectStore(REQUESTS).getAll());
+    db.addEventListener("versionchange", () => {
+      db.close(); // another tab upgrades the database: let it, and say so
+      this.#notify({ change: "closed", reason: "versionchange" });
+    });
     return db;
   }
 }

@@ -149,10 +149,17 @@ export const BOOT_STAGES = Object.freeze(["runtime", "packages", "lab", "restore
  * @property {number} call     matches the reply
  * @property {"entries" | "record" | "clear"} op
  * @property {object} args     record: the row Python decided (lab.controller.paid_api: charge or
- *                             replay), which the ledger numbers and stores; entries, clear: {}
+ *                             replay, numbered `seq`), which the ledger stores (a taken seq fails
+ *                             with "ConstraintError": decided over stale rows); entries, clear: {}
  */
 
-/** @typedef {BootEvent | WorkerErrorEvent | ControllerEvent | WorldEvent} LabEvent */
+/**
+ * Another tab opened the lab's database at a newer version (an updated lab): the worker's connection
+ * has closed itself so the upgrade can go on (lab/browser/idb.py), and the page asks for a reload.
+ * @typedef {{type: "storage", change: "versionchange", database: string}} StorageEvent
+ */
+
+/** @typedef {BootEvent | WorkerErrorEvent | ControllerEvent | WorldEvent | StorageEvent} LabEvent */
 
 /**
  * Where a process died: at an armed seam (the controller's crash_point), or killed by the page
@@ -196,7 +203,7 @@ export const BOOT_STAGES = Object.freeze(["runtime", "packages", "lab", "restore
 
 /**
  * The ledger changed (ledger.mjs, LedgerChange): a request was recorded - `entry` the raw row as
- * stored - or the ledger was cleared.
+ * stored - or the ledger was cleared, or its connection closed for another tab's upgrade.
  * @typedef {{type: "ledger"} & import("./ledger.mjs").LedgerChange} LedgerEvent
  */
 

@@ -47,6 +47,7 @@ async def test_a_charge_reads_the_page_rows_decides_in_python_and_asks_the_page_
     assert (record["type"], record["call"], record["op"]) == ("world", 2, "record")
     row = record["args"]
     assert row == {
+        "seq": 1,
         "kind": "charge",
         "id": "ch_0001",
         "idempotency_key": "t-1:task-1",
@@ -83,11 +84,14 @@ async def test_a_page_that_does_not_answer_fails_the_call_after_the_timeout():
 
 class LedgerPage:
     """The page's side of the world, as ``static/ledger.mjs`` plays it: it stores and lists raw rows,
-    numbering them and noting the worker, and decides nothing."""
+    noting the worker, and decides nothing; a row whose ``seq`` is taken fails with IndexedDB's
+    ``ConstraintError``. Pass another page's ``rows`` to share its ledger (a second browser tab)."""
 
-    def __init__(self) -> None:
+    def __init__(self, rows: list[dict[str, Any]] | None = None, worker: int = 1) -> None:
         self.world = PageWorld(self.on_event)
-        self.rows: list[dict[str, Any]] = []
+        self.rows: list[dict[str, Any]] = [] if rows is None else rows
+        self.worker = worker
+        self.conflicts = 0
 
     def on_event(self, event: dict[str, Any]) -> None:
         asyncio.get_running_loop().call_soon(self.answer, event)
@@ -98,7 +102,12 @@ class LedgerPage:
         if op == "entries":
             result = [dict(row) for row in self.rows]
         elif op == "record":
-            result = {**args, "seq": len(self.rows) + 1, "worker": 1}
+            if any(row["seq"] == args["seq"] for row in self.rows):
+                self.conflicts += 1
+                error = {"type": "ConstraintError", "message": "Key already exists in the object store."}
+                self.world.reply({"call": event["call"], "ok": False, "error": error})
+                return
+            result = {**args, "worker": self.worker}
             self.rows.append(result)
         else:
             self.rows.clear()
@@ -149,6 +158,40 @@ async def test_parallel_requests_to_the_page_world_never_share_a_receipt_number(
     page = LedgerPage()
     receipts = await asyncio.gather(*(page.world.charge(None, **SITE, **CHARGE) for _ in range(3)))
     assert [r.receipt_id for r in receipts] == ["ch_0001", "ch_0002", "ch_0003"]
+
+
+async def test_two_tabs_charging_at_once_never_collide_on_a_ledger_row_or_a_receipt():
+    """Two processes (two browser tabs) over one ledger: each decides over the rows it read, so the
+    later one's row is stale; the ledger refuses its taken ``seq`` and it decides again, never failing."""
+    tab_a = LedgerPage(worker=1)
+    tab_b = LedgerPage(tab_a.rows, worker=2)
+    other_site = {**SITE, "thread_id": "t-2"}
+    receipts = await asyncio.gather(
+        *(tab_a.world.charge(None, **SITE, **CHARGE) for _ in range(3)),
+        *(tab_b.world.charge(None, **other_site, **CHARGE) for _ in range(3)),
+        tab_b.world.charge("k-1", **other_site, **CHARGE),
+        tab_a.world.charge("k-1", **other_site, **CHARGE),  # the same key from the other tab
+    )
+    assert tab_a.conflicts + tab_b.conflicts > 0  # the race happened, and was decided again
+    rows = tab_a.rows
+    assert sorted(row["seq"] for row in rows) == list(range(1, 9))
+    executed = [row["id"] for row in rows if not row["replayed"]]
+    assert sorted(executed) == [f"ch_{n:04d}" for n in range(1, 8)]  # seven charges, seven receipts
+    keyed = receipts[-2:]  # whichever tab came second got the first one's receipt back
+    assert sorted(r.replayed for r in keyed) == [False, True] and keyed[0].receipt_id == keyed[1].receipt_id
+    assert {row["worker"] for row in rows} == {1, 2}
+
+
+async def test_a_ledger_that_keeps_changing_fails_the_request_clearly():
+    page = LedgerPage()
+    page.conflicts = 0
+    page.answer = lambda event: page.world.reply(  # type: ignore[method-assign]
+        {"call": event["call"], "ok": True, "result": []}
+        if event["op"] == "entries"
+        else {"call": event["call"], "ok": False, "error": {"type": "ConstraintError", "message": "taken"}}
+    )
+    with pytest.raises(ExternalWorldError, match="decisions went stale"):
+        await page.world.charge(None, **SITE, **CHARGE)
 
 
 @pytest.mark.parametrize("variant", ["misplaced", "fixed"])

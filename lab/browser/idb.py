@@ -110,13 +110,23 @@ def _plain(error: JsProxy) -> JsProxy:
     return Error.new(f"{error.name}: {error.message}")
 
 
-async def open_database(name: str, version: int, upgrade: Callable[[JsProxy, int, JsProxy], None]) -> JsProxy:
+async def open_database(
+    name: str,
+    version: int,
+    upgrade: Callable[[JsProxy, int, JsProxy], None],
+    on_version_change: Callable[[], None] | None = None,
+) -> JsProxy:
     """Open (or create) a database at ``version`` and return the ``IDBDatabase``.
 
     When the stored version is older, ``upgrade(db, old_version, tx)`` runs first, inside the
     version-change transaction: it creates or changes object stores and indexes, synchronously (it
     must not await). If it raises, the upgrade is aborted, the database keeps its old version, and the
     exception propagates from here.
+
+    When another tab later opens the database at a newer version, this connection gets a
+    ``versionchange`` event, and the upgrade waits until every older connection is closed. So the
+    connection closes itself then (every later request on it fails with ``InvalidStateError``), and
+    ``on_version_change()`` is called to say so.
 
     Where IndexedDB is unavailable, this raises: ``indexedDB.open`` itself throws (a ``SecurityError``
     in an opaque origin), or the request fails (an ``UnknownError`` in a cross-site iframe).
@@ -134,7 +144,7 @@ async def open_database(name: str, version: int, upgrade: Callable[[JsProxy, int
     listener = create_proxy(on_upgrade_needed)
     request.addEventListener("upgradeneeded", listener)
     try:
-        return await request_promise(request)
+        db = await request_promise(request)
     except JsException:
         if upgrade_failures:
             raise upgrade_failures[0] from None
@@ -142,6 +152,20 @@ async def open_database(name: str, version: int, upgrade: Callable[[JsProxy, int
     finally:
         request.removeEventListener("upgradeneeded", listener)
         listener.destroy()
+    close_on_version_change(db, on_version_change)
+    return db
+
+
+def close_on_version_change(db: JsProxy, on_version_change: Callable[[], None] | None) -> None:
+    """Close ``db`` when another tab upgrades it, then call ``on_version_change()`` (if given). The
+    listener lives as long as the connection (its proxy is never destroyed: the event may come late)."""
+
+    def closed_for_upgrade(_event: JsProxy) -> None:
+        db.close()
+        if on_version_change is not None:
+            on_version_change()
+
+    db.addEventListener("versionchange", create_proxy(closed_for_upgrade))
 
 
 async def delete_database(name: str) -> None:

@@ -27,6 +27,8 @@ database, builds the controller and restores the session its journal remembers; 
 
 **Events.** The controller's events go to the page as they are (``{type, seq, thread_id, ...}``),
 and so do the world's calls (``{type: "world", call, op, args}``), through ``worker_api.emit``.
+When another tab upgrades the database, this worker's connection closes and the page is told
+(``{type: "storage", change: "versionchange", database}``, :func:`version_change_notice`).
 
 **Crashes.** At an armed seam the controller emits ``crash_point`` and freezes; the page then
 terminates this worker. Nothing here tries to survive that: the next worker opens the same
@@ -56,6 +58,7 @@ DATABASE = "checkpoint-lab-threads"
 """The IndexedDB database of the lab's threads: checkpoints and the controller's journal."""
 SCHEMA_VERSION = 1
 MAX_DELAY_S = 10.0
+CLOSED_BY_UPGRADE = "The lab was updated in another tab: reload this page to go on"
 
 Emit = Callable[[dict[str, Any]], None]
 
@@ -75,6 +78,7 @@ class _Lab:
     controller: LabController | None = None
     delay: float = DEFAULT_DELAY
     commands_run: int = 0
+    closed_by_upgrade: str | None = None  # the database another tab upgraded (its connection closed)
 
 
 _lab = _Lab()
@@ -94,7 +98,8 @@ async def open_lab(emit: Emit, *, indexeddb: bool) -> dict[str, Any]:
     Returns ``{"lab": {...}}`` for the restore stage's detail: :func:`lab_info` plus ``session``.
     """
     if indexeddb:
-        db = await idb.open_database(DATABASE, SCHEMA_VERSION, _upgrade)
+        notice = version_change_notice(emit, DATABASE)
+        db = await idb.open_database(DATABASE, SCHEMA_VERSION, _upgrade, notice)
         _lab.saver, _lab.journal, _lab.database = IndexedDBSaver(db), IndexedDBJournal(db), DATABASE
     else:
         _lab.saver, _lab.journal, _lab.database = InMemorySaver(), MemoryJournal(), None
@@ -102,6 +107,18 @@ async def open_lab(emit: Emit, *, indexeddb: bool) -> dict[str, Any]:
     _lab.world = PageWorld(emit)
     restored = await _build_controller(_lab.delay)
     return {"lab": {**await lab_info({}), "session": restored}}
+
+
+def version_change_notice(emit: Emit, database: str) -> Callable[[], None]:
+    """What to do when another tab upgrades ``database`` (the connection is closed by then): tell the
+    page, which asks the learner to reload (``{type: "storage", change: "versionchange", database}``),
+    and refuse every later command with the same advice instead of failing inside a run."""
+
+    def closed() -> None:
+        _lab.closed_by_upgrade = database
+        emit({"type": "storage", "change": "versionchange", "database": database})
+
+    return closed
 
 
 async def _build_controller(delay: float) -> dict[str, Any] | None:
@@ -139,6 +156,8 @@ async def lab(args: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(command_args, dict):
         raise ValueError("'args' must be an object of the command's keyword arguments")
     controller = _controller()
+    if _lab.closed_by_upgrade is not None:
+        return {"ok": False, "error": {"type": "StorageClosed", "message": CLOSED_BY_UPGRADE}}
     _lab.commands_run += 1
     return await controller.dispatch(name, command_args)
 

@@ -22,7 +22,10 @@ a message with a numeric ``id`` is the response to a page request):
 If the worker dies in between, nothing is lost that the page has not already recorded: the page
 writes the row before it replies, and a dead worker's calls are no longer served. Requests are
 decided one at a time (a lock spans read, decide, record), so parallel nodes never take one
-receipt number.
+receipt number. Another browser tab runs another process over the same ledger, which no lock here
+reaches: a row carries its ``seq`` (its place after the rows it was decided over), the ledger
+refuses a ``seq`` that is taken (IndexedDB's ``ConstraintError``), and the request is decided again
+over the fresh rows - optimistic concurrency, so no two tabs ever record one ``seq`` or one receipt.
 
 This module imports nothing from Pyodide (the page is reached through the ``emit`` function it is
 given), so CPython can import and test it.
@@ -40,10 +43,18 @@ from lab.controller.paid_api import decide_request, request_row
 
 REPLY_TIMEOUT_S = 30.0
 """How long a call waits for the page: a page that does not run the ledger must not hang a run."""
+MAX_DECISIONS = 20
+"""How often one request is decided again because another tab recorded a row first."""
+STALE_DECISION = "ConstraintError"
+"""The error the page's ledger answers when a row's ``seq`` is taken (IndexedDB's name for it)."""
 
 
 class ExternalWorldError(Exception):
     """The page could not serve a call to the external world (or did not answer in time)."""
+
+
+class StaleDecision(ExternalWorldError):
+    """Another process recorded a row after this one read the rows: decide again."""
 
 
 class PageWorld:
@@ -78,9 +89,16 @@ class PageWorld:
 
     async def _serve(self, request: dict[str, Any]) -> ChargeReceipt | FilingReceipt:
         async with self._deciding:
-            decision = decide_request(await self.entries(), request)
-            await self._ask("record", decision.row)
-        return decision.receipt
+            for _ in range(MAX_DECISIONS):
+                decision = decide_request(await self.entries(), request)
+                try:
+                    await self._ask("record", decision.row)
+                except StaleDecision:
+                    continue  # another tab recorded first: read again, decide again
+                return decision.receipt
+        raise ExternalWorldError(
+            f"The ledger kept changing under this request ({MAX_DECISIONS} decisions went stale)"
+        )
 
     # -- the round trip -----------------------------------------------------------------------------
     def reply(self, answer: dict[str, Any]) -> bool:
@@ -114,4 +132,5 @@ class PageWorld:
 def _page_error(error: dict[str, str]) -> Exception:
     """The exception a failed page call raises in Python."""
     kind, message = error.get("type", "Error"), error.get("message", "the page reported a failure")
-    return ExternalWorldError(f"{kind}: {message}")
+    failure = StaleDecision if kind == STALE_DECISION else ExternalWorldError
+    return failure(f"{kind}: {message}")

@@ -81,7 +81,9 @@ async def restore() -> str:
     :func:`lab_rpc.open_lab` opens the lab's threads and controller (the result's ``lab`` key).
     """
     try:
-        _worker.db = await idb.open_database(DB_NAME, SCHEMA_VERSION, _upgrade)
+        _worker.db = await idb.open_database(
+            DB_NAME, SCHEMA_VERSION, _upgrade, lab_rpc.version_change_notice(emit, DB_NAME)
+        )
     except Exception as error:  # JsException, or a SecurityError thrown by indexedDB.open itself
         _worker.db = None
         print(f"IndexedDB unavailable ({error}); keeping records in memory", file=sys.stderr)

@@ -5,7 +5,9 @@ re-runs the node and asks again, ``Command(resume=...)`` with no interrupt pendi
 answer, a thread with nothing ``next`` has finished. The lab asks first: each action has one small
 rule here, a pure function of :class:`~lab.controller.facts.ThreadFacts` that returns ``None``
 (enabled) or the reason it is not. The controller refuses a command with the same reason
-(:func:`refusal`), so the page's buttons and the controller cannot disagree.
+(:func:`refusal`), so the page's buttons and the controller cannot disagree. LangGraph also assumes
+one writer per thread; the lab's tabs keep to it by a lock the page holds, and every writing action
+is disabled in a tab whose thread another tab writes (:func:`written_elsewhere`).
 """
 
 from __future__ import annotations
@@ -34,6 +36,25 @@ def run_in_progress(facts: ThreadFacts) -> Message | None:
 def run_paused(facts: ThreadFacts) -> Message | None:
     if facts.run is not None and facts.run["paused"]:
         return message("reason.paused", "A run is paused; press Step or Run to finish it first")
+    return None
+
+
+def written_elsewhere(facts: ThreadFacts) -> Message | None:
+    """One writer per thread: while another tab holds the thread's lock, this tab only watches."""
+    if facts.session is not None and facts.writer == "elsewhere":
+        return message(
+            "reason.writer_elsewhere",
+            "Another tab is writing this thread, so this tab is read-only: press Take over to write here",
+        )
+    return None
+
+
+def can_take_over(facts: ThreadFacts) -> Message | None:
+    """Take over: steal the thread's lock from the tab that writes it."""
+    if facts.session is None:
+        return message("reason.no_case", "No case is open: start one first")
+    if facts.writer != "elsewhere":
+        return message("reason.writer_here", "This tab already writes this thread")
     return None
 
 
@@ -109,17 +130,18 @@ def always(_facts: ThreadFacts) -> Message | None:
 
 RULES: dict[str, Rule] = {
     "start": run_in_progress,
-    "step": first_of(no_case, run_in_progress, can_advance),
-    "run": first_of(no_case, run_in_progress, can_advance),
-    "resume": first_of(no_case, run_in_progress, run_paused, can_resume),
-    "approve": first_of(no_case, run_in_progress, run_paused, can_answer),
-    "reject": first_of(no_case, run_in_progress, run_paused, can_answer),
-    "replay": first_of(no_case, run_in_progress, has_frames),
-    "fork": first_of(no_case, run_in_progress, has_frames),
-    "checkout": first_of(no_case, run_in_progress, has_frames),
+    "step": first_of(no_case, written_elsewhere, run_in_progress, can_advance),
+    "run": first_of(no_case, written_elsewhere, run_in_progress, can_advance),
+    "resume": first_of(no_case, written_elsewhere, run_in_progress, run_paused, can_resume),
+    "approve": first_of(no_case, written_elsewhere, run_in_progress, run_paused, can_answer),
+    "reject": first_of(no_case, written_elsewhere, run_in_progress, run_paused, can_answer),
+    "replay": first_of(no_case, written_elsewhere, run_in_progress, has_frames),
+    "fork": first_of(no_case, written_elsewhere, run_in_progress, has_frames),
+    "checkout": first_of(no_case, written_elsewhere, run_in_progress, has_frames),
     "arm": always,
     "disarm": crash_armed,
-    "reset": run_in_progress,
+    "reset": first_of(written_elsewhere, run_in_progress),
+    "take_over": can_take_over,
 }
 """One rule per action the page offers (Approve and Reject are the ``answer`` command)."""
 

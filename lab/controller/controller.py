@@ -32,7 +32,8 @@ JSON-able, never a traceback:
 
 - ``catalog()`` → cases, variants, durabilities, seams, commands, both diagrams, session;
 - ``start(case_id, variant="misplaced", durability="async", thread_id=None)`` → session, diagram;
-- ``restore()`` → the session the journal remembers (after a crash or reload) and ``state``;
+- ``restore(observe_only=False, thread_id=None)`` → the session the journal remembers (or the saved
+  thread ``thread_id``; after a crash or reload) and ``state``;
 - ``threads()`` → ``{"current", "threads"}``: every saved thread (the journal's sessions), newest
   first, each ``{thread_id, case_id, variant, durability, started_at, checkpoints, current}``;
 - ``open(thread_id)`` → session, diagram, ``state``: a saved thread becomes the session again
@@ -51,6 +52,9 @@ JSON-able, never a traceback:
 - ``branches()`` → ``{"head", "nodes", "branches"}``; ``checkout(checkpoint_id)`` → the copy of that
   frame that is now the head (switching branches);
 - ``ledger()``; ``executions()``; ``reset()``;
+- ``set_writer(writer)``: ``"here"`` or ``"elsewhere"``, which tab holds the thread's lock (the page
+  reports it); while ``"elsewhere"``, the commands in :data:`WRITES` are refused with the reason the
+  view shows;
 - ``view()`` → everything the page draws, computed here (:mod:`lab.controller.view`): node states
   with reasons, actions with the reasons they are disabled, the status line, frames with diffs, the
   branch tree, the annotated ledger and its verdict, the seam catalogue, the activity history.
@@ -96,8 +100,8 @@ from lab.aml.graph import (
     describe_graph,
 )
 from lab.checkpoint.base import BaseCheckpointSaver, CheckpointTuple, check_thread_id_length
-from lab.controller.actions import refusal
-from lab.controller.facts import ThreadFacts, last_run
+from lab.controller.actions import refusal, written_elsewhere
+from lab.controller.facts import WRITERS, ThreadFacts, last_run
 from lab.controller.frames import (
     branch_tree,
     checkpoint_id_of,
@@ -154,11 +158,14 @@ COMMANDS = (
     "lesson_command",
     "lesson_check",
     "reset",
+    "set_writer",
 )
 """The page's commands, in the order a lesson meets them."""
 READS = ("catalog", "restore", "threads", "state", "frames", "frame", "branches", "ledger", "executions")
-READS += ("view", "lesson_command", "lesson_check")
+READS += ("view", "lesson_command", "lesson_check", "set_writer")
 """Commands that change nothing a learner did: a lesson check looks at the answer to the last other one."""
+WRITES = ("step", "run", "resume", "answer", "replay", "fork", "checkout", "reset")
+"""Commands that write the thread (reset: every thread), refused while another tab writes it."""
 
 
 def command(method: Callable[..., Awaitable[dict[str, Any]]]) -> Callable[..., Awaitable[dict[str, Any]]]:
@@ -217,6 +224,7 @@ class LabController(RunDriver, SeamEvents):
         self._crash_report: dict[str, Any] | None = None
         self._seq = 0
         self.last_answer: dict[str, Any] | None = None  # to the last command not in READS
+        self.writer = "here"  # who holds the thread's lock across tabs (set_writer; the page knows)
 
     async def dispatch(self, name: str, args: dict[str, Any] | None = None) -> dict[str, Any]:
         """Run the command ``name`` with keyword ``args`` (what the worker calls)."""
@@ -228,6 +236,8 @@ class LabController(RunDriver, SeamEvents):
             inspect.signature(method).bind(**(args or {}))
         except TypeError as exc:
             return {"ok": False, "error": error_payload(LabError(f"{name}: {exc}"))}
+        if name in WRITES and (reason := written_elsewhere(self._writer_facts())) is not None:
+            return {"ok": False, "error": error_payload(LabError(reason["text"]))}
         answer = await method(**(args or {}))
         if name not in READS:
             self.last_answer = {"command": name, "args": args or {}, **answer}
@@ -274,18 +284,30 @@ class LabController(RunDriver, SeamEvents):
         return {"session": asdict(self.session), "graph": describe_graph(self.graphs[variant])}
 
     @command
-    async def restore(self, observe_only: bool = False) -> dict[str, Any]:
-        """Pick up the session the journal remembers (after a crash or a reload). ``observe_only``:
-        a warm spare boots while another process may still be running the thread, so it only reads;
-        the process that takes over restores for real and writes down a run that died unseen."""
+    async def restore(self, observe_only: bool = False, thread_id: str | None = None) -> dict[str, Any]:
+        """Pick up the session the journal remembers (after a crash or a reload), or the saved thread
+        ``thread_id`` (the one this tab had: another tab may have opened another since).
+        ``observe_only``: a warm spare boots while another process may still be running the thread,
+        so it only reads; the process that takes over restores for real and writes down a run that
+        died unseen (with tabs, ``set_writer("here")`` does that once this tab holds the lock)."""
         await self._close_run()
-        saved = await self.journal.session()
+        saved = await self._remembered(thread_id)
         self.session = Session(**saved) if saved else None
         if self.session is None:
             return {"session": None}
         if not observe_only:
             await self._note_unseen_death(self.session.thread_id)
         return {"session": saved, "state": await self._state()}
+
+    async def _remembered(self, thread_id: str | None) -> dict[str, Any] | None:
+        """The session to restore: the saved thread ``thread_id`` if it still is saved, else the
+        journal's current one."""
+        if thread_id is not None:
+            thread_id = validate_thread_id(thread_id)
+            for saved in await self.journal.sessions():
+                if saved["thread_id"] == thread_id:
+                    return {key: saved[key] for key in ("thread_id", "case_id", "variant", "durability")}
+        return await self.journal.session()
 
     async def _note_unseen_death(self, thread_id: str) -> None:
         """A run the journal saw start but never end or crash died with its process outside any
@@ -510,6 +532,22 @@ class LabController(RunDriver, SeamEvents):
         return check_step(get_lesson(lesson).step(step), (await self.view())["result"], self.last_answer)
 
     @command
+    async def set_writer(self, writer: str) -> dict[str, Any]:
+        """Who writes this thread across the browser's tabs (LangGraph assumes one writer per thread;
+        the page holds a Web Lock per thread and reports it): ``"here"`` or ``"elsewhere"``. While
+        another tab writes, every writing command is refused and the view is read-only. A paused run
+        is closed when the lock is lost; a live run cannot be, so that is refused (the page then
+        kills its process, as a lost lease should). Holding the lock with no run of its own, this
+        process knows a run the journal saw start and never end is dead, and writes that down."""
+        writer = choose(writer, WRITERS, "writer")
+        if writer == "elsewhere":
+            await self._close_run()
+        self.writer = writer
+        if writer == "here" and self.session is not None and self._run is None:
+            await self._note_unseen_death(self.session.thread_id)
+        return {"writer": writer}
+
+    @command
     async def reset(self) -> dict[str, Any]:
         """Forget everything: every thread's checkpoints, the ledger, the journal, the session."""
         await self._close_run()
@@ -591,7 +629,7 @@ class LabController(RunDriver, SeamEvents):
         """What the view's rules read: session, live run, saved head, journal, armed crash."""
         armed = asdict(self._crash) if self._crash else None
         if self.session is None:
-            return ThreadFacts(None, armed=armed)
+            return ThreadFacts(None, armed=armed, writer=self.writer)
         frames = await self._frames() if frames is None else frames
         run = self._run
         live = None
@@ -611,7 +649,12 @@ class LabController(RunDriver, SeamEvents):
             records=await self.journal.records(self.session.thread_id),
             armed=armed,
             frame_ids=frozenset(f["checkpoint_id"] for f in frames),
+            writer=self.writer,
         )
+
+    def _writer_facts(self) -> ThreadFacts:
+        """Just enough facts for the one-writer rule (no storage read)."""
+        return ThreadFacts(asdict(self.session) if self.session else None, writer=self.writer)
 
     async def _journals_of(self, rows: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
         """The journal of every thread the ledger's requests came from (to tell why one repeated)."""

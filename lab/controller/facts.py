@@ -2,9 +2,11 @@
 
 LangGraph answers ``get_state(thread)`` with the head checkpoint (its ``next``, its interrupts, its
 pending writes). The lab also needs what no checkpoint records: whether a run is live or paused,
-what the last run did (did its process crash? where?), which crash is armed. :class:`ThreadFacts`
-gathers both - the head frame from the saver, the records from the journal - so that every
-learner-visible rule (``status``, ``actions``, ``node_states``) is a pure function of one value.
+what the last run did (did its process crash? where?), which crash is armed, and whether this tab
+may write the thread at all (LangGraph assumes one writer per thread; the lab's tabs take turns by a
+lock the page holds). :class:`ThreadFacts` gathers it all - the head frame from the saver, the
+records from the journal, the writer from the page - so that every learner-visible rule
+(``status``, ``actions``, ``node_states``) is a pure function of one value.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ from typing import Any
 from lab.controller.frames import NULL_WRITER
 
 RESUME_CHANNEL = "__resume__"
+WRITERS = ("here", "elsewhere")
+"""Who may write the thread: this tab (``here``), or another tab that holds its lock (``elsewhere``)."""
 
 
 @dataclass(frozen=True)
@@ -27,6 +31,7 @@ class ThreadFacts:
     records: list[dict[str, Any]] = field(default_factory=list)  # the thread's journal
     armed: dict[str, Any] | None = None  # the armed crash: {"seam", "node"}
     frame_ids: frozenset[str] = frozenset()  # every saved checkpoint of the thread
+    writer: str = "here"  # one of WRITERS: the page reports which tab holds the thread's lock
 
 
 def last_run(records: list[dict[str, Any]]) -> dict[str, Any] | None:

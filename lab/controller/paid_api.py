@@ -15,7 +15,11 @@ request without a key always executes. A raw row is::
     {kind: "charge" | "sar", id, idempotency_key, replayed, purpose, amount_cents,
      thread_id, node, task_id, checkpoint_id, at[, case_id, report]}
 
-and the ledger adds ``seq`` (arrival order) and, in the browser, ``worker``.
+plus ``seq``, its place in arrival order: the row is decided over every row before it, so ``seq`` is
+the number of those rows plus one. A ledger shared by several processes (two browser tabs) keeps
+``seq`` unique, so it refuses a row whose ``seq`` is taken: that decision was made over stale rows,
+and the caller decides again over fresh ones (:class:`lab.browser.page_world.PageWorld`). In the
+browser the ledger also adds ``worker``.
 """
 
 from __future__ import annotations
@@ -86,6 +90,7 @@ def decide_request(rows: list[dict[str, Any]], request: dict[str, Any]) -> Decis
     if original is not None:
         check_same_parameters(original, request)
     row = {
+        "seq": len(rows) + 1,
         **request,
         "id": original["id"] if original else next_receipt_id(rows, request["kind"]),
         "replayed": original is not None,

@@ -2,9 +2,10 @@
 
 LangGraph's answer to "where am I?" is ``get_state(thread)``: ``next`` says what runs next,
 ``interrupts`` what waits for a human, an empty ``next`` that the graph reached END. The lab adds
-what a checkpoint cannot say (a live or paused run, a crash that killed the process) and turns the
-whole into one sentence that names the action to press. Every phase names an action that
-:mod:`lab.controller.actions` enables, so a learner is never told to press a disabled button.
+what a checkpoint cannot say (a live or paused run, a crash that killed the process, another tab
+that writes the thread) and turns the whole into one sentence that names the action to press. Every
+phase names an action that :mod:`lab.controller.actions` enables, so a learner is never told to
+press a disabled button.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ def phase(facts: ThreadFacts) -> str:
     """One word for where the thread stands (the first rule that matches wins)."""
     if facts.session is None:
         return "no_case"
+    if facts.writer == "elsewhere":
+        return "read_only"
     if facts.run is not None:
         return "paused" if facts.run["paused"] else "running"
     if is_finished(facts.head):
@@ -39,6 +42,7 @@ def phase(facts: ThreadFacts) -> str:
 
 FORWARD = {
     "no_case": "start",
+    "read_only": "take_over",
     "running": None,
     "paused": "step",
     "crashed_nothing_saved": "run",
@@ -66,6 +70,11 @@ def status_message(now: str, facts: ThreadFacts) -> dict[str, Any]:
     head = facts.head or {}
     texts = {
         "no_case": ("Choose a case, a variant and a durability, then press Start.", {}),
+        "read_only": (
+            "Another tab is writing thread {thread}; this tab shows its checkpoints read-only. "
+            "Press Take over to write here.",
+            {"thread": (facts.session or {}).get("thread_id")},
+        ),
         "running": ("Run {run} is running ({kind}).", {"run": run.get("run"), "kind": run.get("kind")}),
         "paused": (
             "Paused before step {step}: next {next}. Press Step (or Run, to the end).",

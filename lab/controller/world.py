@@ -44,5 +44,5 @@ class InMemoryWorld:
 
     def _serve(self, request: dict[str, Any]) -> ChargeReceipt | FilingReceipt:
         decision = decide_request(self._rows, request)
-        self._rows.append({"seq": len(self._rows) + 1, **decision.row})
+        self._rows.append(decision.row)
         return decision.receipt

@@ -355,4 +355,11 @@ export const en = {
   "py.crash.unknown_node": "Unknown node {node}; the nodes are: {nodes}",
   "py.crash.no_outside_call": "{node} calls no outside service, so it never reaches {seam}: the crash would never fire",
   "py.crash.no_interrupt": "{node} never calls interrupt(), so it never reaches {seam}: the crash would never fire",
+  // -- one writer per thread across tabs (thread-writer.mjs; Python's set_writer) --
+  "action.take_over": "Take over",
+  "notice.takenOver": "Another tab took over thread {thread}: this tab is read-only now.",
+  "notice.versionchange": "The lab was updated in another tab: reload this page to go on.",
+  "py.status.read_only": "Another tab is writing thread {thread}; this tab shows its checkpoints read-only. Press Take over to write here.",
+  "py.reason.writer_elsewhere": "Another tab is writing this thread, so this tab is read-only: press Take over to write here",
+  "py.reason.writer_here": "This tab already writes this thread",
 };

@@ -353,4 +353,11 @@ export const zh = {
   "py.crash.unknown_node": "未知的节点 {node}；节点有：{nodes}",
   "py.crash.no_outside_call": "{node} 不调用任何外部服务，永远不会到达 {seam}：崩溃永远不会触发",
   "py.crash.no_interrupt": "{node} 从不调用 interrupt()，永远不会到达 {seam}：崩溃永远不会触发",
+  // -- one writer per thread across tabs (thread-writer.mjs; Python's set_writer) --
+  "action.take_over": "接管",
+  "notice.takenOver": "另一个标签页接管了线程 {thread}：本标签页现在只读。",
+  "notice.versionchange": "实验室已在另一个标签页中更新：请重新加载本页以继续。",
+  "py.status.read_only": "另一个标签页正在写入线程 {thread}；本标签页只读地显示它的检查点。按 Take over（接管）在这里写入。",
+  "py.reason.writer_elsewhere": "另一个标签页正在写入这个线程，所以本标签页只读：按 Take over（接管）在这里写入",
+  "py.reason.writer_here": "本标签页已经在写入这个线程",
 };

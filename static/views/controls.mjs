@@ -4,7 +4,8 @@
  *
  * What is enabled, and why not, is Python's answer (`view().actions`, lab/controller/actions.py): a
  * disabled button carries the reason as its tooltip. The review box shows the open interrupt and
- * what this thread already bought (`view().review`).
+ * what this thread already bought (`view().review`). Take over shows only while another tab writes
+ * the thread (thread-writer.mjs then steals the thread's lock).
  */
 import { say, t } from "../i18n.mjs";
 import { actionButton, relabel } from "./actions.mjs";
@@ -28,7 +29,8 @@ export function mountControls(root, actions) {
   const resume = actionButton("resume", () => actions.resume());
   const approve = actionButton("approve", () => actions.answer(true), { class: "approve" });
   const reject = actionButton("reject", () => actions.answer(false), { class: "reject" });
-  const toolbar = h("div", { class: "toolbar", role: "toolbar", id: "run-toolbar" }, step, run, resume, approve, reject);
+  const takeOver = actionButton("take_over", () => actions.takeOver(), { class: "suggested", id: "action-take-over" });
+  const toolbar = h("div", { class: "toolbar", role: "toolbar", id: "run-toolbar" }, step, run, resume, approve, reject, takeOver);
   const review = h("div", { class: "review", id: "review", hidden: true });
   const runBox = h("div", { class: "run-box" }, sessionFacts, toolbar, review);
   root.append(form, runBox);
@@ -62,7 +64,7 @@ export function mountControls(root, actions) {
         h("option", { value: c.id, text: `${c.id} · ${c.title}`, selected: c.id === choices.case })));
       radios(variantSet, "variant", catalog.variants, choices.variant, (v) => t(`variant.${v}.about`));
       radios(durabilitySet, "durability", catalog.durabilities, choices.durability, (d) => t(`durability.${d}.about`));
-      for (const b of [start, step, run, resume, approve, reject]) relabel(b, t(`action.${b.dataset.action}`));
+      for (const b of [start, step, run, resume, approve, reject, takeOver]) relabel(b, t(`action.${b.dataset.action}`));
     }
     if (catalog) {
       if (caseSelect.value !== choices.case && choices.case) caseSelect.value = choices.case;
@@ -85,6 +87,8 @@ export function mountControls(root, actions) {
       else button.removeAttribute("title");
     }
     resume.classList.toggle("suggested", model.status?.action === "resume" && !resume.disabled);
+    takeOver.hidden = !actions.take_over?.enabled; // only while another tab writes this thread
+    takeOver.disabled = busy;
 
     sessionFacts.textContent = session
       ? t("run.facts", {
