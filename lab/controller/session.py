@@ -21,7 +21,10 @@ DEFAULT_DURABILITY = "async"
 
 
 class LabError(Exception):
-    """A command the lab refuses, with a message meant for the learner."""
+    """A command the lab refuses, with a message meant for the learner (and, when the refusal is
+    one of the page's rules, that message as a code: ``say``)."""
+
+    say: dict[str, Any] | None = None
 
 
 @dataclass
@@ -34,10 +37,20 @@ class Session:
     durability: str
 
 
+def refused(reason: dict[str, Any]) -> LabError:
+    """The :class:`LabError` for a refusal the page's rules state as a message (``say``)."""
+    error = LabError(reason["text"])
+    error.say = reason
+    return error
+
+
 def error_payload(exc: BaseException) -> dict[str, Any]:
-    """``{"type", "message"}`` (plus ``notes`` such as LangGraph's "During task with name ...")."""
+    """``{"type", "message"}`` (plus ``say``, the message as a code, and ``notes`` such as
+    LangGraph's "During task with name ...")."""
     message = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
     payload = {"type": type(exc).__name__, "message": str(message) or type(exc).__name__}
+    if said := getattr(exc, "say", None):
+        payload["say"] = said  # the page says it in the learner's language (lab.controller.messages)
     if notes := getattr(exc, "__notes__", None):
         payload["notes"] = list(notes)
     return payload
