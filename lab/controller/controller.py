@@ -123,7 +123,8 @@ from lab.controller.session import (
     refused,
 )
 from lab.controller.thread_commands import ThreadCommands, damage
-from lab.controller.validation import check_fork_values, check_resume
+from lab.controller.thread_file import MAX_FILE_BYTES
+from lab.controller.validation import MAX_FORK_BYTES, check_fork_values, check_resume
 from lab.controller.view import build_view
 from lab.graph import CompiledStateGraph
 from lab.lessons import get_lesson
@@ -227,6 +228,7 @@ class LabController(RunDriver, SeamEvents, ThreadCommands):
             "commands": COMMANDS,
             "graphs": {variant: describe_graph(graph) for variant, graph in self.graphs.items()},
             "session": asdict(self.session) if self.session else None,
+            "limits": {"thread_file_bytes": MAX_FILE_BYTES, "fork_bytes": MAX_FORK_BYTES},
         }
 
     @command

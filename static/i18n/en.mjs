@@ -276,9 +276,6 @@ export const en = {
   "error.refresh": "Could not read the thread: {message}",
   "error.run": "The run failed: {type}: {message}",
 
-  "notice.otherThread": "The link points to thread {wanted}, but the lab's current thread is {current}.",
-  "notice.noSuchThread": "The link points to thread {wanted}, which is not saved in this browser; showing {current}.",
-  "notice.none": "none",
 
   "reset.title": "Reset the lab?",
   "reset.body": "This deletes every thread's checkpoints, the ledger and the journal from this browser. It cannot be undone.",

@@ -274,9 +274,6 @@ export const zh = {
   "error.refresh": "无法读取线程：{message}",
   "error.run": "运行失败：{type}：{message}",
 
-  "notice.otherThread": "链接指向线程 {wanted}，但实验室当前的线程是 {current}。",
-  "notice.noSuchThread": "链接指向线程 {wanted}，但此浏览器中没有保存它；显示的是 {current}。",
-  "notice.none": "无",
 
   "reset.title": "重置实验室？",
   "reset.body": "这会从本浏览器删除所有线程的检查点、账本和日志。此操作无法撤销。",
