@@ -46,7 +46,8 @@ export function createCommands({ model, store, session, render, showError, crash
       const result = await (name === "reset" ? session().reset() : session().command(name, args));
       then?.(result);
       if (result?.status === "error") {
-        showError(() => t("error.run", { type: result.error?.type ?? "Error", message: result.error?.message ?? "" }));
+        const message = () => (result.error?.say ? say(result.error.say) : result.error?.message ?? "");
+        showError(() => t("error.run", { type: result.error?.type ?? "Error", message: message() }));
       }
       return result;
     } catch (error) {

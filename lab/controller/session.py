@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from lab.controller.messages import message
+
 Until = Literal["step", "end"]
 """A run command runs one super-step (``step``) or to the next interrupt or the end."""
 
@@ -37,6 +39,21 @@ class Session:
     durability: str
 
 
+STORAGE_FULL = message(
+    "storage.full",
+    "The browser's storage for this site is full, so nothing of this change was saved: the thread "
+    "stays at its last saved checkpoint. Drop threads you no longer need, or clear this site's data "
+    "in the browser settings.",
+)
+"""What the page says when IndexedDB refused a write for want of space: the browser saver's
+``StorageFullError`` (browser-only code: known here by its name), or a journal or ledger write the
+browser refused with a ``QuotaExceededError``."""
+
+
+def is_storage_full(exc: BaseException) -> bool:
+    return type(exc).__name__ == "StorageFullError" or "QuotaExceededError" in str(exc)
+
+
 def refused(reason: dict[str, Any]) -> LabError:
     """The :class:`LabError` for a refusal the page's rules state as a message (``say``)."""
     error = LabError(reason["text"])
@@ -49,6 +66,8 @@ def error_payload(exc: BaseException) -> dict[str, Any]:
     LangGraph's "During task with name ...")."""
     message = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
     payload = {"type": type(exc).__name__, "message": str(message) or type(exc).__name__}
+    if is_storage_full(exc):
+        payload["say"] = STORAGE_FULL
     if said := getattr(exc, "say", None):
         payload["say"] = said  # the page says it in the learner's language (lab.controller.messages)
     if notes := getattr(exc, "__notes__", None):

@@ -386,4 +386,5 @@ export const en = {
   "py.file.unreadable": "This is not a readable thread file: {problem}",
   "py.file.not_ours": "This is not a thread file of Checkpoint Lab (no format {format})",
   "py.file.newer": "The file comes from a newer lab (format version {version}); this lab reads versions up to {known}. Open it in the newer lab, or export it again from there in version {known}.",
+  "py.storage.full": "The browser's storage for this site is full, so nothing of this change was saved: the thread stays at its last saved checkpoint. Drop threads you no longer need, or clear this site's data in the browser settings.",
 };

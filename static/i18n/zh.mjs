@@ -384,4 +384,5 @@ export const zh = {
   "py.file.unreadable": "这不是一个可读取的线程文件：{problem}",
   "py.file.not_ours": "这不是 Checkpoint Lab 的线程文件（没有格式 {format}）",
   "py.file.newer": "该文件来自更新版本的实验室（格式版本 {version}）；本实验室只能读取不高于 {known} 的版本。请在新版实验室中打开它，或在那里重新导出为版本 {known}。",
+  "py.storage.full": "此网站在浏览器中的存储空间已满，所以这次更改没有保存任何内容：线程停留在最后一个已保存的检查点。请删除不再需要的线程，或在浏览器设置中清除此网站的数据。",
 };

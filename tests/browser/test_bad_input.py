@@ -9,9 +9,12 @@ check what the page shows. Several catalogue entries share one booted page: a re
 from __future__ import annotations
 
 import json
+import random
+import string
 
 import msgpack
 import pytest
+from browser_harness import wait_until_ready
 from lab_page import (
     THREADS_DB,
     controller,
@@ -19,6 +22,7 @@ from lab_page import (
     idb_rows,
     open_lab,
     press,
+    process_ready,
     start,
     view,
     wait_until,
@@ -229,3 +233,46 @@ def test_a_thread_file_opens_the_same_thread_in_a_fresh_browser_and_bad_files_st
         assert_no_markup_reached_html(page)
     finally:
         learner.close()
+
+
+FORK = """([checkpoint_id, alert]) => window.lab.command("fork", {checkpoint_id, values: {alert}})
+  .then(() => null, (error) => error.type)"""
+
+
+def test_a_full_storage_keeps_the_thread_at_its_last_good_checkpoint(browser, site):
+    # No service worker (its offline copy would fill the small quota first) and a quota set before
+    # the site writes anything (Chromium caches how much space a site has left once it has written).
+    context = browser.new_context(service_workers="block")
+    try:
+        page = context.new_page()
+        context.new_cdp_session(page).send(
+            "Storage.overrideQuotaForOrigin", {"origin": site, "quotaSize": 600_000}
+        )
+        open_lab(page, site)
+        thread = start(page, variant="fixed", durability="sync")
+        press(page, "Run")
+        expect(page.locator("#status")).to_have_text(WAITING)
+        head = idb_checkpoint_ids(page, thread)[-1]
+        for _ in range(40):  # 60 KB forks of random letters until the browser refuses one
+            good = idb_checkpoint_ids(page, thread)
+            if page.evaluate(FORK, [head, "".join(random.choices(string.ascii_letters, k=60_000))]):
+                break
+        else:
+            raise AssertionError("40 forks of 60 KB fitted into a 600 KB quota")
+        assert idb_checkpoint_ids(page, thread) == good  # the refused write stored nothing
+
+        fork(page, json.dumps({"alert": "".join(random.choices(string.ascii_letters, k=60_000))}))
+        said = error_line(page)
+        assert "storage for this site is full, so nothing of this change was saved" in said, said
+        assert "the thread stays at its last saved checkpoint" in said
+        assert idb_checkpoint_ids(page, thread) == good
+
+        page.reload()
+        wait_until_ready(page)
+        wait_until(page, lambda: process_ready(page), "the lab's process to be ready")
+        wait_until(
+            page, lambda: view(page, "m.session && m.frames.length") == len(good), "the thread after a reload"
+        )
+        assert [f["checkpoint_id"] for f in controller(page, "frames")["frames"]] == good
+    finally:
+        context.close()
