@@ -30,7 +30,7 @@ from lab_page import (
 from playwright.sync_api import expect
 
 from lab.checkpoint.serde import MsgpackSerializer
-from lab.controller.thread_file import FORMAT, VERSION
+from lab.controller.thread_file import FORMAT, MAX_FILE_BYTES, VERSION
 
 MARKUP = "<img src=x onerror=window.__xss=1>"
 SERDE = MsgpackSerializer()
@@ -197,6 +197,7 @@ def test_a_thread_file_opens_the_same_thread_in_a_fresh_browser_and_bad_files_st
             ),
             "crafted.cklab": (CRAFTED, "unknown msgpack extension type 42"),
             "notours.cklab": (b"PK\x03\x04 not a thread file", "This is not a readable thread file"),
+            "huge.cklab": (b"\0" * (MAX_FILE_BYTES + 1), "a thread file may have at most 5 MB"),
             "other.cklab": (
                 SERDE.dumps_typed({"format": "zip"})[1],
                 "This is not a thread file of Checkpoint Lab",
