@@ -94,7 +94,7 @@ def check_fork_values(values: Any, schema: type) -> dict[str, Any]:
         raise BadInputError(
             "input.fork_unknown_keys",
             "Unknown state key(s) {unknown}; the state keys are: {keys}",
-            unknown=unknown,
+            unknown=str(unknown),
             keys=", ".join(hints),
         )
     for key, value in values.items():
@@ -210,7 +210,7 @@ def check_resume(pending: Sequence[Any], answer: Any) -> Any:
         raise BadInputError(
             "input.resume_unknown_ids",
             "No pending question has the id(s) {unknown}; the pending ids are {ids}",
-            unknown=unknown,
-            ids=ids,
+            unknown=str(unknown),
+            ids=str(ids),
         )
     return answer
