@@ -185,10 +185,10 @@ export function createCommands({ model, store, session, render, showError, crash
   }
 
   /** Send a chosen file to Python, which validates it whole before it stores anything. A file over
-   * the limit is cut there: Python refuses it by its `size`. */
+   * Python's limit is not even read: Python refuses it by its `size`. */
   async function importThread(file) {
     const limit = model.catalog?.limits?.thread_file_bytes ?? file.size;
-    const bytes = new Uint8Array(await file.slice(0, limit + 1).arrayBuffer());
+    const bytes = file.size > limit ? new Uint8Array() : new Uint8Array(await file.arrayBuffer());
     let binary = "";
     for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
     Object.assign(model, { selectedId: null, detail: null, follow: true, branchLeaf: null });

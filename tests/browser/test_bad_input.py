@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import string
 
 import msgpack
@@ -28,6 +29,7 @@ from lab_page import (
     wait_until,
 )
 from playwright.sync_api import expect
+from test_embed import embedder  # noqa: F401  (the cross-site page that frames the lab)
 
 from lab.checkpoint.serde import MsgpackSerializer
 from lab.controller.thread_file import FORMAT, MAX_FILE_BYTES, VERSION
@@ -277,3 +279,24 @@ def test_a_full_storage_keeps_the_thread_at_its_last_good_checkpoint(browser, si
         assert [f["checkpoint_id"] for f in controller(page, "frames")["frames"]] == good
     finally:
         context.close()
+
+
+def test_without_indexeddb_the_lab_runs_in_memory_and_says_so(page, embedder, no_page_errors):  # noqa: F811
+    # A cross-site frame: the browser refuses IndexedDB there (test_embed.py), as some private modes do.
+    page.goto(embedder)
+    lab = page.frame(url=re.compile(r"/embed$"))
+    wait_until_ready(page, frame=lab)
+    notice = lab.locator("#storage-notice")
+    expect(notice).to_contain_text(
+        "Storage unavailable: checkpoints live in memory only and vanish on reload."
+    )
+    outcome = lab.evaluate(
+        """async () => {
+             await lab.command("start", {case_id: "S-1001", variant: "fixed", durability: "sync"});
+             return lab.command("run");
+           }"""
+    )
+    assert outcome["status"] == "interrupted"  # the whole case runs, in memory
+    assert lab.evaluate("() => lab.request('lab_info')")["storage"] == "memory"
+    assert len(lab.evaluate("() => lab.command('frames')")["frames"]) > 3
+    no_page_errors[:] = [p for p in no_page_errors if "frame-ancestors" not in p]  # the framed full page
