@@ -167,7 +167,7 @@ COMMANDS = (
 )
 """The page's commands, in the order a lesson meets them."""
 READS = ("catalog", "restore", "threads", "state", "frames", "frame", "branches", "ledger", "executions")
-READS += ("view", "lesson_command", "lesson_check")
+READS += ("view", "lesson_command", "lesson_check", "link", "export_thread")
 """Commands that change nothing a learner did: a lesson check looks at the answer to the last other one."""
 
 
