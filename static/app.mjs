@@ -38,6 +38,8 @@ import { mountThreads } from "./views/threads.mjs";
 const $ = (selector) => document.querySelector(selector);
 const fromUrl = readUrl();
 if (fromUrl.lang && LANGS.includes(fromUrl.lang)) setLang(fromUrl.lang);
+/** Whether the link's thread, frame or branch is still to be opened (applyUrlSelection). */
+let linkPending = Boolean(fromUrl.thread || fromUrl.frame || fromUrl.branch);
 
 /** What the views read: the last view() (spread out by job) and the page's own state. */
 const model = {
@@ -197,6 +199,7 @@ function renderNow() {
   proc.dataset.state = model.process;
   document.body.dataset.process = model.process;
   document.body.dataset.busy = model.busy ?? "";
+  if (linkPending) return; // the URL still holds the link being opened: keep it until then
   writeUrl({
     thread: model.session?.thread_id, frame: model.selectedId, branch: model.branchLeaf,
     variant: model.choices.variant, case: model.choices.case, durability: model.choices.durability, lang: lang(),
@@ -259,10 +262,11 @@ async function onProcessReady(event) {
  * (`link`: a saved thread is opened first) and explains, in `notices`, any part it cannot follow. */
 let urlApplied = false;
 async function applyUrlSelection() {
-  if (urlApplied || !(fromUrl.thread || fromUrl.frame || fromUrl.branch)) return;
+  if (urlApplied || !linkPending) return;
   urlApplied = true;
   const { thread, frame, branch } = fromUrl;
   const linked = await commands.act("link", { thread, frame, branch });
+  linkPending = false;
   if (!linked) return;
   if (linked.notices.length) showNotice(() => linked.notices.map((notice) => say(notice)).join(" "));
   if (linked.branch) model.branchLeaf = linked.branch;
