@@ -39,6 +39,8 @@ import { mountThreads } from "./views/threads.mjs";
 const $ = (selector) => document.querySelector(selector);
 const fromUrl = readUrl();
 if (fromUrl.lang && LANGS.includes(fromUrl.lang)) setLang(fromUrl.lang);
+/** Whether the link's thread, frame or branch is still to be opened (applyUrlSelection). */
+let linkPending = Boolean(fromUrl.thread || fromUrl.frame || fromUrl.branch);
 
 /** What the views read: the last view() (spread out by job) and the page's own state. */
 const model = {
@@ -67,6 +69,7 @@ const model = {
   },
   randomArmed: false, // "crash at a random moment" is armed for the next run
   forkError: "",
+  threadNote: null, // () => the last export / import / drop, in the current language
   refreshSelection: () => { settleSelection(); render(); },
 };
 window.labView = model;
@@ -225,6 +228,7 @@ function renderNow() {
   proc.dataset.state = model.process;
   document.body.dataset.process = model.process;
   document.body.dataset.busy = model.busy ?? "";
+  if (linkPending) return; // the URL still holds the link being opened: keep it until then
   writeUrl({
     thread: model.session?.thread_id, frame: model.selectedId, branch: model.branchLeaf,
     variant: model.choices.variant, case: model.choices.case, durability: model.choices.durability, lang: lang(),
@@ -286,28 +290,19 @@ async function onProcessReady(event) {
   render();
 }
 
-/** The link's thread, frame and branch, on the first ready process only. A saved thread that is not
- * the lab's current one is opened first. */
+/** The link's thread, frame and branch, on the first ready process only. Python checks each part
+ * (`link`: a saved thread is opened first) and explains, in `notices`, any part it cannot follow. */
 let urlApplied = false;
 async function applyUrlSelection() {
-  if (urlApplied || !fromUrl.thread) return;
+  if (urlApplied || !linkPending) return;
   urlApplied = true;
-  const current = () => model.session?.thread_id ?? t("notice.none");
-  const saved = (await session.command("threads")).threads;
-  await store.changed();
-  if (model.session?.thread_id !== fromUrl.thread) {
-    if (!saved.some((thread) => thread.thread_id === fromUrl.thread)) {
-      showNotice(() => t("notice.noSuchThread", { wanted: fromUrl.thread, current: current() }));
-      return;
-    }
-    const opened = await commands.act("open", { thread_id: fromUrl.thread });
-    if (!opened) {
-      showNotice(() => t("notice.otherThread", { wanted: fromUrl.thread, current: current() }));
-      return;
-    }
-  }
-  if (fromUrl.branch) model.branchLeaf = fromUrl.branch;
-  if (fromUrl.frame) Object.assign(model, { selectedId: fromUrl.frame, follow: false });
+  const { thread, frame, branch } = fromUrl;
+  const linked = await commands.act("link", { thread, frame, branch });
+  linkPending = false;
+  if (!linked) return;
+  if (linked.notices.length) showNotice(() => linked.notices.map((notice) => say(notice)).join(" "));
+  if (linked.branch) model.branchLeaf = linked.branch;
+  if (linked.checkpoint_id) Object.assign(model, { selectedId: linked.checkpoint_id, follow: false });
 }
 
 // -- go ---------------------------------------------------------------------------------------------

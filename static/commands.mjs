@@ -38,6 +38,7 @@ export function createCommands({ model, store, session, render, showError, crash
   async function act(name, args = {}, { label = name, then = null } = {}) {
     showError(null);
     model.forkError = "";
+    model.threadNote = null;
     model.busy = name;
     render();
     try {
@@ -45,13 +46,15 @@ export function createCommands({ model, store, session, render, showError, crash
       const result = await (name === "reset" ? session().reset() : session().command(name, args));
       then?.(result);
       if (result?.status === "error") {
-        showError(() => t("error.run", { type: result.error?.type ?? "Error", message: result.error?.message ?? "" }));
+        const message = () => (result.error?.say ? say(result.error.say) : result.error?.message ?? "");
+        showError(() => t("error.run", { type: result.error?.type ?? "Error", message: message() }));
       }
       return result;
     } catch (error) {
       if (!crashing() && error?.type !== "Terminated") {
-        showError(() => t("error.command", { action: t(`action.${label}`, {}, label), message: error.message ?? String(error) }));
-        if (name === "fork") model.forkError = error.message;
+        const message = () => (error.say ? say(error.say) : error.message ?? String(error));
+        showError(() => t("error.command", { action: t(`action.${label}`, {}, label), message: message() }));
+        if (name === "fork") model.forkError = message();
       }
       return undefined;
     } finally {
@@ -166,6 +169,42 @@ export function createCommands({ model, store, session, render, showError, crash
     return Boolean(await act("fork", args, { then: followHead }));
   }
 
+  // -- whole threads: export, import, drop (issue 10) ------------------------------------------------
+
+  let exportUrl = null;
+  /** Download the open thread's file (Python writes it: checkpoints, writes, journal, ledger). */
+  async function exportThread() {
+    const file = await act("export_thread", {}, { label: "export_thread" });
+    if (!file) return;
+    if (exportUrl) URL.revokeObjectURL(exportUrl);
+    const bytes = Uint8Array.from(atob(file.data), (c) => c.charCodeAt(0));
+    exportUrl = URL.createObjectURL(new Blob([bytes], { type: "application/octet-stream" }));
+    h("a", { href: exportUrl, download: file.file_name }).click();
+    model.threadNote = () => t("threads.exported", { name: file.file_name, size: file.size });
+    render();
+  }
+
+  /** Send a chosen file to Python, which validates it whole before it stores anything. A file over
+   * Python's limit is not even read: Python refuses it by its `size`. */
+  async function importThread(file) {
+    const limit = model.catalog?.limits?.thread_file_bytes ?? file.size;
+    const bytes = file.size > limit ? new Uint8Array() : new Uint8Array(await file.arrayBuffer());
+    let binary = "";
+    for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+    Object.assign(model, { selectedId: null, detail: null, follow: true, branchLeaf: null });
+    const done = await act("import_thread", { data: btoa(binary), size: file.size }, { label: "import_thread" });
+    if (!done) return;
+    model.threadNote = () => t("threads.imported", { thread: done.session.thread_id, ...done.imported });
+    render();
+  }
+
+  /** Delete a saved thread's rows (offered for a thread whose records no longer load). */
+  async function dropThread(threadId) {
+    if (!(await act("drop", { thread_id: threadId }))) return;
+    model.threadNote = () => t("threads.dropped", { thread: threadId });
+    render();
+  }
+
   function choose(choices) {
     Object.assign(model.choices, choices);
     render();
@@ -224,6 +263,7 @@ export function createCommands({ model, store, session, render, showError, crash
       answer: (approve) => run("answer", { approve }, approve ? "approve" : "reject"),
       replay: () => model.selectedId && run("replay", { checkpoint_id: model.selectedId }),
       arm, disarm, choose, move, moveTo, fork, select, selectBranch, openThread,
+      exportThread, importThread, dropThread,
     },
     act, reread, commandFinished, scheduleRandomCrash, nextBranch, askReset, openHelp, unavailable,
   };

@@ -20,8 +20,9 @@
  * @property {{args: {case_id: string, variant?: "misplaced" | "fixed",
  *            durability?: Durability, thread_id?: string}, result: {session: Session, graph: object}}} start
  * @property {{args: {observe_only?: boolean, thread_id?: string},
- *            result: {session: Session | null, state?: ThreadState}}} restore
- *   the session the journal remembers, or the saved thread `thread_id` (the one this tab had)
+ *            result: {session: Session | null, state?: ThreadState, damaged?: Message}}} restore
+ *   the session the journal remembers, or the saved thread `thread_id` (the one this tab had);
+ *   a thread whose records no longer load comes back as `damaged` instead
  * @property {{args: {}, result: {current: string | null, threads: SavedThread[]}}} threads
  *   every saved thread (the journal's sessions, until a reset), newest first
  * @property {{args: {thread_id: string}, result: {session: Session, graph: object, state: ThreadState}}} open
@@ -57,6 +58,20 @@
  * @property {{args: {writer: "here" | "elsewhere"}, result: {writer: string}}} set_writer
  *   which tab writes the thread (the page holds a Web Lock per thread, thread-writer.mjs); while
  *   "elsewhere", view() is read-only and writing commands are refused
+ * -- issue 10: links, damaged threads, thread files (lab/controller/thread_commands.py) --
+ * @property {{args: {thread?: string | null, frame?: string | null, branch?: string | null},
+ *            result: {thread_id: string | null, checkpoint_id: string | null, branch: string | null,
+ *            notices: Message[]}}} link
+ *   opens what a link names (a saved thread first); each part it cannot follow is a notice
+ * @property {{args: {thread_id: string}, result: {dropped: string}}} drop
+ *   deletes a saved thread's checkpoints and journal (offered for a thread that no longer loads)
+ * @property {{args: {thread_id?: string}, result: {thread_id: string, file_name: string, size: number,
+ *            data: string}}} export_thread   the thread file, base64
+ * @property {{args: {data: string, size?: number}, result: {session: Session, graph: object,
+ *            imported: {checkpoints: number, journal: number, ledger: number}}}} import_thread
+ *   validates the whole file first (a refused one stores nothing), then opens its thread
+ *
+ * A refusal's error may carry `say`: its message as a code (`py.<code>` in the catalogues).
  */
 
 /**
@@ -96,6 +111,7 @@
  * @property {number} started_at   seconds since the epoch when it was first started
  * @property {number} checkpoints  how many checkpoints it has
  * @property {boolean} current     whether it is the lab's thread now
+ * @property {Message | null} damaged  why its records no longer load (then Drop is offered), or null
  */
 
 /**

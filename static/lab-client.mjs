@@ -9,13 +9,15 @@ import { isResponse } from "./protocol.mjs";
 /** @typedef {import("./protocol.mjs").ErrorInfo} ErrorInfo */
 /** @typedef {import("./protocol.mjs").LabEvent} LabEvent */
 
-/** A failed request: `type` and `message` come from the worker's error response. */
+/** A failed request: `type` and `message` come from the worker's error response; `say`, when
+ * Python gave one, is the message as a code for the page's catalogues (i18n.mjs `say()`). */
 export class LabError extends Error {
-  /** @param {ErrorInfo} error */
-  constructor({ type, message }) {
+  /** @param {ErrorInfo & {say?: object}} error */
+  constructor({ type, message, say = null }) {
     super(message);
     this.name = "LabError";
     this.type = type;
+    this.say = say;
   }
 }
 

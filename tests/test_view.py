@@ -374,6 +374,11 @@ def python_message_codes() -> set[str]:
                 first = node.args[0]
                 if isinstance(first, ast.Constant):
                     codes.add(first.value)
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "BadInputError":
+                codes.add(node.args[0].value)  # BadInputError(code, text, **params)
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "ThreadFileError":
+                # ThreadFileError(reason, code="file.invalid", **params)
+                codes.add(node.args[1].value if len(node.args) > 1 else "file.invalid")
     codes |= {f"status.{phase}" for phase in FORWARD}
     codes |= {f"ledger.{kind}.{op}" for kind in ("repeat", "new") for op in LABELS}
     return codes

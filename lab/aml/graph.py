@@ -241,6 +241,10 @@ class ExternalWorld(Protocol):
 
     async def clear(self) -> None: ...
 
+    async def add_entries(self, rows: list[dict[str, Any]]) -> None:
+        """Append requests received elsewhere (an imported thread's), numbered after the existing ones."""
+        ...
+
 
 # -- what a node knows about its run (LangGraph: get_config()) --------------------------------------
 

@@ -97,3 +97,17 @@ class IndexedDBJournal:
         for name in STORES:
             tx.objectStore(name).clear()
         await done
+
+    async def forget(self, thread_id: str) -> None:
+        """Drop one thread: its records, its saved session, and the current session if it is that one."""
+        current = await self.session()
+        tx = idb.transaction(self.db, [JOURNAL])  # read the keys first: no await inside the writing one
+        keys = _py(await idb.request_promise(tx.objectStore(JOURNAL).index(BY_THREAD).getAllKeys(thread_id)))
+        tx = idb.transaction(self.db, STORES, "readwrite")
+        done = idb.tx_done(tx)
+        for key in keys:
+            tx.objectStore(JOURNAL).delete(key)
+        tx.objectStore(THREADS).delete(thread_id)
+        if current and current["thread_id"] == thread_id:
+            tx.objectStore(LAB).delete(SESSION_KEY)
+        await done

@@ -87,6 +87,11 @@ class PageWorld:
         """Empty the page's ledger (the lab's reset)."""
         await self._ask("clear", {})
 
+    async def add_entries(self, rows: list[dict[str, Any]]) -> None:
+        """Append requests received elsewhere (an imported thread's) to the page's ledger, in order."""
+        for row in rows:
+            await self._ask("record", {k: v for k, v in row.items() if k not in ("seq", "worker")})
+
     async def _serve(self, request: dict[str, Any]) -> ChargeReceipt | FilingReceipt:
         async with self._deciding:
             for _ in range(MAX_DECISIONS):

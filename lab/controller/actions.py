@@ -155,7 +155,6 @@ def actions(facts: ThreadFacts) -> dict[str, dict[str, Any]]:
     }
 
 
-def refusal(action: str, facts: ThreadFacts) -> str | None:
-    """The English reason the controller refuses ``action`` now, or ``None``."""
-    reason = RULES[action](facts)
-    return None if reason is None else reason["text"]
+def refusal(action: str, facts: ThreadFacts) -> Message | None:
+    """The reason the controller refuses ``action`` now, or ``None``."""
+    return RULES[action](facts)

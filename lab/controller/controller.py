@@ -83,7 +83,6 @@ command passes ``durability=``; a paused run keeps the mode it started with.
 
 from __future__ import annotations
 
-import functools
 import inspect
 import time
 import uuid
@@ -95,19 +94,21 @@ from lab.aml.cases import case_summaries, get_case
 from lab.aml.graph import (
     DEFAULT_DELAY,
     VARIANTS,
+    CaseState,
     ExternalWorld,
     build_graph,
     describe_graph,
 )
-from lab.checkpoint.base import BaseCheckpointSaver, CheckpointTuple, check_thread_id_length
+from lab.checkpoint.base import BaseCheckpointSaver, CheckpointTuple
+from lab.checkpoint.errors import CorruptRecordError
 from lab.controller.actions import refusal, written_elsewhere
+from lab.controller.commands import command, validate_thread_id
 from lab.controller.facts import WRITERS, ThreadFacts, last_run
 from lab.controller.frames import (
     branch_tree,
     checkpoint_id_of,
     diff_frames,
     frame_of,
-    to_jsonable,
 )
 from lab.controller.journal import Journal, MemoryJournal, executions_report
 from lab.controller.ledger_rules import annotate_ledger
@@ -123,7 +124,11 @@ from lab.controller.session import (
     Until,
     choose,
     error_payload,
+    refused,
 )
+from lab.controller.thread_commands import ThreadCommands, damage
+from lab.controller.thread_file import MAX_FILE_BYTES
+from lab.controller.validation import MAX_FORK_BYTES, check_fork_values, check_resume
 from lab.controller.view import build_view
 from lab.graph import CompiledStateGraph
 from lab.lessons import get_lesson
@@ -159,43 +164,21 @@ COMMANDS = (
     "lesson_check",
     "reset",
     "set_writer",
+    # -- issue 10: links, damaged threads, thread files (lab.controller.thread_commands) --
+    "link",
+    "drop",
+    "export_thread",
+    "import_thread",
 )
 """The page's commands, in the order a lesson meets them."""
 READS = ("catalog", "restore", "threads", "state", "frames", "frame", "branches", "ledger", "executions")
-READS += ("view", "lesson_command", "lesson_check", "set_writer")
+READS += ("view", "lesson_command", "lesson_check", "set_writer", "link", "export_thread")
 """Commands that change nothing a learner did: a lesson check looks at the answer to the last other one."""
 WRITES = ("step", "run", "resume", "answer", "replay", "fork", "checkout", "reset")
 """Commands that write the thread (reset: every thread), refused while another tab writes it."""
 
 
-def command(method: Callable[..., Awaitable[dict[str, Any]]]) -> Callable[..., Awaitable[dict[str, Any]]]:
-    """Make ``method`` a page command: a JSON-able ``{"ok", "result" | "error"}`` dict, always."""
-
-    @functools.wraps(method)
-    async def answer(self: LabController, *args: Any, **kwargs: Any) -> dict[str, Any]:
-        try:
-            self._require_alive()
-            result = await method(self, *args, **kwargs)
-        except Exception as exc:
-            return {"ok": False, "error": error_payload(exc)}
-        return {"ok": True, "result": to_jsonable(result)}
-
-    return answer
-
-
-def validate_thread_id(thread_id: Any) -> str:
-    if not isinstance(thread_id, str):
-        raise LabError(f"A thread id must be text, got {type(thread_id).__name__}")
-    if not thread_id.strip():
-        raise LabError("A thread id must not be empty")
-    try:
-        check_thread_id_length(thread_id)
-    except ValueError as too_long:
-        raise LabError(str(too_long)) from None
-    return thread_id
-
-
-class LabController(RunDriver, SeamEvents):
+class LabController(RunDriver, SeamEvents, ThreadCommands):
     """One lab session: the page's commands over a saver, an external world and a journal."""
 
     def __init__(
@@ -255,6 +238,7 @@ class LabController(RunDriver, SeamEvents):
             "commands": COMMANDS,
             "graphs": {variant: describe_graph(graph) for variant, graph in self.graphs.items()},
             "session": asdict(self.session) if self.session else None,
+            "limits": {"thread_file_bytes": MAX_FILE_BYTES, "fork_bytes": MAX_FORK_BYTES},
         }
 
     @command
@@ -297,7 +281,12 @@ class LabController(RunDriver, SeamEvents):
             return {"session": None}
         if not observe_only:
             await self._note_unseen_death(self.session.thread_id)
-        return {"session": saved, "state": await self._state()}
+        try:
+            await self._checkpoint_count(self.session.thread_id)  # loads every record of the thread
+            return {"session": saved, "state": await self._state()}
+        except CorruptRecordError as error:  # the lab opens without it; threads() offers to drop it
+            damaged, self.session = damage(self.session.thread_id, error), None
+            return {"session": None, "damaged": damaged}
 
     async def _remembered(self, thread_id: str | None) -> dict[str, Any] | None:
         """The session to restore: the saved thread ``thread_id`` if it still is saved, else the
@@ -324,14 +313,7 @@ class LabController(RunDriver, SeamEvents):
     async def threads(self) -> dict[str, Any]:
         """Every saved thread, newest first: its case, variant, durability and checkpoint count."""
         current = self.session.thread_id if self.session else None
-        threads = [
-            {
-                **saved,
-                "checkpoints": await self._checkpoint_count(saved["thread_id"]),
-                "current": saved["thread_id"] == current,
-            }
-            for saved in await self.journal.sessions()
-        ]
+        threads = [await self._listed(saved, current) for saved in await self.journal.sessions()]
         return {"current": current, "threads": threads}
 
     @command
@@ -341,6 +323,7 @@ class LabController(RunDriver, SeamEvents):
         saved = next((s for s in await self.journal.sessions() if s["thread_id"] == thread_id), None)
         if saved is None:
             raise LabError(f"No saved thread {thread_id!r}; the saved threads are listed by threads()")
+        await self._refuse_damaged(thread_id)
         await self._close_run()
         self.session = Session(saved["thread_id"], saved["case_id"], saved["variant"], saved["durability"])
         await self.journal.save_session(asdict(self.session))
@@ -382,6 +365,7 @@ class LabController(RunDriver, SeamEvents):
         if not isinstance(approve, bool):
             raise LabError("approve must be true or false")
         await self._refuse_unless("approve")
+        check_resume((await self._snapshot()).interrupts, {"approved": approve})
         request = Command(resume={"approved": approve})
         return await self._start_run("answer", request, self._thread_config(), until, durability)
 
@@ -447,12 +431,7 @@ class LabController(RunDriver, SeamEvents):
         await self._close_run()
         await self._saved(checkpoint_id)
         graph = self._graph()
-        if not isinstance(values, dict):
-            raise LabError("values must be an object of state keys")
-        if unknown := sorted(set(values) - set(graph.state_keys)):
-            raise LabError(
-                f"Unknown state key(s) {unknown}; the state keys are: {', '.join(graph.state_keys)}"
-            )
+        check_fork_values(values, CaseState)
         config = await graph.aupdate_state(self._thread_config(checkpoint_id), values, as_node)
         forked = frame_of(await self._saved(checkpoint_id_of(config)), graph)
         await self._emit({"type": "checkpoint", "run": None, "frame": forked})
@@ -663,7 +642,7 @@ class LabController(RunDriver, SeamEvents):
     async def _refuse_unless(self, action: str) -> None:
         """Refuse ``action`` with the reason the page shows next to its disabled button."""
         if (reason := refusal(action, await self._facts())) is not None:
-            raise LabError(reason)
+            raise refused(reason)
 
     # -- guards ---------------------------------------------------------------------------------------
     def _require_alive(self) -> None:

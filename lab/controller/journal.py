@@ -40,6 +40,8 @@ class Journal(Protocol):
 
     async def clear(self) -> None: ...
 
+    async def forget(self, thread_id: str) -> None: ...
+
 
 def remembered_session(session: dict[str, Any], previous: dict[str, Any] | None) -> dict[str, Any]:
     """The row a journal keeps for a saved session: the session plus ``started_at``, the time it was
@@ -83,6 +85,13 @@ class MemoryJournal:
         self._records.clear()
         self._session = None
         self._sessions.clear()
+
+    async def forget(self, thread_id: str) -> None:
+        """Drop one thread: its records, its saved session, and the current session if it is that one."""
+        self._records.pop(thread_id, None)
+        self._sessions.pop(thread_id, None)
+        if self._session and self._session["thread_id"] == thread_id:
+            self._session = None
 
 
 def executions_report(records: list[dict[str, Any]]) -> dict[str, Any]:

@@ -15,3 +15,12 @@ Message = dict[str, Any]
 def message(code: str, text: str, **params: Any) -> Message:
     """``{"code", "params", "text"}``: ``text`` is formatted with ``params``."""
     return {"code": code, "params": params, "text": text.format(**params)}
+
+
+class SaidError(ValueError):
+    """Refused input whose message is also a :data:`Message` (``say``), so the page shows it in the
+    learner's language; ``str()`` is the English text."""
+
+    def __init__(self, code: str, text: str, **params: Any) -> None:
+        self.say = message(code, text, **params)
+        super().__init__(self.say["text"])

@@ -153,3 +153,7 @@ class ProcessWorld:
     async def clear(self) -> None:
         self.process.check()
         await self.world.clear()
+
+    async def add_entries(self, rows: list[dict[str, Any]]) -> None:
+        self.process.check()
+        await self.world.add_entries(rows)

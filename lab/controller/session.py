@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from lab.controller.messages import message
+
 Until = Literal["step", "end"]
 """A run command runs one super-step (``step``) or to the next interrupt or the end."""
 
@@ -21,7 +23,10 @@ DEFAULT_DURABILITY = "async"
 
 
 class LabError(Exception):
-    """A command the lab refuses, with a message meant for the learner."""
+    """A command the lab refuses, with a message meant for the learner (and, when the refusal is
+    one of the page's rules, that message as a code: ``say``)."""
+
+    say: dict[str, Any] | None = None
 
 
 @dataclass
@@ -34,10 +39,37 @@ class Session:
     durability: str
 
 
+STORAGE_FULL = message(
+    "storage.full",
+    "The browser's storage for this site is full, so nothing of this change was saved: the thread "
+    "stays at its last saved checkpoint. Drop threads you no longer need, or clear this site's data "
+    "in the browser settings.",
+)
+"""What the page says when IndexedDB refused a write for want of space: the browser saver's
+``StorageFullError`` (browser-only code: known here by its name), or a journal or ledger write the
+browser refused with a ``QuotaExceededError``."""
+
+
+def is_storage_full(exc: BaseException) -> bool:
+    return type(exc).__name__ == "StorageFullError" or "QuotaExceededError" in str(exc)
+
+
+def refused(reason: dict[str, Any]) -> LabError:
+    """The :class:`LabError` for a refusal the page's rules state as a message (``say``)."""
+    error = LabError(reason["text"])
+    error.say = reason
+    return error
+
+
 def error_payload(exc: BaseException) -> dict[str, Any]:
-    """``{"type", "message"}`` (plus ``notes`` such as LangGraph's "During task with name ...")."""
+    """``{"type", "message"}`` (plus ``say``, the message as a code, and ``notes`` such as
+    LangGraph's "During task with name ...")."""
     message = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
     payload = {"type": type(exc).__name__, "message": str(message) or type(exc).__name__}
+    if is_storage_full(exc):
+        payload["say"] = STORAGE_FULL
+    if said := getattr(exc, "say", None):
+        payload["say"] = said  # the page says it in the learner's language (lab.controller.messages)
     if notes := getattr(exc, "__notes__", None):
         payload["notes"] = list(notes)
     return payload

@@ -31,6 +31,7 @@ from lab.checkpoint.errors import CorruptRecordError, UnsavableValueError
 from lab.checkpoint.records import checkpoint_problem, record_name
 from lab.checkpoint.serde import MsgpackSerializer
 from lab.checkpoint.storage import BlobRow, CheckpointRow, WriteRow
+from lab.controller.messages import SaidError
 
 FORMAT = "checkpoint-lab/thread"
 VERSION = 1
@@ -70,9 +71,43 @@ _ROW_FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
 }
 """Each kind of row, its fields and their types (stored values are ``(type, bytes)`` pairs)."""
 
+_RUN_STEP = {"run": (int,), "step": (int,)}
+_TASK = {**_RUN_STEP, "node": (str,), "task_id": (str,)}
+_JOURNAL_FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
+    "run_start": {"run": (int,), "kind": (str,)},
+    "run_end": {"run": (int,), "status": (str,)},
+    "crash": {"run": (int,), "step": (int,)},
+    "step_start": {**_RUN_STEP, "tasks": (list,), "restored": (list,)},
+    "step_end": _RUN_STEP,
+    "put": {**_RUN_STEP, "checkpoint_id": (str,)},
+    **{name: _TASK for name in ("task_start", "task_finish", "put_writes", "interrupt", "error")},
+}
+"""The journal's records (``lab.controller.journal``): the fields the lab reads, by record type."""
+_LEDGER_FIELDS: dict[str, tuple[type, ...]] = {
+    "kind": (str,),
+    "id": (str,),
+    "idempotency_key": (str, type(None)),
+    "replayed": (bool,),
+    "purpose": (str,),
+    "amount_cents": (int,),
+    "thread_id": (str,),
+    "node": (str,),
+    "task_id": (str,),
+}
+"""The ledger's rows (``static/ledger.mjs``): the fields the lab reads."""
 
-class ThreadFileError(ValueError):
-    """A thread file the lab refuses: the message says what is wrong and where; nothing was stored."""
+
+class ThreadFileError(SaidError):
+    """A thread file the lab refuses: the message says what is wrong and where; nothing was stored.
+
+    The common reasons have a code of their own (``code`` with ``params``, ``reason`` a template);
+    the rest are ``file.invalid``, the English ``reason`` naming the field that is wrong."""
+
+    def __init__(self, reason: str, code: str = "file.invalid", **params: Any) -> None:
+        if params:
+            super().__init__(code, reason, **params)
+        else:
+            super().__init__(code, "{reason}", reason=reason)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -106,7 +141,9 @@ async def export_thread(
     storage = saver.storage
     checkpoints = await storage.checkpoints(thread_id, None)
     if not checkpoints:
-        raise ThreadFileError(f"Thread {thread_id!r} has no checkpoints to export")
+        raise ThreadFileError(
+            "Thread {thread} has no checkpoints to export", "file.empty", thread=repr(thread_id)
+        )
     blob_keys = {
         (row["thread_id"], row["checkpoint_ns"], channel, version)
         for row in checkpoints
@@ -138,25 +175,48 @@ async def export_thread(
 # -- reading and validating ----------------------------------------------------------------------
 
 
+def check_file_size(size: int) -> None:
+    """Refuse a file of more than :data:`MAX_FILE_BYTES` (the page checks before it reads one)."""
+    if size > MAX_FILE_BYTES:
+        raise ThreadFileError(
+            "The file has {size} MB; a thread file may have at most {limit} MB",
+            "file.too_big",
+            size=f"{size / 1024 / 1024:.1f}",
+            limit=MAX_FILE_BYTES // 1024 // 1024,
+        )
+
+
+def already_exists(thread_id: str) -> ThreadFileError:
+    return ThreadFileError(
+        "Thread {thread} already exists here; import the file under another thread id",
+        "file.exists",
+        thread=repr(thread_id),
+    )
+
+
 def read_thread_file(data: bytes) -> ThreadFile:
     """Validate a thread file completely; store nothing."""
     if not isinstance(data, bytes | bytearray):
         raise ThreadFileError(f"A thread file is bytes, not {type(data).__name__}")
-    if len(data) > MAX_FILE_BYTES:
-        raise ThreadFileError(
-            f"The file has {len(data) / 1024 / 1024:.1f} MB; a thread file may have at most "
-            f"{MAX_FILE_BYTES // 1024 // 1024} MB"
-        )
+    check_file_size(len(data))
     try:
         document = _SERDE.loads_typed(("msgpack", bytes(data)))
     except CorruptRecordError as error:
-        raise ThreadFileError(f"This is not a readable thread file: {error.problem}") from None
+        raise ThreadFileError(
+            "This is not a readable thread file: {problem}", "file.unreadable", problem=error.problem
+        ) from None
     _check_header(document)
     thread_id = document["thread_id"]
     rows = {kind: _rows(document, kind, thread_id) for kind in _ROW_FIELDS}
     for kind in ("journal", "ledger"):
         if not (isinstance(document.get(kind), list) and all(isinstance(r, dict) for r in document[kind])):
             raise ThreadFileError(f"The file's {kind} must be a list of objects")
+    for position, record in enumerate(document["journal"]):
+        _check_fields(record, _JOURNAL_FIELDS.get(record.get("type")), f"journal[{position}]")
+    for position, entry in enumerate(document["ledger"]):
+        _check_fields(entry, _LEDGER_FIELDS, f"ledger[{position}]")
+        if entry["kind"] not in ("charge", "sar") or entry["thread_id"] != thread_id:
+            raise ThreadFileError(f"ledger[{position}] is not a charge or filing of thread {thread_id!r}")
     session = document.get("session")
     if session is not None and not isinstance(session, dict):
         raise ThreadFileError("The file's session must be an object or null")
@@ -177,14 +237,21 @@ def read_thread_file(data: bytes) -> ThreadFile:
 
 def _check_header(document: Any) -> None:
     if not isinstance(document, dict) or document.get("format") != FORMAT:
-        raise ThreadFileError(f"This is not a thread file of Checkpoint Lab (no format {FORMAT!r})")
+        raise ThreadFileError(
+            "This is not a thread file of Checkpoint Lab (no format {format})",
+            "file.not_ours",
+            format=repr(FORMAT),
+        )
     version = document.get("version")
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
         raise ThreadFileError(f"The file's version {version!r} is not a version number")
     if version > VERSION:
         raise ThreadFileError(
-            f"The file comes from a newer lab (format version {version}); this lab reads versions up to "
-            f"{VERSION}. Open it in the newer lab, or export it again from there in version {VERSION}."
+            "The file comes from a newer lab (format version {version}); this lab reads versions up "
+            "to {known}. Open it in the newer lab, or export it again from there in version {known}.",
+            "file.newer",
+            version=version,
+            known=VERSION,
         )
     thread_id = document.get("thread_id")
     if not isinstance(thread_id, str) or not 0 < len(thread_id) <= 255:
@@ -210,6 +277,16 @@ def _rows(document: dict[str, Any], kind: str, thread_id: str) -> list[Any]:
             raise ThreadFileError(f"{where} belongs to thread {row['thread_id']!r}, not {thread_id!r}")
         checked.append({**row, **{field: _checked_value(row, field, where) for field in _values(kind)}})
     return checked
+
+
+def _check_fields(record: dict[str, Any], fields: dict[str, tuple[type, ...]] | None, where: str) -> None:
+    """``record`` has each of ``fields`` with a value of its type (``None``: an unknown record type)."""
+    if fields is None:
+        raise ThreadFileError(f"{where} has the unknown type {record.get('type')!r}")
+    for field, types in fields.items():
+        value = record.get(field)
+        if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
+            raise ThreadFileError(f"{where}.{field} must be {types[0].__name__}, not {type(value).__name__}")
 
 
 def _values(kind: str) -> tuple[str, ...]:
@@ -277,9 +354,7 @@ async def import_thread(
     if not isinstance(target, str) or not 0 < len(target) <= 255:
         raise ThreadFileError("A thread id is text of 1 to 255 characters")
     if await saver.storage.checkpoints(target, None, limit=1):
-        raise ThreadFileError(
-            f"Thread {target!r} already exists here; import the file under another thread id"
-        )
+        raise already_exists(target)
     await saver.storage.put(
         checkpoints=[{**row, "thread_id": target} for row in thread_file.checkpoints],
         blobs=[{**row, "thread_id": target} for row in thread_file.blobs],

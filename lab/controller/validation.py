@@ -17,6 +17,7 @@ from typing import Any
 
 from lab.checkpoint.errors import UnsavableValueError
 from lab.checkpoint.serde import MsgpackSerializer
+from lab.controller.messages import SaidError
 
 MAX_FORK_BYTES = 64 * 1024
 """The most a fork's values may take, serialized. A case's whole state is ~5 KB; a 30 MB state took
@@ -30,11 +31,11 @@ URL_THREAD_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]*")
 _SERDE = MsgpackSerializer()
 
 
-class BadInputError(ValueError):
+class BadInputError(SaidError):
     """Input the lab refuses; the message says what is wrong and what would be accepted."""
 
 
-def _shown(text: str, limit: int = 40) -> str:
+def shown(text: str, limit: int = 40) -> str:
     """Untrusted text, quoted and cut short, for a message (the page shows messages as text)."""
     return repr(text[:limit] + "…" if len(text) > limit else text)
 
@@ -82,17 +83,30 @@ def check_fork_values(values: Any, schema: type) -> dict[str, Any]:
     type that key is annotated with (the outer type: an object, a list, text, a number), and all of
     it is small enough and savable. The message names the key and the type it expects."""
     if not isinstance(values, dict):
-        raise BadInputError(f"A fork needs an object of state keys and values, not {type(values).__name__}")
+        raise BadInputError(
+            "input.fork_not_object",
+            "A fork needs an object of state keys and values, not {given}",
+            given=type(values).__name__,
+        )
     hints = typing.get_type_hints(schema, include_extras=True)
     unknown = sorted(str(key) for key in values if key not in hints)
     if unknown:
-        raise BadInputError(f"Unknown state key(s) {unknown}; the state keys are: {', '.join(hints)}")
+        raise BadInputError(
+            "input.fork_unknown_keys",
+            "Unknown state key(s) {unknown}; the state keys are: {keys}",
+            unknown=str(unknown),
+            keys=", ".join(hints),
+        )
     for key, value in values.items():
         expected = _expected(hints[key])
         if not _fits(value, expected):
             raise BadInputError(
-                f"State key {key!r} holds {_type_names(expected)}; the fork gives it "
-                f"{type(value).__name__} {_shown(repr(value))}"
+                "input.fork_wrong_type",
+                "State key {key} holds {expected}; the fork gives it {given} {value}",
+                key=repr(key),
+                expected=_type_names(expected),
+                given=type(value).__name__,
+                value=shown(repr(value)),
             )
     check_fork_size(values)
     return values
@@ -103,11 +117,16 @@ def check_fork_size(values: Mapping[str, Any]) -> int:
     try:
         size = len(_SERDE.dumps_typed(dict(values))[1])
     except UnsavableValueError as error:
-        raise BadInputError(f"The fork cannot be saved: {error.problem}") from None
+        raise BadInputError(
+            "input.fork_unsavable", "The fork cannot be saved: {problem}", problem=error.problem
+        ) from None
     if size > MAX_FORK_BYTES:
         raise BadInputError(
-            f"The fork's values take {size / 1024:,.0f} KB; a fork may take at most "
-            f"{MAX_FORK_BYTES // 1024} KB (a whole case is about 5 KB)"
+            "input.fork_too_big",
+            "The fork's values take {size} KB; a fork may take at most {limit} KB (a whole case is "
+            "about 5 KB)",
+            size=f"{size / 1024:,.0f}",
+            limit=MAX_FORK_BYTES // 1024,
         )
     return size
 
@@ -118,16 +137,21 @@ def check_fork_size(values: Mapping[str, Any]) -> int:
 def check_url_thread_id(thread_id: Any) -> str:
     """A thread id taken from a link: text of 1 to 64 letters, digits and ``. _ : -``."""
     if not isinstance(thread_id, str) or not thread_id:
-        raise BadInputError("The link names no thread")
+        raise BadInputError("input.link_no_thread", "The link names no thread")
     if len(thread_id) > MAX_URL_THREAD_ID:
         raise BadInputError(
-            f"The link's thread id has {len(thread_id):,} characters; a thread id has at most "
-            f"{MAX_URL_THREAD_ID} ({_shown(thread_id)})"
+            "input.link_thread_too_long",
+            "The link's thread id has {length} characters; a thread id has at most {limit} ({shown})",
+            length=f"{len(thread_id):,}",
+            limit=MAX_URL_THREAD_ID,
+            shown=shown(thread_id),
         )
     if not URL_THREAD_ID.fullmatch(thread_id):
         raise BadInputError(
-            f"The link's thread id {_shown(thread_id)} may hold only letters, digits and . _ : - "
-            "(starting with a letter or a digit)"
+            "input.link_thread_chars",
+            "The link's thread id {shown} may hold only letters, digits and . _ : - (starting with a "
+            "letter or a digit)",
+            shown=shown(thread_id),
         )
     return thread_id
 
@@ -136,11 +160,25 @@ def check_url_frame(frame: Any, frame_count: int) -> int:
     """A frame number from a link (``0`` is the first checkpoint) that the thread has."""
     text = str(frame)
     if not re.fullmatch(r"\d{1,6}", text):
-        raise BadInputError(f"The link's frame {_shown(text)} is not a frame number (0, 1, 2...)")
+        raise BadInputError(
+            "input.link_frame_not_number",
+            "The link's frame {shown} is not a frame number (0, 1, 2...)",
+            shown=shown(text),
+        )
     number = int(text)
     if number >= frame_count:
-        have = f"frames 0 to {frame_count - 1}" if frame_count else "no frames yet"
-        raise BadInputError(f"The link asks for frame {number}, but this thread has {have}")
+        if not frame_count:
+            raise BadInputError(
+                "input.link_frame_no_frames",
+                "The link asks for frame {number}, but this thread has no frames yet",
+                number=number,
+            )
+        raise BadInputError(
+            "input.link_frame_out_of_range",
+            "The link asks for frame {number}, but this thread has frames 0 to {last}",
+            number=number,
+            last=frame_count - 1,
+        )
     return number
 
 
@@ -152,16 +190,27 @@ def check_resume(pending: Sequence[Any], answer: Any) -> Any:
     at least one, and with several, ``answer`` must map each id it answers to its answer (as
     ``Command(resume={id: value})``), only ids that are pending."""
     if not pending:
-        raise BadInputError("Nothing is waiting for an answer: no interrupt is pending on this thread")
+        raise BadInputError(
+            "input.resume_nothing_pending",
+            "Nothing is waiting for an answer: no interrupt is pending on this thread",
+        )
     ids = [interrupt.id for interrupt in pending]
     if len(pending) == 1:
         return answer
     if not isinstance(answer, dict) or not answer:
         raise BadInputError(
-            f"{len(pending)} questions are waiting (ids {', '.join(ids)}): answer with an object that "
-            "maps each id you answer to its answer"
+            "input.resume_needs_ids",
+            "{count} questions are waiting (ids {ids}): answer with an object that maps each id you "
+            "answer to its answer",
+            count=len(pending),
+            ids=", ".join(ids),
         )
     unknown = sorted(str(key) for key in answer if key not in ids)
     if unknown:
-        raise BadInputError(f"No pending question has the id(s) {unknown}; the pending ids are {ids}")
+        raise BadInputError(
+            "input.resume_unknown_ids",
+            "No pending question has the id(s) {unknown}; the pending ids are {ids}",
+            unknown=str(unknown),
+            ids=str(ids),
+        )
     return answer

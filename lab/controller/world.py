@@ -42,6 +42,10 @@ class InMemoryWorld:
     async def clear(self) -> None:
         self._rows.clear()
 
+    async def add_entries(self, rows: list[dict[str, Any]]) -> None:
+        for row in rows:
+            self._rows.append({**row, "seq": len(self._rows) + 1})
+
     def _serve(self, request: dict[str, Any]) -> ChargeReceipt | FilingReceipt:
         decision = decide_request(self._rows, request)
         self._rows.append(decision.row)

@@ -2,9 +2,13 @@
  * The threads picker: every thread saved in this browser (the controller's `threads()`, newest
  * first) in a select, and Open thread, which makes the chosen one the lab's thread (`open`).
  *
+ * Below it: Export thread (the open thread as a file), Import thread (a file input: Python validates
+ * the file and opens its thread) and, for each saved thread Python says no longer loads, what is
+ * wrong with it and a Drop thread button.
+ *
  * It shows what Python listed; the only state it keeps is which option is chosen.
  */
-import { t } from "../i18n.mjs";
+import { say, t } from "../i18n.mjs";
 import { actionButton, relabel } from "./actions.mjs";
 import { h, replace } from "./dom.mjs";
 
@@ -17,7 +21,21 @@ export function mountThreads(root, actions) {
     h("div", { class: "field" }, label, select), hint, h("div", { class: "buttons" }, open));
   form.addEventListener("submit", (e) => { e.preventDefault(); if (!open.disabled) open.click(); });
   select.addEventListener("change", () => render(last));
-  root.append(form);
+
+  const exportButton = actionButton("export_thread", () => actions.exportThread());
+  const fileInput = h("input", { type: "file", id: "thread-file", accept: ".cklab", class: "visually-hidden" });
+  const importLabel = h("label", { for: "thread-file", class: "button action", id: "action-import_thread" });
+  fileInput.addEventListener("change", () => {
+    const [file] = fileInput.files;
+    fileInput.value = "";
+    if (file) actions.importThread(file);
+  });
+  const note = h("p", { class: "muted", id: "thread-note", role: "status" });
+  const files = h("div", { class: "buttons thread-files" }, exportButton, importLabel, fileInput);
+  const damagedTitle = h("h3", { id: "damaged-title" });
+  const damagedList = h("ul", { class: "damaged-threads", "aria-labelledby": "damaged-title" });
+  const damaged = h("div", { id: "damaged-threads", class: "damaged" }, damagedTitle, damagedList);
+  root.append(form, files, note, damaged);
 
   let drawn = null; // the list and language last drawn, so a redraw keeps the learner's choice
   let last = null;
@@ -50,8 +68,32 @@ export function mountThreads(root, actions) {
       const keep = threads.some((thread) => thread.thread_id === chosen) ? chosen : current;
       if (keep) select.value = keep;
     }
+    renderFiles(model, threads);
     select.disabled = !threads.length;
     open.disabled = Boolean(model.busy) || model.process !== "ready" || !select.value || select.value === current;
+  }
+
+  let drawnDamaged = null;
+  function renderFiles(model, threads) {
+    const idle = !model.busy && model.process === "ready";
+    relabel(exportButton, t("action.export_thread"));
+    exportButton.disabled = !idle || !model.session;
+    if (importLabel.textContent !== t("action.import_thread")) importLabel.textContent = t("action.import_thread");
+    fileInput.disabled = !idle;
+    importLabel.classList.toggle("disabled", !idle);
+    note.textContent = model.threadNote ? model.threadNote() : "";
+    note.hidden = !model.threadNote;
+    const broken = threads.filter((thread) => thread.damaged);
+    damaged.hidden = !broken.length;
+    const key = JSON.stringify([broken, model.lang]);
+    if (key !== drawnDamaged) {
+      drawnDamaged = key;
+      damagedTitle.textContent = t("threads.damaged");
+      replace(damagedList, ...broken.map((thread, index) => h("li", { dataset: { threadId: thread.thread_id } },
+        h("p", { text: say(thread.damaged) }),
+        actionButton("drop", () => actions.dropThread(thread.thread_id), { id: `action-drop-${index}`, class: "danger" }))));
+    }
+    for (const button of damagedList.querySelectorAll("button")) button.disabled = !idle;
   }
 
   return { render };

@@ -498,26 +498,54 @@ def test_a_link_opens_an_earlier_saved_thread_at_its_frame(page, site):
     assert controller(page, "threads")["current"] == second
 
 
-def test_saved_data_that_no_longer_loads_offers_to_delete_it(page, site, no_page_errors):
+def test_a_thread_that_no_longer_loads_is_named_and_dropped_and_the_others_work(page, site, no_page_errors):
     open_lab(page, site)
+    good = start(page, variant="fixed", durability="sync")
+    press(page, "Run")
     thread = start(page, variant="fixed", durability="sync")
     press(page, "Run")
     assert assert_table_is_storage(page, thread)
-    assert corrupt_checkpoints(page, thread) > 0
+    assert corrupt_checkpoints(page, thread) > 0  # straight in IndexedDB, from page script
 
+    page.reload()
+    assert wait_for_boot(page) == "ready"  # the lab boots without the damaged thread
+    wait_until(page, lambda: process_ready(page), "the lab's process to be ready")
+    expect(page.locator("#thread-facts")).to_have_text("No thread yet — pick a case and press Start.")
+    damaged = page.locator("#damaged-threads")
+    expect(damaged).to_be_visible()
+    expect(damaged.get_by_role("heading")).to_have_text("Damaged threads")
+    detail = damaged.locator("li p").text_content()
+    named = f"Thread {thread} cannot be read: thread {thread!r}, checkpoint "  # the record that does not load
+    assert detail.startswith(named) and "does not load" in detail and "Traceback" not in detail, detail
+    assert "the other threads are not affected" in detail
+
+    # Every other thread still works: open it and finish its case.
+    picker = page.get_by_role("combobox", name="Saved threads")
+    picker.select_option(good)
+    press(page, "Open thread")
+    assert view(page, "m.session.thread_id") == good and assert_table_is_storage(page, good)
+    press(page, "Approve")
+    expect(page.locator("#status")).to_contain_text("The case is finished")
+
+    press(page, "Drop thread")  # deletes the damaged thread's rows, nothing else
+    expect(damaged).to_be_hidden()
+    expect(page.locator("#thread-note")).to_have_text(
+        f"Dropped thread {thread}: its checkpoints and journal are deleted."
+    )
+    assert idb_checkpoint_ids(page, thread) == [] and idb_checkpoint_ids(page, good)
+    assert [t["thread_id"] for t in controller(page, "threads")["threads"]] == [good]
+    assert idb_ledger(page)  # money spent stays spent
+
+    # A lab whose own session record no longer loads cannot boot: it says so and offers the way back.
+    page.evaluate(BREAK_SESSION)
     page.reload()
     assert wait_for_boot(page) == "error"
     expect(page.locator("#boot-error-message")).to_have_text("Saved threads could not be restored.")
-    detail = page.locator("#boot-error-detail").text_content()
-    named = f"thread {thread!r}, checkpoint "  # the record that does not load
-    assert named in detail and "does not load" in detail and "Traceback" not in detail, detail
-    # The worker logs the whole story for developers in the console; the page shows none of it.
+    assert "Traceback" not in page.locator("#boot-error-detail").text_content()
     expected = [p for p in no_page_errors if p.startswith('console: boot failed in stage "restore"')]
-    assert len(expected) == 1 and named in expected[0], no_page_errors
+    assert len(expected) == 1, no_page_errors
     no_page_errors.remove(expected[0])
     wipe = button(page, "Delete the lab's saved data")
-    expect(wipe).to_be_visible()
-
     wipe.click()
     dialog = page.get_by_role("dialog", name="Delete the lab's saved data?")
     expect(dialog).to_be_visible()
@@ -525,9 +553,21 @@ def test_saved_data_that_no_longer_loads_offers_to_delete_it(page, site, no_page
         dialog.get_by_role("button", name="Delete and reload").click()
     wait_until_ready(page)
     wait_until(page, lambda: process_ready(page), "the lab's process to be ready")
-    expect(page.locator("#thread-facts")).to_have_text("No thread yet — pick a case and press Start.")
-    assert controller(page, "restore") == {"session": None}
     assert controller(page, "threads") == {"current": None, "threads": []}
-    assert idb_checkpoint_ids(page, thread) == [] and idb_ledger(page) == []
-    expect(page.get_by_role("combobox", name="Saved threads")).to_be_disabled()
-    expect(page.locator("#thread-hint")).to_have_text("No saved threads yet.")
+    assert idb_checkpoint_ids(page, good) == [] and idb_ledger(page) == []
+
+
+# The lab's own session record ("lab" store, key "session") overwritten with something not a session.
+BREAK_SESSION = """
+async () => {
+  const settle = (request) => new Promise((resolve, reject) => {
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+  const db = await settle(indexedDB.open("checkpoint-lab-threads"));
+  const tx = db.transaction(["lab"], "readwrite");
+  tx.objectStore("lab").put("not a session", "session");
+  await new Promise((resolve) => { tx.oncomplete = resolve; });
+  db.close();
+}
+"""

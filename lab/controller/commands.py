@@ -1,0 +1,43 @@
+"""What makes a method one of the page's commands, and the one check every thread id passes.
+
+LangGraph raises at its caller; the lab's page is the caller here, and it needs plain data back: a
+command answers ``{"ok": true, "result"}`` or ``{"ok": false, "error": {"type", "message"[, "say"]}}``,
+JSON-able, never a traceback (:func:`command`).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from lab.checkpoint.base import check_thread_id_length
+from lab.controller.frames import to_jsonable
+from lab.controller.session import LabError, error_payload
+
+
+def command(method: Callable[..., Awaitable[dict[str, Any]]]) -> Callable[..., Awaitable[dict[str, Any]]]:
+    """Make ``method`` a page command: a JSON-able ``{"ok", "result" | "error"}`` dict, always."""
+
+    @functools.wraps(method)
+    async def answer(self: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        try:
+            self._require_alive()
+            result = await method(self, *args, **kwargs)
+        except Exception as exc:
+            return {"ok": False, "error": error_payload(exc)}
+        return {"ok": True, "result": to_jsonable(result)}
+
+    return answer
+
+
+def validate_thread_id(thread_id: Any) -> str:
+    if not isinstance(thread_id, str):
+        raise LabError(f"A thread id must be text, got {type(thread_id).__name__}")
+    if not thread_id.strip():
+        raise LabError("A thread id must not be empty")
+    try:
+        check_thread_id_length(thread_id)
+    except ValueError as too_long:
+        raise LabError(str(too_long)) from None
+    return thread_id
