@@ -560,7 +560,7 @@ class LabController(RunDriver, SeamEvents):
         if not isinstance(checkpoint_id, str) or not checkpoint_id:
             raise LabError("checkpoint_id must be a checkpoint id (text)")
         config = {"configurable": {**self._thread_config(checkpoint_id)["configurable"], "checkpoint_ns": ""}}
-        saved = await self.saver.aget_tuple(config)
+        saved = await self._graph().acomplete(await self.saver.aget_tuple(config))  # delta values rebuilt
         if saved is None:
             raise LabError(
                 f"Thread {self._require_session().thread_id!r} has no checkpoint {checkpoint_id!r}"
@@ -569,8 +569,9 @@ class LabController(RunDriver, SeamEvents):
 
     async def _frames(self) -> list[dict[str, Any]]:
         config = {"configurable": {"thread_id": self._require_session().thread_id, "checkpoint_ns": ""}}
-        newest_first = [saved async for saved in self.saver.alist(config)]
-        return [frame_of(saved, self._graph()) for saved in reversed(newest_first)]
+        graph = self._graph()
+        newest_first = [await graph.acomplete(saved) async for saved in self.saver.alist(config)]
+        return [frame_of(saved, graph) for saved in reversed(newest_first)]
 
     async def _state(self) -> dict[str, Any]:
         snapshot = await self._snapshot()
