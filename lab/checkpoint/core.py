@@ -22,6 +22,7 @@ does real I/O (IndexedDB) declares ``supports_sync = False`` and its saver is as
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Iterator, Sequence
 from typing import Any, Literal, TypeVar
@@ -43,6 +44,7 @@ from lab.checkpoint.delta import (
     DELTA_SENTINEL,
     NO_SEED,
     DeltaChannelHistory,
+    DeltaSnapshot,
     PathStep,
     contributing,
     history,
@@ -432,8 +434,8 @@ class CheckpointSaver(BaseCheckpointSaver):
         configurable = config["configurable"]
         thread_id, checkpoint_ns = configurable["thread_id"], configurable.get("checkpoint_ns", "")
         rows = await self.storage.checkpoints(thread_id, checkpoint_ns)
-        path = self._ancestors(rows, configurable.get("checkpoint_id"))
-        seeds = await self._seeds(thread_id, checkpoint_ns, path, channels)
+        ancestors = self._ancestors(rows, configurable.get("checkpoint_id"))
+        path, seeds = await self._seeds(thread_id, checkpoint_ns, ancestors, channels)
         contributors = {
             channel: contributing(path, channel, seeds[channel][0] if channel in seeds else None)
             for channel in channels
@@ -450,29 +452,53 @@ class CheckpointSaver(BaseCheckpointSaver):
             for channel in channels
         }
 
-    def _ancestors(self, rows: Sequence[CheckpointRow], checkpoint_id: str | None) -> list[PathStep]:
-        """The target's ancestors, nearest first, each with its child's versions on the path."""
+    async def asnapshot_channels(self, config: Config, values: dict[str, Any]) -> None:
+        """Store ``values`` whole, as ``DeltaSnapshot`` blobs of these delta channels at the versions
+        the checkpoint ``config`` addresses names (the same value at the same version: no other
+        checkpoint's value changes). The walk then stops there: the lab's Prune does this to the
+        checkpoint it keeps, so that ``keep_latest`` keeps that one checkpoint alone."""
+        configurable = config["configurable"]
+        thread_id, checkpoint_ns = configurable["thread_id"], configurable.get("checkpoint_ns", "")
+        row = await self.storage.checkpoint(thread_id, checkpoint_ns, configurable.get("checkpoint_id"))
+        if row is None or not values:
+            return
+        versions = self._checkpoint(row)["channel_versions"]
+        blobs: list[BlobRow] = [
+            {
+                "thread_id": thread_id,
+                "checkpoint_ns": checkpoint_ns,
+                "channel": channel,
+                "version": versions[channel],
+                "value": self._dump(DeltaSnapshot(value), f"channel {channel!r}"),
+            }
+            for channel, value in values.items()
+        ]
+        await self.storage.put(blobs=blobs)
+
+    def _ancestors(self, rows: Sequence[CheckpointRow], checkpoint_id: str | None) -> Iterator[PathStep]:
+        """The target's ancestors, nearest first, each with its child's versions on the path
+        (lazily: the walk stops reading rows once every channel has its seed)."""
         by_id = {row["checkpoint_id"]: row for row in rows}
         row = by_id.get(checkpoint_id) if checkpoint_id else (rows[0] if rows else None)
-        path: list[PathStep] = []
+        child_versions = self._checkpoint(row)["channel_versions"] if row is not None else {}
         while row is not None and (parent := by_id.get(row["parent_checkpoint_id"] or "")) is not None:
-            child_versions = self._checkpoint(row)["channel_versions"]
             versions = self._checkpoint(parent)["channel_versions"]
-            path.append(PathStep(parent["checkpoint_id"], versions, child_versions))
-            row = parent
-        return path
+            yield PathStep(parent["checkpoint_id"], versions, child_versions)
+            row, child_versions = parent, versions
 
     async def _seeds(
-        self, thread_id: str, checkpoint_ns: str, path: Sequence[PathStep], channels: Sequence[str]
-    ) -> dict[str, tuple[int, Any]]:
-        """Per channel, the nearest ancestor (index on ``path``) storing a real value, and that
-        value (``NO_SEED`` if the channel was empty there). Channels without one are left out."""
+        self, thread_id: str, checkpoint_ns: str, ancestors: Iterator[PathStep], channels: Sequence[str]
+    ) -> tuple[list[PathStep], dict[str, tuple[int, Any]]]:
+        """Walk ``ancestors`` until every channel has its seed: the nearest ancestor (index on the
+        path) storing a real value, and that value (``NO_SEED`` if the channel was empty there).
+        Returns the path walked and the seeds; a channel without one (the walk reached the root)
+        is left out."""
+        path: list[PathStep] = []
         seeds: dict[str, tuple[int, Any]] = {}
-        for start in range(0, len(path), SEED_LOOKUP_BATCH):
-            wanted = [c for c in channels if c not in seeds]
-            if not wanted:
+        while wanted := [c for c in channels if c not in seeds]:
+            batch = list(itertools.islice(ancestors, SEED_LOOKUP_BATCH))
+            if not batch:
                 break
-            batch = path[start : start + SEED_LOOKUP_BATCH]
             keys = [
                 (thread_id, checkpoint_ns, channel, step.versions[channel])
                 for step in batch
@@ -480,7 +506,7 @@ class CheckpointSaver(BaseCheckpointSaver):
                 if channel in step.versions
             ]
             blobs = await self.storage.blobs(keys)
-            for offset, step in enumerate(batch):
+            for step in batch:
                 for channel in wanted:
                     if channel in seeds or channel not in step.versions:
                         continue
@@ -489,8 +515,9 @@ class CheckpointSaver(BaseCheckpointSaver):
                         continue
                     key = (thread_id, checkpoint_ns, step.checkpoint_id)
                     value = NO_SEED if blob[0] == EMPTY[0] else self._load(blob, key, "channel {!r}", channel)
-                    seeds[channel] = (start + offset, value)
-        return seeds
+                    seeds[channel] = (len(path), value)
+                path.append(step)
+        return path, seeds
 
     # --- deleting and copying -----------------------------------------------------------------
 
@@ -536,8 +563,8 @@ class CheckpointSaver(BaseCheckpointSaver):
         deltas = [key[2] for key, blob in blobs.items() if blob[0] == DELTA[0]]
         if not deltas:
             return []
-        path = self._ancestors(rows, row["checkpoint_id"])
-        seeds = await self._seeds(row["thread_id"], row["checkpoint_ns"], path, deltas)
+        ancestors = self._ancestors(rows, row["checkpoint_id"])
+        path, seeds = await self._seeds(row["thread_id"], row["checkpoint_ns"], ancestors, deltas)
         reach = max(seeds[channel][0] if channel in seeds else len(path) - 1 for channel in deltas)
         return [step.checkpoint_id for step in path[: reach + 1]]
 

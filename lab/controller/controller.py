@@ -120,6 +120,7 @@ from lab.controller.session import (
     choose,
     error_payload,
 )
+from lab.controller.storage_panel import prune_thread, storage_report
 from lab.controller.view import build_view
 from lab.graph import CompiledStateGraph
 from lab.lessons import get_lesson
@@ -155,9 +156,11 @@ COMMANDS = (
     "lesson_check",
     "reset",
 )
+COMMANDS += ("storage", "prune")  # the storage panel (issue 11)
 """The page's commands, in the order a lesson meets them."""
 READS = ("catalog", "restore", "threads", "state", "frames", "frame", "branches", "ledger", "executions")
 READS += ("view", "lesson_command", "lesson_check")
+READS += ("storage",)
 """Commands that change nothing a learner did: a lesson check looks at the answer to the last other one."""
 
 
@@ -521,6 +524,23 @@ class LabController(RunDriver, SeamEvents):
         self.session, self._crash = None, None
         await self._emit({"type": "reset", "threads_deleted": len(threads)})
         return {"threads_deleted": len(threads)}
+
+    # -- the storage panel (issue 11; lab.controller.storage_panel) ------------------------------------
+    @command
+    async def storage(self) -> dict[str, Any]:
+        """``{"threads", "thread"}``: every thread's bytes, and the current thread's bill checkpoint by
+        checkpoint, its growth against naive full snapshots, and what ``prune`` would keep."""
+        thread_id = self.session.thread_id if self.session else None
+        return await storage_report(self.saver.saver, self._graph(), thread_id)
+
+    @command
+    async def prune(self) -> dict[str, Any]:
+        """Prune the current thread to its newest checkpoint (``prune(strategy="keep_latest")``, its
+        delta values stored whole first); answers with ``storage()``'s report."""
+        self._require_idle()
+        self.process.check()
+        await prune_thread(self.saver.saver, self._graph(), self._require_session().thread_id)
+        return await storage_report(self.saver.saver, self._graph(), self._require_session().thread_id)
 
     # -- runs: start, wait, pause, release, close -------------------------------------------------------
     async def _advance(self, until: Until, durability: str | None) -> dict[str, Any]:
