@@ -33,6 +33,7 @@ import { mountGraph } from "./views/graph.mjs";
 import { mountInspector } from "./views/inspector.mjs";
 import { mountLedger } from "./views/ledger.mjs";
 import { mountScrubber } from "./views/scrubber.mjs";
+import { mountStorage } from "./views/storage.mjs";
 import { mountThreads } from "./views/threads.mjs";
 
 const $ = (selector) => document.querySelector(selector);
@@ -67,6 +68,7 @@ const model = {
   randomArmed: false, // "crash at a random moment" is armed for the next run
   forkError: "",
   refreshSelection: () => { settleSelection(); render(); },
+  storage: null, // the storage panel's report (the controller's `storage` command), read while it is open
 };
 window.labView = model;
 
@@ -161,6 +163,7 @@ const views = {
   branches: mountBranches($("#branches-view"), { onBranch: actions.selectBranch, onSelect: (id) => actions.select(id) }),
   ledger: mountLedger($("#ledger")),
   activity: mountActivity($("#activity")),
+  storage: mountStorage($("#storage"), actions),
 };
 const barButtons = {
   help: actionButton("help", () => commands.openHelp(), { id: "action-help", class: "quiet" }),
