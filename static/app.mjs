@@ -171,6 +171,14 @@ const barButtons = {
 };
 $("#lab-actions").append(barButtons.help, barButtons.reset);
 
+// -- the graph diagram while Python boots (issue 11): build.py computed it, graph.mjs draws it ------
+const bootGraph = $("#boot-graph");
+if (bootGraph?.dataset.graph) {
+  const graph = JSON.parse(bootGraph.dataset.graph);
+  mountGraph(bootGraph, { idPrefix: "boot-graph" }).render({ graph, lang: lang(), nodeStates: [] });
+  bootGraph.querySelector(".static-graph").hidden = true;
+}
+
 let renderQueued = false;
 function render() {
   if (renderQueued) return;
@@ -284,7 +292,10 @@ async function applyUrlSelection() {
 // -- go ---------------------------------------------------------------------------------------------
 
 const boot = mountBoot({
-  onFirstReady: render,
+  onFirstReady: () => {
+    bootGraph?.remove(); // the live diagram takes over
+    render();
+  },
   onReplacementBooting: (stage) => setProcess("booting", stage),
   onReplacementFailed: (error) => {
     setProcess("crashed");

@@ -375,4 +375,5 @@ export const en = {
   "storage.col.checkpoint": "Checkpoint",
   "storage.col.step": "Step · source",
   "storage.col.naive": "Naive full snapshot",
+  "boot.graph": "The graph you are about to run, drawn when this page was built:",
 };

@@ -373,4 +373,5 @@ export const zh = {
   "storage.col.checkpoint": "检查点",
   "storage.col.step": "步骤 · 来源",
   "storage.col.naive": "朴素完整快照",
+  "boot.graph": "你即将运行的图，在构建本页面时绘制：",
 };

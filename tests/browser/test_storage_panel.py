@@ -52,6 +52,8 @@ def shown_report(page, frames: int) -> dict:
 
 def test_the_panel_shows_what_indexeddb_holds_and_prune_keeps_what_it_says(page, site):
     open_lab(page, site)
+    expect(page.locator("#boot-graph")).to_have_count(0)  # the build-time diagram gave way to the live one
+    expect(page.locator("#graph svg .node")).not_to_have_count(0)
     first = start(page, variant="fixed", durability="sync")
     press(page, "Step")  # a small thread: its input checkpoint
     second = start(page, case="S-1002", variant="fixed", durability="sync")
@@ -87,3 +89,20 @@ def test_the_panel_shows_what_indexeddb_holds_and_prune_keeps_what_it_says(page,
     assert view(page, "m.frames.at(-1).values") == values  # the kept checkpoint still reads the whole lists
     assert button(page, "Prune").is_disabled()  # nothing left to prune
     assert storage_reads(page) >= 2
+
+
+def test_the_graph_diagram_is_drawn_before_python_is_ready(page, site):
+    """build.py put the diagram's data in the page; graph.mjs draws it as soon as the page's modules run,
+    while Python is still booting (the live diagram replaces it once the lab is ready)."""
+    page.goto(f"{site}/", wait_until="domcontentloaded")
+    shown = page.evaluate(
+        """() => ({
+          ready: document.body.dataset.process === "ready",
+          nodes: [...document.querySelectorAll("#boot-graph svg .node")].map((g) => g.dataset.node),
+          fallbackHidden: document.querySelector("#boot-graph .static-graph").hidden,
+        })"""
+    )
+    assert not shown["ready"]
+    assert shown["fallbackHidden"]
+    assert shown["nodes"][0] == "__start__" and shown["nodes"][-1] == "__end__"
+    assert {"intake", "screen_sanctions", "human_review", "file_sar"} <= set(shown["nodes"])
