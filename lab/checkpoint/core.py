@@ -41,9 +41,9 @@ from lab.checkpoint.base import (
 )
 from lab.checkpoint.delta import (
     DELTA,
-    DELTA_SENTINEL,
     NO_SEED,
     DeltaChannelHistory,
+    DeltaSentinel,
     DeltaSnapshot,
     PathStep,
     contributing,
@@ -281,7 +281,7 @@ class CheckpointSaver(BaseCheckpointSaver):
         if channel not in values:
             return EMPTY
         value = values[channel]
-        return DELTA if value is DELTA_SENTINEL else self._dump(value, f"channel {channel!r}")
+        return DELTA if isinstance(value, DeltaSentinel) else self._dump(value, f"channel {channel!r}")
 
     def _dump(self, value: Any, what: str) -> TypedValue:
         """Serialize ``value``; an error names ``what`` it was (a channel, a write...)."""

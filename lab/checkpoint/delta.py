@@ -28,14 +28,14 @@ DELTA: tuple[str, bytes] = ("delta", b"")
 """The stored blob of a delta channel at a checkpoint that did not snapshot it: "rebuild me"."""
 
 
-class _DeltaSentinel:
-    """The value a checkpoint dict holds for a delta channel it does not snapshot."""
+@dataclass(frozen=True)
+class DeltaSentinel:
+    """The value a checkpoint dict holds for a delta channel it does not snapshot (every instance
+    is equal; registered with the serializer, so a checkpoint holding it can travel, e.g. to the
+    browser's saver)."""
 
-    def __repr__(self) -> str:
-        return "DELTA_SENTINEL"
 
-
-DELTA_SENTINEL: Any = _DeltaSentinel()
+DELTA_SENTINEL: Any = DeltaSentinel()
 """Put in ``channel_values`` by the loop; the saver stores it as the ``DELTA`` blob and leaves
 the channel out of ``channel_values`` when it loads the checkpoint (as LangGraph does)."""
 
@@ -104,6 +104,7 @@ def _allow_in_checkpoints() -> None:
     from lab.checkpoint.serde import register_type
 
     register_type(DeltaSnapshot)
+    register_type(DeltaSentinel)
 
 
 _allow_in_checkpoints()
