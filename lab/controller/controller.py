@@ -590,7 +590,7 @@ class LabController(RunDriver, SeamEvents):
     async def _frames(self) -> list[dict[str, Any]]:
         config = {"configurable": {"thread_id": self._require_session().thread_id, "checkpoint_ns": ""}}
         graph = self._graph()
-        newest_first = [await graph.acomplete(saved) async for saved in self.saver.alist(config)]
+        newest_first = await graph.acomplete_all([saved async for saved in self.saver.alist(config)])
         return [frame_of(saved, graph) for saved in reversed(newest_first)]
 
     async def _state(self) -> dict[str, Any]:

@@ -204,6 +204,8 @@ class DeltaChannel(Channel):
         """Apply ancestor writes, oldest first, in one reducer call; the last ``Overwrite`` among
         them, if any, is the new base (as in LangGraph)."""
         values = [value for _, _, value in writes]
+        if not values:
+            return
         start = 0
         for index, value in enumerate(values):
             if isinstance(value, Overwrite):

@@ -151,8 +151,12 @@ class Pregel:
         root = {"thread_id": conf["thread_id"], "checkpoint_ns": conf.get("checkpoint_ns", "")}
         if conf.get("checkpoint_id"):
             root["checkpoint_id"] = conf["checkpoint_id"]
-        async for saved in saver.alist({"configurable": root}, filter=filter, before=before, limit=limit):
-            yield self.snapshot(await self.acomplete(saved), saved.config, live=False)
+        listed = [
+            saved
+            async for saved in saver.alist({"configurable": root}, filter=filter, before=before, limit=limit)
+        ]
+        for saved in await self.acomplete_all(listed):
+            yield self.snapshot(saved, saved.config, live=False)
 
     def get_state_history(self, config: dict[str, Any], **kwargs: Any) -> Iterator[StateSnapshot]:
         async def collect() -> list[StateSnapshot]:
@@ -164,6 +168,10 @@ class Pregel:
         """A stored checkpoint with its delta channels' values rebuilt (``lab.pregel.delta``):
         what ``snapshot`` and anything else reading ``channel_values`` needs."""
         return await delta.complete(self.channels, saved, self.checkpointer)
+
+    async def acomplete_all(self, tuples: list[CheckpointTuple]) -> list[CheckpointTuple]:
+        """``acomplete`` for many checkpoints of one thread, in one pass (``delta.complete_all``)."""
+        return await delta.complete_all(self.channels, tuples, self.checkpointer)
 
     def snapshot(self, saved: CheckpointTuple | None, config: dict[str, Any], *, live: bool) -> StateSnapshot:
         """What a checkpoint means to a learner. ``live``: as of now (finished tasks' writes
