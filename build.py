@@ -290,9 +290,24 @@ def render_static_pages(site: Path) -> None:
     Files whose name starts with ``_`` are partials: included by pages, never copied on their own.
     """
     env = _templates(STATIC)
+    diagram = static_diagram()
     for page in sorted(STATIC.glob("*.html")):
         if not page.name.startswith("_"):
-            (site / page.name).write_text(env.get_template(page.name).render())
+            (site / page.name).write_text(
+                env.get_template(page.name).render(
+                    static_graph=diagram, static_graph_json=json.dumps(diagram)
+                )
+            )
+
+
+def static_diagram() -> dict:
+    """The AML graph's diagram, computed now with the lab's own drawing code (``describe_graph`` over
+    ``lab.graph.drawing``): the page shows it while Python boots (a list without JavaScript, the SVG of
+    ``static/views/graph.mjs`` with it), and the live diagram replaces it once Python is ready."""
+    from lab.aml.graph import VARIANTS, build_graph, describe_graph
+    from lab.controller.world import InMemoryWorld
+
+    return describe_graph(build_graph(InMemoryWorld(), VARIANTS[0]))
 
 
 def render_narratives(site: Path) -> None:

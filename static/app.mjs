@@ -34,6 +34,7 @@ import { mountGraph } from "./views/graph.mjs";
 import { mountInspector } from "./views/inspector.mjs";
 import { mountLedger } from "./views/ledger.mjs";
 import { mountScrubber } from "./views/scrubber.mjs";
+import { mountStorage } from "./views/storage.mjs";
 import { mountThreads } from "./views/threads.mjs";
 
 const $ = (selector) => document.querySelector(selector);
@@ -71,6 +72,7 @@ const model = {
   forkError: "",
   threadNote: null, // () => the last export / import / drop, in the current language
   refreshSelection: () => { settleSelection(); render(); },
+  storage: null, // the storage panel's report (the controller's `storage` command), read while it is open
 };
 window.labView = model;
 
@@ -193,12 +195,21 @@ const views = {
   branches: mountBranches($("#branches-view"), { onBranch: actions.selectBranch, onSelect: (id) => actions.select(id) }),
   ledger: mountLedger($("#ledger")),
   activity: mountActivity($("#activity")),
+  storage: mountStorage($("#storage"), actions),
 };
 const barButtons = {
   help: actionButton("help", () => commands.openHelp(), { id: "action-help", class: "quiet" }),
   reset: actionButton("reset", () => commands.askReset(), { id: "action-reset", class: "danger quiet" }),
 };
 $("#lab-actions").append(barButtons.help, barButtons.reset);
+
+// -- the graph diagram while Python boots (issue 11): build.py computed it, graph.mjs draws it ------
+const bootGraph = $("#boot-graph");
+if (bootGraph?.dataset.graph) {
+  const graph = JSON.parse(bootGraph.dataset.graph);
+  mountGraph(bootGraph, { idPrefix: "boot-graph" }).render({ graph, lang: lang(), nodeStates: [] });
+  bootGraph.querySelector(".static-graph").hidden = true;
+}
 
 let renderQueued = false;
 function render() {
@@ -308,7 +319,10 @@ async function applyUrlSelection() {
 // -- go ---------------------------------------------------------------------------------------------
 
 const boot = mountBoot({
-  onFirstReady: render,
+  onFirstReady: () => {
+    bootGraph?.remove(); // the live diagram takes over
+    render();
+  },
   onReplacementBooting: (stage) => setProcess("booting", stage),
   onReplacementFailed: (error) => {
     setProcess("crashed");

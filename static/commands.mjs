@@ -254,8 +254,30 @@ export function createCommands({ model, store, session, render, showError, crash
     render();
   }
 
+  // -- the storage panel (issue 11): its report is the controller's `storage` command --------------
+
+  let storageLoading = null;
+  /** Read the storage report into `model.storage` (one read at a time); `body[data-storage-reads]` counts them. */
+  function loadStorage() {
+    if (crashing()) return Promise.resolve();
+    storageLoading ??= session().command("storage")
+      .then((report) => { model.storage = report; })
+      .catch((error) => { if (!crashing()) showError(() => t("error.refresh", { message: error.message })); })
+      .finally(() => {
+        storageLoading = null;
+        document.body.dataset.storageReads = String(Number(document.body.dataset.storageReads ?? 0) + 1);
+        render();
+      });
+    return storageLoading;
+  }
+
+  async function prune() {
+    await act("prune", {}, { then: (report) => { if (report) model.storage = report; } });
+  }
+
   return {
     actions: {
+      loadStorage, prune,
       start,
       step: () => run("step"),
       run: () => run("run"),

@@ -45,7 +45,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from lab.aml import VARIANTS, build_graph, business_operation, describe_graph
+from lab.aml import VARIANTS, CaseState, build_graph, business_operation, describe_graph
 from lab.checkpoint.base import CheckpointTuple
 from lab.checkpoint.core import CheckpointSaver
 from lab.checkpoint.memory import MemoryStorage
@@ -54,6 +54,8 @@ from lab.controller import LabController
 from lab.controller.journal import MemoryJournal
 from lab.controller.seam_catalog import seam_catalog
 from lab.controller.world import InMemoryWorld
+from lab.graph.schema import channels_of
+from lab.pregel.delta import complete_all
 
 THREAD = "soak"
 CASES = ("S-1001", "S-1002", "S-1003")
@@ -249,8 +251,11 @@ async def saved_chain(saver: CheckpointSaver) -> Saved:
 
 
 async def saved_frames(saver: CheckpointSaver) -> list[tuple[Any, ...]]:
-    """Every checkpoint of the thread, oldest first, ids aside (:func:`frame_without_ids`)."""
-    return [frame_without_ids(saved) async for saved in saver.alist({"configurable": {"thread_id": THREAD}})][
+    """Every checkpoint of the thread, oldest first, ids aside (:func:`frame_without_ids`), with the
+    values it holds: the AML graph's appending lists are delta channels, and a resumed run stores a
+    full snapshot where a crash-free one stores the sentinel (``lab.pregel.delta``); the values agree."""
+    listed = [saved async for saved in saver.alist({"configurable": {"thread_id": THREAD}})]
+    return [frame_without_ids(saved) for saved in await complete_all(channels_of(CaseState), listed, saver)][
         ::-1
     ]
 

@@ -3,6 +3,7 @@ Pages' limits, and the build is cached, deterministic and fast to rerun."""
 
 import base64
 import hashlib
+import html as html_module
 import json
 import re
 import sys
@@ -190,3 +191,19 @@ def test_service_worker_template_must_keep_its_build_line(tmp_path, monkeypatch)
     monkeypatch.setattr(build, "STATIC", static)
     with pytest.raises(build.BuildError, match="must contain the line"):
         build.write_service_worker(tmp_path, "0" * 16, {})
+
+
+def test_the_pages_carry_the_graph_diagram_computed_at_build_time(built):
+    """The lab's pages hold the AML graph's diagram before any script runs (issue 11): the data the page's
+    SVG is drawn from (``describe_graph``, as the live controller describes it) and a list of its nodes."""
+    from lab.aml.graph import VARIANTS, build_graph, describe_graph
+    from lab.controller.world import InMemoryWorld
+
+    expected = describe_graph(build_graph(InMemoryWorld(), VARIANTS[0]))
+    names = [node["id"] for node in expected["nodes"] if node["kind"] == "node"]
+    for page in ("index.html", "embed.html"):
+        html = (built.dist / page).read_text()
+        data = re.search(r'<figure id="boot-graph" class="boot-graph" data-graph="([^"]*)"', html)
+        assert data, page
+        assert json.loads(html_module.unescape(data.group(1))) == expected
+        assert re.findall(r"<li><code>([a-z_]+)</code>", html) == names

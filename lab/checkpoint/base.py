@@ -16,6 +16,7 @@ from collections.abc import AsyncIterator, Iterator, Sequence
 from datetime import UTC, datetime
 from typing import Any, Literal, NamedTuple, TypedDict
 
+from lab.checkpoint.delta import NO_SEED, DeltaChannelHistory, PathStep, contributing, history
 from lab.checkpoint.ids import uuid6
 
 Config = dict[str, Any]
@@ -274,3 +275,45 @@ class BaseCheckpointSaver:
 
     async def aprune(self, thread_ids: Sequence[str], *, strategy: str = "keep_latest") -> None:
         raise NotImplementedError
+
+    # --- delta channels ----------------------------------------------------------------------
+
+    async def aget_delta_channel_history(
+        self, *, config: Config, channels: Sequence[str]
+    ) -> dict[str, DeltaChannelHistory]:
+        """Per channel, the seed and the writes, oldest first, that rebuild a delta channel's
+        value at the checkpoint ``config`` addresses (``lab.checkpoint.delta``). This default
+        walks ``aget_tuple`` + ``parent_config``, one ancestor at a time, as LangGraph's does;
+        ``CheckpointSaver`` overrides it with three storage reads."""
+        if not channels:
+            return {}
+        path: list[PathStep] = []
+        writes_by_checkpoint: dict[str, list[PendingWrite]] = {}
+        seeds: dict[str, tuple[int, Any]] = {}
+        child = await self.aget_tuple(config)
+        while child is not None and child.parent_config is not None and len(seeds) < len(channels):
+            parent = await self.aget_tuple(child.parent_config)
+            if parent is None:
+                break
+            stored = parent.checkpoint["channel_values"]
+            for channel in channels:
+                if channel not in seeds and channel in stored:
+                    seeds[channel] = (len(path), stored[channel])
+            path.append(
+                PathStep(
+                    parent.checkpoint["id"],
+                    parent.checkpoint["channel_versions"],
+                    child.checkpoint["channel_versions"],
+                )
+            )
+            writes_by_checkpoint[parent.checkpoint["id"]] = list(parent.pending_writes or [])
+            child = parent
+        return {
+            channel: history(
+                writes_by_checkpoint,
+                contributing(path, channel, seeds[channel][0] if channel in seeds else None),
+                channel,
+                seeds.get(channel, (None, NO_SEED))[1],
+            )
+            for channel in channels
+        }

@@ -22,6 +22,7 @@ does real I/O (IndexedDB) declares ``supports_sync = False`` and its saver is as
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Iterator, Sequence
 from typing import Any, Literal, TypeVar
@@ -35,7 +36,18 @@ from lab.checkpoint.base import (
     CheckpointMetadata,
     CheckpointTuple,
     Config,
+    PendingWrite,
     check_thread_id_length,
+)
+from lab.checkpoint.delta import (
+    DELTA,
+    NO_SEED,
+    DeltaChannelHistory,
+    DeltaSentinel,
+    DeltaSnapshot,
+    PathStep,
+    contributing,
+    history,
 )
 from lab.checkpoint.errors import CorruptRecordError, UnsavableValueError
 from lab.checkpoint.records import checkpoint_problem, metadata_problem, record_name
@@ -46,6 +58,14 @@ T = TypeVar("T")
 
 EMPTY: TypedValue = ("empty", b"")
 """Blob of a channel that has a version but no value (e.g. a consumed trigger)."""
+
+MARKERS: tuple[TypedValue, ...] = (EMPTY, DELTA)
+"""Blobs that are markers of the saver, not serialized values."""
+NOT_A_VALUE = frozenset(kind for kind, _ in MARKERS)
+"""Blob kinds that load as "no entry in ``channel_values``": empty, and a delta channel's sentinel."""
+
+SEED_LOOKUP_BATCH = 32
+"""How many ancestors' blobs the delta walk reads at once while it looks for a seed."""
 
 _OWN_CONFIG_KEYS = frozenset({"thread_id", "checkpoint_id", "checkpoint_ns", "checkpoint_map"})
 """Config keys that address checkpoints and are never copied into metadata."""
@@ -174,6 +194,11 @@ class CheckpointSaver(BaseCheckpointSaver):
     def prune(self, thread_ids: Sequence[str], *, strategy: str = "keep_latest") -> None:
         self._run(self.aprune(thread_ids, strategy=strategy))
 
+    def get_delta_channel_history(
+        self, *, config: Config, channels: Sequence[str]
+    ) -> dict[str, DeltaChannelHistory]:
+        return self._run(self.aget_delta_channel_history(config=config, channels=channels))
+
     # --- versions ---------------------------------------------------------------------------
 
     def get_next_version(self, current: ChannelVersion | None, channel: None = None) -> str:
@@ -209,7 +234,7 @@ class CheckpointSaver(BaseCheckpointSaver):
                 "checkpoint_ns": checkpoint_ns,
                 "channel": channel,
                 "version": version,
-                "value": dump(values[channel], f"channel {channel!r}") if channel in values else EMPTY,
+                "value": self._blob(values, channel),
             }
             for channel, version in new_versions.items()
         ]
@@ -250,6 +275,13 @@ class CheckpointSaver(BaseCheckpointSaver):
                 }
             )
         await self.storage.put(writes=rows)
+
+    def _blob(self, values: dict[str, Any], channel: str) -> TypedValue:
+        """What a checkpoint stores for one channel: its value, the delta sentinel, or empty."""
+        if channel not in values:
+            return EMPTY
+        value = values[channel]
+        return DELTA if isinstance(value, DeltaSentinel) else self._dump(value, f"channel {channel!r}")
 
     def _dump(self, value: Any, what: str) -> TypedValue:
         """Serialize ``value``; an error names ``what`` it was (a channel, a write...)."""
@@ -368,7 +400,7 @@ class CheckpointSaver(BaseCheckpointSaver):
             values = {}
             for blob_key in _blob_keys(row, checkpoint):
                 blob = blobs.get(blob_key)
-                if blob is not None and blob[0] != EMPTY[0]:
+                if blob is not None and blob[0] not in NOT_A_VALUE:
                     channel, version = blob_key[2:]
                     values[channel] = self._load(blob, key, "channel {!r} (version {!r})", channel, version)
             writes = sorted(writes_by_checkpoint.get(key, []), key=_write_order)
@@ -387,6 +419,105 @@ class CheckpointSaver(BaseCheckpointSaver):
                 )
             )
         return result
+
+    # --- delta channels: rebuilding a value from ancestor writes ---------------------------------
+
+    async def aget_delta_channel_history(
+        self, *, config: Config, channels: Sequence[str]
+    ) -> dict[str, DeltaChannelHistory]:
+        """For each channel, the seed and the writes that rebuild its value at the checkpoint
+        ``config`` addresses (see ``lab.checkpoint.delta``). Three storage reads, whatever the depth:
+        the namespace's checkpoint rows, the ancestors' blobs (in batches, until every channel
+        has a seed), the contributing ancestors' writes."""
+        if not channels:
+            return {}
+        configurable = config["configurable"]
+        thread_id, checkpoint_ns = configurable["thread_id"], configurable.get("checkpoint_ns", "")
+        rows = await self.storage.checkpoints(thread_id, checkpoint_ns)
+        ancestors = self._ancestors(rows, configurable.get("checkpoint_id"))
+        path, seeds = await self._seeds(thread_id, checkpoint_ns, ancestors, channels)
+        contributors = {
+            channel: contributing(path, channel, seeds[channel][0] if channel in seeds else None)
+            for channel in channels
+        }
+        keys = {(thread_id, checkpoint_ns, cid) for ids in contributors.values() for cid in ids}
+        writes_by_checkpoint: dict[str, list[PendingWrite]] = {}
+        for write in sorted(await self.storage.writes(list(keys)), key=_write_order):
+            loaded = (write["task_id"], write["channel"], self._load_write(write))
+            writes_by_checkpoint.setdefault(write["checkpoint_id"], []).append(loaded)
+        return {
+            channel: history(
+                writes_by_checkpoint, contributors[channel], channel, seeds.get(channel, (None, NO_SEED))[1]
+            )
+            for channel in channels
+        }
+
+    async def asnapshot_channels(self, config: Config, values: dict[str, Any]) -> None:
+        """Store ``values`` whole, as ``DeltaSnapshot`` blobs of these delta channels at the versions
+        the checkpoint ``config`` addresses names (the same value at the same version: no other
+        checkpoint's value changes). The walk then stops there: the lab's Prune does this to the
+        checkpoint it keeps, so that ``keep_latest`` keeps that one checkpoint alone."""
+        configurable = config["configurable"]
+        thread_id, checkpoint_ns = configurable["thread_id"], configurable.get("checkpoint_ns", "")
+        row = await self.storage.checkpoint(thread_id, checkpoint_ns, configurable.get("checkpoint_id"))
+        if row is None or not values:
+            return
+        versions = self._checkpoint(row)["channel_versions"]
+        blobs: list[BlobRow] = [
+            {
+                "thread_id": thread_id,
+                "checkpoint_ns": checkpoint_ns,
+                "channel": channel,
+                "version": versions[channel],
+                "value": self._dump(DeltaSnapshot(value), f"channel {channel!r}"),
+            }
+            for channel, value in values.items()
+        ]
+        await self.storage.put(blobs=blobs)
+
+    def _ancestors(self, rows: Sequence[CheckpointRow], checkpoint_id: str | None) -> Iterator[PathStep]:
+        """The target's ancestors, nearest first, each with its child's versions on the path
+        (lazily: the walk stops reading rows once every channel has its seed)."""
+        by_id = {row["checkpoint_id"]: row for row in rows}
+        row = by_id.get(checkpoint_id) if checkpoint_id else (rows[0] if rows else None)
+        child_versions = self._checkpoint(row)["channel_versions"] if row is not None else {}
+        while row is not None and (parent := by_id.get(row["parent_checkpoint_id"] or "")) is not None:
+            versions = self._checkpoint(parent)["channel_versions"]
+            yield PathStep(parent["checkpoint_id"], versions, child_versions)
+            row, child_versions = parent, versions
+
+    async def _seeds(
+        self, thread_id: str, checkpoint_ns: str, ancestors: Iterator[PathStep], channels: Sequence[str]
+    ) -> tuple[list[PathStep], dict[str, tuple[int, Any]]]:
+        """Walk ``ancestors`` until every channel has its seed: the nearest ancestor (index on the
+        path) storing a real value, and that value (``NO_SEED`` if the channel was empty there).
+        Returns the path walked and the seeds; a channel without one (the walk reached the root)
+        is left out."""
+        path: list[PathStep] = []
+        seeds: dict[str, tuple[int, Any]] = {}
+        while wanted := [c for c in channels if c not in seeds]:
+            batch = list(itertools.islice(ancestors, SEED_LOOKUP_BATCH))
+            if not batch:
+                break
+            keys = [
+                (thread_id, checkpoint_ns, channel, step.versions[channel])
+                for step in batch
+                for channel in wanted
+                if channel in step.versions
+            ]
+            blobs = await self.storage.blobs(keys)
+            for step in batch:
+                for channel in wanted:
+                    if channel in seeds or channel not in step.versions:
+                        continue
+                    blob = blobs.get((thread_id, checkpoint_ns, channel, step.versions[channel]))
+                    if blob is None or blob[0] == DELTA[0]:
+                        continue
+                    key = (thread_id, checkpoint_ns, step.checkpoint_id)
+                    value = NO_SEED if blob[0] == EMPTY[0] else self._load(blob, key, "channel {!r}", channel)
+                    seeds[channel] = (len(path), value)
+                path.append(step)
+        return path, seeds
 
     # --- deleting and copying -----------------------------------------------------------------
 
@@ -408,14 +539,34 @@ class CheckpointSaver(BaseCheckpointSaver):
         if strategy != "keep_latest":
             raise ValueError(f"unknown prune strategy {strategy!r}: use 'keep_latest' or 'delete'")
         rows = [row for thread_id in thread_ids for row in await self.storage.checkpoints(thread_id, None)]
-        newest_seen: set[tuple[str, str]] = set()
-        doomed = []
-        for row in rows:  # newest first within each thread
-            namespace = (row["thread_id"], row["checkpoint_ns"])
-            if namespace in newest_seen:
-                doomed.append(row)
-            newest_seen.add(namespace)
-        await self._delete_checkpoints(doomed, rows)
+        kept = await self.kept_by_prune(rows)
+        await self._delete_checkpoints([row for row in rows if _checkpoint_key(row) not in kept], rows)
+
+    async def kept_by_prune(self, rows: Sequence[CheckpointRow]) -> set[CheckpointKey]:
+        """What ``prune(strategy="keep_latest")`` keeps of ``rows`` (newest first per thread): the
+        newest checkpoint of each namespace, plus the ancestors its delta channels are rebuilt
+        from (up to each one's snapshot), without which the kept checkpoint could not be read."""
+        by_namespace: dict[tuple[str, str], list[CheckpointRow]] = {}
+        for row in rows:
+            by_namespace.setdefault((row["thread_id"], row["checkpoint_ns"]), []).append(row)
+        kept: set[CheckpointKey] = set()
+        for (thread_id, checkpoint_ns), namespace_rows in by_namespace.items():
+            latest = namespace_rows[0]
+            kept.add(_checkpoint_key(latest))
+            chain = await self._delta_chain(namespace_rows, latest)
+            kept.update((thread_id, checkpoint_ns, checkpoint_id) for checkpoint_id in chain)
+        return kept
+
+    async def _delta_chain(self, rows: Sequence[CheckpointRow], row: CheckpointRow) -> list[str]:
+        """The ancestors of ``row`` that its delta channels' values are rebuilt from."""
+        blobs = await self.storage.blobs(list(_blob_keys(row, self._checkpoint(row))))
+        deltas = [key[2] for key, blob in blobs.items() if blob[0] == DELTA[0]]
+        if not deltas:
+            return []
+        ancestors = self._ancestors(rows, row["checkpoint_id"])
+        path, seeds = await self._seeds(row["thread_id"], row["checkpoint_ns"], ancestors, deltas)
+        reach = max(seeds[channel][0] if channel in seeds else len(path) - 1 for channel in deltas)
+        return [step.checkpoint_id for step in path[: reach + 1]]
 
     async def _delete_checkpoints(
         self, doomed: Sequence[CheckpointRow], rows: Iterable[CheckpointRow]

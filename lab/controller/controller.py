@@ -126,6 +126,7 @@ from lab.controller.session import (
     error_payload,
     refused,
 )
+from lab.controller.storage_panel import prune_thread, storage_report
 from lab.controller.thread_commands import ThreadCommands, damage
 from lab.controller.thread_file import MAX_FILE_BYTES
 from lab.controller.validation import MAX_FORK_BYTES, check_fork_values, check_resume
@@ -169,12 +170,15 @@ COMMANDS = (
     "drop",
     "export_thread",
     "import_thread",
+    # -- issue 11: the storage panel (lab.controller.storage_panel) --
+    "storage",
+    "prune",
 )
 """The page's commands, in the order a lesson meets them."""
 READS = ("catalog", "restore", "threads", "state", "frames", "frame", "branches", "ledger", "executions")
-READS += ("view", "lesson_command", "lesson_check", "set_writer", "link", "export_thread")
+READS += ("view", "lesson_command", "lesson_check", "set_writer", "link", "export_thread", "storage")
 """Commands that change nothing a learner did: a lesson check looks at the answer to the last other one."""
-WRITES = ("step", "run", "resume", "answer", "replay", "fork", "checkout", "reset")
+WRITES = ("step", "run", "resume", "answer", "replay", "fork", "checkout", "reset", "prune")
 """Commands that write the thread (reset: every thread), refused while another tab writes it."""
 
 
@@ -539,6 +543,23 @@ class LabController(RunDriver, SeamEvents, ThreadCommands):
         await self._emit({"type": "reset", "threads_deleted": len(threads)})
         return {"threads_deleted": len(threads)}
 
+    # -- the storage panel (issue 11; lab.controller.storage_panel) ------------------------------------
+    @command
+    async def storage(self) -> dict[str, Any]:
+        """``{"threads", "thread"}``: every thread's bytes, and the current thread's bill checkpoint by
+        checkpoint, its growth against naive full snapshots, and what ``prune`` would keep."""
+        thread_id = self.session.thread_id if self.session else None
+        return await storage_report(self.saver.saver, self._graph(), thread_id)
+
+    @command
+    async def prune(self) -> dict[str, Any]:
+        """Prune the current thread to its newest checkpoint (``prune(strategy="keep_latest")``, its
+        delta values stored whole first); answers with ``storage()``'s report."""
+        self._require_idle()
+        self.process.check()
+        await prune_thread(self.saver.saver, self._graph(), self._require_session().thread_id)
+        return await storage_report(self.saver.saver, self._graph(), self._require_session().thread_id)
+
     # -- runs: start, wait, pause, release, close -------------------------------------------------------
     async def _advance(self, until: Until, durability: str | None) -> dict[str, Any]:
         run = self._run
@@ -577,7 +598,7 @@ class LabController(RunDriver, SeamEvents, ThreadCommands):
         if not isinstance(checkpoint_id, str) or not checkpoint_id:
             raise LabError("checkpoint_id must be a checkpoint id (text)")
         config = {"configurable": {**self._thread_config(checkpoint_id)["configurable"], "checkpoint_ns": ""}}
-        saved = await self.saver.aget_tuple(config)
+        saved = await self._graph().acomplete(await self.saver.aget_tuple(config))  # delta values rebuilt
         if saved is None:
             raise LabError(
                 f"Thread {self._require_session().thread_id!r} has no checkpoint {checkpoint_id!r}"
@@ -586,8 +607,9 @@ class LabController(RunDriver, SeamEvents, ThreadCommands):
 
     async def _frames(self) -> list[dict[str, Any]]:
         config = {"configurable": {"thread_id": self._require_session().thread_id, "checkpoint_ns": ""}}
-        newest_first = [saved async for saved in self.saver.alist(config)]
-        return [frame_of(saved, self._graph()) for saved in reversed(newest_first)]
+        graph = self._graph()
+        newest_first = await graph.acomplete_all([saved async for saved in self.saver.alist(config)])
+        return [frame_of(saved, graph) for saved in reversed(newest_first)]
 
     async def _state(self) -> dict[str, Any]:
         snapshot = await self._snapshot()

@@ -30,6 +30,7 @@ from lab.checkpoint.base import (
     CheckpointTuple,
     Config,
 )
+from lab.checkpoint.delta import DeltaChannelHistory
 
 
 class ProcessKilled(asyncio.CancelledError):
@@ -113,6 +114,11 @@ class ProcessSaver(BaseCheckpointSaver):
 
     def get_next_version(self, current: ChannelVersion | None, channel: None = None) -> ChannelVersion:
         return self.saver.get_next_version(current, channel)
+
+    async def aget_delta_channel_history(
+        self, *, config: Config, channels: Sequence[str]
+    ) -> dict[str, DeltaChannelHistory]:
+        return await self.saver.aget_delta_channel_history(config=config, channels=channels)
 
 
 class ProcessWorld:

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from lab.checkpoint.core import CheckpointSaver
+from lab.checkpoint.core import MARKERS, CheckpointSaver
 from lab.checkpoint.errors import CorruptRecordError, UnsavableValueError
 from lab.checkpoint.records import checkpoint_problem, record_name
 from lab.checkpoint.serde import MsgpackSerializer
@@ -296,7 +296,7 @@ def _values(kind: str) -> tuple[str, ...]:
 def _checked_value(row: dict[str, Any], field: str, where: str) -> tuple[str, bytes]:
     """A stored value that loads through the serializer's allow-list (as the saver will load it)."""
     value = tuple(row[field])
-    if value == ("empty", b""):  # a blob: "this channel has a version but no value"
+    if value in MARKERS:  # a blob: "a version but no value", or a delta channel's sentinel
         return value  # type: ignore[return-value]
     try:
         loaded = _SERDE.loads_typed(value)  # type: ignore[arg-type]

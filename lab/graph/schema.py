@@ -5,6 +5,7 @@ A schema is a class with annotated fields: a ``TypedDict``, a ``@dataclass`` or 
 is importable; ``lab`` does not need it) a Pydantic model. Each field becomes one channel:
 
 - ``x: int`` → ``LastValue``;
+- ``log: Annotated[list, operator.add]`` → ``DeltaChannel`` (stored as deltas);
 - ``log: Annotated[list, reducer]`` → ``BinaryOperatorAggregate`` (``reducer(a, b)`` must take
   exactly two positional arguments).
 
@@ -18,11 +19,12 @@ from __future__ import annotations
 import dataclasses
 import functools
 import inspect
+import operator
 import typing
 from collections.abc import Callable
 from typing import Any
 
-from lab.pregel.channels import MISSING, BinaryOperatorAggregate, Channel, LastValue
+from lab.pregel.channels import MISSING, BinaryOperatorAggregate, Channel, DeltaChannel, LastValue, folding
 from lab.pregel.nodes import ROOT, is_pydantic_model
 
 
@@ -67,7 +69,16 @@ def channel_for(key: str, hint: Any) -> Channel:
     reducer = reducer_of(hint)
     if reducer is None:
         return LastValue(key)
-    return BinaryOperatorAggregate(reducer, initial_value(typing.get_args(hint)[0]))
+    value_type = typing.get_args(hint)[0]
+    if appends_to_a_list(value_type, reducer):
+        return DeltaChannel(folding(reducer), list)
+    return BinaryOperatorAggregate(reducer, initial_value(value_type))
+
+
+def appends_to_a_list(value_type: Any, reducer: Callable[[Any, Any], Any]) -> bool:
+    """``Annotated[list, operator.add]``: the one reducer the lab stores as deltas by default
+    (see ``DeltaChannel`` for why LangGraph makes this opt-in and the lab does not)."""
+    return reducer is operator.add and (typing.get_origin(value_type) or value_type) is list
 
 
 def reducer_of(hint: Any) -> Callable[[Any, Any], Any] | None:

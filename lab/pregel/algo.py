@@ -18,14 +18,14 @@ again), ``new_versions`` (what a ``put`` adds) and ``breakpoint_hit`` (static in
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
 from lab.checkpoint.base import ERROR, INTERRUPT, NULL_TASK_ID, RESUME, Checkpoint
 from lab.checkpoint.ids import uuid6
-from lab.pregel.channels import MISSING, Channel
+from lab.pregel.channels import MISSING, Channel, DeltaChannel
 from lab.pregel.ids import interrupt_id, task_id
 from lab.pregel.nodes import PULL, PUSH, ROOT, START, TASKS, Node, routed_writes, state_update
 from lab.pregel.task import Task
@@ -312,12 +312,23 @@ def breakpoint_hit(checkpoint: Checkpoint, tasks: Iterable[Task], nodes: list[st
 
 
 def create_checkpoint(
-    checkpoint: Checkpoint, channels: Mapping[str, Channel], step: int, updated: set[str] | None
+    checkpoint: Checkpoint,
+    channels: Mapping[str, Channel],
+    step: int,
+    updated: set[str] | None,
+    snapshot: Collection[str] = (),
 ) -> Checkpoint:
+    """The next checkpoint: the channels' values and versions. A delta channel stores its
+    sentinel, or a ``DeltaSnapshot`` if it is in ``snapshot`` (see ``lab.pregel.delta``)."""
     versions = checkpoint["channel_versions"]
     values = {}
     for name in versions:
-        if name in channels and (value := channels[name].checkpoint()) is not MISSING:
+        if name not in channels:
+            continue
+        channel = channels[name]
+        if isinstance(channel, DeltaChannel):
+            values[name] = channel.stored(snapshot=name in snapshot)
+        elif (value := channel.checkpoint()) is not MISSING:
             values[name] = value
     return {
         "v": 4,

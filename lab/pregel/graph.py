@@ -23,7 +23,7 @@ from lab.checkpoint.base import (
     empty_checkpoint,
 )
 from lab.errors import InvalidUpdateError
-from lab.pregel import algo
+from lab.pregel import algo, delta
 from lab.pregel.algo import INTERRUPT_SEEN, StepWrites
 from lab.pregel.channels import Channel
 from lab.pregel.loop import SeamHook, SuperStepLoop
@@ -132,7 +132,7 @@ class Pregel:
     async def aget_state(self, config: dict[str, Any], *, subgraphs: bool = False) -> StateSnapshot:
         saver = self._saver()
         config = self._config(config)
-        saved = await saver.aget_tuple(config)
+        saved = await self.acomplete(await saver.aget_tuple(config))
         return self.snapshot(saved, config, live="checkpoint_id" not in config["configurable"])
 
     def get_state(self, config: dict[str, Any], *, subgraphs: bool = False) -> StateSnapshot:
@@ -151,7 +151,11 @@ class Pregel:
         root = {"thread_id": conf["thread_id"], "checkpoint_ns": conf.get("checkpoint_ns", "")}
         if conf.get("checkpoint_id"):
             root["checkpoint_id"] = conf["checkpoint_id"]
-        async for saved in saver.alist({"configurable": root}, filter=filter, before=before, limit=limit):
+        listed = [
+            saved
+            async for saved in saver.alist({"configurable": root}, filter=filter, before=before, limit=limit)
+        ]
+        for saved in await self.acomplete_all(listed):
             yield self.snapshot(saved, saved.config, live=False)
 
     def get_state_history(self, config: dict[str, Any], **kwargs: Any) -> Iterator[StateSnapshot]:
@@ -159,6 +163,15 @@ class Pregel:
             return [s async for s in self.aget_state_history(config, **kwargs)]
 
         return iter(run_sync(collect()))
+
+    async def acomplete(self, saved: CheckpointTuple | None) -> CheckpointTuple | None:
+        """A stored checkpoint with its delta channels' values rebuilt (``lab.pregel.delta``):
+        what ``snapshot`` and anything else reading ``channel_values`` needs."""
+        return await delta.complete(self.channels, saved, self.checkpointer)
+
+    async def acomplete_all(self, tuples: list[CheckpointTuple]) -> list[CheckpointTuple]:
+        """``acomplete`` for many checkpoints of one thread, in one pass (``delta.complete_all``)."""
+        return await delta.complete_all(self.channels, tuples, self.checkpointer)
 
     def snapshot(self, saved: CheckpointTuple | None, config: dict[str, Any], *, live: bool) -> StateSnapshot:
         """What a checkpoint means to a learner. ``live``: as of now (finished tasks' writes
@@ -209,7 +222,7 @@ class Pregel:
         values, as_node = updates[0]
         saver = self._saver()
         config = self._config(config)
-        saved = await saver.aget_tuple(config)
+        saved = await self.acomplete(await saver.aget_tuple(config))
         checkpoint = copy_checkpoint(saved.checkpoint) if saved else empty_checkpoint()
         stored_versions = dict(checkpoint["channel_versions"])
         step = saved.metadata.get("step", -1) if saved else -1
@@ -280,7 +293,8 @@ class Pregel:
             algo.apply_writes(checkpoint, channels, applied, saver.get_next_version, self.trigger_to_nodes)
 
         id_step = step if as_node == END and values is None else step + 1  # as LangGraph numbers ids
-        new = algo.create_checkpoint(checkpoint, channels, id_step, None)
+        snapshot = delta.to_snapshot(channels, checkpoint["channel_versions"], stored_versions, forced=None)
+        new = algo.create_checkpoint(checkpoint, channels, id_step, None, snapshot)
         metadata = {"source": "update", "step": step + 1, "parents": {}}
         return await saver.aput(
             put_config, new, metadata, algo.new_versions(new["channel_versions"], stored_versions)

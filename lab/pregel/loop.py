@@ -52,7 +52,7 @@ from lab.errors import (
     NodeCancelledError,
     with_troubleshooting,
 )
-from lab.pregel import algo
+from lab.pregel import algo, delta
 from lab.pregel.algo import INTERRUPT_SEEN, StepWrites
 from lab.pregel.channels import Channel
 from lab.pregel.ids import is_interrupt_id
@@ -139,7 +139,12 @@ class SuperStepLoop:
             **self.config,
             "configurable": {"checkpoint_ns": "", **conf, **(saved.config["configurable"] if saved else {})},
         }
-        self.channels = algo.channels_from_checkpoint(self.graph.channels, self.checkpoint)
+        if saved is None:
+            self.channels = algo.channels_from_checkpoint(self.graph.channels, self.checkpoint)
+        else:
+            self.channels = await delta.load_channels(self.graph.channels, saved, self.saver)
+        self.delta_forced: set[str] | None = delta.written_channels(self.pending)
+        """Delta channels the first checkpoint this run saves must snapshot (``None``: all)."""
         self.stored_versions = dict(self.checkpoint["channel_versions"])
         self.step = self.metadata["step"] + 1
         self.stop = self.step + self.config.get("recursion_limit", 25) + 1
@@ -169,6 +174,8 @@ class SuperStepLoop:
                 carried = [(NULL_TASK_ID, channel, value) for channel, value in writes]
             elif writes:  # one batch, as LangGraph saves them: a resume and an update both count
                 await self.save_writes(NULL_TASK_ID, writes)
+        if self.replaying or carried:  # a new branch: the start's writes may be another child's
+            self.delta_forced = None
         updated = algo.apply_null_writes(
             self.checkpoint,
             self.channels,
@@ -386,16 +393,21 @@ class SuperStepLoop:
         updated = self.updated if updated == "current" else updated
         if exiting and self.checkpoint["id"] == self.saved_id:
             return
+        saving = bool(self.saver) and (exiting or self.durability != "exit")
+        snapshot = self._delta_snapshot(forced=None if exiting else self.delta_forced) if saving else set()
         if not exiting:
             self.metadata = {**metadata, "step": self.step, "parents": {}}
-            self.checkpoint = algo.create_checkpoint(self.checkpoint, self.channels, self.step, updated)
+            self.checkpoint = algo.create_checkpoint(
+                self.checkpoint, self.channels, self.step, updated, snapshot
+            )
         elif self.saver:
             self.checkpoint = {
-                **algo.create_checkpoint(self.checkpoint, self.channels, self.step, updated),
+                **algo.create_checkpoint(self.checkpoint, self.channels, self.step, updated, snapshot),
                 "id": self.checkpoint["id"],
                 "ts": self.checkpoint["ts"],
             }
-        if self.saver and (exiting or self.durability != "exit"):
+        if saving:
+            self.delta_forced = set()
             versions = self.checkpoint["channel_versions"]
             new_versions = algo.new_versions(versions, self.stored_versions)
             self.stored_versions = dict(versions)
@@ -409,6 +421,11 @@ class SuperStepLoop:
             await self.persist(saved, "put", None, {"source": self.metadata.get("source")})
         if not exiting:
             self.step += 1
+
+    def _delta_snapshot(self, forced: set[str] | None) -> set[str]:
+        """The delta channels the checkpoint about to be saved stores whole (``lab.pregel.delta``)."""
+        versions = self.checkpoint["channel_versions"]
+        return delta.to_snapshot(self.channels, versions, self.stored_versions, forced)
 
     # -- saving in the foreground ("sync") or background ("async") ----------------------------------
     async def persist(

@@ -70,12 +70,17 @@ function edgePath(a, b, skip, laneX) {
   return `M${x1},${a.y} C${laneX},${a.y} ${laneX},${b.y} ${x2},${b.y}`;
 }
 
-export function mountGraph(root) {
+/**
+ * @param {HTMLElement} root
+ * @param {{idPrefix?: string}} [options] `idPrefix` names the diagram's title and caption ids (a page may
+ *   show two diagrams at once: the one drawn at build time while Python boots, and the live one)
+ */
+export function mountGraph(root, { idPrefix = "graph" } = {}) {
   let drawn = null; // the graph object currently drawn
   /** @type {Map<string, SVGGElement>} */
   let groups = new Map();
   const svgHolder = h("div", { class: "graph-holder" });
-  const caption = h("p", { class: "graph-caption", id: "graph-caption" });
+  const caption = h("p", { class: "graph-caption", id: `${idPrefix}-caption` });
   const legend = h("ul", { class: "graph-legend", "aria-label": "" });
   root.append(svgHolder, caption, legend);
 
@@ -83,7 +88,7 @@ export function mountGraph(root) {
     const { pos, layer, links, width, height, laneX } = layout(graph);
     groups = new Map();
     const defs = s("defs", {},
-      s("marker", { id: "arrow", viewBox: "0 0 10 10", refX: "9", refY: "5", markerWidth: "7", markerHeight: "7", orient: "auto-start-reverse" },
+      s("marker", { id: `${idPrefix}-arrow`, viewBox: "0 0 10 10", refX: "9", refY: "5", markerWidth: "7", markerHeight: "7", orient: "auto-start-reverse" },
         s("path", { d: "M0,0 L10,5 L0,10 z", class: "arrowhead" })));
     const edges = s("g", { class: "edges" });
     for (const l of links) {
@@ -94,7 +99,7 @@ export function mountGraph(root) {
       edges.append(s("path", {
         d: edgePath(a, b, skip, laneX),
         class: `edge ${l.kind}`,
-        "marker-end": "url(#arrow)",
+        "marker-end": `url(#${idPrefix}-arrow)`,
         dataset: { source: l.source, target: l.target, kind: l.kind },
       }));
     }
@@ -123,9 +128,9 @@ export function mountGraph(root) {
     const svg = s("svg", {
       viewBox: `0 0 ${width} ${height}`,
       role: "img",
-      "aria-labelledby": "graph-title graph-caption",
+      "aria-labelledby": `${idPrefix}-title ${idPrefix}-caption`,
       class: "graph",
-    }, s("title", { id: "graph-title", text: t("graph.title") }), defs, edges, nodes);
+    }, s("title", { id: `${idPrefix}-title`, text: t("graph.title") }), defs, edges, nodes);
     replace(svgHolder, svg);
   }
 

@@ -202,7 +202,7 @@ class Trace:
     def _rows(self, app: Any, config: dict) -> list[HistoryRow] | Raised:
         try:
             snapshots = list(app.get_state_history(config))[::-1]
-            tuples = list(self.saver.list(config))[::-1]
+            tuples = [with_delta_values(app, saved) for saved in self.saver.list(config)][::-1]
         except Exception as exc:  # recorded, compared like any result
             return Raised.of(exc)
         by_id = {checkpoint_id(s.config): s for s in snapshots}
@@ -210,6 +210,19 @@ class Trace:
         rows = [HistoryRow(s, saved.get(cid)) for cid, s in by_id.items()]
         rows += [HistoryRow(None, t) for cid, t in saved.items() if cid not in by_id]
         return rows
+
+
+def with_delta_values(app: Any, saved: Any) -> Any:
+    """A saver tuple with the values its checkpoint holds. ``lab`` stores an
+    ``Annotated[list, operator.add]`` key as deltas (a sentinel, rebuilt from ancestor writes:
+    ``lab.pregel.delta``) where LangGraph's default stores the whole list; the values rebuilt are
+    what is compared. LangGraph's tuples are taken as they are."""
+    complete = getattr(app, "acomplete", None)
+    if complete is None:
+        return saved
+    from lab.pregel.graph import run_sync
+
+    return run_sync(complete(saved))
 
 
 class Normaliser:

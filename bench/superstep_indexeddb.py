@@ -1,0 +1,173 @@
+"""Benchmark 5: the saver's work for one super-step of the AML graph on the IndexedDB saver, against raw
+IndexedDB transactions writing the same records from JavaScript in the same page.
+
+    python bench/superstep_indexeddb.py [--runs 5]
+
+Not a test: run it by hand. First, on CPython, a run of the AML graph (variant ``fixed``,
+``durability="sync"``, to the officer's review) is recorded at the saver: every ``aput`` and
+``aput_writes`` it made, grouped by super-step (a step's tasks' writes, then its checkpoint). Then, in
+Chromium, each super-step's calls are replayed through the worker's ``saver_call`` into the browser's
+``IndexedDBSaver`` (the worker reports how long each call took: Python in Pyodide, serializing, converting
+to JS, one transaction, awaiting ``complete``); right after, a page script reads back the records that
+step stored and writes copies of them (another thread id) with the same number of transactions, timed.
+The figure is the median over steps and runs of saver / raw for a whole super-step.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import platform
+import statistics
+import sys
+import tempfile
+import uuid
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "browser")]
+
+from browser_harness import SiteServer, launch_chromium, wait_until_ready  # noqa: E402
+from playwright.sync_api import sync_playwright  # noqa: E402
+from saver_adapter import request, saver_call_args  # noqa: E402
+
+import build  # noqa: E402
+from lab.aml.cases import case_summaries  # noqa: E402
+from lab.checkpoint import InMemorySaver  # noqa: E402
+from lab.controller import LabController  # noqa: E402
+from lab.controller.world import InMemoryWorld  # noqa: E402
+
+# Copies what one super-step stored to thread `target`, one timed transaction per saver call.
+# calls: [["put", checkpoint_id, [blob keys]] | ["writes", checkpoint_id, task_id], ...]
+RAW_STEP = """
+async ([database, thread, calls, target]) => {
+  const settle = (request) => new Promise((resolve, reject) => {
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+  const ended = (tx) => new Promise((resolve, reject) => {
+    tx.oncomplete = resolve;
+    tx.onabort = () => reject(tx.error);
+  });
+  window.benchDb ??= await settle(indexedDB.open(database));
+  const db = window.benchDb;
+  const read = db.transaction(["checkpoints", "blobs", "writes"]);
+  const records = [];
+  for (const [kind, id, extra] of calls) {
+    if (kind === "put") {
+      const checkpoint = await settle(read.objectStore("checkpoints").get([thread, "", id]));
+      const blobs = await Promise.all(extra.map((key) => settle(read.objectStore("blobs").get(key))));
+      records.push([["checkpoints", checkpoint], ...blobs.map((blob) => ["blobs", blob])]);
+    } else {
+      const range = IDBKeyRange.bound([thread, "", id, extra], [thread, "", id, extra, []]);
+      const writes = await settle(read.objectStore("writes").getAll(range));
+      records.push(writes.map((write) => ["writes", write]));
+    }
+  }
+  const started = performance.now();
+  for (const batch of records) {
+    const stores = [...new Set(batch.map(([store]) => store))];
+    const tx = db.transaction(stores, "readwrite", { durability: "relaxed" });
+    const done = ended(tx);
+    for (const [store, record] of batch) tx.objectStore(store).put({ ...record, thread_id: target });
+    await done;
+  }
+  return [performance.now() - started, records.reduce((n, batch) => n + batch.length, 0)];
+}
+"""
+
+
+class RecordingSaver(InMemorySaver):
+    """An in-memory saver that records the writing calls, grouped into super-steps by ``aput``."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.steps: list[list[tuple[str, tuple[Any, ...]]]] = [[]]
+
+    async def aput(self, config, checkpoint, metadata, new_versions):  # type: ignore[override]
+        self.steps[-1].append(("aput", (config, checkpoint, metadata, new_versions)))
+        self.steps.append([])
+        return await super().aput(config, checkpoint, metadata, new_versions)
+
+    async def aput_writes(self, config, writes, task_id, task_path=""):  # type: ignore[override]
+        self.steps[-1].append(("aput_writes", (config, list(writes), task_id, task_path)))
+        await super().aput_writes(config, writes, task_id, task_path)
+
+
+def recorded_steps() -> list[list[tuple[str, tuple[Any, ...]]]]:
+    """The saver calls of one AML run to the officer's review (driven as the page drives it, by the lab
+    controller), one list per super-step."""
+    saver = RecordingSaver()
+
+    async def drive() -> None:
+        async def ignore(event: dict[str, Any]) -> None:
+            return None
+
+        controller = LabController(saver, InMemoryWorld(), ignore, delay=0)
+        case_id = case_summaries()[0]["id"]
+        await controller.dispatch("start", {"case_id": case_id, "variant": "fixed", "durability": "sync"})
+        await controller.dispatch("run")
+
+    asyncio.run(drive())
+    return [step for step in saver.steps if step]
+
+
+def retarget(config: dict, thread: str) -> dict:
+    return {"configurable": {**config["configurable"], "thread_id": thread}}
+
+
+def measure(page, database: str, steps, run: int) -> list[tuple[float, float, int]]:
+    """Replay every step on the browser's saver, then raw; per step: saver ms, raw ms, records."""
+    thread = f"bench-{run}"
+    results = []
+    for step in steps:
+        saver_ms, raw_calls = 0.0, []
+        for method, args in step:
+            args = (retarget(args[0], thread), *args[1:])
+            answer = request(page, "saver_call", saver_call_args(database, method, args, {}))
+            saver_ms += answer["ms"]
+            checkpoint_id = args[1]["id"] if method == "aput" else args[0]["configurable"]["checkpoint_id"]
+            if method == "aput":
+                keys = [[thread, "", channel, version] for channel, version in args[3].items()]
+                raw_calls.append(["put", checkpoint_id, keys])
+            else:
+                raw_calls.append(["writes", checkpoint_id, args[2]])
+        raw_ms, records = page.evaluate(RAW_STEP, [database, thread, raw_calls, f"raw-{thread}"])
+        results.append((saver_ms, raw_ms, records))
+    return results
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5)
+    runs = parser.parse_args().runs
+    steps = recorded_steps()
+    rows: list[tuple[float, float, int]] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        dist = build.build(Path(tmp) / "dist").dist
+        with SiteServer(dist) as server, sync_playwright() as playwright:
+            browser = launch_chromium(playwright)
+            page = browser.new_context().new_page()
+            page.goto(server.url + "/")
+            wait_until_ready(page)
+            database = f"bench-{uuid.uuid4().hex[:8]}"
+            request(page, "saver_open", {"database": database})
+            for run in range(runs):
+                rows.extend(measure(page, database, steps, run))
+            browser.close()
+    saver = statistics.median(r[0] for r in rows)
+    raw = statistics.median(r[1] for r in rows)
+    ratios = statistics.median(r[0] / r[1] for r in rows if r[1] > 0)
+    print(
+        f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {platform.node()}; {len(steps)} super-steps x {runs} runs"
+    )
+    print(f"calls per step: {[len(step) for step in steps]}")
+    print(f"records per step: {[r[2] for r in rows[: len(steps)]]}")
+    print(f"super-step on the IndexedDB saver: median {saver:.2f} ms; raw IndexedDB: median {raw:.2f} ms")
+    print(f"ratio of medians {saver / raw:.2f}; median of per-step ratios {ratios:.2f}")
+
+
+if __name__ == "__main__":
+    main()

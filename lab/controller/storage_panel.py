@@ -1,0 +1,144 @@
+"""The storage panel: what the saver holds, thread by thread and checkpoint by checkpoint, next to
+what naive full snapshots would hold, and what Prune keeps (LangGraph's
+``prune(thread_ids, strategy="keep_latest")``, which the lab makes safe for delta channels).
+
+The bytes are ``lab.checkpoint.bill``'s: every record's serialized values, as IndexedDB holds them.
+A checkpoint's *naive* bytes are the same record with every delta channel it stored written whole
+(what a ``BinaryOperatorAggregate``, LangGraph's default, stores at each checkpoint).
+
+Prune keeps the newest checkpoint of each namespace of the thread. A delta channel's value there
+is rebuilt from its ancestors, so Prune first stores that value whole (``asnapshot_channels``); the
+ancestors can then go. The panel's preview says which checkpoints stay and how many bytes remain.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lab.checkpoint.bill import CheckpointBill, size, thread_bill
+from lab.checkpoint.core import CheckpointSaver
+from lab.checkpoint.delta import DeltaSnapshot
+from lab.pregel.channels import DeltaChannel
+from lab.pregel.graph import Pregel
+
+
+def delta_channels(graph: Pregel) -> set[str]:
+    return {name for name, channel in graph.channels.items() if isinstance(channel, DeltaChannel)}
+
+
+async def full_values(saver: CheckpointSaver, graph: Pregel, thread_id: str) -> dict[str, Any]:
+    """Checkpoint id -> the stored tuple with its delta values rebuilt, for every namespace."""
+    tuples = {}
+    async for saved in saver.alist({"configurable": {"thread_id": thread_id}}):
+        tuples[saved.checkpoint["id"]] = await graph.acomplete(saved)
+    return tuples
+
+
+def naive_bytes(
+    bill: CheckpointBill, values: dict[str, Any], deltas: set[str], saver: CheckpointSaver
+) -> int:
+    """The checkpoint's bytes had it stored every delta channel's whole value."""
+    whole = {
+        channel: size(saver.serde.dumps_typed(values[channel])) for channel in bill.blobs if channel in deltas
+    }
+    return bill.total - sum(bill.blobs[channel] for channel in whole) + sum(whole.values())
+
+
+def cumulative(figures: list[int]) -> list[int]:
+    total, sums = 0, []
+    for figure in figures:
+        total += figure
+        sums.append(total)
+    return sums
+
+
+def heads(bills: list[CheckpointBill]) -> dict[str, CheckpointBill]:
+    """The newest checkpoint of each namespace (``bills`` oldest first)."""
+    return {bill.checkpoint_ns: bill for bill in bills}
+
+
+async def pruned_bytes(
+    saver: CheckpointSaver, thread_id: str, head: CheckpointBill, checkpoint: dict[str, Any], deltas: set[str]
+) -> int:
+    """The bytes one kept checkpoint holds after Prune: its record, its writes, and every blob its
+    versions name, its delta channels stored whole."""
+    versions = checkpoint["channel_versions"]
+    keys = [(thread_id, head.checkpoint_ns, channel, version) for channel, version in versions.items()]
+    blobs = await saver.storage.blobs(keys)
+    stored = {key[2]: size(value) for key, value in blobs.items()}
+    for channel in deltas & set(versions):
+        stored[channel] = size(saver.serde.dumps_typed(DeltaSnapshot(checkpoint["channel_values"][channel])))
+    return head.row + head.writes + sum(stored.values())
+
+
+async def thread_report(saver: CheckpointSaver, graph: Pregel, thread_id: str) -> dict[str, Any]:
+    """One thread's bill, checkpoint by checkpoint (oldest first), its growth against naive full
+    snapshots, and what Prune would keep."""
+    bills = await thread_bill(saver.storage, saver.serde, thread_id)
+    tuples = await full_values(saver, graph, thread_id)
+    deltas = delta_channels(graph)
+    rows = []
+    for bill in bills:
+        saved = tuples[bill.checkpoint_id]
+        rows.append(
+            {
+                "checkpoint_id": bill.checkpoint_id,
+                "checkpoint_ns": bill.checkpoint_ns,
+                "step": saved.metadata.get("step"),
+                "source": saved.metadata.get("source"),
+                "bytes": bill.total,
+                "naive_bytes": naive_bytes(bill, saved.checkpoint["channel_values"], deltas, saver),
+            }
+        )
+    kept = heads(bills)
+    after = [
+        await pruned_bytes(saver, thread_id, head, tuples[head.checkpoint_id].checkpoint, deltas)
+        for head in kept.values()
+    ]
+    total = sum(row["bytes"] for row in rows)
+    return {
+        "thread_id": thread_id,
+        "bytes": total,
+        "naive_bytes": sum(row["naive_bytes"] for row in rows),
+        "checkpoints": rows,
+        "growth": {
+            "stored": cumulative([row["bytes"] for row in rows]),
+            "naive": cumulative([row["naive_bytes"] for row in rows]),
+        },
+        "prune": {
+            "keeps": [head.checkpoint_id for head in kept.values()],
+            "bytes": sum(after),
+            "frees": total - sum(after),
+        },
+    }
+
+
+async def storage_report(saver: CheckpointSaver, graph: Pregel, thread_id: str | None) -> dict[str, Any]:
+    """The panel: every thread's bytes, and the current thread's report (``None`` without one)."""
+    thread_ids = sorted({saved.config["configurable"]["thread_id"] async for saved in saver.alist(None)})
+    threads = []
+    for other in thread_ids:
+        bills = await thread_bill(saver.storage, saver.serde, other)
+        threads.append({"thread_id": other, "bytes": sum(b.total for b in bills), "checkpoints": len(bills)})
+    current = await thread_report(saver, graph, thread_id) if thread_id in thread_ids else None
+    return {"threads": threads, "thread": current}
+
+
+async def prune_thread(saver: CheckpointSaver, graph: Pregel, thread_id: str) -> None:
+    """Prune: store the kept checkpoints' delta values whole, then ``prune(keep_latest)``."""
+    deltas = delta_channels(graph)
+    for head in heads(await thread_bill(saver.storage, saver.serde, thread_id)).values():
+        config = {
+            "configurable": {
+                "thread_id": thread_id,
+                "checkpoint_ns": head.checkpoint_ns,
+                "checkpoint_id": head.checkpoint_id,
+            }
+        }
+        saved = await graph.acomplete(await saver.aget_tuple(config))
+        versions = saved.checkpoint["channel_versions"]
+        values = saved.checkpoint["channel_values"]
+        await saver.asnapshot_channels(
+            config, {channel: values[channel] for channel in deltas if channel in versions}
+        )
+    await saver.aprune([thread_id], strategy="keep_latest")

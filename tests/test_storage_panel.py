@@ -1,0 +1,64 @@
+"""The storage panel's numbers (``storage`` command, ``lab.controller.storage_panel``) on CPython:
+they equal the bytes the saver's rows hold, the naive figure is what full snapshots store, and
+``prune`` keeps exactly what the report said it would, with the thread still readable."""
+
+from __future__ import annotations
+
+from lab.checkpoint.bill import size
+
+CASE = "S-1001"  # structuring: goes through review to a filed SAR
+
+
+def memory_bytes(saver, thread_id: str) -> int:
+    """Every serialized value the in-memory storage holds for one thread, summed here directly."""
+    storage = saver.storage
+    rows = [row for by_id in storage._checkpoints.get(thread_id, {}).values() for row in by_id.values()]
+    blobs = storage._blobs.get(thread_id, {}).values()
+    writes = [w for by_key in storage._writes.get(thread_id, {}).values() for w in by_key.values()]
+    return (
+        sum(size(row["checkpoint"]) + size(row["metadata"]) for row in rows)
+        + sum(size(blob) for blob in blobs)
+        + sum(size(write["value"]) for write in writes)
+    )
+
+
+async def finished_thread(lab, thread_id: str) -> None:
+    await lab.do("start", case_id=CASE, variant="fixed", durability="sync", thread_id=thread_id)
+    await lab.do("run")
+    await lab.do("answer", approve=True)
+
+
+async def test_the_report_counts_what_the_saver_holds(lab):
+    await finished_thread(lab, "first")
+    await finished_thread(lab, "second")
+    report = await lab.do("storage")
+    assert [t["thread_id"] for t in report["threads"]] == ["first", "second"]
+    for thread in report["threads"]:
+        assert thread["bytes"] == memory_bytes(lab.saver, thread["thread_id"])
+    current = report["thread"]
+    assert current["thread_id"] == "second"
+    assert (
+        current["bytes"]
+        == memory_bytes(lab.saver, "second")
+        == sum(c["bytes"] for c in current["checkpoints"])
+    )
+    frames = await lab.frames()
+    assert [c["checkpoint_id"] for c in current["checkpoints"]] == [f["checkpoint_id"] for f in frames]
+    assert current["growth"]["stored"][-1] == current["bytes"]
+    assert current["growth"]["naive"][-1] == current["naive_bytes"] > current["bytes"]
+
+
+async def test_prune_keeps_the_newest_checkpoint_and_what_it_said(lab):
+    await finished_thread(lab, "t")
+    state = await lab.do("state")
+    preview = (await lab.do("storage"))["thread"]["prune"]
+    assert preview["keeps"] == [state["checkpoint_id"]]
+    after = (await lab.do("prune"))["thread"]
+    assert [c["checkpoint_id"] for c in after["checkpoints"]] == preview["keeps"]
+    assert after["bytes"] == preview["bytes"] == memory_bytes(lab.saver, "t")
+    assert (await lab.do("state"))["values"] == state["values"]
+    assert [f["checkpoint_id"] for f in await lab.frames()] == preview["keeps"]
+
+
+async def test_prune_refuses_without_a_thread(lab):
+    assert (await lab.fail("prune"))["message"] == "No case is open: start one first"
