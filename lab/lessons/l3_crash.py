@@ -2,10 +2,9 @@
 (``invoke(None, config)``) restores the finished nodes of that step from their pending writes and
 runs only the others again.
 
-The crash is armed at ``put_writes`` of ``fetch_transactions`` (just after its writes are saved, while
-``screen_sanctions`` still works) rather than at ``task_finish`` of ``screen_sanctions``: the latter
-races the saver (on a busy machine fetch_transactions' writes may not have landed yet in IndexedDB),
-the former is the same story with no race."""
+The crash kills ``screen_sanctions`` at its ``task_finish``, armed to wait until ``fetch_transactions``,
+its sibling in the same step, has finished (``after``): on a busy machine the two finish in either
+order, and the lesson is about the one that finished first."""
 
 from lab.lessons.model import Lesson, Predict, Step, do, start_case
 
@@ -16,8 +15,13 @@ LESSON = Lesson(
         Step(
             id="arm",
             prepare=(start_case("misplaced", "sync"),),
-            action=do("arm_crash", seam="put_writes", node="fetch_transactions"),
-            expects={"armed_crash": "put_writes of fetch_transactions", "checkpoints": 0},
+            action=do(
+                "arm_crash",
+                seam="task_finish",
+                node="screen_sanctions",
+                after=["task_finish", "fetch_transactions"],
+            ),
+            expects={"armed_crash": "task_finish of screen_sanctions", "checkpoints": 0},
             code="# the lab kills the Python worker at this seam, like `kill -9` on a server",
         ),
         Step(
