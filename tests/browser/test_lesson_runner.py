@@ -20,6 +20,8 @@ from lab.lessons import LESSONS, get_lesson  # noqa: E402
 from lab.lessons.model import predict_answer  # noqa: E402
 
 TIMEOUT_MS = BOOT_TIMEOUT_S * 1000
+CJK = re.compile("[\u4e00-\u9fff]")
+FAST = "?delay=0.05"  # nodes work 50 ms (the lab's pace is 0.3 s): a lesson's crashes wait on seams, not time
 
 
 def words(lang: str) -> dict:
@@ -52,10 +54,6 @@ def take_step(page, lang: str, lesson_id: str, step_id: str) -> None:
         page.get_by_role("button", name=say["controls"][step.action.name], exact=True).click()
     expect(section).to_have_attribute("data-done", "true", timeout=TIMEOUT_MS)
     expect(section.locator("details[data-why]")).to_have_attribute("open", "")
-
-
-CJK = re.compile("[\u4e00-\u9fff]")
-FAST = "?delay=0.05"  # nodes work 50 ms (the lab's pace is 0.3 s): a lesson's crashes wait on seams, not time
 
 
 def next_name(lang: str, number: int) -> str:
@@ -101,7 +99,7 @@ def test_a_deep_link_to_a_middle_step_opens_it_in_a_fresh_browser(browser, site)
     context = browser.new_context()
     page = context.new_page()
     page.goto(f"{site}/learn/zh/interrupt/approve/")
-    expect(page.locator("html")).to_have_attribute("lang", "zh")
+    expect(page.locator("html")).to_have_attribute("lang", re.compile(r"^zh"))
     expect(page.get_by_role("heading", level=2)).to_have_text("批准")  # readable before Python boots
     take_step(page, "zh", "interrupt", "approve")
     expect(page.locator("[data-why]")).to_contain_text("26.50")
@@ -118,5 +116,70 @@ def test_a_deep_link_to_a_middle_step_opens_it_in_a_fresh_browser(browser, site)
     ],
 )
 def test_deep_links_that_crash_or_refuse_rebuild_the_same_step(page, site, lang, lesson_id, step_id):
-    page.goto(f"{site}/learn/{lang}/{lesson_id}/{step_id}/")
+    page.goto(f"{site}/learn/{lang}/{lesson_id}/{step_id}/{FAST}")
     take_step(page, lang, lesson_id, step_id)
+
+
+def present_step(page, lesson_id: str, step_id: str) -> None:
+    """One step in presenter mode, by the keyboard alone: the class votes wrong (a digit), the hint
+    shows and the answer stays hidden; R reveals it; Enter presses the highlighted control."""
+    step = get_lesson(lesson_id).step(step_id)
+    section = page.locator(f'section[data-step="{step_id}"]')
+    expect(section).to_have_attribute("data-ready", "true", timeout=TIMEOUT_MS)
+    if step.predict:
+        right = step.predict.choices.index(predict_answer(step))
+        wrong = next(i for i in range(len(step.predict.choices)) if i != right)
+        expect(section.locator("[data-lab-view]")).to_be_hidden()  # one panel: the question alone
+        page.keyboard.press(str(wrong + 1))
+        expect(section.locator("[data-hint]")).to_be_visible()
+        expect(section.locator("[data-correct]")).to_be_hidden()
+        expect(section.locator("[data-why]")).to_be_hidden()
+        page.keyboard.press("r")
+        expect(section.locator("[data-choice]").nth(right)).to_have_attribute("data-right", "true")
+    if step.action:
+        expect(section.locator("[data-control]")).to_be_focused()
+        expect(section.locator(".predict")).to_be_hidden()  # one panel: the question is gone
+        page.keyboard.press("Enter")
+    expect(section).to_have_attribute("data-done", "true", timeout=TIMEOUT_MS)
+    expect(section.locator("[data-why]")).to_be_visible()
+    expect(section.locator("[data-lab-graph] svg")).to_be_visible()  # the graph stays on screen
+
+
+def present_to_the_end(page, lang: str, lesson_id: str, first: int) -> None:
+    """From step ``first`` to the lesson's last step, → between steps; the URL keeps presenter mode."""
+    lesson = get_lesson(lesson_id)
+    for index in range(first, len(lesson.steps)):
+        present_step(page, lesson_id, lesson.steps[index].id)
+        if index + 1 < len(lesson.steps):
+            page.keyboard.press("ArrowRight")
+            following = lesson.steps[index + 1].id
+            expect(page).to_have_url(re.compile(f"/learn/{lang}/{lesson_id}/{following}/\\?present=1"))
+    expect(page.locator("body")).to_have_attribute("data-present", "true")
+
+
+def test_presenter_mode_and_the_keyboard_path_through_a_lesson(page, site):
+    """Lesson 3 from its list page's first step: P enters presenter mode (large type, the URL says so),
+    the keys take the class through every step, P leaves it."""
+    page.goto(f"{site}/learn/en/crash/arm/")
+    expect(page.get_by_role("button", name=words("en")["present"])).to_be_visible()
+    page.keyboard.press("p")
+    expect(page).to_have_url(re.compile(r"/learn/en/crash/arm/\?present=1$"))
+    assert page.evaluate("() => parseFloat(getComputedStyle(document.body).fontSize)") >= 24
+    present_to_the_end(page, "en", "crash", 0)
+    page.keyboard.press("p")
+    expect(page.locator("body")).to_have_attribute("data-present", "false")
+    expect(page.get_by_role("button", name=words("en")["present"])).to_have_attribute("aria-pressed", "false")
+
+
+def test_a_teacher_presents_lesson_4_step_2_in_chinese_from_a_link_on_a_fresh_machine(browser, site):
+    """The issue's done-when: a fresh browser (no storage, no cache) opens the link to lesson 4, step 2,
+    in Chinese, in presenter mode, and the teacher presents to the end of the lesson by keyboard alone."""
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(f"{site}/learn/zh/interrupt/approve/?present=1")
+    expect(page.locator("html")).to_have_attribute("lang", re.compile(r"^zh"))
+    expect(page.locator("body")).to_have_attribute("data-present", "true")
+    expect(page.get_by_role("button", name=words("zh")["present_leave"])).to_be_visible()
+    present_to_the_end(page, "zh", "interrupt", 1)
+    assert_in_language(page, "zh")
+    context.close()
