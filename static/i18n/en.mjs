@@ -355,4 +355,8 @@ export const en = {
   "py.crash.unknown_node": "Unknown node {node}; the nodes are: {nodes}",
   "py.crash.no_outside_call": "{node} calls no outside service, so it never reaches {seam}: the crash would never fire",
   "py.crash.no_interrupt": "{node} never calls interrupt(), so it never reaches {seam}: the crash would never fire",
+  // -- lessons: case data shown on the lesson pages (the ledger's purposes, lab/aml/graph.py) --
+  "case.purpose.transaction-graph query": "transaction-graph query",
+  "case.purpose.case-pack export": "case-pack export",
+  "case.purpose.SAR filing": "SAR filing",
 };

@@ -353,4 +353,8 @@ export const zh = {
   "py.crash.unknown_node": "未知的节点 {node}；节点有：{nodes}",
   "py.crash.no_outside_call": "{node} 不调用任何外部服务，永远不会到达 {seam}：崩溃永远不会触发",
   "py.crash.no_interrupt": "{node} 从不调用 interrupt()，永远不会到达 {seam}：崩溃永远不会触发",
+  // -- lessons: case data shown on the lesson pages (the ledger's purposes, lab/aml/graph.py) --
+  "case.purpose.transaction-graph query": "交易图谱查询",
+  "case.purpose.case-pack export": "案件材料包导出",
+  "case.purpose.SAR filing": "SAR 提交",
 };

@@ -43,12 +43,12 @@ export function mountLabPanels(root, panels) {
   return { render };
 }
 
-/** One node that is not idle: its name (code, never translated), its state and Python's reason. */
+/** One node that is not idle: its name (code, never translated) and Python's reason (else its state). */
 function nodeLine(node) {
   const item = document.createElement("li");
   item.dataset.node = node.id;
   item.dataset.state = node.state;
-  const reason = node.reason ? `: ${say(node.reason)}` : "";
-  item.append(Object.assign(document.createElement("code"), { textContent: node.id }), ` ${t(`graph.state.${node.state}`)}${reason}`);
+  const why = node.reason ? say(node.reason) : t(`graph.state.${node.state}`);
+  item.append(Object.assign(document.createElement("code"), { textContent: node.id }), `: ${why}`);
   return item;
 }
