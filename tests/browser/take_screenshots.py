@@ -28,6 +28,7 @@ from lab_page import arm_crash, crash_and_reboot, open_lab, press, start, table_
 from playwright.sync_api import expect, sync_playwright  # noqa: E402
 
 VIEWPORT = {"width": 1500, "height": 1000}
+LESSON_TIMEOUT_MS = 3 * BOOT_TIMEOUT_S * 1000  # a boot, a setup with a real worker kill, the step
 DELAY_S = 0.3  # the lab's own pace
 
 
@@ -90,7 +91,7 @@ def finish_lesson_step(page, base: str, path: str, present: bool = False) -> Non
     keyboard in presenter mode (R, Enter), else by clicks; wait until Python says it is done."""
     page.goto(f"{base}/learn/{path}?delay=0.05{'&present=1' if present else ''}")
     section = page.locator("section[data-lesson]")
-    expect(section).to_have_attribute("data-ready", "true", timeout=BOOT_TIMEOUT_S * 1000)
+    expect(section).to_have_attribute("data-ready", "true", timeout=LESSON_TIMEOUT_MS)
     step = page.evaluate(THIS_STEP)
     if step["predict"] and present:
         page.keyboard.press("r")
@@ -100,7 +101,7 @@ def finish_lesson_step(page, base: str, path: str, present: bool = False) -> Non
         page.keyboard.press("Enter")
     elif step["action"]:
         page.locator("[data-control]").click()
-    expect(section).to_have_attribute("data-done", "true", timeout=BOOT_TIMEOUT_S * 1000)
+    expect(section).to_have_attribute("data-done", "true", timeout=LESSON_TIMEOUT_MS)
 
 
 def lesson_double_charge(page, base: str, out: Path) -> None:
