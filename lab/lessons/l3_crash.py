@@ -2,10 +2,10 @@
 (``invoke(None, config)``) restores the finished nodes of that step from their pending writes and
 runs only the others again.
 
-The crash kills ``screen_sanctions`` at its ``task_finish``, armed to wait until ``fetch_transactions``,
-its sibling in the same step, has finished (``after``): on a busy machine the two finish in either
-order, and the lesson is about the one that finished first."""
+The crash kills ``screen_sanctions`` at its ``task_finish``, once ``fetch_transactions``, its sibling in
+the same step, has finished and saved its writes: lesson 1's crash, met again from the other side."""
 
+from lab.lessons.l1_checkpoints import ONE_SIBLING_SAVED
 from lab.lessons.model import Lesson, Predict, Step, do, start_case
 
 LESSON = Lesson(
@@ -15,12 +15,7 @@ LESSON = Lesson(
         Step(
             id="arm",
             prepare=(start_case("misplaced", "sync"),),
-            action=do(
-                "arm_crash",
-                seam="task_finish",
-                node="screen_sanctions",
-                after=["task_finish", "fetch_transactions"],
-            ),
+            action=ONE_SIBLING_SAVED,
             expects={"armed_crash": "task_finish of screen_sanctions", "checkpoints": 0},
             code="# the lab kills the Python worker at this seam, like `kill -9` on a server",
         ),

@@ -98,6 +98,8 @@ async function check() {
   section.dataset.done = "true";
   view.stage("why");
   view.find("[data-why]").open = true;
+  // A step about a repeated charge or filing brings the ledger's flag into view.
+  if (step.expects.double_causes?.length) view.find(".double-charge")?.scrollIntoView({ block: "nearest" });
   markDone(lesson.id, step.id);
   showProgress(document, words);
   view.say(words.done);
