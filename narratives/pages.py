@@ -89,6 +89,14 @@ def write(site: Path, path: str, html: str) -> None:
     target.write_text(html)
 
 
+def next_lesson(env: Any, lang: str, number: int) -> dict[str, Any]:
+    """The lesson after lesson ``number`` (1-based) and its title, for the last step's "Next" link."""
+    if number >= len(LESSONS):
+        return {"next_lesson": None, "next_title": ""}
+    following = LESSONS[number]
+    return {"next_lesson": following, "next_title": rendered_prose(env, lang, following)["title"]}
+
+
 def render_lesson_pages(env: Any, site: Path, lang: str, languages: list[str]) -> None:
     """Every lesson page of ``lang``: the lesson at a glance, then one page per step."""
     words = page_words(lang)
@@ -96,6 +104,7 @@ def render_lesson_pages(env: Any, site: Path, lang: str, languages: list[str]) -
         text = rendered_prose(env, lang, lesson)
         common = {"lang": lang, "languages": languages, "words": words, "words_json": script_json(words)}
         common |= {"lesson": lesson, "number": number, "text": text, "data": script_json(lesson_data(lesson))}
+        common |= next_lesson(env, lang, number)
         overview = env.get_template("_lesson.html").render(**common, path=f"{lesson.id}/")
         write(site, f"learn/{lang}/{lesson.id}", overview)
         for index, step in enumerate(lesson.steps):

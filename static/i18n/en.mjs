@@ -415,4 +415,8 @@ export const en = {
   "storage.col.step": "Step · source",
   "storage.col.naive": "Naive full snapshot",
   "boot.graph": "The graph you are about to run, drawn when this page was built:",
+  // -- lessons: case data shown on the lesson pages (the ledger's purposes, lab/aml/graph.py) --
+  "case.purpose.transaction-graph query": "transaction-graph query",
+  "case.purpose.case-pack export": "case-pack export",
+  "case.purpose.SAR filing": "SAR filing",
 };

@@ -413,4 +413,8 @@ export const zh = {
   "storage.col.step": "步骤 · 来源",
   "storage.col.naive": "朴素完整快照",
   "boot.graph": "你即将运行的图，在构建本页面时绘制：",
+  // -- lessons: case data shown on the lesson pages (the ledger's purposes, lab/aml/graph.py) --
+  "case.purpose.transaction-graph query": "交易图谱查询",
+  "case.purpose.case-pack export": "案件材料包导出",
+  "case.purpose.SAR filing": "SAR 提交",
 };

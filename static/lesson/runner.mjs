@@ -18,16 +18,26 @@
  *
  * "Next" after a done step stays on this lab: the next step's page replaces this one (its URL is
  * pushed, so it stays a deep link) and only that step's own preparation is sent, since the lab
- * already stands where the earlier steps left it. Any other navigation loads the page afresh.
+ * already stands where the earlier steps left it; the next lesson's first step (every lesson starts
+ * its own case) sends its whole setup. Any other navigation loads the page afresh.
+ *
+ * The lab beside the step is focused (lab-panels.mjs); presenter mode and its keys are in
+ * presenter.mjs. Python's sentences are shown in the page's language (i18n.mjs `say()`).
  */
+import { setLang } from "../i18n.mjs";
 import { LabSession } from "../lab-session.mjs";
+import { nodeDelay } from "../url-state.mjs";
+import { mountLabPanels } from "./lab-panels.mjs";
+import { mountPresenter } from "./presenter.mjs";
 import { markDone, showProgress } from "./progress.mjs";
 
-const lesson = JSON.parse(document.getElementById("lesson-data").textContent);
-const words = JSON.parse(document.getElementById("lesson-words").textContent);
-// Nodes work at the lab's own pace (0.3 s), in the setup too: under durability "async" what a crash
-// loses depends on how far the saver got, and at that pace a lesson loses what it says it loses.
-const session = new LabSession();
+const readJson = (id) => JSON.parse(document.getElementById(id).textContent);
+let lesson = readJson("lesson-data");
+const words = readJson("lesson-words");
+setLang(document.querySelector("[data-lesson]").dataset.lang);
+// Nodes work at the lab's own pace (0.3 s) unless the link says otherwise (`?delay=0.05`, as the
+// lab page reads it): a lesson's crashes wait on seams, not on time.
+const session = new LabSession({ delay: nodeDelay() });
 
 /** One step on the page: its section, its data, and what the learner can press. */
 class StepView {
@@ -36,6 +46,12 @@ class StepView {
     this.step = lesson.steps.find((candidate) => candidate.id === this.section.dataset.step);
     this.choices = [...this.section.querySelectorAll("[data-choice]")];
     this.doButtons = [this.find("[data-control]"), this.find("[data-do-it]")].filter(Boolean);
+    this.lab = mountLabPanels(this.find("[data-lab-view]"), lesson.panels);
+  }
+
+  /** Which panel presenter mode shows: the question, the lab while acting, or why. */
+  stage(name) {
+    this.section.dataset.stage = name;
   }
 
   find(selector) {
@@ -63,20 +79,10 @@ async function send(stepId, part) {
   }
 }
 
-/** What the lab shows now: its status line and every node that is not idle, with its reason. */
+/** What the lab shows now, drawn from Python's `view()`. */
 async function showLab() {
-  const lab = await session.command("view");
+  view.lab.render(await session.command("view"));
   view.find("[data-lab-view]").hidden = false;
-  view.find("[data-lab-status]").textContent = lab.status.message.text;
-  view.find("[data-lab-nodes]").replaceChildren(
-    ...lab.graph.nodes
-      .filter((node) => node.kind === "node" && node.state !== "idle")
-      .map((node) => {
-        const item = document.createElement("li");
-        item.textContent = `${node.id}: ${node.state}${node.reason ? ` (${node.reason.text})` : ""}`;
-        return item;
-      }),
-  );
 }
 
 /** Ask Python whether the step is done; when it is, reveal why and keep the progress. */
@@ -90,7 +96,10 @@ async function check() {
     return result;
   }
   section.dataset.done = "true";
+  view.stage("why");
   view.find("[data-why]").open = true;
+  // A step about a repeated charge or filing brings the ledger's flag into view.
+  if (step.expects.double_causes?.length) view.find(".double-charge")?.scrollIntoView({ block: "nearest" });
   markDone(lesson.id, step.id);
   showProgress(document, words);
   view.say(words.done);
@@ -101,14 +110,15 @@ async function act() {
   for (const button of view.doButtons) button.disabled = true;
   view.say(words.running);
   const answer = await send(view.step.id, "action");
-  if (answer?.refused) view.find("[data-lab-status]").textContent = answer.refused;
   const result = await check();
+  if (answer?.refused) view.find("[data-lab-status]").textContent = `${words.refused} ${answer.refused}`;
   if (!result.done) for (const button of view.doButtons) button.disabled = false;
 }
 
 /** The predict question: a wrong pick shows the hint; the right one opens the step's action. */
 function predicted(index) {
   const { choices, step } = view;
+  if (!step.predict || view.section.dataset.predicted === "true" || choices[index]?.disabled !== false) return;
   if (index !== step.predict.answer) {
     choices[index].disabled = true;
     choices[index].dataset.wrong = "true";
@@ -124,7 +134,13 @@ function predicted(index) {
   else check().catch(failed);
 }
 
+/** Presenter mode's R: the class has voted, show the answer (as the right pick would). */
+function reveal() {
+  if (view.step.predict) predicted(view.step.predict.answer);
+}
+
 function open() {
+  view.stage("do");
   for (const button of view.doButtons) button.disabled = false;
   view.say(words.ready);
   view.doButtons[0].focus();
@@ -138,10 +154,10 @@ function failed(error) {
 /** Send `moves`, then open the step: its question first, else its action, else its check. */
 async function enter(moves) {
   view.say(words.preparing);
+  view.stage(view.step.predict ? "predict" : "do");
   showProgress(document, words);
   await session.ready;
   for (const [stepId, part] of moves) await send(stepId, part);
-  view.section.dataset.ready = "true";
   for (const [index, choice] of view.choices.entries()) choice.addEventListener("click", () => predicted(index));
   for (const button of view.doButtons) button.addEventListener("click", () => act().catch(failed));
   document.querySelector('a[rel="next"]')?.addEventListener("click", goNext);
@@ -155,21 +171,29 @@ async function enter(moves) {
   } else {
     await check();
   }
+  view.section.dataset.ready = "true";
 }
 
-/** "Next" after a done step: swap in the next step's page and send only its own preparation. */
+/**
+ * "Next" after a done step: swap in the next step's page and send only what the lab still needs -
+ * the step's own preparation, or the whole setup of the next lesson's first step.
+ */
 async function goNext(event) {
   if (view.section.dataset.done !== "true") return; // not done here: a fresh page rebuilds the step
   event.preventDefault();
   const done = view.step;
   const href = event.currentTarget.href;
   const next = new DOMParser().parseFromString(await (await fetch(href)).text(), "text/html");
+  const sameLesson = next.querySelector("[data-lesson]").dataset.lesson === lesson.id;
   document.title = next.title;
   document.body.replaceChildren(...next.body.children); // parsed scripts never run: this module stays
   history.pushState(null, "", href);
+  lesson = readJson("lesson-data");
   view = new StepView();
-  await enter(view.step.moves.slice(done.moves.length + (done.action ? 1 : 0)));
+  presenterShown();
+  await enter(sameLesson ? view.step.moves.slice(done.moves.length + (done.action ? 1 : 0)) : view.step.moves);
 }
 
+const presenterShown = mountPresenter(words, { reveal, pick: predicted });
 addEventListener("popstate", () => location.reload()); // back to an earlier step: rebuild it
 enter(view.step.moves).catch(failed);

@@ -4,9 +4,15 @@
   then Resume - the crash report, the new process, restored vs re-run, the execution counts;
 - ``docs/lab-time-travel-fork.png``: time travel after a fork with an edited state - the scrubber, the
   frame's diff, the branch tree with the head marked;
-- ``docs/lab-double-charge.png``: the misplaced variant after approval - the ledger flags "charged ×2".
+- ``docs/lab-double-charge.png``: the misplaced variant after approval - the ledger flags "charged ×2";
+- ``docs/lesson-double-charge.png``: lesson 4, step 2 done - the focused lab beside the step, its
+  ledger flagging the second charge;
+- ``docs/lesson-presenter.png``: lesson 3's crash in presenter mode (Enter pressed Run): large type, the
+  lab alone beside the step's text, fetch_transactions saved and screen_sanctions crashed;
+- ``docs/lesson-zh.png``: lesson 3's resume step in Chinese - the lesson and Python's sentences in 简体中文
+  (needs a CJK font, e.g. Debian's ``fonts-wqy-microhei``, or Chromium draws boxes).
 
-Usage: ``python tests/browser/take_screenshots.py [out_dir]`` (default: ``docs/``).
+Usage: ``python tests/browser/take_screenshots.py [out_dir [file name ...]]`` (default: ``docs/``, all).
 """
 
 from __future__ import annotations
@@ -17,11 +23,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from browser_harness import ROOT, SiteServer, build, launch_chromium  # noqa: E402
+from browser_harness import BOOT_TIMEOUT_S, ROOT, SiteServer, build, launch_chromium  # noqa: E402
 from lab_page import arm_crash, crash_and_reboot, open_lab, press, start, table_rows  # noqa: E402
-from playwright.sync_api import sync_playwright  # noqa: E402
+from playwright.sync_api import expect, sync_playwright  # noqa: E402
 
 VIEWPORT = {"width": 1500, "height": 1000}
+LESSON_TIMEOUT_MS = 3 * BOOT_TIMEOUT_S * 1000  # a boot, a setup with a real worker kill, the step
 DELAY_S = 0.3  # the lab's own pace
 
 
@@ -75,20 +82,69 @@ def double_charge(page, base: str, out: Path) -> None:
     ledger.screenshot(path=out / "lab-double-charge.png")
 
 
-def main(out: Path) -> None:
+THIS_STEP = """() => JSON.parse(document.getElementById("lesson-data").textContent).steps
+  .find((step) => step.id === document.querySelector("[data-lesson]").dataset.step)"""
+
+
+def finish_lesson_step(page, base: str, path: str, present: bool = False) -> None:
+    """Open a lesson step (50 ms per node), answer its question and press its control: by the
+    keyboard in presenter mode (R, Enter), else by clicks; wait until Python says it is done."""
+    page.goto(f"{base}/learn/{path}?delay=0.05{'&present=1' if present else ''}")
+    section = page.locator("section[data-lesson]")
+    expect(section).to_have_attribute("data-ready", "true", timeout=LESSON_TIMEOUT_MS)
+    step = page.evaluate(THIS_STEP)
+    if step["predict"] and present:
+        page.keyboard.press("r")
+    elif step["predict"]:
+        page.locator("[data-choice]").nth(step["predict"]["answer"]).click()
+    if step["action"] and present:
+        page.keyboard.press("Enter")
+    elif step["action"]:
+        page.locator("[data-control]").click()
+    expect(section).to_have_attribute("data-done", "true", timeout=LESSON_TIMEOUT_MS)
+
+
+def lesson_double_charge(page, base: str, out: Path) -> None:
+    finish_lesson_step(page, base, "en/interrupt/approve/")
+    page.locator("section[data-lesson]").screenshot(path=out / "lesson-double-charge.png")
+
+
+def lesson_presenter(page, base: str, out: Path) -> None:
+    finish_lesson_step(page, base, "en/crash/crash/", present=True)
+    page.screenshot(path=out / "lesson-presenter.png", full_page=True)
+
+
+def lesson_zh(page, base: str, out: Path) -> None:
+    finish_lesson_step(page, base, "zh/crash/resume/")
+    page.locator("section[data-lesson]").screenshot(path=out / "lesson-zh.png")
+
+
+SHOTS = {
+    crash_resume: "lab-crash-resume.png",
+    time_travel_fork: "lab-time-travel-fork.png",
+    double_charge: "lab-double-charge.png",
+    lesson_double_charge: "lesson-double-charge.png",
+    lesson_presenter: "lesson-presenter.png",
+    lesson_zh: "lesson-zh.png",
+}
+
+
+def main(out: Path, only: list[str]) -> None:
+    """Take every screenshot, or only those whose file names are in ``only``."""
+    shots = {shoot: name for shoot, name in SHOTS.items() if not only or name in only}
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         dist = build.build(Path(tmp) / "dist").dist
         with SiteServer(dist) as server, sync_playwright() as playwright:
             browser = launch_chromium(playwright)
-            for shoot in (crash_resume, time_travel_fork, double_charge):
+            for shoot in shots:
                 context = browser.new_context(viewport=VIEWPORT, device_scale_factor=1, color_scheme="light")
                 shoot(context.new_page(), server.url, out)
                 context.close()
             browser.close()
-    for name in ("lab-crash-resume.png", "lab-time-travel-fork.png", "lab-double-charge.png"):
+    for name in shots.values():
         print(out / name)
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "docs")
+    main(Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "docs", sys.argv[2:])

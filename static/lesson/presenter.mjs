@@ -1,0 +1,79 @@
+/**
+ * Presenter mode, for a teacher at a projector: large type, one panel of the step at a time (the
+ * question, then the lab, then why: `section[data-stage]`), and the keyboard:
+ *
+ *   P        presenter mode on/off (also the visible toggle; `?present=1` opens a link in it)
+ *   1 … 9    pick a choice (the class's vote)
+ *   R        reveal the answer, once the class has voted: it stays hidden until this key
+ *   Enter    press the step's highlighted control (it has the focus once the answer is out)
+ *   → / ←    next / previous step
+ *
+ * The mode lives in the URL, and every lesson link on the page carries the page's query along, so a
+ * teacher's link opens presenting and stays presenting from step to step. Nothing here is a rule
+ * of the lab: the keys press what a click would press.
+ */
+
+/** The page's query (`?present=1`, `?delay=…`), carried by every lesson link. */
+function carryQuery(root) {
+  for (const link of root.querySelectorAll('a[href^="/learn/"]')) {
+    const url = new URL(link.getAttribute("href"), location.href);
+    link.setAttribute("href", `${url.pathname}${location.search}`);
+  }
+}
+
+function presenting() {
+  return new URLSearchParams(location.search).get("present") === "1";
+}
+
+/** Show the mode: the body's flag, the toggle's label, the links' query. */
+function show(words) {
+  const on = presenting();
+  document.body.dataset.present = String(on);
+  const toggle = document.querySelector("[data-present-toggle]");
+  if (toggle) {
+    toggle.textContent = on ? words.present_leave : words.present;
+    toggle.setAttribute("aria-pressed", String(on));
+  }
+  carryQuery(document);
+}
+
+function toggle(words) {
+  const params = new URLSearchParams(location.search);
+  if (presenting()) params.delete("present");
+  else params.set("present", "1");
+  const query = params.toString();
+  history.replaceState(history.state, "", `${location.pathname}${query ? `?${query}` : ""}`);
+  show(words);
+}
+
+function follow(rel) {
+  document.querySelector(`a[rel="${rel}"]`)?.click();
+}
+
+/**
+ * Start presenter mode's keys and toggle on a lesson step page.
+ * @param {Record<string, string>} words the page's words (present, present_leave)
+ * @param {{reveal: () => void, pick: (index: number) => void}} step what R and the digits do
+ * @returns {() => void} call after the page's content is swapped for another step's
+ */
+export function mountPresenter(words, step) {
+  document.addEventListener("click", (event) => {
+    if (event.target instanceof Element && event.target.closest("[data-present-toggle]")) toggle(words);
+  });
+  document.addEventListener("keydown", (event) => {
+    const target = event.target;
+    const typing = target instanceof HTMLElement && target.matches("input, textarea, select, [contenteditable]");
+    if (typing || event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
+    const key = event.key.toLowerCase();
+    if (key === "p") toggle(words);
+    else if (!presenting()) return;
+    else if (key === "r") step.reveal();
+    else if (/^[1-9]$/.test(key)) step.pick(Number(key) - 1);
+    else if (key === "arrowright") follow("next");
+    else if (key === "arrowleft") follow("prev");
+    else return;
+    event.preventDefault();
+  });
+  show(words);
+  return () => show(words);
+}
