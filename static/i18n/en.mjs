@@ -355,4 +355,16 @@ export const en = {
   "py.crash.unknown_node": "Unknown node {node}; the nodes are: {nodes}",
   "py.crash.no_outside_call": "{node} calls no outside service, so it never reaches {seam}: the crash would never fire",
   "py.crash.no_interrupt": "{node} never calls interrupt(), so it never reaches {seam}: the crash would never fire",
+  // -- a11y: frame captions (lab/controller/frame_captions.py) and the scrubber's spoken value --
+  "py.frame.input": "the input",
+  "py.frame.update": "after update_state",
+  "py.frame.fork": "a copy to replay from",
+  "py.frame.after": "after {nodes}",
+  "py.frame.step": "step {step}",
+  "travel.valuetext": "Frame {n} of {total}: {caption} · step {step}",
+  // -- the embeddable lesson (static/embed-lesson.mjs) --
+  "embed.lessonStart": "Start the lesson",
+  "embed.lessonIntro": "A guided lesson in {steps} steps. Python starts in your browser when you press Start.",
+  "embed.noLessonTitle": "No such lesson",
+  "embed.noLesson": "There is no lesson \"{lesson}\". The lessons are: {lessons}.",
 };

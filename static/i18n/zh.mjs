@@ -353,4 +353,16 @@ export const zh = {
   "py.crash.unknown_node": "未知的节点 {node}；节点有：{nodes}",
   "py.crash.no_outside_call": "{node} 不调用任何外部服务，永远不会到达 {seam}：崩溃永远不会触发",
   "py.crash.no_interrupt": "{node} 从不调用 interrupt()，永远不会到达 {seam}：崩溃永远不会触发",
+  // -- a11y: frame captions (lab/controller/frame_captions.py) and the scrubber's spoken value --
+  "py.frame.input": "输入",
+  "py.frame.update": "update_state 之后",
+  "py.frame.fork": "用于重放的副本",
+  "py.frame.after": "{nodes} 之后",
+  "py.frame.step": "第 {step} 步",
+  "travel.valuetext": "第 {n} / {total} 帧：{caption} · 第 {step} 步",
+  // -- the embeddable lesson (static/embed-lesson.mjs) --
+  "embed.lessonStart": "开始本课",
+  "embed.lessonIntro": "一节共 {steps} 步的引导课。按下“开始本课”后，Python 才会在你的浏览器中启动。",
+  "embed.noLessonTitle": "没有这节课",
+  "embed.noLesson": "没有名为 \"{lesson}\" 的课。现有的课：{lessons}。",
 };

@@ -22,12 +22,14 @@
  */
 import { LabSession } from "../lab-session.mjs";
 import { markDone, showProgress } from "./progress.mjs";
+import { markStorage } from "./storage-line.mjs";
 
 const lesson = JSON.parse(document.getElementById("lesson-data").textContent);
 const words = JSON.parse(document.getElementById("lesson-words").textContent);
 // Nodes work at the lab's own pace (0.3 s), in the setup too: under durability "async" what a crash
 // loses depends on how far the saver got, and at that pace a lesson loses what it says it loses.
 const session = new LabSession();
+markStorage(session).catch(() => {}); // a11y/embed: the in-memory line; a failed boot is shown by the runner
 
 /** One step on the page: its section, its data, and what the learner can press. */
 class StepView {
