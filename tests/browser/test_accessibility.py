@@ -182,6 +182,8 @@ def test_a_lesson_step_at_phone_width_announces_what_it_reveals(lesson):
     expect(announcer).to_contain_text(section.locator("details[data-why] > p").inner_text())
     assert_fits(lesson, "after the step ran")
     assert serious_violations(lesson) == []
+    lesson.emulate_media(color_scheme="dark")
+    assert serious_violations(lesson) == [], "dark"
 
 
 def lesson_answer_is(page: Page, index: int) -> bool:
