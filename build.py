@@ -67,6 +67,7 @@ PYODIDE_PYTHON = "3.14"  # the CPython inside that Pyodide; wheels must suit it
 MICROPIP_VERSION = "0.11.1"
 MSGPACK_VERSION = "1.2.4"
 WRANGLER_VERSION = "4.86.0"  # the newest wrangler that runs on Node 20 (used by the tests)
+AXE_CORE_VERSION = "4.10.3"  # the accessibility checker the browser tests inject (never shipped)
 
 # The files of the npm package that a browser needs. Left out: the UMD build (pyodide.js), TypeScript
 # types, source maps, package.json, README and the demo consoles (which load Pyodide from a CDN).
@@ -207,6 +208,21 @@ def ensure_wrangler() -> Path:
     return executable
 
 
+def fetch_axe_core() -> Path:
+    """``axe.min.js`` from ``npm pack axe-core@<AXE_CORE_VERSION>`` (once); return the file.
+
+    Not part of the build: the accessibility tests inject it into the pages they check.
+    """
+
+    def download(tmp: Path) -> Path:
+        run(["npm", "pack", "--silent", f"axe-core@{AXE_CORE_VERSION}"], cwd=tmp)
+        with tarfile.open(tmp / f"axe-core-{AXE_CORE_VERSION}.tgz") as tgz:
+            (tmp / "axe.min.js").write_bytes(tgz.extractfile(tgz.getmember("package/axe.min.js")).read())
+        return tmp / "axe.min.js"
+
+    return cached(CACHE / f"axe-core-{AXE_CORE_VERSION}.min.js", download)
+
+
 # --------------------------------------------------------------------------------------------------
 # Our own wheel
 # --------------------------------------------------------------------------------------------------
@@ -289,13 +305,17 @@ def render_static_pages(site: Path) -> None:
 
     Files whose name starts with ``_`` are partials: included by pages, never copied on their own.
     """
+    from narratives.pages import embed_lessons  # what /embed?lesson=<id> may open
+
     env = _templates(STATIC)
     diagram = static_diagram()
     for page in sorted(STATIC.glob("*.html")):
         if not page.name.startswith("_"):
             (site / page.name).write_text(
                 env.get_template(page.name).render(
-                    static_graph=diagram, static_graph_json=json.dumps(diagram)
+                    static_graph=diagram,
+                    static_graph_json=json.dumps(diagram),
+                    embed_lessons=embed_lessons(),
                 )
             )
 
@@ -359,7 +379,8 @@ def headers_file() -> str:
 
     Matching rules merge, and a header set by two rules would be joined with ", " - for a CSP that
     means *two* policies, both enforced. So the embed page first detaches the site-wide CSP
-    (``! Content-Security-Policy``) and then sets its own, which lets any site frame it.
+    (``! Content-Security-Policy``) and then sets its own, which lets any site frame it; so do the
+    lesson pages, which an embedded lesson opens in its frame.
     """
     site_csp = content_security_policy("'self'")
     embed_csp = content_security_policy("*")
@@ -369,6 +390,8 @@ def headers_file() -> str:
                 "Referrer-Policy: strict-origin-when-cross-origin"]),
         ("/embed", ["! Content-Security-Policy", f"Content-Security-Policy: {embed_csp}"]),
         ("/embed.html", ["! Content-Security-Policy", f"Content-Security-Policy: {embed_csp}"]),
+        # The lessons, too: /embed?lesson=<id> opens a lesson's steps inside the embedding frame.
+        ("/learn/*", ["! Content-Security-Policy", f"Content-Security-Policy: {embed_csp}"]),
         ("/pyodide/*", [f"Cache-Control: {IMMUTABLE}"]),
         ("/wheels/*", [f"Cache-Control: {IMMUTABLE}"]),
         # The browser checks for a new service worker on every visit; it must never get a cached one.

@@ -113,3 +113,20 @@ def render_lesson_pages(env: Any, site: Path, lang: str, languages: list[str]) -
                 **common, step=step, index=index, step_text=step_text, path=f"{lesson.id}/{step.id}/"
             )
             write(site, f"learn/{lang}/{lesson.id}/{step.id}", page)
+
+
+def embed_lessons() -> str:
+    """The lessons ``/embed?lesson=<id>`` can start, as JSON for the embed page: id, first step, step
+    count and title in every language."""
+    languages = sorted(p.name for p in HERE.iterdir() if p.is_dir() and not p.name.startswith("_"))
+    return script_json(
+        [
+            {
+                "id": lesson.id,
+                "first": lesson.steps[0].id,
+                "steps": len(lesson.steps),
+                "titles": {lang: prose(lang, lesson)["title"] for lang in languages},
+            }
+            for lesson in LESSONS
+        ]
+    )

@@ -17,6 +17,7 @@ from typing import Any
 from lab.controller.actions import actions
 from lab.controller.activity import activity
 from lab.controller.facts import ThreadFacts
+from lab.controller.frame_captions import frame_caption
 from lab.controller.frames import branch_tree, diff_frames
 from lab.controller.journal import executions_report
 from lab.controller.ledger_rules import annotate_ledger
@@ -26,9 +27,17 @@ from lab.controller.status import status
 
 
 def frames_with_diffs(frames: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Every frame with its ``diff`` against its parent (a frame whose parent is unsaved: from nothing)."""
+    """Every frame with its ``diff`` against its parent (a frame whose parent is unsaved: from nothing)
+    and its ``caption`` (what made it)."""
     by_id = {f["checkpoint_id"]: f for f in frames}
-    return [{**f, "diff": diff_frames(by_id.get(f["parent_id"]), f)} for f in frames]
+    return [
+        {
+            **f,
+            "diff": diff_frames(parent := by_id.get(f["parent_id"]), f),
+            "caption": frame_caption(f, parent),
+        }
+        for f in frames
+    ]
 
 
 def graph_view(facts: ThreadFacts, diagram: dict[str, Any], records: list[dict[str, Any]]) -> dict[str, Any]:

@@ -419,4 +419,16 @@ export const en = {
   "case.purpose.transaction-graph query": "transaction-graph query",
   "case.purpose.case-pack export": "case-pack export",
   "case.purpose.SAR filing": "SAR filing",
+  // -- a11y: frame captions (lab/controller/frame_captions.py) and the scrubber's spoken value --
+  "py.frame.input": "the input",
+  "py.frame.update": "after update_state",
+  "py.frame.fork": "a copy to replay from",
+  "py.frame.after": "after {nodes}",
+  "py.frame.step": "step {step}",
+  "travel.valuetext": "Frame {n} of {total}: {caption} · step {step}",
+  // -- the embeddable lesson (static/embed-lesson.mjs) --
+  "embed.lessonStart": "Start the lesson",
+  "embed.lessonIntro": "A guided lesson in {steps} steps. Python starts in your browser when you press Start.",
+  "embed.noLessonTitle": "No such lesson",
+  "embed.noLesson": "There is no lesson \"{lesson}\". The lessons are: {lessons}.",
 };

@@ -417,4 +417,16 @@ export const zh = {
   "case.purpose.transaction-graph query": "交易图谱查询",
   "case.purpose.case-pack export": "案件材料包导出",
   "case.purpose.SAR filing": "SAR 提交",
+  // -- a11y: frame captions (lab/controller/frame_captions.py) and the scrubber's spoken value --
+  "py.frame.input": "输入",
+  "py.frame.update": "update_state 之后",
+  "py.frame.fork": "用于重放的副本",
+  "py.frame.after": "{nodes} 之后",
+  "py.frame.step": "第 {step} 步",
+  "travel.valuetext": "第 {n} / {total} 帧：{caption} · 第 {step} 步",
+  // -- the embeddable lesson (static/embed-lesson.mjs) --
+  "embed.lessonStart": "开始本课",
+  "embed.lessonIntro": "一节共 {steps} 步的引导课。按下“开始本课”后，Python 才会在你的浏览器中启动。",
+  "embed.noLessonTitle": "没有这节课",
+  "embed.noLesson": "没有名为 \"{lesson}\" 的课。现有的课：{lessons}。",
 };

@@ -30,6 +30,7 @@ import { nodeDelay } from "../url-state.mjs";
 import { mountLabPanels } from "./lab-panels.mjs";
 import { mountPresenter } from "./presenter.mjs";
 import { markDone, showProgress } from "./progress.mjs";
+import { markStorage } from "./storage-line.mjs";
 
 const readJson = (id) => JSON.parse(document.getElementById(id).textContent);
 let lesson = readJson("lesson-data");
@@ -38,6 +39,7 @@ setLang(document.querySelector("[data-lesson]").dataset.lang);
 // Nodes work at the lab's own pace (0.3 s) unless the link says otherwise (`?delay=0.05`, as the
 // lab page reads it): a lesson's crashes wait on seams, not on time.
 const session = new LabSession({ delay: nodeDelay() });
+markStorage(session).catch(() => {}); // a11y/embed: the in-memory line; a failed boot is shown by the runner
 
 /** One step on the page: its section, its data, and what the learner can press. */
 class StepView {

@@ -1,7 +1,8 @@
 /**
  * The activity log: what happened on the thread, one line per journal record (a run started, a step
  * ran these tasks, writes were saved, the process was killed, a run ended). Python rebuilds it from
- * the journal (`view().activity`), so it survives a crash and a reload. A `role="log"` region.
+ * the journal (`view().activity`), so it survives a crash and a reload. A `role="log"` region
+ * around a plain list (a `role` on the list itself would hide its items' list semantics).
  */
 import { say } from "../i18n.mjs";
 import { h } from "./dom.mjs";
@@ -17,8 +18,12 @@ function clock(at) {
 }
 
 export function mountActivity(root) {
-  const list = h("ol", { class: "activity", id: "activity-log", role: "log", "aria-live": "off", tabindex: "0" });
-  root.append(list);
+  const list = h("ol");
+  const log = h("div", {
+    class: "activity", id: "activity-log", role: "log", "aria-live": "off", tabindex: "0",
+    "aria-labelledby": "activity-heading",
+  }, list);
+  root.append(log);
   let drawn = ""; // what the list shows: the number of entries and the language
 
   function render(model) {
@@ -29,7 +34,7 @@ export function mountActivity(root) {
     list.replaceChildren(...entries.map((entry) =>
       h("li", { class: entry.kind, dataset: { kind: entry.kind, run: entry.run ?? "" } },
         h("span", { class: "seq", text: clock(entry.at) }), " ", say(entry.message))));
-    list.scrollTop = list.scrollHeight;
+    log.scrollTop = log.scrollHeight;
   }
 
   return { render };

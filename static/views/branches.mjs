@@ -31,24 +31,30 @@ export function mountBranches(root, { onBranch, onSelect }) {
           type: "button",
           class: ["branch", b.is_head && "is-head"],
           "aria-pressed": String(b.leaf === current),
-          "aria-label": `${label}${b.is_head ? ` (${t("branch.head")})` : ""}`,
           dataset: { leaf: b.leaf },
           on: { click: () => onBranch(b.leaf) },
-        }, label, b.is_head ? h("span", { class: "tag head", text: t("branch.head") }) : ""),
+        }, label, b.is_head ? [" ", h("span", { class: "tag head", text: t("branch.head") })] : ""),
         h("span", { class: "facts", text: facts.join(" · ") }));
     }));
 
     const nodes = new Map(data.nodes.map((n) => [n.checkpoint_id, n]));
     const onCurrent = new Set(branches.find((b) => b.leaf === current)?.path ?? []);
-    const chip = (n) => h("button", {
-      type: "button",
-      class: ["chip", n.is_head && "is-head", onCurrent.has(n.checkpoint_id) && "on-branch", n.checkpoint_id === model.selectedId && "selected"],
-      title: `${n.checkpoint_id} · ${n.source}`,
-      "aria-label": t("branch.chip", { step: n.step, source: n.source, id: shortId(n.checkpoint_id) }) + (n.is_head ? ` (${t("branch.head")})` : ""),
-      dataset: { checkpointId: n.checkpoint_id, source: n.source },
-      on: { click: () => onSelect(n.checkpoint_id) },
-    }, h("span", { class: "step", text: String(n.step) }), n.source === "loop" ? "" : h("span", { class: "src", text: n.source }),
-    n.is_head ? h("span", { class: "tag head", text: t("branch.head") }) : "");
+    // A chip's accessible name starts with the words it shows (step, source, "head"), then says more.
+    const chip = (n) => {
+      const shown = [
+        { class: "step", text: String(n.step) },
+        n.source === "loop" ? null : { class: "src", text: n.source },
+        n.is_head ? { class: "tag head", text: t("branch.head") } : null,
+      ].filter(Boolean);
+      return h("button", {
+        type: "button",
+        class: ["chip", n.is_head && "is-head", onCurrent.has(n.checkpoint_id) && "on-branch", n.checkpoint_id === model.selectedId && "selected"],
+        title: `${n.checkpoint_id} · ${n.source}`,
+        "aria-label": `${shown.map((part) => part.text).join(" ")}: ${t("branch.chip", { step: n.step, source: n.source, id: shortId(n.checkpoint_id) })}`,
+        dataset: { checkpointId: n.checkpoint_id, source: n.source },
+        on: { click: () => onSelect(n.checkpoint_id) },
+      }, ...shown.flatMap((part, i) => [i ? " " : "", h("span", part)]));
+    };
     const chain = (id) => {
       const items = [];
       let n = nodes.get(id);

@@ -2,7 +2,7 @@
  * Time travel: a scrubber and First / Previous / Next / Last over the frames of the branch in view,
  * and "Replay from here" (LangGraph's replay: a fork checkpoint, then the step re-runs).
  */
-import { t } from "../i18n.mjs";
+import { say, t } from "../i18n.mjs";
 import { actionButton, relabel } from "./actions.mjs";
 import { h, shortId } from "./dom.mjs";
 
@@ -36,7 +36,9 @@ export function mountScrubber(root, actions) {
     const text = frame
       ? t("travel.position", { n: index + 1, total: path.length, step: frame.step, id: shortId(frame.checkpoint_id) })
       : "";
-    range.setAttribute("aria-valuetext", text);
+    range.setAttribute("aria-valuetext", frame
+      ? t("travel.valuetext", { n: index + 1, total: path.length, caption: say(frame.caption), step: frame.step })
+      : "");
     position.textContent = text;
     const busy = Boolean(model.busy) || model.process !== "ready";
     range.disabled = path.length < 2;

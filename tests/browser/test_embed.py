@@ -1,29 +1,36 @@
 """Another site can frame ``/embed``; there the browser refuses IndexedDB (a cross-site iframe), and the
 lab says plainly that checkpoints live in memory only. The full lab page refuses to be framed."""
 
+import contextlib
 import http.server
 import re
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from browser_harness import wait_until_ready
+from playwright.sync_api import expect
+from test_accessibility import serious_violations
+from test_lesson_runner import take_step  # the learner's clicks through one step
+
+from lab.lessons import get_lesson
 
 
-@pytest.fixture
-def embedder(site) -> Iterator[str]:
-    """A page on another site (``localhost``, while the lab is on ``127.0.0.1``) that frames ``/embed``
-    and ``/``. It is served for real on loopback: Chromium's local-network checks block a page that
-    Playwright fulfils itself (it counts as public) from framing a loopback server."""
-    html = f'<iframe src="{site}/embed"></iframe><iframe src="{site}/"></iframe>'.encode()
+@contextlib.contextmanager
+def host_page(html: str) -> Iterator[str]:
+    """A page on another site (``localhost``, while the lab is on ``127.0.0.1``) that shows ``html``. It is
+    served for real on loopback: Chromium's local-network checks block a page that Playwright fulfils
+    itself (it counts as public) from framing a loopback server."""
+    body = html.encode()
 
     class Embedder(http.server.BaseHTTPRequestHandler):
         def do_GET(self) -> None:  # noqa: N802 - the name http.server dispatches to
             self.send_response(200)
             self.send_header("Content-Type", "text/html")
-            self.send_header("Content-Length", str(len(html)))
+            self.send_header("Content-Length", str(len(body)))
             self.end_headers()
-            self.wfile.write(html)
+            self.wfile.write(body)
 
         def log_message(self, *_args) -> None:
             pass
@@ -33,6 +40,13 @@ def embedder(site) -> Iterator[str]:
     yield f"http://localhost:{server.server_port}/"
     server.shutdown()
     server.server_close()
+
+
+@pytest.fixture
+def embedder(site) -> Iterator[str]:
+    """Another site's page that frames ``/embed`` and ``/``."""
+    with host_page(f'<iframe src="{site}/embed"></iframe><iframe src="{site}/"></iframe>') as url:
+        yield url
 
 
 def test_embed_boots_in_a_cross_site_frame_with_memory_storage(page, site, embedder):
@@ -55,3 +69,69 @@ def test_embed_boots_in_a_cross_site_frame_with_memory_storage(page, site, embed
     others = [frame.url for frame in page.frames if frame not in (page.main_frame, lab)]
     assert others == ["chrome-error://chromewebdata/"]
     assert any(f"Framing '{site}/' violates" in text and "frame-ancestors 'self'" in text for text in console)
+
+
+def test_an_embedded_lesson_boots_on_a_click_and_completes_in_memory(page, site):
+    """The README's snippet on another site: nothing boots until Start; the lesson's steps open in the
+    frame, where the browser refuses IndexedDB (checked in the frame itself), so the lesson runs on the
+    in-memory saver, says so in one line, and every step completes by clicking."""
+    lesson = get_lesson("interrupt")  # no crash in it: a killed worker takes an in-memory thread along
+    snippet = README_SNIPPET.replace("https://checkpoint-lab.pages.dev", site)
+    assert f'src="{site}/embed?lesson={lesson.id}&amp;lang=en"' in snippet
+    with host_page(snippet) as host:
+        page.goto(host)
+        frame = page.locator("iframe").element_handle().content_frame()
+        frame.wait_for_url(re.compile(r"/embed\?lesson=interrupt&lang=en$"))
+        start = frame.get_by_role("button", name="Start the lesson", exact=True)
+        expect(start).to_be_visible()
+        assert frame.evaluate("() => document.body.dataset.bootState ?? null") is None  # no Python yet
+        assert frame.locator("#boot").is_hidden()
+        start.click()
+        frame.wait_for_url(re.compile(rf"/learn/en/{lesson.id}/{lesson.steps[0].id}/$"))
+        assert frame.evaluate(INDEXEDDB_REFUSED) is True  # the in-memory path is the only one here
+        for number, step in enumerate(lesson.steps):
+            take_step(frame, "en", lesson.id, step.id)
+            expect(frame.locator("[data-storage-line]")).to_be_visible()
+            expect(frame.locator("[data-storage-line]")).to_contain_text("this lesson runs in memory")
+            tab = frame.locator("[data-storage-line] a")
+            assert tab.get_attribute("href") == f"/learn/en/{lesson.id}/{step.id}/"
+            assert tab.get_attribute("target") == "_blank"
+            if number == 0:
+                assert serious_violations(frame) == []
+            if number + 1 < len(lesson.steps):
+                frame.get_by_role("link", name="Next", exact=True).click()
+                frame.wait_for_url(re.compile(rf"/learn/en/{lesson.id}/{lesson.steps[number + 1].id}/$"))
+
+
+def readme_snippet() -> str:
+    """The iframe the README offers to copy."""
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    return re.search(r"```html\n(<iframe .*?</iframe>)\n```", readme, re.DOTALL)[1]
+
+
+README_SNIPPET = readme_snippet()
+
+# Whether this document's IndexedDB refuses to open a database (a cross-site frame under Chromium's
+# third-party storage rules); true also when indexedDB is missing altogether.
+INDEXEDDB_REFUSED = """async () => {
+  try {
+    const request = indexedDB.open("checkpoint-lab-probe");
+    return await new Promise((resolve) => {
+      request.onsuccess = () => { request.result.close(); resolve(false); };
+      request.onerror = () => resolve(true);
+    });
+  } catch {
+    return true;
+  }
+}"""
+
+
+def test_an_unknown_lesson_says_which_lessons_exist(page, site):
+    page.goto(f"{site}/embed?lesson=nope")
+    expect(page.get_by_role("heading", name="No such lesson")).to_be_visible()
+    expect(page.locator("[data-embed-intro]")).to_have_text(
+        'There is no lesson "nope". The lessons are: checkpoints, threads, crash, interrupt, idempotency, '
+        "replay-fork, edit-past, durability."
+    )
+    assert page.locator("[data-embed-start]").is_hidden()
+    assert page.evaluate("() => document.body.dataset.bootState ?? null") is None  # nothing booted

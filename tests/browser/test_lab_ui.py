@@ -218,12 +218,14 @@ def test_time_travel_to_an_early_frame_and_replay(page, site):
     scrubber = page.get_by_role("slider", name="Frame")
     expect(scrubber).to_have_attribute("aria-valuetext", re.compile(r"^Frame 8 of 8"))
     button(page, "First").click()
-    expect(scrubber).to_have_attribute("aria-valuetext", re.compile(r"^Frame 1 of 8 · step -1"))
+    expect(scrubber).to_have_attribute("aria-valuetext", re.compile(r"^Frame 1 of 8: the input · step -1$"))
     for _ in range(3):
         button(page, "Next").click()
     button(page, "Previous").click()
     button(page, "Next").click()
-    expect(scrubber).to_have_attribute("aria-valuetext", re.compile(r"^Frame 4 of 8 · step 2"))
+    expect(scrubber).to_have_attribute(
+        "aria-valuetext", re.compile(r"^Frame 4 of 8: after fetch_transactions, screen_sanctions · step 2$")
+    )
     frame = before[3]
     expect(page.locator("#inspector")).to_have_attribute("data-checkpoint-id", frame)
     expect(page.locator("#inspect-next")).to_have_text("classify_typology")
@@ -290,7 +292,9 @@ def test_fork_with_an_edited_state_makes_two_branches(page, site):
     # One click switches the view to the other branch: the scrubber walks its frames.
     page.locator('#branch-list li[data-head="false"] button').click()
     scrubber = page.get_by_role("slider", name="Frame")
-    expect(scrubber).to_have_attribute("aria-valuetext", re.compile(r"^Frame 6 of 6 · step 4"))
+    expect(scrubber).to_have_attribute(
+        "aria-valuetext", re.compile(r"^Frame 6 of 6: after draft_sar · step 4$")
+    )
     expect(page.locator("#inspect-next")).to_have_text("human_review")
     assert "branch=" in page.url
     counts = assert_counts_are_true(page)

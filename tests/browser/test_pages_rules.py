@@ -45,6 +45,13 @@ def test_embed_page_is_served_at_its_pretty_url_and_may_be_framed_anywhere(serve
     assert "script-src 'self' 'wasm-unsafe-eval'" in headers["content-security-policy"]
 
 
+def test_lesson_steps_may_be_framed_anywhere_for_an_embedded_lesson(served):
+    status, headers, html = fetch(served, "/learn/zh/interrupt/approve/")
+    assert status == 200 and 'data-step="approve"' in html
+    assert frame_ancestors(headers) == ["*"]  # one policy: the site-wide one was detached first
+    assert "script-src 'self' 'wasm-unsafe-eval'" in headers["content-security-policy"]
+
+
 @pytest.mark.parametrize(
     ("path", "location"),
     [
