@@ -39,7 +39,7 @@ from collections.abc import Callable
 from typing import Any
 
 from lab.aml.graph import ChargeReceipt, FilingReceipt
-from lab.controller.paid_api import decide_request, request_row
+from lab.controller.paid_api import Decision, decide_import, decide_request, request_row
 
 REPLY_TIMEOUT_S = 30.0
 """How long a call waits for the page: a page that does not run the ledger must not hang a run."""
@@ -88,19 +88,27 @@ class PageWorld:
         await self._ask("clear", {})
 
     async def add_entries(self, rows: list[dict[str, Any]]) -> None:
-        """Append requests received elsewhere (an imported thread's) to the page's ledger, in order."""
+        """Append requests received elsewhere (an imported thread's) to the page's ledger, in order,
+        each at the next place in arrival order."""
         for row in rows:
-            await self._ask("record", {k: v for k, v in row.items() if k not in ("seq", "worker")})
+            await self._record(lambda kept, row=row: decide_import(kept, row))
 
     async def _serve(self, request: dict[str, Any]) -> ChargeReceipt | FilingReceipt:
+        decision = await self._record(lambda kept: decide_request(kept, request))
+        assert decision.receipt is not None  # a request's decision always answers with a receipt
+        return decision.receipt
+
+    async def _record(self, decide: Callable[[list[dict[str, Any]]], Decision]) -> Decision:
+        """Read the rows, ``decide`` the row to record over them, record it; decide again when another
+        tab recorded first."""
         async with self._deciding:
             for _ in range(MAX_DECISIONS):
-                decision = decide_request(await self.entries(), request)
+                decision = decide(await self.entries())
                 try:
                     await self._ask("record", decision.row)
                 except StaleDecision:
                     continue  # another tab recorded first: read again, decide again
-                return decision.receipt
+                return decision
         raise ExternalWorldError(
             f"The ledger kept changing under this request ({MAX_DECISIONS} decisions went stale)"
         )

@@ -30,7 +30,7 @@ from typing import Any, Literal
 
 from lab.aml.graph import ChargeReceipt, FilingReceipt
 
-__all__ = ["Decision", "IdempotencyError", "decide_request", "request_row"]
+__all__ = ["Decision", "IdempotencyError", "decide_import", "decide_request", "request_row"]
 
 Kind = Literal["charge", "sar"]
 RECEIPT_PREFIX: dict[str, str] = {"charge": "ch", "sar": "sar"}
@@ -45,10 +45,11 @@ class IdempotencyError(Exception):
 
 @dataclass(frozen=True)
 class Decision:
-    """What the world does with one request: the raw ``row`` to record and the ``receipt`` to answer."""
+    """What the world does with one request: the raw ``row`` to record and the ``receipt`` to answer
+    (none for an imported row: its caller was answered in the lab that made it)."""
 
     row: dict[str, Any]
-    receipt: ChargeReceipt | FilingReceipt
+    receipt: ChargeReceipt | FilingReceipt | None
 
 
 def request_row(kind: Kind, idempotency_key: str | None, **request: Any) -> dict[str, Any]:
@@ -98,6 +99,13 @@ def decide_request(rows: list[dict[str, Any]], request: dict[str, Any]) -> Decis
         "at": time.time() * 1000,  # ms since 1970, as a JavaScript clock reads it
     }
     return Decision(row, receipt_for(original or row, replayed=original is not None))
+
+
+def decide_import(rows: list[dict[str, Any]], row: dict[str, Any]) -> Decision:
+    """Record ``row`` as another lab decided it (an imported thread's): its outcome stays as it was;
+    only its place in this ledger, ``seq``, is decided here, over ``rows`` (no receipt: nobody waits)."""
+    kept = {name: value for name, value in row.items() if name not in ("seq", "worker")}
+    return Decision({**kept, "seq": len(rows) + 1}, receipt=None)
 
 
 def receipt_for(executed: dict[str, Any], *, replayed: bool) -> ChargeReceipt | FilingReceipt:

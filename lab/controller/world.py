@@ -16,7 +16,7 @@ from typing import Any
 
 from lab.aml.graph import ChargeReceipt, FilingReceipt
 from lab.controller.ledger_rules import annotate_ledger
-from lab.controller.paid_api import IdempotencyError, decide_request, request_row
+from lab.controller.paid_api import IdempotencyError, decide_import, decide_request, request_row
 
 __all__ = ["IdempotencyError", "InMemoryWorld", "annotate_ledger"]
 
@@ -44,7 +44,7 @@ class InMemoryWorld:
 
     async def add_entries(self, rows: list[dict[str, Any]]) -> None:
         for row in rows:
-            self._rows.append({**row, "seq": len(self._rows) + 1})
+            self._rows.append(decide_import(self._rows, row).row)
 
     def _serve(self, request: dict[str, Any]) -> ChargeReceipt | FilingReceipt:
         decision = decide_request(self._rows, request)

@@ -6,19 +6,26 @@
  */
 
 const KEY = "checkpoint-lab.lessons";
+/** Progress of this page only, when the browser refuses localStorage (a cross-site frame). */
+let unsaved = {};
 
 /** @returns {Record<string, true>} "lesson/step" → true for every step done */
 export function doneSteps() {
   try {
-    return JSON.parse(localStorage.getItem(KEY) ?? "{}") ?? {};
+    return { ...unsaved, ...(JSON.parse(localStorage.getItem(KEY) ?? "{}") ?? {}) };
   } catch {
-    return {}; // unreadable progress is no progress, not a broken page
+    return unsaved; // unreadable or refused storage is this page's progress only, not a broken page
   }
 }
 
-/** Remember that Python said `lesson`/`step` is done. */
+/** Remember that Python said `lesson`/`step` is done (in this page only, if storage is refused). */
 export function markDone(lesson, step) {
-  localStorage.setItem(KEY, JSON.stringify({ ...doneSteps(), [`${lesson}/${step}`]: true }));
+  const done = { ...doneSteps(), [`${lesson}/${step}`]: true };
+  try {
+    localStorage.setItem(KEY, JSON.stringify(done));
+  } catch {
+    unsaved = done;
+  }
 }
 
 /**

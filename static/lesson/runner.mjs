@@ -193,7 +193,8 @@ async function goNext(event) {
   lesson = readJson("lesson-data");
   view = new StepView();
   presenterShown();
-  await enter(sameLesson ? view.step.moves.slice(done.moves.length + (done.action ? 1 : 0)) : view.step.moves);
+  const moves = sameLesson ? view.step.moves.slice(done.moves.length + (done.action ? 1 : 0)) : view.step.moves;
+  await enter(moves).catch(failed); // a step that cannot be set up says so, as on a fresh page
 }
 
 const presenterShown = mountPresenter(words, { reveal, pick: predicted });

@@ -15,9 +15,12 @@ export function mountLedger(root) {
   const totals = h("p", { class: "totals", id: "ledger-totals" });
   const table = h("table", { class: "ledger", id: "ledger-table" });
   const empty = h("p", { class: "empty" });
-  root.append(alert, totals, empty, h("div", { class: "table-scroll" }, table));
+  // A table wider than the panel scrolls: the keyboard reaches it, and it says what it holds.
+  const scroller = h("div", { class: "table-scroll", tabindex: "0", role: "region" }, table);
+  root.append(alert, totals, empty, scroller);
 
   function render(model) {
+    scroller.setAttribute("aria-label", t("panel.ledger"));
     const ledger = model.ledger;
     const entries = ledger?.entries ?? [];
     empty.hidden = entries.length > 0;
