@@ -1,5 +1,6 @@
 /**
- * Lesson progress, kept in this browser (localStorage): which steps of which lesson are done. The
+ * Lesson progress, kept in this browser (localStorage; for this page only where the browser refuses
+ * it): which steps of which lesson are done. The
  * lesson list and each lesson's step list show it in their `[data-lesson-progress]` and
  * `[data-step-progress]` placeholders. Progress is a learner's, not a rule of the lab: Python decides
  * whether a step is done (lesson_check); this module only remembers that it said so.
@@ -7,10 +8,20 @@
 
 const KEY = "checkpoint-lab.lessons";
 
+/** Progress where the browser refuses localStorage (a cross-site frame throws a SecurityError):
+ * kept for this page only, like the lab's records there. */
+let unsaved = {};
+
 /** @returns {Record<string, true>} "lesson/step" → true for every step done */
 export function doneSteps() {
+  let stored;
   try {
-    return JSON.parse(localStorage.getItem(KEY) ?? "{}") ?? {};
+    stored = localStorage.getItem(KEY);
+  } catch {
+    return { ...unsaved };
+  }
+  try {
+    return JSON.parse(stored ?? "{}") ?? {};
   } catch {
     return {}; // unreadable progress is no progress, not a broken page
   }
@@ -18,7 +29,12 @@ export function doneSteps() {
 
 /** Remember that Python said `lesson`/`step` is done. */
 export function markDone(lesson, step) {
-  localStorage.setItem(KEY, JSON.stringify({ ...doneSteps(), [`${lesson}/${step}`]: true }));
+  const done = { ...doneSteps(), [`${lesson}/${step}`]: true };
+  try {
+    localStorage.setItem(KEY, JSON.stringify(done));
+  } catch {
+    unsaved = done;
+  }
 }
 
 /**
