@@ -25,7 +25,7 @@ def _starts_with(key: list[Any], prefix: list[Any]) -> bool:
 class RecordsPage:
     def __init__(self) -> None:
         self.stores: dict[str, dict[str, tuple[list[Any], Any]]] = {}
-        self.calls = 0
+        self.log: list[dict[str, Any]] = []  # every call {op, args, answer}, for replaying in the real page
 
     def connect(self, *, timeout: float = 1.0) -> PageRecords:
         """A new worker's client of these records."""
@@ -37,19 +37,15 @@ class RecordsPage:
         return client
 
     def _answer(self, client: PageRecords, event: dict[str, Any]) -> None:
-        self.calls += 1
         args = event["args"]
         try:
             result = self._read(args) if event["op"] == "read" else self._write(args["changes"])
         except (KeyError, TypeError, ValueError) as error:
-            answer = {
-                "call": event["call"],
-                "ok": False,
-                "error": {"type": type(error).__name__, "message": str(error)},
-            }
+            answer = _wire({"ok": False, "error": {"type": type(error).__name__, "message": str(error)}})
         else:
-            answer = {"call": event["call"], "ok": True, "result": result}
-        client.reply(_wire(answer))
+            answer = _wire({"ok": True, "result": result})
+        self.log.append({"op": event["op"], "args": args, "answer": answer})
+        client.reply({"call": event["call"], **answer})
 
     def _store(self, name: str) -> dict[str, tuple[list[Any], Any]]:
         return self.stores.setdefault(name, {})
