@@ -13,7 +13,7 @@ import test_controller
 from controller_lab import Lab
 
 from lab.browser.page_journal import PageJournal
-from lab.browser.page_records import PageRecordsError
+from lab.browser.page_records import PageRecords, PageRecordsError
 from lab.browser.page_storage import PageStorage
 from lab.checkpoint import CheckpointSaver
 from lab.controller import LabController, MemoryJournal
@@ -99,7 +99,7 @@ async def test_the_page_journal_tells_the_story_the_memory_journal_tells():
 
 
 async def test_a_page_that_does_not_answer_fails_the_storage_call_clearly():
-    storage = PageStorage(PageRecordsPageThatIsGone().connect())
+    storage = PageStorage(PageRecords(lambda _event: None, timeout=0.1))  # a page that is gone
     with pytest.raises(PageRecordsError, match="did not answer the records call 'read' within 0.1 s"):
         await storage.checkpoint("t", "", None)
 
@@ -113,10 +113,3 @@ async def test_a_change_the_page_does_not_know_fails_whole():
             [{"do": "put", "store": "s", "key": ["k"], "record": 2}, {"do": "rename", "store": "s"}]
         )
     assert await records.get("s", [["k"], ["none"]]) == [1, None]  # nothing of the failed write
-
-
-class PageRecordsPageThatIsGone(RecordsPage):
-    def connect(self, *, timeout: float = 0.1):  # type: ignore[override]
-        from lab.browser.page_records import PageRecords
-
-        return PageRecords(lambda _event: None, timeout=timeout)
