@@ -18,7 +18,8 @@
  *             (pyodide-boot.mjs); `detail.snapshot` says "restored", "none" or "failed: <why>"
  *   packages  the wheels: msgpack and the lab
  *   lab       `import lab.browser.worker_api`
- *   restore   Python opens the IndexedDB database (or falls back to memory: a "warning" event)
+ *   restore   Python opens the IndexedDB database (or falls back to memory: a "warning" event; the
+ *             page then keeps the records, and answers Python's "records" calls during this stage)
  *   ready     requests are answered from now on ("done" only; `ms` is the whole boot)
  * Requests sent before "ready" wait for it; after a failed boot they are answered with a
  * BootError.
