@@ -7,6 +7,7 @@
  * page says so in one line (static/lesson/storage-line.mjs).
  */
 import { LANGS, setLang, t } from "./i18n.mjs";
+import { nodeDelay } from "./url-state.mjs";
 
 const params = new URLSearchParams(location.search);
 const wanted = params.get("lesson");
@@ -34,7 +35,9 @@ function showLesson(lang) {
   title.textContent = lesson.titles[lang];
   intro.textContent = t("embed.lessonIntro", { steps: lesson.steps });
   start.textContent = t("embed.lessonStart");
-  start.addEventListener("click", () => location.assign(`/learn/${lang}/${lesson.id}/${lesson.first}/`));
+  // The lab's pace goes along, as a lesson link carries it (`&delay=0.05` makes tests fast).
+  const pace = nodeDelay() === null ? "" : `?delay=${nodeDelay()}`;
+  start.addEventListener("click", () => location.assign(`/learn/${lang}/${lesson.id}/${lesson.first}/${pace}`));
 }
 
 if (wanted === null) {

@@ -20,6 +20,10 @@
  * needs is in IndexedDB (checkpoints and journal: "checkpoint-lab-threads"; the ledger:
  * "checkpoint-lab-ledger"), so a new page's session restores the thread and its ledger as they were.
  *
+ * Without IndexedDB (a cross-site iframe, some private modes) the worker's checkpoints and journal are
+ * kept here instead, in `records` (page-records.mjs: `records` events, answered for any live process),
+ * so a crash still finds the thread; a reload does not.
+ *
  * One writer per thread across tabs: the page holds the thread's Web Lock (thread-writer.mjs) and
  * says who writes with `setWriter(thread, "here" | "elsewhere")`; a process that takes over after a
  * crash is told before it restores that thread, so the lock stays with the tab.
@@ -29,6 +33,7 @@
 import { LabError } from "./lab-client.mjs";
 import { LEDGER_DATABASE, Ledger } from "./ledger.mjs";
 import { clearOfflineCopy, completeOfflineCopy, controlled } from "./offline.mjs";
+import { PageRecords } from "./page-records.mjs";
 import { errorInfo } from "./protocol.mjs";
 import { PythonProcess, makeSnapshotInWorker } from "./python-process.mjs";
 
@@ -47,6 +52,8 @@ const RUN_COMMANDS = new Set(["step", "run", "resume", "answer", "replay"]);
 export class LabSession {
   /** @type {Ledger} the external world's ledger: read its rows with entries(), watch onChange */
   ledger;
+  /** the checkpoints and journal of a worker without IndexedDB: kept here, they outlive its crash */
+  records = new PageRecords();
   #spareWanted;
   #delay;
   #count = 0;
@@ -203,6 +210,7 @@ export class LabSession {
    */
   async wipeStorage() {
     this.close();
+    this.records.clear();
     await this.ledger.close();
     await Promise.all([...LAB_DATABASES.map(deleteDatabase), clearOfflineCopy()]);
   }
@@ -383,6 +391,7 @@ export class LabSession {
 
   /** @param {PythonProcess} process @param {object} event */
   #onProcessEvent(process, event) {
+    if (event.type === "records") return this.#serveRecords(process, event); // spares read them too
     if (process !== this.#active || !process.alive) return; // a spare boots quietly; the dead are silent
     this.#emit({ ...event, worker: process.number });
     if (event.type === "world") {
@@ -402,6 +411,20 @@ export class LabSession {
       answer = { call, ok: false, error: errorInfo(error) };
     }
     if (process.alive) process.client.request("world_reply", answer).catch(() => {});
+  }
+
+  // -- records kept for a worker without IndexedDB (page-records.mjs) ---------------------------------
+
+  /** Answer a records call of any live process (a spare restores from them too); the dead get none. */
+  #serveRecords(process, { call, op, args }) {
+    if (!process.alive) return;
+    let answer;
+    try {
+      answer = { call, ok: true, result: this.records.handle(op, args) };
+    } catch (error) {
+      answer = { call, ok: false, error: errorInfo(error) };
+    }
+    if (process.alive) process.client.request("records_reply", answer).catch(() => {});
   }
 
   /** @param {SessionEvent} event */

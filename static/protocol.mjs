@@ -18,7 +18,8 @@
  *             (pyodide-boot.mjs); `detail.snapshot` says "restored", "none" or "failed: <why>"
  *   packages  the wheels: msgpack and the lab
  *   lab       `import lab.browser.worker_api`
- *   restore   Python opens the IndexedDB database (or falls back to memory: a "warning" event)
+ *   restore   Python opens the IndexedDB database (or falls back to memory: a "warning" event; the
+ *             page then keeps the records, and answers Python's "records" calls during this stage)
  *   ready     requests are answered from now on ("done" only; `ms` is the whole boot)
  * Requests sent before "ready" wait for it; after a failed boot they are answered with a
  * BootError.
@@ -32,6 +33,12 @@
  *   worker -> page   controller events                  {type, seq, thread_id, ...} (ControllerEvent)
  *   worker -> page   {type: "world", call, op, args}     a call to the external world: the page's
  *   page -> worker   {cmd: "world_reply", args: {call, ok, result | error}}   ledger answers it
+ *
+ * Without IndexedDB the checkpoints and the journal are kept by the page too (page-records.mjs), so
+ * that a crash does not take them along:
+ *
+ *   worker -> page   {type: "records", call, op, args}   read or write records (RecordsEvent)
+ *   page -> worker   {cmd: "records_reply", args: {call, ok, result | error}}
  *
  * (`call`, not `id`: a message with a numeric `id` is a Response.) The external world - the paid
  * API and the SAR registry - is the page's ledger (ledger.mjs), kept in its own database
@@ -79,6 +86,9 @@ export const BOOT_STAGES = Object.freeze(["runtime", "packages", "lab", "restore
  * @property {{args: {call: number, ok: boolean, result?: any, error?: ErrorInfo},
  *            result: {accepted: boolean}}} world_reply
  *   the page's answer to a WorldEvent (accepted: false when no call waits for it any more)
+ * @property {{args: {call: number, ok: boolean, result?: any, error?: ErrorInfo},
+ *            result: {accepted: boolean}}} records_reply
+ *   the page's answer to a RecordsEvent
  * @property {{args: {}, result: LabInfo}} lab_info
  * @property {{args: {delay: number}, result: LabInfo}} lab_configure
  *   rebuild the controller with nodes that work `delay` seconds (0-10); only before the first `lab`
@@ -154,12 +164,23 @@ export const BOOT_STAGES = Object.freeze(["runtime", "packages", "lab", "restore
  */
 
 /**
+ * A call of Python's PageRecords (lab/browser/page_records.py) to the records the page keeps for a
+ * worker without IndexedDB; LabSession answers it from its PageRecords (page-records.mjs) with
+ * `records_reply`, for any live process (a spare reads them as it boots).
+ * @typedef {object} RecordsEvent
+ * @property {"records"} type
+ * @property {number} call
+ * @property {"read" | "write"} op
+ * @property {object} args     read: {store, keys} or {store, prefix}; write: {changes}
+ */
+
+/**
  * Another tab opened the lab's database at a newer version (an updated lab): the worker's connection
  * has closed itself so the upgrade can go on (lab/browser/idb.py), and the page asks for a reload.
  * @typedef {{type: "storage", change: "versionchange", database: string}} StorageEvent
  */
 
-/** @typedef {BootEvent | WorkerErrorEvent | ControllerEvent | WorldEvent | StorageEvent} LabEvent */
+/** @typedef {BootEvent | WorkerErrorEvent | ControllerEvent | WorldEvent | RecordsEvent | StorageEvent} LabEvent */
 
 /**
  * Where a process died: at an armed seam (the controller's crash_point), or killed by the page
@@ -225,7 +246,8 @@ export const BOOT_STAGES = Object.freeze(["runtime", "packages", "lab", "restore
 
 /**
  * Everything LabSession.onEvent delivers: the worker's events (each with `worker` added; a spare's
- * stay private until it takes over), the ledger's, the process's, the offline copy's and the snapshot's.
+ * stay private until it takes over; RecordsEvents are served, never delivered), the ledger's, the
+ * process's, the offline copy's and the snapshot's.
  * @typedef {(LabEvent & {worker: number}) | LedgerEvent | ProcessEvent | ProcessReadyEvent | OfflineEvent
  *            | SnapshotEvent} SessionEvent
  */

@@ -17,6 +17,15 @@ const now = () => Math.round(performance.now());
 let currentStage = "runtime";
 
 /**
+ * The page's answers to Python's own calls (page_calls.py). Python may wait for one while it boots
+ * (its restore stage reads the records the page keeps, page-records.mjs), so these are dispatched as
+ * soon as the lab is imported, not held until "ready" like every other request.
+ */
+const ANSWERS_TO_PYTHON = new Set(["records_reply", "world_reply"]);
+/** @type {any} lab.browser.worker_api, once the "lab" stage has imported it */
+let imported = null;
+
+/**
  * Run one boot stage between a "start" and a "done" event.
  * @template T
  * @param {BootStage} name
@@ -47,6 +56,7 @@ async function boot() {
   }));
   await stage("packages", async () => unpackWheels(pyodide, await wheels), (packages) => ({ packages }));
   const api = await stage("lab", async () => pyodide.pyimport("lab.browser.worker_api"));
+  imported = api;
   api.connect((eventJson) => post(JSON.parse(eventJson)));
   await stage("restore", async () => JSON.parse(await api.restore()), (storage) => storage);
   post({ type: "boot", stage: "ready", state: "done", at: now(), ms: now() });
@@ -91,7 +101,7 @@ booted.catch((error) => {
 self.addEventListener("message", async ({ data: request }) => {
   let api;
   try {
-    api = await booted;
+    api = ANSWERS_TO_PYTHON.has(request.cmd) && imported !== null ? imported : await booted;
   } catch (error) {
     const { message } = errorInfo(error);
     post({ id: request.id, ok: false, error: { type: "BootError", message: `Python did not start: ${message}` } });

@@ -9,6 +9,7 @@ command        args                            result
 lab            ``{name, args}``                the controller's answer to ``dispatch(name, args)``:
                                                ``{ok: true, result}`` or ``{ok: false, error}``
 world_reply    ``{call, ok, result | error}``  ``{accepted}``: the page's answer to a world call
+records_reply  ``{call, ok, result | error}``  ``{accepted}``: the page's answer to a records call
 lab_info       ``{}``                          ``{process, storage, database, threads, delay}``
 lab_configure  ``{delay}``                     the same, once the controller is rebuilt
 =============  ==============================  ==================================================
@@ -18,8 +19,9 @@ survive: the checkpoints and the controller's journal are in the IndexedDB datab
 :data:`DATABASE` (the saver's three stores plus the journal's, see ``lab.browser.idb_journal``),
 and the paid API and SAR registry are the page's ledger, reached through
 :class:`~lab.browser.page_world.PageWorld`. If IndexedDB is unavailable, the platform's restore
-stage has already told the page so; the lab then runs over ``InMemorySaver`` and
-``MemoryJournal``, and a crash or reload loses the thread.
+stage has already told the page so; the checkpoints and the journal then live in the page's memory
+(:class:`~lab.browser.page_storage.PageStorage` and :class:`~lab.browser.page_journal.PageJournal`
+over :class:`~lab.browser.page_records.PageRecords`): a crash keeps the thread, a reload loses it.
 
 **Boot.** ``worker_api.restore`` (the "restore" boot stage) calls :func:`open_lab`: it opens the
 database, builds the controller and restores the session its journal remembers; the stage's
@@ -48,11 +50,14 @@ from pyodide.ffi import JsProxy
 from lab.aml.graph import DEFAULT_DELAY
 from lab.browser import idb, idb_journal
 from lab.browser.idb_journal import IndexedDBJournal
+from lab.browser.page_journal import PageJournal
+from lab.browser.page_records import PageRecords
+from lab.browser.page_storage import PageStorage
 from lab.browser.page_world import PageWorld
-from lab.checkpoint import BaseCheckpointSaver, InMemorySaver
+from lab.checkpoint import BaseCheckpointSaver, CheckpointSaver
 from lab.checkpoint.indexeddb import IndexedDBSaver
 from lab.checkpoint.indexeddb import create_stores as create_checkpoint_stores
-from lab.controller import Journal, LabController, MemoryJournal
+from lab.controller import Journal, LabController
 
 DATABASE = "checkpoint-lab-threads"
 """The IndexedDB database of the lab's threads: checkpoints and the controller's journal."""
@@ -75,6 +80,7 @@ class _Lab:
     journal: Journal | None = None
     database: str | None = None  # None when the lab keeps everything in memory
     world: PageWorld | None = None
+    records: PageRecords | None = None  # the page's records, when the lab keeps everything in memory
     controller: LabController | None = None
     delay: float = DEFAULT_DELAY
     commands_run: int = 0
@@ -102,7 +108,9 @@ async def open_lab(emit: Emit, *, indexeddb: bool) -> dict[str, Any]:
         db = await idb.open_database(DATABASE, SCHEMA_VERSION, _upgrade, notice)
         _lab.saver, _lab.journal, _lab.database = IndexedDBSaver(db), IndexedDBJournal(db), DATABASE
     else:
-        _lab.saver, _lab.journal, _lab.database = InMemorySaver(), MemoryJournal(), None
+        _lab.records = PageRecords(emit)  # in the page's memory: they outlive this worker
+        _lab.saver, _lab.journal = CheckpointSaver(PageStorage(_lab.records)), PageJournal(_lab.records)
+        _lab.database = None
     _lab.emit = emit
     _lab.world = PageWorld(emit)
     restored = await _build_controller(_lab.delay)
@@ -169,6 +177,13 @@ async def world_reply(args: dict[str, Any]) -> dict[str, Any]:
     return {"accepted": _lab.world.reply(args)}
 
 
+async def records_reply(args: dict[str, Any]) -> dict[str, Any]:
+    """The page's answer to a records call: ``{call, ok: true, result}`` or ``{call, ok: false, error}``."""
+    if _lab.records is None:
+        raise RuntimeError("the lab keeps no records in the page, so no records call is waiting")
+    return {"accepted": _lab.records.reply(args)}
+
+
 async def lab_info(_args: dict[str, Any]) -> dict[str, Any]:
     """Who answers (this Python process) and what it stores where."""
     journal = _lab.journal
@@ -197,6 +212,7 @@ async def lab_configure(args: dict[str, Any]) -> dict[str, Any]:
 COMMANDS = {
     "lab": lab,
     "world_reply": world_reply,
+    "records_reply": records_reply,
     "lab_info": lab_info,
     "lab_configure": lab_configure,
 }

@@ -10,14 +10,9 @@ of :mod:`lab.controller.paid_api` that the in-memory world uses too. A charge is
 the rows (``entries``), then ``record`` the row the rule decided (outcome, receipt id, amount,
 time); the receipt is answered once the page has recorded it.
 
-One call is one round trip, matched by its number ``call`` (not ``id``: in ``static/protocol.mjs``
-a message with a numeric ``id`` is the response to a page request):
-
-1. Python emits the event ``{type: "world", call, op, args}`` (``op``: ``entries``, ``record``
-   (``args``: the row) or ``clear``) and awaits an ``asyncio.Future``;
-2. the page does the work and sends the worker command ``world_reply`` with ``{call, ok: true,
-   result}`` or ``{call, ok: false, error: {type, message}}``; :meth:`PageWorld.reply` settles the
-   future.
+Each call is one round trip of :class:`lab.browser.page_calls.PageCalls`: the event
+``{type: "world", call, op, args}`` (``op``: ``entries``, ``record`` (``args``: the row) or
+``clear``), answered by the worker command ``world_reply``.
 
 If the worker dies in between, nothing is lost that the page has not already recorded: the page
 writes the row before it replies, and a dead worker's calls are no longer served. Requests are
@@ -34,15 +29,12 @@ given), so CPython can import and test it.
 from __future__ import annotations
 
 import asyncio
-import itertools
-from collections.abc import Callable
 from typing import Any
 
 from lab.aml.graph import ChargeReceipt, FilingReceipt
+from lab.browser.page_calls import REPLY_TIMEOUT_S, Emit, PageCalls
 from lab.controller.paid_api import Decision, decide_import, decide_request, request_row
 
-REPLY_TIMEOUT_S = 30.0
-"""How long a call waits for the page: a page that does not run the ledger must not hang a run."""
 MAX_DECISIONS = 20
 """How often one request is decided again because another tab recorded a row first."""
 STALE_DECISION = "ConstraintError"
@@ -63,11 +55,15 @@ class PageWorld:
     ``emit(event)`` posts an event to the page (``lab.browser.worker_api.emit`` in the worker).
     """
 
-    def __init__(self, emit: Callable[[dict[str, Any]], None], *, timeout: float = REPLY_TIMEOUT_S) -> None:
-        self._emit = emit
-        self._timeout = timeout
-        self._ids = itertools.count(1)
-        self._waiting: dict[int, asyncio.Future[Any]] = {}
+    def __init__(self, emit: Emit, *, timeout: float = REPLY_TIMEOUT_S) -> None:
+        self._calls = PageCalls(
+            emit,
+            "world",
+            timeout=timeout,
+            failure=_page_error,
+            timeout_error=ExternalWorldError,
+            what="the external call",
+        )
         self._deciding = asyncio.Lock()  # read the rows, decide, record: one request at a time
 
     # -- the ExternalWorld interface ------------------------------------------------------------------
@@ -115,31 +111,11 @@ class PageWorld:
 
     # -- the round trip -----------------------------------------------------------------------------
     def reply(self, answer: dict[str, Any]) -> bool:
-        """Settle a call with the page's ``answer`` ``{call, ok, result | error}``; ``False`` if no
-        call waits for that number (any more: it timed out, or was never made)."""
-        future = self._waiting.pop(answer.get("call"), None)
-        if future is None or future.done():
-            return False
-        if answer.get("ok") is True:
-            future.set_result(answer.get("result"))
-        else:
-            future.set_exception(_page_error(answer.get("error") or {}))
-        return True
+        """Settle a call with the page's ``answer`` (:meth:`lab.browser.page_calls.PageCalls.reply`)."""
+        return self._calls.reply(answer)
 
     async def _ask(self, op: str, args: dict[str, Any]) -> Any:
-        call = next(self._ids)
-        future = asyncio.get_running_loop().create_future()
-        self._waiting[call] = future
-        self._emit({"type": "world", "call": call, "op": op, "args": args})
-        try:
-            return await asyncio.wait_for(future, self._timeout)
-        except TimeoutError:
-            raise ExternalWorldError(
-                f"The page did not answer the external call {op!r} within {self._timeout:g} s: "
-                "the page side of the lab (LabSession and its ledger) must be running"
-            ) from None
-        finally:
-            self._waiting.pop(call, None)
+        return await self._calls.ask(op, args)
 
 
 def _page_error(error: dict[str, str]) -> Exception:

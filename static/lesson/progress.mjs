@@ -1,24 +1,33 @@
 /**
- * Lesson progress, kept in this browser (localStorage): which steps of which lesson are done. The
+ * Lesson progress, kept in this browser (localStorage; for this page only where the browser refuses
+ * it): which steps of which lesson are done. The
  * lesson list and each lesson's step list show it in their `[data-lesson-progress]` and
  * `[data-step-progress]` placeholders. Progress is a learner's, not a rule of the lab: Python decides
  * whether a step is done (lesson_check); this module only remembers that it said so.
  */
 
 const KEY = "checkpoint-lab.lessons";
-/** Progress of this page only, when the browser refuses localStorage (a cross-site frame). */
+
+/** Progress where the browser refuses localStorage (a cross-site frame throws a SecurityError):
+ * kept for this page only, like the lab's records there. */
 let unsaved = {};
 
 /** @returns {Record<string, true>} "lesson/step" → true for every step done */
 export function doneSteps() {
+  let stored;
   try {
-    return { ...unsaved, ...(JSON.parse(localStorage.getItem(KEY) ?? "{}") ?? {}) };
+    stored = localStorage.getItem(KEY);
   } catch {
-    return unsaved; // unreadable or refused storage is this page's progress only, not a broken page
+    return { ...unsaved };
+  }
+  try {
+    return JSON.parse(stored ?? "{}") ?? {};
+  } catch {
+    return {}; // unreadable progress is no progress, not a broken page
   }
 }
 
-/** Remember that Python said `lesson`/`step` is done (in this page only, if storage is refused). */
+/** Remember that Python said `lesson`/`step` is done. */
 export function markDone(lesson, step) {
   const done = { ...doneSteps(), [`${lesson}/${step}`]: true };
   try {

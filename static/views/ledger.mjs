@@ -15,12 +15,11 @@ export function mountLedger(root) {
   const totals = h("p", { class: "totals", id: "ledger-totals" });
   const table = h("table", { class: "ledger", id: "ledger-table" });
   const empty = h("p", { class: "empty" });
-  // A table wider than the panel scrolls: the keyboard reaches it, and it says what it holds.
-  const scroller = h("div", { class: "table-scroll", tabindex: "0", role: "region" }, table);
+  // Focusable, so a keyboard can scroll a table wider than a narrow frame (axe: scrollable-region-focusable).
+  const scroller = h("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-labelledby": "ledger-caption" }, table);
   root.append(alert, totals, empty, scroller);
 
   function render(model) {
-    scroller.setAttribute("aria-label", t("panel.ledger"));
     const ledger = model.ledger;
     const entries = ledger?.entries ?? [];
     empty.hidden = entries.length > 0;
@@ -39,7 +38,7 @@ export function mountLedger(root) {
         [...new Set(d.causes)].map((c) => say({ code: `ledger.cause.${c}`, params: {}, text: c })).join("; "))));
     if (!entries.length) { replace(table); return; }
     replace(table,
-      h("caption", { text: t("ledger.caption") }),
+      h("caption", { id: "ledger-caption", text: t("ledger.caption") }),
       h("thead", {}, h("tr", {}, ...["seq", "kind", "id", "node", "frame", "process", "purpose", "amount", "key", "attempt", "flag"]
         .map((c) => h("th", { scope: "col", text: t(`ledger.col.${c}`) })))),
       h("tbody", {}, ...entries.map((e) =>

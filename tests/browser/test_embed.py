@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 from browser_harness import wait_until_ready
-from playwright.sync_api import expect
+from playwright.sync_api import Worker, expect
 from test_accessibility import serious_violations
-from test_lesson_runner import take_step  # the learner's clicks through one step
+from test_lesson_runner import next_name, take_step  # the learner's clicks through one step
 
-from lab.lessons import get_lesson
+from lab.lessons import LESSONS, get_lesson
 
 
 @contextlib.contextmanager
@@ -71,36 +71,60 @@ def test_embed_boots_in_a_cross_site_frame_with_memory_storage(page, site, embed
     assert any(f"Framing '{site}/' violates" in text and "frame-ancestors 'self'" in text for text in console)
 
 
-def test_an_embedded_lesson_boots_on_a_click_and_completes_in_memory(page, site):
+EMBEDDED_LESSONS = ("crash", "interrupt")  # lesson 3 kills the worker for real; "Next lesson" goes on to 4
+FAST = "0.05"  # seconds each node works (the lab's pace is 0.3 s): the crash waits on a seam, not on time
+PACE = rf"(\?delay={FAST})?"  # links keep the pace
+
+
+def test_embedded_lessons_boot_on_a_click_and_complete_in_memory_through_a_crash(page, site):
     """The README's snippet on another site: nothing boots until Start; the lesson's steps open in the
-    frame, where the browser refuses IndexedDB (checked in the frame itself), so the lesson runs on the
-    in-memory saver, says so in one line, and every step completes by clicking."""
-    lesson = get_lesson("interrupt")  # no crash in it: a killed worker takes an in-memory thread along
+    frame, where the browser refuses IndexedDB (checked in the frame itself), so the lesson runs in
+    memory and says so in one line. Lesson 3's crash is a real ``worker.terminate()``; the thread
+    outlives it because the page keeps the records, so every step completes by clicking. Then "Next
+    lesson" walks lesson 4 in the same frame, over the same boot."""
+    lessons = [get_lesson(lesson_id) for lesson_id in EMBEDDED_LESSONS]
     snippet = README_SNIPPET.replace("https://checkpoint-lab.pages.dev", site)
-    assert f'src="{site}/embed?lesson={lesson.id}&amp;lang=en"' in snippet
+    assert f'src="{site}/embed?lesson=interrupt&amp;lang=en"' in snippet
+    snippet = snippet.replace("lesson=interrupt&amp;", f"lesson={lessons[0].id}&amp;delay={FAST}&amp;")
+    terminated: list[str] = []  # the lab workers (not the snapshot's) that ended
+
+    def watch(worker: Worker) -> None:
+        if worker.url.endswith("/worker.mjs"):
+            worker.on("close", lambda ended: terminated.append(ended.url))
+
+    page.on("worker", watch)
     with host_page(snippet) as host:
         page.goto(host)
         frame = page.locator("iframe").element_handle().content_frame()
-        frame.wait_for_url(re.compile(r"/embed\?lesson=interrupt&lang=en$"))
+        frame.wait_for_url(re.compile(rf"/embed\?lesson={lessons[0].id}&delay={FAST}&lang=en$"))
         start = frame.get_by_role("button", name="Start the lesson", exact=True)
         expect(start).to_be_visible()
         assert frame.evaluate("() => document.body.dataset.bootState ?? null") is None  # no Python yet
         assert frame.locator("#boot").is_hidden()
         start.click()
-        frame.wait_for_url(re.compile(rf"/learn/en/{lesson.id}/{lesson.steps[0].id}/$"))
+        frame.wait_for_url(re.compile(rf"/learn/en/{lessons[0].id}/{lessons[0].steps[0].id}/\?delay={FAST}$"))
         assert frame.evaluate(INDEXEDDB_REFUSED) is True  # the in-memory path is the only one here
-        for number, step in enumerate(lesson.steps):
-            take_step(frame, "en", lesson.id, step.id)
-            expect(frame.locator("[data-storage-line]")).to_be_visible()
-            expect(frame.locator("[data-storage-line]")).to_contain_text("this lesson runs in memory")
-            tab = frame.locator("[data-storage-line] a")
-            assert tab.get_attribute("href") == f"/learn/en/{lesson.id}/{step.id}/"
-            assert tab.get_attribute("target") == "_blank"
-            if number == 0:
-                assert serious_violations(frame) == []
-            if number + 1 < len(lesson.steps):
-                frame.get_by_role("link", name="Next", exact=True).click()
-                frame.wait_for_url(re.compile(rf"/learn/en/{lesson.id}/{lesson.steps[number + 1].id}/$"))
+        for number, lesson in enumerate(lessons):
+            for index, step in enumerate(lesson.steps):
+                take_step(frame, "en", lesson.id, step.id)
+                expect(frame.locator("[data-storage-line]")).to_be_visible()
+                expect(frame.locator("[data-storage-line]")).to_contain_text("this lesson runs in memory")
+                tab = frame.locator("[data-storage-line] a")
+                assert re.fullmatch(rf"/learn/en/{lesson.id}/{step.id}/{PACE}", tab.get_attribute("href"))
+                assert tab.get_attribute("target") == "_blank"
+                if number == index == 0:
+                    assert serious_violations(frame) == []
+                if index + 1 < len(lesson.steps):
+                    frame.get_by_role("link", name="Next", exact=True).click()
+                    frame.wait_for_url(
+                        re.compile(rf"/learn/en/{lesson.id}/{lesson.steps[index + 1].id}/{PACE}$")
+                    )
+            if lesson.id == "crash":  # the crash was real: a lab worker was terminated, its successor resumed
+                assert terminated, "no lab worker was terminated"
+            if number + 1 < len(lessons):
+                following = lessons[number + 1]
+                frame.get_by_role("link", name=next_name("en", LESSONS.index(lesson) + 1), exact=True).click()
+                frame.wait_for_url(re.compile(rf"/learn/en/{following.id}/{following.steps[0].id}/{PACE}$"))
 
 
 def readme_snippet() -> str:
