@@ -29,6 +29,7 @@ given), so CPython can import and test it.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import Any
 
 from lab.aml.graph import ChargeReceipt, FilingReceipt
