@@ -41,6 +41,12 @@ cut can lose a committed transaction). A pending write that must keep the first 
 ``add()``; when a row is already there, its ``ConstraintError`` is cancelled (``preventDefault``),
 otherwise it would abort the whole transaction.
 
+Crossing from Python into JavaScript costs more in Pyodide than the request it makes, so a write
+crosses little: all its records are converted by one ``to_js`` and requested by one ``forEach``
+(:func:`_request_all`), the transaction is committed with ``commit()`` right after its
+last request when none may fail on purpose, and its end is awaited as an ``asyncio`` future
+(``bench/superstep_indexeddb.py`` measures a super-step against raw IndexedDB from JavaScript).
+
 Failures are explicit: :class:`StorageFullError` when the browser's quota is exhausted (nothing of
 that transaction is stored), :class:`CorruptRecordError` naming the record when stored data does not
 load, :class:`IndexedDBError` for anything else IndexedDB refuses.
@@ -56,11 +62,11 @@ This module never opens a database itself (``lab.checkpoint`` does not depend on
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import cache
 from typing import Any
 
-from js import Function, IDBKeyRange, Object
+from js import Function, IDBKeyRange, Object, Reflect
 from pyodide.ffi import JsException, JsProxy, create_once_callable, create_proxy, jsnull, to_js
 
 from lab.checkpoint.core import CheckpointSaver
@@ -186,19 +192,25 @@ def _write_record(row: WriteRow) -> dict[str, Any]:
     }
 
 
-_APPLY = Function.prototype.apply
+def _requests(store: JsProxy, method: str, records: Iterable[dict[str, Any]]) -> list[list[Any]]:
+    """The requests ``store.<method>(record)`` (``put`` or ``add``), each as the arguments of
+    ``Reflect.apply``: ``[method, store, [record]]``."""
+    call = getattr(store, method)
+    return [[call, store, [record]] for record in records]
 
 
-def _request_each(store: JsProxy, method: str, records: list[dict[str, Any]]) -> None:
-    """``store.<method>(record)`` (``put`` or ``add``) for every record, in one call into JavaScript.
+# forEach's callback: (arguments) => Reflect.apply(...arguments), i.e. Function.prototype.apply bound
+# to Reflect.apply, so each request [method, store, [record]] becomes method.apply(store, [record]).
+_APPLY_EACH = Function.prototype.apply.bind(Reflect.apply, None)
 
-    The records are converted by one ``to_js``, each wrapped as an argument list ``[record]``; then
-    ``forEach`` calls ``Function.prototype.apply`` bound to the method and the store on each list, that
-    is ``store.<method>.apply(store, [record])``. So a transaction costs a few Python -> JavaScript
-    crossings, not two per record. A request IndexedDB refuses at once (a ``DataError``) still raises.
-    """
-    if records:
-        _js([[record] for record in records]).forEach(_APPLY.bind(getattr(store, method), store))
+
+def _request_all(requests: list[list[Any]]) -> None:
+    """Make every request (see :func:`_requests`) in one call into JavaScript: one ``to_js`` converts
+    them (records become plain objects, bytes ``Uint8Array`` s), one ``forEach`` makes them. So a
+    transaction costs a few Python -> JavaScript crossings, not two per record. A request IndexedDB
+    refuses at once (a ``DataError``) still raises here."""
+    if requests:
+        _js(requests).forEach(_APPLY_EACH)
 
 
 def _rows(store: str, records: JsProxy, make: Callable[[dict[str, Any]], Any]) -> list[Any]:
@@ -358,18 +370,21 @@ class IndexedDBStorage:
             return
 
         def issue(tx: JsProxy) -> None:
+            requests: list[list[Any]] = []
             if checkpoints:
-                records = [_checkpoint_record(row) for row in checkpoints]
-                _request_each(tx.objectStore(CHECKPOINTS), "put", records)
+                store = tx.objectStore(CHECKPOINTS)
+                requests += _requests(store, "put", map(_checkpoint_record, checkpoints))
             if blobs:
-                _request_each(tx.objectStore(BLOBS), "put", [_blob_record(row) for row in blobs])
+                requests += _requests(tx.objectStore(BLOBS), "put", map(_blob_record, blobs))
             if writes:
                 store = tx.objectStore(WRITES)
-                _request_each(store, "put", [_write_record(row) for row in writes if row["overwrite"]])
+                replacing = [_write_record(row) for row in writes if row["overwrite"]]
+                requests += _requests(store, "put", replacing)
                 first_wins = [_write_record(row) for row in writes if not row["overwrite"]]
                 if first_wins:
                     tx.onerror = _KEEP_EXISTING  # every request's error event reaches its transaction
-                    _request_each(store, "add", first_wins)
+                    requests += _requests(store, "add", first_wins)
+            _request_all(requests)
 
         if checkpoints:
             first = checkpoints[0]
