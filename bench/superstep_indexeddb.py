@@ -6,10 +6,13 @@ IndexedDB transactions writing the same records from JavaScript in the same page
 Not a test: run it by hand. First, on CPython, a run of the AML graph (variant ``fixed``,
 ``durability="sync"``, to the officer's review) is recorded at the saver: every ``aput`` and
 ``aput_writes`` it made, grouped by super-step (a step's tasks' writes, then its checkpoint). Then, in
-Chromium, each super-step's calls are replayed through the worker's ``saver_call`` into the browser's
-``IndexedDBSaver`` (the worker reports how long each call took: Python in Pyodide, serializing, converting
-to JS, one transaction, awaiting ``complete``); right after, a page script reads back the records that
-step stored and writes copies of them (another thread id) with the same number of transactions, timed.
+Chromium, once the lab's first visit has finished its background work (the warm spare booted, the
+offline copy and the memory snapshot stored: they would compete for the same cores), each
+super-step's calls are replayed through the worker's ``saver_call`` into the browser's
+``IndexedDBSaver`` (the worker reports how long each call took: Python in Pyodide, serializing,
+converting to JS, one transaction, awaiting ``complete``); right after, a page script reads back the
+records that step stored and writes copies of them (another thread id) with the same number of
+transactions, timed.
 The figure is the median over steps and runs of saver / raw for a whole super-step.
 """
 
