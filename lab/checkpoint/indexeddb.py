@@ -163,8 +163,8 @@ def _typed(value: TypedValue) -> dict[str, Any]:
     return {"type": kind, "bytes": data}
 
 
-# The records are built as Python dicts; each transaction converts all the records it stores for one
-# object store in a single to_js call (one crossing into JavaScript, bytes become Uint8Arrays).
+# The records are built as Python dicts; a transaction converts all the records it stores in a single
+# to_js call (one crossing into JavaScript; bytes become Uint8Arrays), see _request_all.
 
 
 def _checkpoint_record(row: CheckpointRow) -> dict[str, Any]:
