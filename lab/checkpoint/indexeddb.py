@@ -41,6 +41,12 @@ cut can lose a committed transaction). A pending write that must keep the first 
 ``add()``; when a row is already there, its ``ConstraintError`` is cancelled (``preventDefault``),
 otherwise it would abort the whole transaction.
 
+Crossing from Python into JavaScript costs more in Pyodide than the request it makes, so a write
+crosses little: all its records are converted by one ``to_js`` and requested by one ``forEach``
+(:func:`_request_all`), the transaction is committed with ``commit()`` right after its
+last request when none may fail on purpose, and its end is awaited as an ``asyncio`` future
+(``bench/superstep_indexeddb.py`` measures a super-step against raw IndexedDB from JavaScript).
+
 Failures are explicit: :class:`StorageFullError` when the browser's quota is exhausted (nothing of
 that transaction is stored), :class:`CorruptRecordError` naming the record when stored data does not
 load, :class:`IndexedDBError` for anything else IndexedDB refuses.
@@ -55,10 +61,12 @@ This module never opens a database itself (``lab.checkpoint`` does not depend on
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import asyncio
+from collections.abc import Callable, Iterable, Sequence
+from functools import cache
 from typing import Any
 
-from js import IDBKeyRange, Object, Promise
+from js import Function, IDBKeyRange, Object, Reflect
 from pyodide.ffi import JsException, JsProxy, create_once_callable, create_proxy, jsnull, to_js
 
 from lab.checkpoint.core import CheckpointSaver
@@ -126,7 +134,13 @@ _RELAXED = to_js({"durability": "relaxed"}, dict_converter=Object.fromEntries)
 
 def transaction(db: JsProxy, stores: Sequence[str], mode: str = "readonly") -> JsProxy:
     """Start a transaction over ``stores`` (``"readonly"`` or ``"readwrite"``), with relaxed durability."""
-    return db.transaction(to_js(list(stores)), mode, _RELAXED)
+    return db.transaction(_store_names(tuple(stores)), mode, _RELAXED)
+
+
+@cache
+def _store_names(stores: tuple[str, ...]) -> JsProxy:
+    """``stores`` as a JavaScript array, made once per combination of stores."""
+    return to_js(list(stores))
 
 
 def absent(value: object) -> bool:
@@ -149,33 +163,54 @@ def _typed(value: TypedValue) -> dict[str, Any]:
     return {"type": kind, "bytes": data}
 
 
-def _checkpoint_record(row: CheckpointRow) -> JsProxy:
+# The records are built as Python dicts; a transaction converts all the records it stores in a single
+# to_js call (one crossing into JavaScript; bytes become Uint8Arrays), see _request_all.
+
+
+def _checkpoint_record(row: CheckpointRow) -> dict[str, Any]:
     parent = row["parent_checkpoint_id"]
-    return _js(
-        {
-            "thread_id": row["thread_id"],
-            "checkpoint_ns": row["checkpoint_ns"],
-            "checkpoint_id": row["checkpoint_id"],
-            "parent_checkpoint_id": jsnull if parent is None else parent,
-            "checkpoint": _typed(row["checkpoint"]),
-            "metadata": _typed(row["metadata"]),
-        }
-    )
+    return {
+        "thread_id": row["thread_id"],
+        "checkpoint_ns": row["checkpoint_ns"],
+        "checkpoint_id": row["checkpoint_id"],
+        "parent_checkpoint_id": jsnull if parent is None else parent,
+        "checkpoint": _typed(row["checkpoint"]),
+        "metadata": _typed(row["metadata"]),
+    }
 
 
-def _blob_record(row: BlobRow) -> JsProxy:
-    return _js({**{field: row[field] for field in BLOB_KEY}, "value": _typed(row["value"])})
+def _blob_record(row: BlobRow) -> dict[str, Any]:
+    return {**{field: row[field] for field in BLOB_KEY}, "value": _typed(row["value"])}
 
 
-def _write_record(row: WriteRow) -> JsProxy:
-    return _js(
-        {
-            **{field: row[field] for field in WRITE_KEY},
-            "channel": row["channel"],
-            "task_path": row["task_path"],
-            "value": _typed(row["value"]),
-        }
-    )
+def _write_record(row: WriteRow) -> dict[str, Any]:
+    return {
+        **{field: row[field] for field in WRITE_KEY},
+        "channel": row["channel"],
+        "task_path": row["task_path"],
+        "value": _typed(row["value"]),
+    }
+
+
+def _requests(store: JsProxy, method: str, records: Iterable[dict[str, Any]]) -> list[list[Any]]:
+    """The requests ``store.<method>(record)`` (``put`` or ``add``), each as the arguments of
+    ``Reflect.apply``: ``[method, store, [record]]``."""
+    call = getattr(store, method)
+    return [[call, store, [record]] for record in records]
+
+
+# forEach's callback: (arguments) => Reflect.apply(...arguments), i.e. Function.prototype.apply bound
+# to Reflect.apply, so each request [method, store, [record]] becomes method.apply(store, [record]).
+_APPLY_EACH = Function.prototype.apply.bind(Reflect.apply, None)
+
+
+def _request_all(requests: list[list[Any]]) -> None:
+    """Make every request (see :func:`_requests`) in one call into JavaScript: one ``to_js`` converts
+    them (records become plain objects, bytes ``Uint8Array`` s), one ``forEach`` makes them. So a
+    transaction costs a few Python -> JavaScript crossings, not two per record. A request IndexedDB
+    refuses at once (a ``DataError``) still raises here."""
+    if requests:
+        _js(requests).forEach(_APPLY_EACH)
 
 
 def _rows(store: str, records: JsProxy, make: Callable[[dict[str, Any]], Any]) -> list[Any]:
@@ -235,15 +270,16 @@ def _range(prefix: Sequence[Any], before: Any = None) -> JsProxy:
 
 
 def _keep_existing(event: JsProxy) -> None:
-    """``add()`` found a record with its key: keep that record (first write wins). Cancelling the
-    error event stops it from aborting the transaction; stopping its propagation keeps it from the
-    transaction's ``error`` listener, which would report the transaction as failed."""
+    """``add()`` found a record with its key: keep that record (first write wins). The listener is the
+    transaction's ``onerror``, which every request's error event reaches (it bubbles). Cancelling the
+    event stops it from aborting the transaction; stopping its propagation keeps it from the database.
+    Any other error is left alone: it aborts the transaction."""
     if event.target.error.name == "ConstraintError":
         event.preventDefault()
         event.stopPropagation()
 
 
-_KEEP_EXISTING = create_proxy(_keep_existing)  # one listener for every add(), never destroyed
+_KEEP_EXISTING = create_proxy(_keep_existing)  # one listener for every transaction, never destroyed
 
 
 # --------------------------------------------------------------------------------------------------
@@ -265,20 +301,29 @@ class IndexedDBStorage:
             )
         self.db = db
 
-    async def _commit(self, stores: list[str], issue: Callable[[JsProxy], None], what: str) -> None:
+    async def _commit(
+        self, stores: list[str], issue: Callable[[JsProxy], None], what: str, *, at_once: bool = True
+    ) -> None:
         """Run one readwrite transaction: ``issue(tx)`` makes every request, synchronously; then wait for
-        the transaction to end. ``complete`` is the durability point; a failure stores nothing."""
+        the transaction to end. ``complete`` is the durability point; a failure stores nothing.
+
+        With ``at_once``, ``tx.commit()`` follows the last request: IndexedDB commits without waiting for
+        their ``success`` events to reach this worker. Not when a request may fail on purpose (an
+        ``add()`` that keeps the first write): Chromium then aborts a transaction already committing,
+        even though the error was cancelled, so such a transaction commits on its own."""
         tx = transaction(self.db, stores, "readwrite")
         ended = _ended(tx)  # before any await
         try:
             issue(tx)
+            if at_once:
+                tx.commit()
         except BaseException as error:
             tx.abort()  # a request could not even be made: drop the ones already made
             await ended
             if isinstance(error, JsException):  # e.g. a DataError: a key IndexedDB cannot store
                 raise IndexedDBError(f"IndexedDB refused {what}: {error.name}: {error.message}") from None
             raise
-        if (await ended).type == "complete":
+        if await ended == "complete":
             return
         name, message = _error(tx)
         if name == "QuotaExceededError":
@@ -302,7 +347,7 @@ class IndexedDBStorage:
             if isinstance(error, JsException):  # e.g. a DataError: a key IndexedDB cannot compare
                 raise IndexedDBError(f"IndexedDB refused to read {', '.join(stores)}: {error}") from None
             raise
-        if (await ended).type != "complete":
+        if await ended != "complete":
             name, message = _error(tx)
             raise IndexedDBError(f"IndexedDB could not read {', '.join(stores)}: {name}: {message}")
         return read()
@@ -325,15 +370,21 @@ class IndexedDBStorage:
             return
 
         def issue(tx: JsProxy) -> None:
-            for row in checkpoints:
-                tx.objectStore(CHECKPOINTS).put(_checkpoint_record(row))
-            for row in blobs:
-                tx.objectStore(BLOBS).put(_blob_record(row))
-            for row in writes:
-                if row["overwrite"]:
-                    tx.objectStore(WRITES).put(_write_record(row))
-                else:
-                    tx.objectStore(WRITES).add(_write_record(row)).addEventListener("error", _KEEP_EXISTING)
+            requests: list[list[Any]] = []
+            if checkpoints:
+                store = tx.objectStore(CHECKPOINTS)
+                requests += _requests(store, "put", map(_checkpoint_record, checkpoints))
+            if blobs:
+                requests += _requests(tx.objectStore(BLOBS), "put", map(_blob_record, blobs))
+            if writes:
+                store = tx.objectStore(WRITES)
+                replacing = [_write_record(row) for row in writes if row["overwrite"]]
+                requests += _requests(store, "put", replacing)
+                first_wins = [_write_record(row) for row in writes if not row["overwrite"]]
+                if first_wins:
+                    tx.onerror = _KEEP_EXISTING  # every request's error event reaches its transaction
+                    requests += _requests(store, "add", first_wins)
+            _request_all(requests)
 
         if checkpoints:
             first = checkpoints[0]
@@ -344,7 +395,8 @@ class IndexedDBStorage:
             what = f"{len(writes)} pending writes of task {writes[0]['task_id']}"
         else:
             what = f"{len(blobs)} channel values"
-        await self._commit([name for name, _ in work], issue, what)
+        may_fail = any(not row["overwrite"] for row in writes)
+        await self._commit([name for name, _ in work], issue, what, at_once=not may_fail)
 
     # --- reading ------------------------------------------------------------------------------
 
@@ -450,21 +502,25 @@ class IndexedDBStorage:
         await self._commit(list(STORES), issue, what)
 
 
-def _ended(tx: JsProxy) -> JsProxy:
-    """A promise for the event that ends ``tx``: ``complete`` (committed) or ``abort`` (nothing stored).
+def _ended(tx: JsProxy) -> asyncio.Future[str]:
+    """A future for the name of the event that ends ``tx``: ``"complete"`` (committed) or ``"abort"``
+    (nothing stored; a failed request aborts the transaction too).
 
-    Unlike ``lab.browser.idb.tx_done`` it never rejects; the failure is then read from ``tx.error``.
+    Unlike ``lab.browser.idb.tx_done`` it never fails; the failure is then read from ``tx.error``.
     Pyodide 314 does not take Chromium's ``QuotaExceededError`` (a ``DOMException`` subclass) for an
     error: awaiting a promise rejected with one never returns ("invalid exception object"), so a full
     disk would hang.
-    The listeners are the promise's own ``resolve``: no Python proxy to free.
+    One Python listener for both events, freed after its one call; a future rather than a JavaScript
+    promise, so the saver resumes without a round trip through a promise's callbacks.
     """
+    ended: asyncio.Future[str] = asyncio.get_running_loop().create_future()
 
-    def listen(resolve: JsProxy, _reject: JsProxy) -> None:
-        tx.addEventListener("complete", resolve)
-        tx.addEventListener("abort", resolve)  # a failed request aborts the transaction too
+    def settle(event: JsProxy) -> None:
+        if not ended.done():  # the caller may have been cancelled meanwhile
+            ended.set_result(event.type)
 
-    return Promise.new(create_once_callable(listen))
+    tx.oncomplete = tx.onabort = create_once_callable(settle)
+    return ended
 
 
 def _error(tx: JsProxy) -> tuple[str, str]:

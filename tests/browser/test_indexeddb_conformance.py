@@ -205,6 +205,24 @@ def test_corrupt_record_gives_a_clear_error_naming_it(lab_page) -> None:
         assert request(lab_page, "ping", {})["pong"]  # the worker is still answering
 
 
+def test_a_record_refused_midway_stores_nothing_of_the_call(lab_page) -> None:
+    # One aput is one transaction whose records are all requested by one forEach: the checkpoint and the
+    # blob of "a" are fine, the blob of "b" has a key IndexedDB refuses (no version), so nothing is stored.
+    config = {"configurable": {"thread_id": "refused", "checkpoint_ns": ""}}
+    with saver_database(lab_page, "refused") as database:
+        checkpoint = a_checkpoint({"a": 1, "b": 2}, {"a": 1, "b": None})
+        with pytest.raises(LabCommandError) as failure:
+            call_saver(lab_page, database, "aput", config, checkpoint, {}, {"a": 1, "b": None})
+        assert failure.value.type == "IndexedDBError"
+        assert failure.value.message.startswith(
+            f"IndexedDB refused checkpoint {checkpoint['id']} of thread 'refused': DataError"
+        )
+        stored = lab_page.evaluate(READ_DATABASE_FROM_JS, [database, "refused"])
+        assert (stored["checkpoints"], stored["blobs"]) == ([], [])
+        assert call_saver(lab_page, database, "aget_tuple", config) is None
+        assert request(lab_page, "ping", {})["pong"]  # the worker is still answering
+
+
 def test_full_quota_gives_a_clear_error_and_stores_nothing(browser, site) -> None:
     # A context of its own: Chromium caches how much space a site has left once it has written, so a
     # smaller quota only shows in a context that has not written yet.
