@@ -148,6 +148,14 @@ def duplicate(
     }
 
 
+def thread_ledger(
+    rows: list[dict[str, Any]], thread_id: str | None, journals: dict[str, list[dict[str, Any]]] | None = None
+) -> dict[str, Any]:
+    """The ledger of one thread: only the requests ``thread_id`` made, annotated as a ledger of its own
+    (what a lesson shows beside its step: the lesson's thread, not every thread of the browser)."""
+    return annotate_ledger([row for row in rows if row["thread_id"] == thread_id], journals)
+
+
 def verdict(duplicates: list[dict[str, Any]]) -> dict[str, Any]:
     """Double charge or not, in one sentence."""
     if not duplicates:

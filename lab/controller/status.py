@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from lab.controller.case_texts import outcome_message
 from lab.controller.facts import ThreadFacts, is_finished, last_crash, last_run, waits_for_answer
 from lab.controller.messages import message
 
@@ -100,7 +101,7 @@ def status_message(now: str, facts: ThreadFacts) -> dict[str, Any]:
             "Case {case} is open: Press Run (or Step, one super-step at a time).",
             {"case": (facts.session or {}).get("case_id")},
         ),
-        "done": ("The case is finished: {outcome}", {"outcome": head.get("values", {}).get("outcome", "")}),
+        "done": ("The case is finished: {outcome}", {"outcome": outcome_message(head.get("values", {}))}),
         "error": ("The run failed; replay or fork an earlier frame.", {}),
         "ready": ("Next: {next}. Press Run to continue.", {"next": ", ".join(head.get("next", []))}),
     }

@@ -20,7 +20,7 @@ from lab.controller.facts import ThreadFacts
 from lab.controller.frame_captions import frame_caption
 from lab.controller.frames import branch_tree, diff_frames
 from lab.controller.journal import executions_report
-from lab.controller.ledger_rules import annotate_ledger
+from lab.controller.ledger_rules import annotate_ledger, thread_ledger
 from lab.controller.node_states import NODE_STATES, node_states
 from lab.controller.seam_catalog import graph_nodes, seam_catalog
 from lab.controller.status import status
@@ -99,6 +99,7 @@ def build_view(
         "tree": branch_tree(frames),
         "executions": executions_report(records),
         "ledger": annotate_ledger(ledger_rows, journals),
+        "thread_ledger": thread_ledger(ledger_rows, (facts.session or {}).get("thread_id"), journals),
         "activity": activity(records),
         "defaults": {**defaults, "node_states": NODE_STATES},
     }

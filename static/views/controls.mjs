@@ -61,7 +61,7 @@ export function mountControls(root, actions) {
       lang = model.lang;
       caseLabel.textContent = t("form.case");
       replace(caseSelect, ...catalog.cases.map((c) =>
-        h("option", { value: c.id, text: `${c.id} · ${c.title}`, selected: c.id === choices.case })));
+        h("option", { value: c.id, text: `${c.id} · ${say(c.say.title)}`, selected: c.id === choices.case })));
       radios(variantSet, "variant", catalog.variants, choices.variant, (v) => t(`variant.${v}.about`));
       radios(durabilitySet, "durability", catalog.durabilities, choices.durability, (d) => t(`durability.${d}.about`));
       for (const b of [start, step, run, resume, approve, reject, takeOver]) relabel(b, t(`action.${b.dataset.action}`));
@@ -73,7 +73,7 @@ export function mountControls(root, actions) {
         if (input && !input.checked) input.checked = true;
       }
       const c = catalog.cases.find((x) => x.id === caseSelect.value);
-      caseInfo.textContent = c ? t("form.caseInfo", { customer: c.customer, alert: c.alert, count: c.transactions }) : "";
+      caseInfo.textContent = c ? t("form.caseInfo", { customer: c.customer, alert: say(c.say.alert), count: c.transactions }) : "";
     }
 
     const busy = Boolean(model.busy) || model.process !== "ready";
