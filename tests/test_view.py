@@ -16,7 +16,10 @@ import pytest
 
 from lab.aml import VARIANTS, build_graph, describe_graph
 from lab.aml.cases import CASES
+from lab.aml.graph import FINDINGS
 from lab.controller import DURABILITIES
+from lab.controller.activity import RUN_ENDS, RUN_KINDS
+from lab.controller.case_texts import PURPOSES
 from lab.controller.ledger_rules import CAUSES, LABELS
 from lab.controller.seam_catalog import seam_catalog
 from lab.controller.status import FORWARD
@@ -402,6 +405,9 @@ def python_message_codes() -> set[str]:
                 codes.add(node.args[1].value if len(node.args) > 1 else "file.invalid")
     codes |= {f"status.{phase}" for phase in FORWARD}
     codes |= {f"case.{case}.{text}" for case in CASES for text in ("title", "alert")}
+    codes |= {f"case.purpose.{code}" for code in PURPOSES.values()}
+    codes |= {f"case.finding.{name}" for name in FINDINGS}
+    codes |= {f"run.kind.{kind}" for kind in RUN_KINDS} | {f"run.status.{end}" for end in RUN_ENDS}
     codes |= {f"ledger.{kind}.{op}" for kind in ("repeat", "new") for op in LABELS}
     return codes
 

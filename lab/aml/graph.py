@@ -316,20 +316,33 @@ def watchlist_matches(names: dict[str, list[str]]) -> list[dict[str, Any]]:
     return matches
 
 
+FINDINGS = {
+    "watchlist": "Watchlist match: {entry}",
+    "structuring": (
+        "{count} cash deposits just under {threshold} totalling {total} across {branches} branches"
+    ),
+    "profile": "Activity fits the customer's profile",
+}
+"""The findings ``classify_typology`` writes, by name (the lab's page says them in its language)."""
+
+
 def classify(transactions: list[dict[str, Any]], sanctions: dict[str, Any]) -> dict[str, Any]:
     """Typology, risk score (0-100) and the findings that justify them."""
     if sanctions["hit"]:
         entries = sorted({m["entry"] for m in sanctions["matches"]})
-        return {"typology": "sanctions", "risk": 95, "findings": [f"Watchlist match: {e}" for e in entries]}
+        findings = [FINDINGS["watchlist"].format(entry=e) for e in entries]
+        return {"typology": "sanctions", "risk": 95, "findings": findings}
     deposits = structuring_deposits(transactions)
     total = sum(t["amount"] for t in deposits)
     if len(deposits) >= 3 and total > REPORTING_THRESHOLD:
-        finding = (
-            f"{len(deposits)} cash deposits just under {REPORTING_THRESHOLD:,} "
-            f"totalling {total:,.2f} across {len({t['location'] for t in deposits})} branches"
+        finding = FINDINGS["structuring"].format(
+            count=len(deposits),
+            threshold=f"{REPORTING_THRESHOLD:,}",
+            total=f"{total:,.2f}",
+            branches=len({t["location"] for t in deposits}),
         )
         return {"typology": "structuring", "risk": min(99, 70 + 3 * len(deposits)), "findings": [finding]}
-    return {"typology": "none", "risk": 10, "findings": ["Activity fits the customer's profile"]}
+    return {"typology": "none", "risk": 10, "findings": [FINDINGS["profile"]]}
 
 
 def is_approved(decision: Any) -> bool:

@@ -115,12 +115,11 @@ from lab.controller.journal import Journal, MemoryJournal, executions_report
 from lab.controller.ledger_rules import annotate_ledger
 from lab.controller.process import Process, ProcessSaver, ProcessWorld
 from lab.controller.run_driver import CrashPoint, Run, RunDriver
-from lab.controller.seam_catalog import SEAMS, arm_refusal, seam_catalog
+from lab.controller.seam_catalog import SEAMS, THE_STEP, arm_refusal, seam_catalog
 from lab.controller.seam_events import SeamEvents
 from lab.controller.session import (
     DEFAULT_DURABILITY,
     DURABILITIES,
-    LabError,
     Session,
     Until,
     choose,
@@ -229,7 +228,8 @@ class LabController(RunDriver, SeamEvents, ThreadCommands):
         try:
             inspect.signature(method).bind(**(args or {}))
         except TypeError as exc:
-            return {"ok": False, "error": error_payload(LabError(f"{name}: {exc}"))}
+            refusal = said("input.bad_arguments", "{name}: {problem}", name=name, problem=str(exc))
+            return {"ok": False, "error": error_payload(refusal)}
         if name in WRITES and (reason := written_elsewhere(self._writer_facts())) is not None:
             return {"ok": False, "error": error_payload(refused(reason))}
         answer = await method(**(args or {}))
@@ -401,13 +401,13 @@ class LabController(RunDriver, SeamEvents, ThreadCommands):
         """Kill the process the next time a run reaches ``seam`` (of ``node``, in ``step``, if given),
         once the seam ``after`` (``[seam, node]``) has happened in that run."""
         if after is not None and not (isinstance(after, list | tuple) and len(after) == 2):
-            raise LabError(f"after must be [seam, node], got {after!r}")
+            raise said("input.after_shape", "after must be [seam, node], got {given}", given=repr(after))
         diagram = describe_graph(self.graphs[self.session.variant if self.session else VARIANTS[0]])
         for point in [(seam, node), *([after] if after is not None else [])]:
             if (reason := arm_refusal(seam_catalog(diagram), *point)) is not None:
                 raise refused(reason)
         if step is not None and (not isinstance(step, int) or isinstance(step, bool)):
-            raise LabError(f"step must be a whole number, got {step!r}")
+            raise said("input.step_not_number", "step must be a whole number, got {given}", given=repr(step))
         self._crash = CrashPoint(seam, node, step, None if after is None else (after[0], after[1]))
         return {"armed": asdict(self._crash)}
 
@@ -621,12 +621,15 @@ class LabController(RunDriver, SeamEvents, ThreadCommands):
 
     async def _saved(self, checkpoint_id: Any) -> CheckpointTuple:
         if not isinstance(checkpoint_id, str) or not checkpoint_id:
-            raise LabError("checkpoint_id must be a checkpoint id (text)")
+            raise said("input.checkpoint_not_text", "checkpoint_id must be a checkpoint id (text)")
         config = {"configurable": {**self._thread_config(checkpoint_id)["configurable"], "checkpoint_ns": ""}}
         saved = await self._graph().acomplete(await self.saver.aget_tuple(config))  # delta values rebuilt
         if saved is None:
-            raise LabError(
-                f"Thread {self._require_session().thread_id!r} has no checkpoint {checkpoint_id!r}"
+            raise said(
+                "thread.no_checkpoint",
+                "Thread {thread} has no checkpoint {checkpoint}",
+                thread=repr(self._require_session().thread_id),
+                checkpoint=repr(checkpoint_id),
             )
         return saved
 
@@ -695,9 +698,12 @@ class LabController(RunDriver, SeamEvents, ThreadCommands):
     def _require_alive(self) -> None:
         if not self.process.alive:
             where = self._crash_report or {}
-            raise LabError(
-                f"This Python process crashed at {where.get('seam')} of {where.get('node') or 'the step'}; "
-                "start a new controller over the same storage, then resume"
+            raise said(
+                "process.crashed",
+                "This Python process crashed at {seam} of {node}; start a new controller over the same "
+                "storage, then resume",
+                seam=where.get("seam"),
+                node=where.get("node") or THE_STEP,
             )
 
     def _require_session(self) -> Session:

@@ -21,6 +21,7 @@ from collections import Counter
 from typing import Any
 
 from lab.aml.graph import business_operation
+from lab.controller.case_texts import purpose_message
 from lab.controller.messages import Message, message
 
 LABELS = {"charge": "charged", "sar": "filed"}
@@ -98,7 +99,14 @@ def annotate_ledger(
         operation = business_operation(row)
         attempts[operation] += 1
         done = executed.setdefault(operation, [])
-        entries.append({**row, "attempt": attempts[operation], "outcome": outcome_of(row, len(done))})
+        entries.append(
+            {
+                **row,
+                "attempt": attempts[operation],
+                "outcome": outcome_of(row, len(done)),
+                "purpose_say": purpose_message(row),
+            }
+        )
         if not row["replayed"]:
             done.append(row)
     duplicates = [
@@ -133,6 +141,7 @@ def duplicate(
         "thread_id": first["thread_id"],
         "node": done[-1]["node"],
         "purpose": first["purpose"],
+        "purpose_say": purpose_message(first),
         "times": len(done),
         "label": label,
         "ids": [row["id"] for row in done],

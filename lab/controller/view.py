@@ -16,6 +16,7 @@ from typing import Any
 
 from lab.controller.actions import actions
 from lab.controller.activity import activity
+from lab.controller.case_texts import review_texts
 from lab.controller.facts import ThreadFacts
 from lab.controller.frame_captions import frame_caption
 from lab.controller.frames import branch_tree, diff_frames
@@ -70,7 +71,9 @@ def review(facts: ThreadFacts, ledger_rows: list[dict[str, Any]]) -> dict[str, A
         and row["kind"] == "charge"
         and not row["replayed"]
     ]
-    return {"request": facts.head["interrupts"][0]["value"], "exports_bought": bought}
+    request = facts.head["interrupts"][0]["value"]
+    texts = review_texts(request, facts.head["values"]) if isinstance(request, dict) else None
+    return {"request": request, "exports_bought": bought, "say": texts}
 
 
 def build_view(

@@ -108,12 +108,12 @@ export function mountControls(root, actions) {
       const bought = asked.exports_bought ?? [];
       replace(review,
         h("h3", { text: t("review.heading") }),
-        h("p", { class: "question", text: value.question ?? "" }),
+        h("p", { class: "question", text: asked.say ? say(asked.say.question) : value.question ?? "" }),
         draft.subject ? h("dl", { class: "facts" },
           h("dt", { text: t("review.subject") }), h("dd", { text: draft.subject }),
-          h("dt", { text: t("review.typology") }), h("dd", { text: `${draft.typology} (${t("review.risk")} ${draft.risk})` }),
+          h("dt", { text: t("review.typology") }), h("dd", { text: `${say(asked.say?.typology) || draft.typology} (${t("review.risk")} ${draft.risk})` }),
           h("dt", { text: t("review.amount") }), h("dd", { text: String(draft.amount_involved) }),
-          h("dt", { text: t("review.narrative") }), h("dd", { text: draft.narrative ?? "" })) : "",
+          h("dt", { text: t("review.narrative") }), h("dd", { text: say(asked.say?.narrative) || (draft.narrative ?? "") })) : "",
         value.export
           ? h("p", { class: "warning", text: t("review.exportBought", { id: value.export }) })
           : bought.length
