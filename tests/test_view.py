@@ -16,7 +16,7 @@ import pytest
 
 from lab.aml import VARIANTS, build_graph, describe_graph
 from lab.aml.cases import CASES
-from lab.aml.graph import FINDINGS
+from lab.aml.graph import FINDINGS, OUTCOMES
 from lab.controller import DURABILITIES
 from lab.controller.activity import RUN_ENDS, RUN_KINDS
 from lab.controller.case_texts import PURPOSES
@@ -407,6 +407,7 @@ def python_message_codes() -> set[str]:
     codes |= {f"case.{case}.{text}" for case in CASES for text in ("title", "alert")}
     codes |= {f"case.purpose.{code}" for code in PURPOSES.values()}
     codes |= {f"case.finding.{name}" for name in FINDINGS}
+    codes |= {f"case.outcome.{name}" for name in OUTCOMES}
     codes |= {f"run.kind.{kind}" for kind in RUN_KINDS} | {f"run.status.{end}" for end in RUN_ENDS}
     codes |= {f"ledger.{kind}.{op}" for kind in ("repeat", "new") for op in LABELS}
     return codes

@@ -324,6 +324,16 @@ FINDINGS = {
     "profile": "Activity fits the customer's profile",
 }
 """The findings ``classify_typology`` writes, by name (the lab's page says them in its language)."""
+OUTCOMES = {
+    "filed": "SAR {sar} filed",
+    "rejected": "Closed: the officer rejected the SAR",
+    "closed": "Closed: no suspicious typology",
+}
+"""The ``outcome`` ``file_sar`` and ``close_case`` write, by name."""
+REVIEW_QUESTION = "File a SAR for {case}?"
+"""What ``human_review`` asks the officer (its ``interrupt()`` payload's ``question``)."""
+NARRATIVE = "{subject}: {findings}."
+"""The SAR draft's narrative: the subject and the findings, joined by "; "."""
 
 
 def classify(transactions: list[dict[str, Any]], sanctions: dict[str, Any]) -> dict[str, Any]:
@@ -442,7 +452,9 @@ class Investigation:
             "risk": state["risk"],
             "amount_involved": round(sum(t["amount"] for t in involved), 2),
             "transaction_ids": [t["id"] for t in involved],
-            "narrative": f"{state['customer']['name']}: {'; '.join(state['findings'])}.",
+            "narrative": NARRATIVE.format(
+                subject=state["customer"]["name"], findings="; ".join(state["findings"])
+            ),
         }
         return {"sar_draft": draft, "log": [f"draft_sar: {len(involved)} transactions cited"]}
 
@@ -476,7 +488,7 @@ class Investigation:
         )
         return {
             "sar": receipt.as_dict(),
-            "outcome": f"SAR {receipt.sar_id} filed",
+            "outcome": OUTCOMES["filed"].format(sar=receipt.sar_id),
             "log": [f"file_sar: filed {receipt.sar_id}"],
         }
 
@@ -484,7 +496,7 @@ class Investigation:
         """Close the case: nothing suspicious, or the officer rejected the SAR."""
         await self.work()
         rejected = "review" in state and not state["review"]["approved"]
-        outcome = "Closed: the officer rejected the SAR" if rejected else "Closed: no suspicious typology"
+        outcome = OUTCOMES["rejected" if rejected else "closed"]
         return {"outcome": outcome, "log": [f"close_case: {outcome}"]}
 
 
@@ -498,7 +510,7 @@ def _involved_transactions(state: CaseState) -> list[dict[str, Any]]:
 def _review_request(state: CaseState, export: dict[str, Any] | None) -> dict[str, Any]:
     """The ``interrupt()`` payload: what the officer is asked."""
     return {
-        "question": f"File a SAR for {state['case_id']}?",
+        "question": REVIEW_QUESTION.format(case=state["case_id"]),
         "draft": state["sar_draft"],
         "export": export["receipt_id"] if export else None,
     }

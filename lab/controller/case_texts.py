@@ -14,8 +14,9 @@ import re
 from typing import Any
 
 from lab.aml.cases import case_summaries
-from lab.aml.graph import EXPORT, FINDINGS, QUERY
+from lab.aml.graph import EXPORT, FINDINGS, NARRATIVE, OUTCOMES, QUERY, REVIEW_QUESTION
 from lab.controller.messages import Message, message
+from lab.controller.paid_api import SAR_PURPOSE
 
 
 def case_choices() -> list[dict[str, Any]]:
@@ -42,8 +43,9 @@ def purpose_message(row: dict[str, Any]) -> Message:
     purpose = row.get("purpose", "")
     if purpose in PURPOSES:
         return message(f"case.purpose.{PURPOSES[purpose]}", purpose)
-    if row.get("kind") == "sar" and purpose == f"SAR for {row.get('case_id')}":
-        return message("case.purpose.sar", "SAR for {case}", case=row.get("case_id"))
+    said = message("case.purpose.sar", SAR_PURPOSE, case=row.get("case_id"))
+    if row.get("kind") == "sar" and said["text"] == purpose:
+        return said
     return written(purpose)
 
 
@@ -67,12 +69,12 @@ def review_texts(request: dict[str, Any], values: dict[str, Any]) -> dict[str, M
     draft = request.get("draft") or {}
     case = values.get("case_id")
     findings = values.get("findings") or []
-    asked = message("case.review.question", "File a SAR for {case}?", case=case)
+    asked = message("case.review.question", REVIEW_QUESTION, case=case)
     narrative = message(
         "case.narrative",
-        "{subject}: {finding}.",
+        NARRATIVE,
         subject=draft.get("subject"),
-        finding=finding_message(findings[0]) if len(findings) == 1 else written("; ".join(findings)),
+        findings=finding_message(findings[0]) if len(findings) == 1 else written("; ".join(findings)),
     )
     question, told = request.get("question"), draft.get("narrative")
     return {
@@ -95,7 +97,6 @@ def told_outcome(values: dict[str, Any]) -> Message:
     """The outcome the graph writes for this state, as ``file_sar`` and ``close_case`` decide it: a
     filed SAR (with its id), a SAR the officer rejected, or nothing suspicious."""
     if sar := values.get("sar"):
-        return message("case.outcome.filed", "SAR {sar} filed", sar=sar.get("sar_id"))
-    if (values.get("review") or {}).get("approved") is False:
-        return message("case.outcome.rejected", "Closed: the officer rejected the SAR")
-    return message("case.outcome.closed", "Closed: no suspicious typology")
+        return message("case.outcome.filed", OUTCOMES["filed"], sar=sar.get("sar_id"))
+    ending = "rejected" if (values.get("review") or {}).get("approved") is False else "closed"
+    return message(f"case.outcome.{ending}", OUTCOMES[ending])

@@ -475,7 +475,7 @@ export const en = {
   "py.run.status.crashed": "crashed",
   "py.case.written": "{value}",
   "py.case.review.question": "File a SAR for {case}?",
-  "py.case.narrative": "{subject}: {finding}.",
+  "py.case.narrative": "{subject}: {findings}.",
   "py.case.finding.watchlist": "Watchlist match: {entry}",
   "py.case.finding.structuring": "{count} cash deposits just under {threshold} totalling {total} across {branches} branches",
   "py.case.finding.profile": "Activity fits the customer's profile",

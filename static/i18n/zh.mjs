@@ -473,7 +473,7 @@ export const zh = {
   "py.run.status.crashed": "已崩溃",
   "py.case.written": "{value}",
   "py.case.review.question": "是否为 {case} 提交 SAR？",
-  "py.case.narrative": "{subject}：{finding}。",
+  "py.case.narrative": "{subject}：{findings}。",
   "py.case.finding.watchlist": "与观察名单匹配：{entry}",
   "py.case.finding.structuring": "{count} 笔略低于 {threshold} 的现金存款，合计 {total}，分布在 {branches} 家网点",
   "py.case.finding.profile": "交易活动符合该客户的画像",
