@@ -94,6 +94,7 @@
  * @property {{head: string | null, nodes: object[], branches: object[]}} tree
  * @property {object} executions         as the `executions` command
  * @property {LedgerReport} ledger
+ * @property {LedgerReport} thread_ledger  the open thread's requests only (what a lesson shows)
  * @property {Array<{run: number, at: number, kind: string, message: Message}>} activity
  * @property {object} defaults           variants, durabilities, seams, node_states, delay (from Python)
  */

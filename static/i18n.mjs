@@ -8,8 +8,8 @@
  * `translateDom(root)` fills every `[data-i18n]` element (and `[data-i18n-attr]` attributes:
  * `"aria-label:key;title:key"`) of the static markup.
  *
- * Not translated on purpose: what Python says (node names, seam names, error messages from the
- * controller, the case data), which the page shows as it receives it.
+ * Python's sentences (statuses, refusals, case data) come by code and are said here (`say()`); not
+ * translated on purpose: node names, seam names, ids and code, which stay as they are.
  */
 
 import { en } from "./i18n/en.mjs";
@@ -91,5 +91,8 @@ export function say(message) {
     missingKeys.add(key);
     return message.text;
   }
-  return t(key, message.params ?? {});
+  return t(key, Object.fromEntries(Object.entries(message.params ?? {}).map(([name, value]) => [name, sayParam(value)])));
 }
+
+/** A parameter of Python's sentence: a sentence itself (a case's outcome in the status line) is said too. */
+const sayParam = (value) => (value && typeof value === "object" && "code" in value && "text" in value ? say(value) : value);

@@ -402,5 +402,13 @@ async def test_arm_crash_refuses_a_step_that_is_not_a_whole_number(step: Any) ->
     answer = await storage.controller.dispatch("arm_crash", {"seam": "put", "step": step})
     assert answer == {
         "ok": False,
-        "error": {"type": "LabError", "message": f"step must be a whole number, got {step!r}"},
+        "error": {
+            "type": "LabError",
+            "message": f"step must be a whole number, got {step!r}",
+            "say": {
+                "code": "input.step_not_number",
+                "params": {"given": repr(step)},
+                "text": f"step must be a whole number, got {step!r}",
+            },
+        },
     }

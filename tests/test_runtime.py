@@ -156,7 +156,8 @@ def test_overlong_thread_id_is_refused_with_the_reason():
 
 def test_one_thread_id_limit_and_one_message_for_the_saver_the_graph_and_the_controller():
     from lab.checkpoint.base import MAX_THREAD_ID_LENGTH, empty_checkpoint
-    from lab.controller.controller import LabError, validate_thread_id
+    from lab.controller.controller import validate_thread_id
+    from lab.controller.session import LabError
 
     long_id = "x" * (MAX_THREAD_ID_LENGTH + 1)
     config = {"configurable": {"thread_id": long_id, "checkpoint_ns": ""}}

@@ -15,7 +15,11 @@ from typing import Any
 import pytest
 
 from lab.aml import VARIANTS, build_graph, describe_graph
+from lab.aml.cases import CASES
+from lab.aml.graph import FINDINGS, OUTCOMES
 from lab.controller import DURABILITIES
+from lab.controller.activity import RUN_ENDS, RUN_KINDS
+from lab.controller.case_texts import PURPOSES
 from lab.controller.ledger_rules import CAUSES, LABELS
 from lab.controller.seam_catalog import seam_catalog
 from lab.controller.status import FORWARD
@@ -216,6 +220,23 @@ async def test_fixed_variant_charges_each_operation_once(lab):
     ]
 
 
+async def test_the_thread_ledger_lists_the_open_threads_requests_alone(lab):
+    """A lesson shows its own thread's ledger: another thread's charges stay in the lab's full ledger."""
+    await lab.do("start", case_id=CASE, variant="misplaced", durability="sync", thread_id="earlier")
+    await lab.do("run")
+    await lab.do("answer", approve=True)
+    await lab.do("start", case_id=CASE, variant="fixed", durability="sync", thread_id="lesson")
+    await lab.do("run")
+    view = await lab.view()
+    assert {e["thread_id"] for e in view["ledger"]["entries"]} == {"earlier", "lesson"}
+    mine = view["thread_ledger"]
+    assert [(e["thread_id"], e["purpose"]) for e in mine["entries"]] == [
+        ("lesson", "transaction-graph query")
+    ]
+    assert mine["charges"] == 1 and mine["total_charged_cents"] == mine["entries"][0]["amount_cents"]
+    assert mine["verdict"]["double"] is False and view["ledger"]["verdict"]["double"] is True
+
+
 async def test_a_replay_that_pays_again_is_flagged_as_a_replay(lab):
     await lab.do("start", case_id=CASE, variant="misplaced", durability="sync")
     await lab.do("run")
@@ -370,16 +391,24 @@ def python_message_codes() -> set[str]:
     codes: set[str] = set()
     for path in Path("lab/controller").glob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "message" and node.args:
+            name = getattr(getattr(node, "func", None), "id", None)
+            if isinstance(node, ast.Call) and name in {"message", "said"} and node.args:
                 first = node.args[0]
                 if isinstance(first, ast.Constant):
                     codes.add(first.value)
+            if isinstance(node, ast.Call) and name == "choose":
+                codes.add(f"input.unknown_{node.args[2].value}")  # choose(value, choices, what)
             if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "BadInputError":
                 codes.add(node.args[0].value)  # BadInputError(code, text, **params)
             if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "ThreadFileError":
                 # ThreadFileError(reason, code="file.invalid", **params)
                 codes.add(node.args[1].value if len(node.args) > 1 else "file.invalid")
     codes |= {f"status.{phase}" for phase in FORWARD}
+    codes |= {f"case.{case}.{text}" for case in CASES for text in ("title", "alert")}
+    codes |= {f"case.purpose.{code}" for code in PURPOSES.values()}
+    codes |= {f"case.finding.{name}" for name in FINDINGS}
+    codes |= {f"case.outcome.{name}" for name in OUTCOMES}
+    codes |= {f"run.kind.{kind}" for kind in RUN_KINDS} | {f"run.status.{end}" for end in RUN_ENDS}
     codes |= {f"ledger.{kind}.{op}" for kind in ("repeat", "new") for op in LABELS}
     return codes
 
@@ -392,5 +421,5 @@ def test_every_sentence_python_says_is_in_both_catalogues():
     wanted = {f"py.{code}" for code in python_message_codes() if not code.startswith("ledger.explain.")}
     wanted |= {f"py.ledger.cause.{cause}" for cause in CAUSES}
     for language in (en, zh):
-        keys = set(re.findall(r'"(py\.[a-z_.]+)":', language))
+        keys = set(re.findall(r"\"(py\.[\w.-]+)\":", language))
         assert wanted <= keys, sorted(wanted - keys)

@@ -316,20 +316,43 @@ def watchlist_matches(names: dict[str, list[str]]) -> list[dict[str, Any]]:
     return matches
 
 
+FINDINGS = {
+    "watchlist": "Watchlist match: {entry}",
+    "structuring": (
+        "{count} cash deposits just under {threshold} totalling {total} across {branches} branches"
+    ),
+    "profile": "Activity fits the customer's profile",
+}
+"""The findings ``classify_typology`` writes, by name (the lab's page says them in its language)."""
+OUTCOMES = {
+    "filed": "SAR {sar} filed",
+    "rejected": "Closed: the officer rejected the SAR",
+    "closed": "Closed: no suspicious typology",
+}
+"""The ``outcome`` ``file_sar`` and ``close_case`` write, by name."""
+REVIEW_QUESTION = "File a SAR for {case}?"
+"""What ``human_review`` asks the officer (its ``interrupt()`` payload's ``question``)."""
+NARRATIVE = "{subject}: {findings}."
+"""The SAR draft's narrative: the subject and the findings, joined by "; "."""
+
+
 def classify(transactions: list[dict[str, Any]], sanctions: dict[str, Any]) -> dict[str, Any]:
     """Typology, risk score (0-100) and the findings that justify them."""
     if sanctions["hit"]:
         entries = sorted({m["entry"] for m in sanctions["matches"]})
-        return {"typology": "sanctions", "risk": 95, "findings": [f"Watchlist match: {e}" for e in entries]}
+        findings = [FINDINGS["watchlist"].format(entry=e) for e in entries]
+        return {"typology": "sanctions", "risk": 95, "findings": findings}
     deposits = structuring_deposits(transactions)
     total = sum(t["amount"] for t in deposits)
     if len(deposits) >= 3 and total > REPORTING_THRESHOLD:
-        finding = (
-            f"{len(deposits)} cash deposits just under {REPORTING_THRESHOLD:,} "
-            f"totalling {total:,.2f} across {len({t['location'] for t in deposits})} branches"
+        finding = FINDINGS["structuring"].format(
+            count=len(deposits),
+            threshold=f"{REPORTING_THRESHOLD:,}",
+            total=f"{total:,.2f}",
+            branches=len({t["location"] for t in deposits}),
         )
         return {"typology": "structuring", "risk": min(99, 70 + 3 * len(deposits)), "findings": [finding]}
-    return {"typology": "none", "risk": 10, "findings": ["Activity fits the customer's profile"]}
+    return {"typology": "none", "risk": 10, "findings": [FINDINGS["profile"]]}
 
 
 def is_approved(decision: Any) -> bool:
@@ -429,7 +452,9 @@ class Investigation:
             "risk": state["risk"],
             "amount_involved": round(sum(t["amount"] for t in involved), 2),
             "transaction_ids": [t["id"] for t in involved],
-            "narrative": f"{state['customer']['name']}: {'; '.join(state['findings'])}.",
+            "narrative": NARRATIVE.format(
+                subject=state["customer"]["name"], findings="; ".join(state["findings"])
+            ),
         }
         return {"sar_draft": draft, "log": [f"draft_sar: {len(involved)} transactions cited"]}
 
@@ -463,7 +488,7 @@ class Investigation:
         )
         return {
             "sar": receipt.as_dict(),
-            "outcome": f"SAR {receipt.sar_id} filed",
+            "outcome": OUTCOMES["filed"].format(sar=receipt.sar_id),
             "log": [f"file_sar: filed {receipt.sar_id}"],
         }
 
@@ -471,7 +496,7 @@ class Investigation:
         """Close the case: nothing suspicious, or the officer rejected the SAR."""
         await self.work()
         rejected = "review" in state and not state["review"]["approved"]
-        outcome = "Closed: the officer rejected the SAR" if rejected else "Closed: no suspicious typology"
+        outcome = OUTCOMES["rejected" if rejected else "closed"]
         return {"outcome": outcome, "log": [f"close_case: {outcome}"]}
 
 
@@ -485,7 +510,7 @@ def _involved_transactions(state: CaseState) -> list[dict[str, Any]]:
 def _review_request(state: CaseState, export: dict[str, Any] | None) -> dict[str, Any]:
     """The ``interrupt()`` payload: what the officer is asked."""
     return {
-        "question": f"File a SAR for {state['case_id']}?",
+        "question": REVIEW_QUESTION.format(case=state["case_id"]),
         "draft": state["sar_draft"],
         "export": export["receipt_id"] if export else None,
     }

@@ -15,8 +15,9 @@
 - :mod:`lab.controller.world`: the in-memory paid API and SAR registry (raw requests only).
 """
 
-from lab.controller.controller import COMMANDS, DURABILITIES, SEAMS, LabController, LabError
+from lab.controller.controller import COMMANDS, DURABILITIES, SEAMS, LabController
 from lab.controller.journal import Journal, MemoryJournal
+from lab.controller.session import LabError
 from lab.controller.world import InMemoryWorld
 
 __all__ = [

@@ -20,23 +20,22 @@ from lab.controller.messages import Message, message
 
 Rule = Callable[[ThreadFacts], Message | None]
 
+NO_CASE = message("reason.no_case", "No case is open: start one first")
+RUNNING = message("reason.running", "A run is in progress; wait for it to pause or finish")
+PAUSED = message("reason.paused", "A run is paused; press Step or Run to finish it first")
+"""The reasons a command waits for a case or a run (the controller refuses with them too)."""
+
 
 def no_case(facts: ThreadFacts) -> Message | None:
-    if facts.session is None:
-        return message("reason.no_case", "No case is open: start one first")
-    return None
+    return NO_CASE if facts.session is None else None
 
 
 def run_in_progress(facts: ThreadFacts) -> Message | None:
-    if facts.run is not None and not facts.run["paused"]:
-        return message("reason.running", "A run is in progress; wait for it to pause or finish")
-    return None
+    return RUNNING if facts.run is not None and not facts.run["paused"] else None
 
 
 def run_paused(facts: ThreadFacts) -> Message | None:
-    if facts.run is not None and facts.run["paused"]:
-        return message("reason.paused", "A run is paused; press Step or Run to finish it first")
-    return None
+    return PAUSED if facts.run is not None and facts.run["paused"] else None
 
 
 def written_elsewhere(facts: ThreadFacts) -> Message | None:
@@ -52,7 +51,7 @@ def written_elsewhere(facts: ThreadFacts) -> Message | None:
 def can_take_over(facts: ThreadFacts) -> Message | None:
     """Take over: steal the thread's lock from the tab that writes it."""
     if facts.session is None:
-        return message("reason.no_case", "No case is open: start one first")
+        return NO_CASE
     if facts.writer != "elsewhere":
         return message("reason.writer_here", "This tab already writes this thread")
     return None

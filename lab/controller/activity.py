@@ -12,21 +12,46 @@ from collections.abc import Callable
 from typing import Any
 
 from lab.controller.messages import Message, message
+from lab.controller.seam_catalog import THE_STEP
 
 Describe = Callable[[dict[str, Any]], Message]
+
+RUN_KINDS = ("input", "continue", "resume", "answer", "replay")
+"""What started a run (the controller's ``_start_run``)."""
+RUN_ENDS = ("done", "interrupted", "error", "stopped", "crashed")
+"""How a run ended (``run_end`` records)."""
+
+
+def run_kind(kind: str) -> Message:
+    """A run's kind as a word the page says in its language."""
+    return message(f"run.kind.{kind}", kind)
+
+
+def run_end(status: str) -> Message:
+    return message(f"run.status.{status}", status)
+
+
+def restored_nodes(nodes: list[str]) -> Message:
+    """The tail of a step's line naming the tasks restored from pending writes (none: nothing)."""
+    if not nodes:
+        return message("log.restored_none", "")
+    return message("log.restored", "; restored from pending writes: {nodes}", nodes=", ".join(nodes))
+
 
 DESCRIBE: dict[str, Describe] = {
     "run_start": lambda r: message(
         "log.run_start",
         "Run {run} started ({kind}, durability {durability})",
-        **_pick(r, "run", "kind", "durability"),
+        run=r["run"],
+        kind=run_kind(r["kind"]),
+        durability=r["durability"],
     ),
     "step_start": lambda r: message(
         "log.step_start",
         "Step {step}: runs {tasks}{restored}",
         step=r["step"],
         tasks=", ".join(r["tasks"]) or "∅",
-        restored=f"; restored from pending writes: {', '.join(r['restored'])}" if r["restored"] else "",
+        restored=restored_nodes(r["restored"]),
     ),
     "task_start": lambda r: message("log.task_start", "{node} started", node=r["node"]),
     "task_finish": lambda r: message("log.task_finish", "{node} finished", node=r["node"]),
@@ -42,18 +67,14 @@ DESCRIBE: dict[str, Describe] = {
         "log.crash",
         "The process was killed at {seam} of {node} (step {step})",
         seam=r["seam"],
-        node=r.get("node") or "the step",
+        node=r.get("node") or THE_STEP,
         step=r["step"],
     ),
     "run_end": lambda r: message(
-        "log.run_end", "Run {run} ended: {status}", run=r["run"], status=r["status"]
+        "log.run_end", "Run {run} ended: {status}", run=r["run"], status=run_end(r["status"])
     ),
 }
 """One sentence per kind of journal record (``step_end`` says nothing a learner needs)."""
-
-
-def _pick(record: dict[str, Any], *keys: str) -> dict[str, Any]:
-    return {key: record[key] for key in keys}
 
 
 def activity(records: list[dict[str, Any]]) -> list[dict[str, Any]]:

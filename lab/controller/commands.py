@@ -11,9 +11,9 @@ import functools
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from lab.checkpoint.base import check_thread_id_length
+from lab.checkpoint.base import MAX_THREAD_ID_LENGTH, check_thread_id_length
 from lab.controller.frames import to_jsonable
-from lab.controller.session import LabError, error_payload
+from lab.controller.session import error_payload, said
 
 
 def command(method: Callable[..., Awaitable[dict[str, Any]]]) -> Callable[..., Awaitable[dict[str, Any]]]:
@@ -33,11 +33,19 @@ def command(method: Callable[..., Awaitable[dict[str, Any]]]) -> Callable[..., A
 
 def validate_thread_id(thread_id: Any) -> str:
     if not isinstance(thread_id, str):
-        raise LabError(f"A thread id must be text, got {type(thread_id).__name__}")
+        raise said(
+            "thread.id_not_text", "A thread id must be text, got {given}", given=type(thread_id).__name__
+        )
     if not thread_id.strip():
-        raise LabError("A thread id must not be empty")
+        raise said("thread.id_empty", "A thread id must not be empty")
     try:
         check_thread_id_length(thread_id)
     except ValueError as too_long:
-        raise LabError(str(too_long)) from None
+        raise said(
+            "thread.id_too_long",
+            "{problem}",
+            problem=str(too_long),
+            length=len(thread_id),
+            limit=MAX_THREAD_ID_LENGTH,
+        ) from None
     return thread_id

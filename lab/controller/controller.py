@@ -90,7 +90,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import asdict
 from typing import Any
 
-from lab.aml.cases import case_summaries, get_case
+from lab.aml.cases import CASES, get_case
 from lab.aml.graph import (
     DEFAULT_DELAY,
     VARIANTS,
@@ -101,7 +101,8 @@ from lab.aml.graph import (
 )
 from lab.checkpoint.base import BaseCheckpointSaver, CheckpointTuple
 from lab.checkpoint.errors import CorruptRecordError
-from lab.controller.actions import refusal, written_elsewhere
+from lab.controller.actions import NO_CASE, PAUSED, RUNNING, refusal, written_elsewhere
+from lab.controller.case_texts import case_choices
 from lab.controller.commands import command, validate_thread_id
 from lab.controller.facts import WRITERS, ThreadFacts, last_run
 from lab.controller.frames import (
@@ -114,17 +115,17 @@ from lab.controller.journal import Journal, MemoryJournal, executions_report
 from lab.controller.ledger_rules import annotate_ledger
 from lab.controller.process import Process, ProcessSaver, ProcessWorld
 from lab.controller.run_driver import CrashPoint, Run, RunDriver
-from lab.controller.seam_catalog import SEAMS, arm_refusal, seam_catalog
+from lab.controller.seam_catalog import SEAMS, THE_STEP, arm_refusal, seam_catalog
 from lab.controller.seam_events import SeamEvents
 from lab.controller.session import (
     DEFAULT_DURABILITY,
     DURABILITIES,
-    LabError,
     Session,
     Until,
     choose,
     error_payload,
     refused,
+    said,
 )
 from lab.controller.storage_panel import prune_thread, storage_report
 from lab.controller.thread_commands import ThreadCommands, damage
@@ -216,15 +217,21 @@ class LabController(RunDriver, SeamEvents, ThreadCommands):
     async def dispatch(self, name: str, args: dict[str, Any] | None = None) -> dict[str, Any]:
         """Run the command ``name`` with keyword ``args`` (what the worker calls)."""
         if name not in COMMANDS:
-            error = LabError(f"Unknown command {name!r}; the commands are: {', '.join(COMMANDS)}")
+            error = said(
+                "input.unknown_command",
+                "Unknown command {name}; the commands are: {commands}",
+                name=repr(name),
+                commands=", ".join(COMMANDS),
+            )
             return {"ok": False, "error": error_payload(error)}
         method = getattr(self, name)
         try:
             inspect.signature(method).bind(**(args or {}))
         except TypeError as exc:
-            return {"ok": False, "error": error_payload(LabError(f"{name}: {exc}"))}
+            refusal = said("input.bad_arguments", "{name}: {problem}", name=name, problem=str(exc))
+            return {"ok": False, "error": error_payload(refusal)}
         if name in WRITES and (reason := written_elsewhere(self._writer_facts())) is not None:
-            return {"ok": False, "error": error_payload(LabError(reason["text"]))}
+            return {"ok": False, "error": error_payload(refused(reason))}
         answer = await method(**(args or {}))
         if name not in READS:
             self.last_answer = {"command": name, "args": args or {}, **answer}
@@ -235,7 +242,7 @@ class LabController(RunDriver, SeamEvents, ThreadCommands):
     async def catalog(self) -> dict[str, Any]:
         """Everything the page needs to draw itself: cases, variants, modes, seams, diagrams."""
         return {
-            "cases": case_summaries(),
+            "cases": case_choices(),
             "variants": VARIANTS,
             "durabilities": DURABILITIES,
             "seams": SEAMS,
@@ -257,14 +264,24 @@ class LabController(RunDriver, SeamEvents, ThreadCommands):
         try:
             get_case(case_id if isinstance(case_id, str) else repr(case_id))
         except KeyError as exc:
-            raise LabError(exc.args[0]) from None
+            raise said(
+                "input.unknown_case",
+                "{problem}",
+                problem=exc.args[0],
+                case=repr(case_id),
+                cases=", ".join(CASES),
+            ) from None
         choose(variant, VARIANTS, "variant")
         choose(durability, DURABILITIES, "durability")
         thread_id = validate_thread_id(
             f"{case_id}-{uuid.uuid4().hex[:8]}" if thread_id is None else thread_id
         )
         if await self._head_id(thread_id) is not None:
-            raise LabError(f"Thread {thread_id!r} already has checkpoints; choose another thread id")
+            raise said(
+                "thread.exists_start",
+                "Thread {thread} already has checkpoints; choose another thread id",
+                thread=repr(thread_id),
+            )
         await self._close_run()
         self.session = Session(thread_id, case_id, variant, durability)
         await self.journal.save_session(asdict(self.session))
@@ -326,7 +343,11 @@ class LabController(RunDriver, SeamEvents, ThreadCommands):
         thread_id = validate_thread_id(thread_id)
         saved = next((s for s in await self.journal.sessions() if s["thread_id"] == thread_id), None)
         if saved is None:
-            raise LabError(f"No saved thread {thread_id!r}; the saved threads are listed by threads()")
+            raise said(
+                "thread.not_saved",
+                "No saved thread {thread}; the saved threads are listed by threads()",
+                thread=repr(thread_id),
+            )
         await self._refuse_damaged(thread_id)
         await self._close_run()
         self.session = Session(saved["thread_id"], saved["case_id"], saved["variant"], saved["durability"])
@@ -367,7 +388,7 @@ class LabController(RunDriver, SeamEvents, ThreadCommands):
     ) -> dict[str, Any]:
         """Answer the officer's review: ``Command(resume={"approved": approve})``."""
         if not isinstance(approve, bool):
-            raise LabError("approve must be true or false")
+            raise said("input.approve_not_bool", "approve must be true or false")
         await self._refuse_unless("approve")
         check_resume((await self._snapshot()).interrupts, {"approved": approve})
         request = Command(resume={"approved": approve})
@@ -380,13 +401,13 @@ class LabController(RunDriver, SeamEvents, ThreadCommands):
         """Kill the process the next time a run reaches ``seam`` (of ``node``, in ``step``, if given),
         once the seam ``after`` (``[seam, node]``) has happened in that run."""
         if after is not None and not (isinstance(after, list | tuple) and len(after) == 2):
-            raise LabError(f"after must be [seam, node], got {after!r}")
+            raise said("input.after_shape", "after must be [seam, node], got {given}", given=repr(after))
         diagram = describe_graph(self.graphs[self.session.variant if self.session else VARIANTS[0]])
         for point in [(seam, node), *([after] if after is not None else [])]:
             if (reason := arm_refusal(seam_catalog(diagram), *point)) is not None:
-                raise LabError(reason["text"])
+                raise refused(reason)
         if step is not None and (not isinstance(step, int) or isinstance(step, bool)):
-            raise LabError(f"step must be a whole number, got {step!r}")
+            raise said("input.step_not_number", "step must be a whole number, got {given}", given=repr(step))
         self._crash = CrashPoint(seam, node, step, None if after is None else (after[0], after[1]))
         return {"armed": asdict(self._crash)}
 
@@ -565,7 +586,11 @@ class LabController(RunDriver, SeamEvents, ThreadCommands):
         run = self._run
         if run is not None and run.gate is not None:
             if durability not in (None, run.durability):
-                raise LabError(f"This run was started with durability {run.durability!r}; it keeps it")
+                raise said(
+                    "input.durability_kept",
+                    "This run was started with durability {durability}; it keeps it",
+                    durability=repr(run.durability),
+                )
             return await self._release(run, until)
         await self._refuse_unless("run")
         if await self._head_id(self._require_session().thread_id) is None:
@@ -596,12 +621,15 @@ class LabController(RunDriver, SeamEvents, ThreadCommands):
 
     async def _saved(self, checkpoint_id: Any) -> CheckpointTuple:
         if not isinstance(checkpoint_id, str) or not checkpoint_id:
-            raise LabError("checkpoint_id must be a checkpoint id (text)")
+            raise said("input.checkpoint_not_text", "checkpoint_id must be a checkpoint id (text)")
         config = {"configurable": {**self._thread_config(checkpoint_id)["configurable"], "checkpoint_ns": ""}}
         saved = await self._graph().acomplete(await self.saver.aget_tuple(config))  # delta values rebuilt
         if saved is None:
-            raise LabError(
-                f"Thread {self._require_session().thread_id!r} has no checkpoint {checkpoint_id!r}"
+            raise said(
+                "thread.no_checkpoint",
+                "Thread {thread} has no checkpoint {checkpoint}",
+                thread=repr(self._require_session().thread_id),
+                checkpoint=repr(checkpoint_id),
             )
         return saved
 
@@ -670,17 +698,19 @@ class LabController(RunDriver, SeamEvents, ThreadCommands):
     def _require_alive(self) -> None:
         if not self.process.alive:
             where = self._crash_report or {}
-            raise LabError(
-                f"This Python process crashed at {where.get('seam')} of {where.get('node') or 'the step'}; "
-                "start a new controller over the same storage, then resume"
+            raise said(
+                "process.crashed",
+                "This Python process crashed at {seam} of {node}; start a new controller over the same "
+                "storage, then resume",
+                seam=where.get("seam"),
+                node=where.get("node") or THE_STEP,
             )
 
     def _require_session(self) -> Session:
         if self.session is None:
-            raise LabError("No case is open: start one first")
+            raise refused(NO_CASE)
         return self.session
 
     def _require_idle(self) -> None:
         if self._run is not None:
-            state = "paused" if self._run.gate is not None else "in progress"
-            raise LabError(f"A run is {state}; press Step or Run to finish it first")
+            raise refused(PAUSED if self._run.gate is not None else RUNNING)

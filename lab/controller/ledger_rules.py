@@ -21,6 +21,7 @@ from collections import Counter
 from typing import Any
 
 from lab.aml.graph import business_operation
+from lab.controller.case_texts import purpose_message
 from lab.controller.messages import Message, message
 
 LABELS = {"charge": "charged", "sar": "filed"}
@@ -98,7 +99,14 @@ def annotate_ledger(
         operation = business_operation(row)
         attempts[operation] += 1
         done = executed.setdefault(operation, [])
-        entries.append({**row, "attempt": attempts[operation], "outcome": outcome_of(row, len(done))})
+        entries.append(
+            {
+                **row,
+                "attempt": attempts[operation],
+                "outcome": outcome_of(row, len(done)),
+                "purpose_say": purpose_message(row),
+            }
+        )
         if not row["replayed"]:
             done.append(row)
     duplicates = [
@@ -133,6 +141,7 @@ def duplicate(
         "thread_id": first["thread_id"],
         "node": done[-1]["node"],
         "purpose": first["purpose"],
+        "purpose_say": purpose_message(first),
         "times": len(done),
         "label": label,
         "ids": [row["id"] for row in done],
@@ -146,6 +155,14 @@ def duplicate(
             causes=list(dict.fromkeys(causes)),
         ),
     }
+
+
+def thread_ledger(
+    rows: list[dict[str, Any]], thread_id: str | None, journals: dict[str, list[dict[str, Any]]] | None = None
+) -> dict[str, Any]:
+    """The ledger of one thread: only the requests ``thread_id`` made, annotated as a ledger of its own
+    (what a lesson shows beside its step: the lesson's thread, not every thread of the browser)."""
+    return annotate_ledger([row for row in rows if row["thread_id"] == thread_id], journals)
 
 
 def verdict(duplicates: list[dict[str, Any]]) -> dict[str, Any]:

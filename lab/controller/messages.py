@@ -13,8 +13,15 @@ Message = dict[str, Any]
 
 
 def message(code: str, text: str, **params: Any) -> Message:
-    """``{"code", "params", "text"}``: ``text`` is formatted with ``params``."""
-    return {"code": code, "params": params, "text": text.format(**params)}
+    """``{"code", "params", "text"}``: ``text`` is formatted with ``params``. A parameter may itself be
+    a :data:`Message` (a case's outcome inside the status line): the page says it in its own words,
+    and ``text`` uses its English text."""
+    english = {name: value["text"] if is_message(value) else value for name, value in params.items()}
+    return {"code": code, "params": params, "text": text.format(**english)}
+
+
+def is_message(value: Any) -> bool:
+    return isinstance(value, dict) and set(value) == {"code", "params", "text"}
 
 
 class SaidError(ValueError):

@@ -52,11 +52,15 @@ class Decision:
     receipt: ChargeReceipt | FilingReceipt | None
 
 
+SAR_PURPOSE = "SAR for {case}"
+"""The purpose the registry's ledger rows carry (a filing names its case)."""
+
+
 def request_row(kind: Kind, idempotency_key: str | None, **request: Any) -> dict[str, Any]:
     """The raw request as the caller made it (before the world decides): ``kind``, key, call site,
     ``amount_cents`` and ``purpose`` for a charge, ``case_id`` and ``report`` for a filing."""
     if kind == "sar":
-        request = {"purpose": f"SAR for {request['case_id']}", "amount_cents": 0, **request}
+        request = {"purpose": SAR_PURPOSE.format(case=request["case_id"]), "amount_cents": 0, **request}
     return {"kind": kind, "idempotency_key": idempotency_key, **request}
 
 

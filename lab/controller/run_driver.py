@@ -22,10 +22,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from lab.aml.graph import RunContext, use_run_context
+from lab.controller.actions import RUNNING
 from lab.controller.frames import checkpoint_id_of
 from lab.controller.process import ProcessKilled
 from lab.controller.seam_events import seam_payload
-from lab.controller.session import DURABILITIES, LabError, Until, choose, error_payload
+from lab.controller.session import DURABILITIES, LabError, Until, choose, error_payload, refused
 from lab.graph import CompiledStateGraph
 from lab.pregel.loop import Seam
 
@@ -186,7 +187,7 @@ class RunDriver:
         if run is None or run.task is None or run.task.done():
             return
         if run.gate is None:
-            raise LabError("A run is in progress; wait for it to pause or finish")
+            raise refused(RUNNING)
         run.closing = True
         run.task.cancel()
         await asyncio.gather(run.task, return_exceptions=True)

@@ -37,6 +37,8 @@ controller's view of the external world reports (the loop cannot see inside a no
 
 NODELESS_SEAMS = ("step_start", "step_end", "put")
 """Seams of the whole step: they belong to no node."""
+THE_STEP = message("crash.the_step", "the step")
+"""What stands for the node in a sentence about a crash at a seam of the whole step."""
 EVERY_NODE_SEAMS = ("task_start", "task_finish", "put_writes", "error")
 """Seams every node meets (``error`` only if it raises)."""
 SIDE_EFFECT_SEAMS = ("side_effect", "side_effect_done")

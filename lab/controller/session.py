@@ -61,6 +61,11 @@ def refused(reason: dict[str, Any]) -> LabError:
     return error
 
 
+def said(code: str, text: str, **params: Any) -> LabError:
+    """The :class:`LabError` that says ``text`` (``{name}`` filled from ``params``) by ``code``."""
+    return refused(message(code, text, **params))
+
+
 def error_payload(exc: BaseException) -> dict[str, Any]:
     """``{"type", "message"}`` (plus ``say``, the message as a code, and ``notes`` such as
     LangGraph's "During task with name ...")."""
@@ -77,5 +82,10 @@ def error_payload(exc: BaseException) -> dict[str, Any]:
 
 def choose(value: Any, choices: tuple[str, ...], what: str) -> str:
     if value not in choices:
-        raise LabError(f"Unknown {what} {value!r}; choose one of: {', '.join(choices)}")
+        raise said(
+            f"input.unknown_{what}",
+            "Unknown " + what + " {value}; choose one of: {choices}",
+            value=repr(value),
+            choices=", ".join(choices),
+        )
     return value

@@ -12,8 +12,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from lab.controller.activity import run_kind
+from lab.controller.case_texts import outcome_message
 from lab.controller.facts import ThreadFacts, is_finished, last_crash, last_run, waits_for_answer
 from lab.controller.messages import message
+from lab.controller.seam_catalog import THE_STEP
 
 
 def phase(facts: ThreadFacts) -> str:
@@ -65,8 +68,9 @@ def status(facts: ThreadFacts) -> dict[str, Any]:
 
 def status_message(now: str, facts: ThreadFacts) -> dict[str, Any]:
     crash = last_crash(facts.records) or {}
-    where = {"seam": crash.get("seam"), "node": crash.get("node") or "the step", "step": crash.get("step")}
+    where = {"seam": crash.get("seam"), "node": crash.get("node") or THE_STEP, "step": crash.get("step")}
     run = facts.run or {}
+    kind = run_kind(run["kind"]) if run else None
     head = facts.head or {}
     texts = {
         "no_case": ("Choose a case, a variant and a durability, then press Start.", {}),
@@ -75,7 +79,10 @@ def status_message(now: str, facts: ThreadFacts) -> dict[str, Any]:
             "Press Take over to write here.",
             {"thread": (facts.session or {}).get("thread_id")},
         ),
-        "running": ("Run {run} is running ({kind}).", {"run": run.get("run"), "kind": run.get("kind")}),
+        "running": (
+            "Run {run} is running ({kind}).",
+            {"run": run.get("run"), "kind": kind},
+        ),
         "paused": (
             "Paused before step {step}: next {next}. Press Step (or Run, to the end).",
             _paused(facts),
@@ -100,7 +107,7 @@ def status_message(now: str, facts: ThreadFacts) -> dict[str, Any]:
             "Case {case} is open: Press Run (or Step, one super-step at a time).",
             {"case": (facts.session or {}).get("case_id")},
         ),
-        "done": ("The case is finished: {outcome}", {"outcome": head.get("values", {}).get("outcome", "")}),
+        "done": ("The case is finished: {outcome}", {"outcome": outcome_message(head.get("values", {}))}),
         "error": ("The run failed; replay or fork an earlier frame.", {}),
         "ready": ("Next: {next}. Press Run to continue.", {"next": ", ".join(head.get("next", []))}),
     }

@@ -21,7 +21,7 @@ from lab.aml.graph import VARIANTS, describe_graph
 from lab.checkpoint.errors import CorruptRecordError
 from lab.controller.commands import command, validate_thread_id
 from lab.controller.messages import Message, message
-from lab.controller.session import DURABILITIES, LabError, Session, refused
+from lab.controller.session import DURABILITIES, Session, refused, said
 from lab.controller.thread_file import (
     ThreadFile,
     ThreadFileError,
@@ -154,7 +154,7 @@ class ThreadCommands:
         of a thread whose records no longer load). The ledger keeps its rows: money spent stays spent."""
         thread_id = validate_thread_id(thread_id)
         if thread_id not in {saved["thread_id"] for saved in await self.journal.sessions()}:
-            raise LabError(f"No saved thread {thread_id!r} to drop")
+            raise said("thread.not_saved_drop", "No saved thread {thread} to drop", thread=repr(thread_id))
         if self.session is not None and self.session.thread_id == thread_id:
             await self._close_run()
             self.session = None

@@ -16,11 +16,12 @@ from typing import Any
 
 from lab.controller.actions import actions
 from lab.controller.activity import activity
+from lab.controller.case_texts import review_texts
 from lab.controller.facts import ThreadFacts
 from lab.controller.frame_captions import frame_caption
 from lab.controller.frames import branch_tree, diff_frames
 from lab.controller.journal import executions_report
-from lab.controller.ledger_rules import annotate_ledger
+from lab.controller.ledger_rules import annotate_ledger, thread_ledger
 from lab.controller.node_states import NODE_STATES, node_states
 from lab.controller.seam_catalog import graph_nodes, seam_catalog
 from lab.controller.status import status
@@ -70,7 +71,9 @@ def review(facts: ThreadFacts, ledger_rows: list[dict[str, Any]]) -> dict[str, A
         and row["kind"] == "charge"
         and not row["replayed"]
     ]
-    return {"request": facts.head["interrupts"][0]["value"], "exports_bought": bought}
+    request = facts.head["interrupts"][0]["value"]
+    texts = review_texts(request, facts.head["values"]) if isinstance(request, dict) else None
+    return {"request": request, "exports_bought": bought, "say": texts}
 
 
 def build_view(
@@ -99,6 +102,7 @@ def build_view(
         "tree": branch_tree(frames),
         "executions": executions_report(records),
         "ledger": annotate_ledger(ledger_rows, journals),
+        "thread_ledger": thread_ledger(ledger_rows, (facts.session or {}).get("thread_id"), journals),
         "activity": activity(records),
         "defaults": {**defaults, "node_states": NODE_STATES},
     }

@@ -1,8 +1,8 @@
 /**
  * Focus: the lab beside a lesson step shows only the panels that lesson needs (its `panels`, from
  * lab/lessons), drawn by the lab page's own views from Python's `view()`: the graph and the status
- * line always, the ledger when the lesson is about money. Everything else is one click away: the
- * full lab, opened on the same thread. The page decides nothing; it draws what Python says, in the
+ * line always, the ledger (the lesson thread's requests alone) when the lesson is about money.
+ * Everything else is one click away: the full lab, opened on the same thread. The page decides nothing; it draws what Python says, in the
  * page's language (`say()` renders Python's sentences from the i18n catalogues).
  */
 import { lang, say, t } from "../i18n.mjs";
@@ -30,7 +30,8 @@ export function mountLabPanels(root, panels) {
   const sandbox = root.querySelector("[data-sandbox]");
 
   function render(view) {
-    const model = { ...view, lang: lang(), nodeStates: view.defaults.node_states };
+    // The lesson's ledger: its own thread's requests, as Python lists them (view().thread_ledger).
+    const model = { ...view, ledger: view.thread_ledger, lang: lang(), nodeStates: view.defaults.node_states };
     for (const panel of mounted) panel.render(model);
     status.textContent = say(view.status.message);
     status.dataset.phase = view.status.phase;

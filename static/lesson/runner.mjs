@@ -24,7 +24,7 @@
  * The lab beside the step is focused (lab-panels.mjs); presenter mode and its keys are in
  * presenter.mjs. Python's sentences are shown in the page's language (i18n.mjs `say()`).
  */
-import { setLang } from "../i18n.mjs";
+import { say, setLang } from "../i18n.mjs";
 import { LabSession } from "../lab-session.mjs";
 import { nodeDelay } from "../url-state.mjs";
 import { mountLabPanels } from "./lab-panels.mjs";
@@ -77,7 +77,7 @@ async function send(stepId, part) {
     return await session.command(command.name, command.args);
   } catch (error) {
     if (error.type === "Crashed") throw error;
-    return { refused: error.message };
+    return { refused: error.say ? say(error.say) : error.message }; // Python's refusal, in the page's language
   }
 }
 

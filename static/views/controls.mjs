@@ -61,7 +61,7 @@ export function mountControls(root, actions) {
       lang = model.lang;
       caseLabel.textContent = t("form.case");
       replace(caseSelect, ...catalog.cases.map((c) =>
-        h("option", { value: c.id, text: `${c.id} · ${c.title}`, selected: c.id === choices.case })));
+        h("option", { value: c.id, text: `${c.id} · ${say(c.say.title)}`, selected: c.id === choices.case })));
       radios(variantSet, "variant", catalog.variants, choices.variant, (v) => t(`variant.${v}.about`));
       radios(durabilitySet, "durability", catalog.durabilities, choices.durability, (d) => t(`durability.${d}.about`));
       for (const b of [start, step, run, resume, approve, reject, takeOver]) relabel(b, t(`action.${b.dataset.action}`));
@@ -73,7 +73,7 @@ export function mountControls(root, actions) {
         if (input && !input.checked) input.checked = true;
       }
       const c = catalog.cases.find((x) => x.id === caseSelect.value);
-      caseInfo.textContent = c ? t("form.caseInfo", { customer: c.customer, alert: c.alert, count: c.transactions }) : "";
+      caseInfo.textContent = c ? t("form.caseInfo", { customer: c.customer, alert: say(c.say.alert), count: c.transactions }) : "";
     }
 
     const busy = Boolean(model.busy) || model.process !== "ready";
@@ -108,12 +108,12 @@ export function mountControls(root, actions) {
       const bought = asked.exports_bought ?? [];
       replace(review,
         h("h3", { text: t("review.heading") }),
-        h("p", { class: "question", text: value.question ?? "" }),
+        h("p", { class: "question", text: asked.say ? say(asked.say.question) : value.question ?? "" }),
         draft.subject ? h("dl", { class: "facts" },
           h("dt", { text: t("review.subject") }), h("dd", { text: draft.subject }),
-          h("dt", { text: t("review.typology") }), h("dd", { text: `${draft.typology} (${t("review.risk")} ${draft.risk})` }),
+          h("dt", { text: t("review.typology") }), h("dd", { text: `${say(asked.say?.typology) || draft.typology} (${t("review.risk")} ${draft.risk})` }),
           h("dt", { text: t("review.amount") }), h("dd", { text: String(draft.amount_involved) }),
-          h("dt", { text: t("review.narrative") }), h("dd", { text: draft.narrative ?? "" })) : "",
+          h("dt", { text: t("review.narrative") }), h("dd", { text: say(asked.say?.narrative) || (draft.narrative ?? "") })) : "",
         value.export
           ? h("p", { class: "warning", text: t("review.exportBought", { id: value.export }) })
           : bought.length

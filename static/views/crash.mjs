@@ -82,7 +82,7 @@ export function mountCrash(root, actions, report) {
     const where = rebooting ? model.crashPoint : status.message.params;
     const place = where.seam === RANDOM || where.seam === "kill" || !where.seam
       ? t("crash.whereRandom")
-      : where.node && where.node !== "the step"
+      : typeof where.node === "string" // a seam of the whole step names no node (Python says "the step")
         ? t("crash.where", { seam: where.seam, node: where.node, step: where.step })
         : t("crash.whereStep", { seam: where.seam, step: where.step });
     const lines = [h("p", {}, h("strong", { text: t("crash.killed") }), " ", place)];

@@ -7,9 +7,6 @@
 import { say, t } from "../i18n.mjs";
 import { h, money, replace, shortId } from "./dom.mjs";
 
-/** A purpose is case data (lab/aml/graph.py): shown from the catalogue, as is if it has no entry. */
-const purpose = (text) => t(`case.purpose.${text}`, {}, text);
-
 export function mountLedger(root) {
   const alert = h("div", { class: "double-charge", id: "double-charge", role: "alert" });
   const totals = h("p", { class: "totals", id: "ledger-totals" });
@@ -33,7 +30,7 @@ export function mountLedger(root) {
     alert.hidden = !ledger?.verdict?.double;
     replace(alert, ...duplicates.map((d) =>
       h("p", { dataset: { node: d.node, times: d.times, causes: d.causes.join(" ") } },
-        h("strong", { class: "flag", text: `${purpose(d.purpose)} ${say(repeat(d.kind, d.times))}` }), " ",
+        h("strong", { class: "flag", text: `${say(d.purpose_say)} ${say(repeat(d.kind, d.times))}` }), " ",
         h("span", { text: `(${d.node}, ${d.ids.join(", ")}): ` }),
         [...new Set(d.causes)].map((c) => say({ code: `ledger.cause.${c}`, params: {}, text: c })).join("; "))));
     if (!entries.length) { replace(table); return; }
@@ -49,7 +46,7 @@ export function mountLedger(root) {
           h("td", {}, h("code", { text: e.node })),
           h("td", { class: "id", title: e.checkpoint_id ?? "", text: shortId(e.checkpoint_id) }),
           h("td", { class: "num", text: e.worker ? `#${e.worker}` : "—" }),
-          h("td", { text: purpose(e.purpose) }),
+          h("td", { text: say(e.purpose_say) }), // case data, said by code (lab/controller/case_texts.py)
           h("td", { class: "num", text: e.replayed ? t("ledger.replayed") : money(e.amount_cents) }),
           h("td", { class: "key", title: e.idempotency_key ?? "", text: e.idempotency_key ? `…${e.idempotency_key.slice(-8)}` : t("ledger.noKey") }),
           h("td", { class: "num", text: String(e.attempt ?? 1) }),

@@ -432,6 +432,14 @@ def test_language_switch_and_one_catalogue(page, site):
         "human_review 在等待合规官：按 Approve（批准）或 Reject（驳回）。"
     )
     assert_table_is_storage(page, thread)
+    # Case data and Python's sentences in Chinese too (names, ids and code stay as they are).
+    expect(page.locator("#case-select option[value=S-1002]")).to_have_text("S-1002 · 向受制裁交易对手的电汇")
+    expect(page.locator("#case-info")).to_contain_text("电汇的交易对手与观察名单上的条目相似。")
+    expect(page.locator("#review .question")).to_have_text("是否为 S-1002 提交 SAR？")
+    expect(page.locator("#review")).to_contain_text("与观察名单匹配：Borealis Vektor Trading FZE")
+    english = re.compile(r"[A-Za-z][\w-]*(?: [A-Za-z][\w-]*){2}")  # three Latin words: an English phrase
+    lines = page.locator("#activity-log li").all_inner_texts()
+    assert lines and not [line for line in lines if english.search(line)], lines
 
     # One catalogue: every key in both languages, and nothing the page asked for is missing.
     catalogue = page.evaluate(

@@ -1,0 +1,102 @@
+"""The case data a learner reads, as messages: each case's title and alert, what a ledger request
+was for, and how a case ended.
+
+LangGraph has no such thing: a graph's state holds what its nodes wrote (``outcome`` is the English
+sentence ``file_sar`` or ``close_case`` wrote). The lab shows that data in the learner's language, so
+the sentences a learner reads from a case travel as :data:`~lab.controller.messages.Message` codes
+(``case.<id>.title``, ``case.<id>.alert``, ``case.purpose.*``, ``case.outcome.*``) with the English
+text beside them.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from lab.aml.cases import case_summaries
+from lab.aml.graph import EXPORT, FINDINGS, NARRATIVE, OUTCOMES, QUERY, REVIEW_QUESTION
+from lab.controller.messages import Message, message
+from lab.controller.paid_api import SAR_PURPOSE
+
+
+def case_choices() -> list[dict[str, Any]]:
+    """The case picker's cases, each with its title and alert also as messages (``say``)."""
+    return [
+        {
+            **case,
+            "say": {
+                "title": message(f"case.{case['id']}.title", case["title"]),
+                "alert": message(f"case.{case['id']}.alert", case["alert"]),
+            },
+        }
+        for case in case_summaries()
+    ]
+
+
+PURPOSES = {QUERY: "query", EXPORT: "export"}
+"""The purposes the graph's nodes pay for, by code."""
+
+
+def purpose_message(row: dict[str, Any]) -> Message:
+    """What a ledger request was for: one of the graph's purposes, the registry's "SAR for <case>"
+    (lab.controller.paid_api), else the purpose as written."""
+    purpose = row.get("purpose", "")
+    if purpose in PURPOSES:
+        return message(f"case.purpose.{PURPOSES[purpose]}", purpose)
+    said = message("case.purpose.sar", SAR_PURPOSE, case=row.get("case_id"))
+    if row.get("kind") == "sar" and said["text"] == purpose:
+        return said
+    return written(purpose)
+
+
+def written(text: Any) -> Message:
+    """Case data shown as written: no sentence of the graph's, so nothing to say by code."""
+    return message("case.written", "{value}", value=text)
+
+
+def finding_message(text: str) -> Message:
+    """One of ``classify_typology``'s findings by name (its numbers and names as parameters)."""
+    for name, template in FINDINGS.items():
+        pattern = re.escape(template).replace(r"\{", "{").replace(r"\}", "}")
+        if found := re.fullmatch(re.sub(r"\{(\w+)\}", r"(?P<\1>.+?)", pattern), text):
+            return message(f"case.finding.{name}", template, **found.groupdict())
+    return written(text)
+
+
+def review_texts(request: dict[str, Any], values: dict[str, Any]) -> dict[str, Message]:
+    """What the officer's review box says: the question, and the SAR draft's narrative and typology
+    (each by code when it is the graph's own sentence, else as written)."""
+    draft = request.get("draft") or {}
+    case = values.get("case_id")
+    findings = values.get("findings") or []
+    asked = message("case.review.question", REVIEW_QUESTION, case=case)
+    narrative = message(
+        "case.narrative",
+        NARRATIVE,
+        subject=draft.get("subject"),
+        findings=finding_message(findings[0]) if len(findings) == 1 else written("; ".join(findings)),
+    )
+    question, told = request.get("question"), draft.get("narrative")
+    return {
+        "question": asked if asked["text"] == question else written(question),
+        "narrative": narrative if narrative["text"] == told else written(told),
+        "typology": message(f"case.typology.{draft.get('typology')}", str(draft.get("typology"))),
+    }
+
+
+def outcome_message(values: dict[str, Any]) -> Message:
+    """How a finished case ended: the sentence its ``outcome`` holds, by code when it is one the graph
+    writes, else as written (a learner's fork may have written any outcome)."""
+    told = told_outcome(values)
+    if told["text"] == values.get("outcome"):
+        return told
+    return written(values.get("outcome", ""))
+
+
+def told_outcome(values: dict[str, Any]) -> Message:
+    """The outcome the graph writes for this state, as ``file_sar`` and ``close_case`` decide it: a
+    filed SAR (with its id), a SAR the officer rejected, or nothing suspicious."""
+    if sar := values.get("sar"):
+        return message("case.outcome.filed", OUTCOMES["filed"], sar=sar.get("sar_id"))
+    ending = "rejected" if (values.get("review") or {}).get("approved") is False else "closed"
+    return message(f"case.outcome.{ending}", OUTCOMES[ending])
