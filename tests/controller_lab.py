@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from lab.checkpoint import InMemorySaver
+from lab.checkpoint import CheckpointSaver, InMemorySaver
 from lab.controller import LabController
 from lab.controller.journal import MemoryJournal
 from lab.controller.world import InMemoryWorld
@@ -24,8 +24,9 @@ from lab.controller.world import InMemoryWorld
 class Lab:
     """What survives a crash (saver, world, journal, the page's event log) and the live controller."""
 
-    def __init__(self) -> None:
-        self.saver, self.world, self.journal = InMemorySaver(), InMemoryWorld(), MemoryJournal()
+    def __init__(self, saver: CheckpointSaver | None = None, journal: MemoryJournal | None = None) -> None:
+        self.saver, self.world = saver or InMemorySaver(), InMemoryWorld()
+        self.journal = journal or MemoryJournal()
         self.events: list[dict[str, Any]] = []
         self.probe: Callable[[dict[str, Any]], Awaitable[None]] | None = None  # awaited on every event
         self.calls: Counter[str] = Counter()  # node function bodies entered, across controllers

@@ -8,15 +8,20 @@ learner who clicked through stands.
 
 from __future__ import annotations
 
+import asyncio
+import random
 from typing import Any
 
 import pytest
 
+from lab.checkpoint import CheckpointSaver
+from lab.controller.journal import MemoryJournal
 from lab.lessons import LESSONS, get_lesson
 from lab.lessons.facts import FACTS
 from lab.lessons.model import Lesson, predict_answer
 from lab.lessons.play import lesson_data, moves_into
 from tests.controller_lab import Lab
+from tests.crash_soak import SlowStorage
 
 
 async def send(lab: Lab, lesson: str, step: str, part: int | str) -> dict[str, Any]:
@@ -49,6 +54,34 @@ async def walk(lab: Lab, lesson: Lesson) -> None:
 @pytest.mark.parametrize("lesson_id", [lesson.id for lesson in LESSONS])
 async def test_every_lesson_states_what_the_runtime_does(lab, lesson_id):
     await walk(lab, get_lesson(lesson_id))
+
+
+class SlowJournal(MemoryJournal):
+    """The journal, as IndexedDB keeps it in the browser: every append takes 0-3 event-loop turns."""
+
+    def __init__(self, rng: random.Random) -> None:
+        super().__init__()
+        self.rng = rng
+
+    async def append(self, thread_id: str, record: dict[str, Any]) -> None:
+        for _ in range(self.rng.randint(0, 3)):
+            await asyncio.sleep(0)
+        await super().append(thread_id, record)
+
+
+PACES = range(6)
+"""Seeds of how long each save and each journal record takes (in event-loop turns)."""
+
+
+@pytest.mark.parametrize("lesson_id", [lesson.id for lesson in LESSONS])
+async def test_every_lesson_states_the_same_answers_whatever_the_pace_of_storage(lesson_id):
+    """A lesson's answers must not depend on the machine: under ``durability="async"`` the saves
+    run beside the graph, so a slow storage once made lesson 8 lose more than it states."""
+    for seed in PACES:
+        rng = random.Random(seed)
+        lab = Lab(CheckpointSaver(SlowStorage(rng)), SlowJournal(rng))
+        await walk(lab, get_lesson(lesson_id))
+        await lab.controller.terminate()
 
 
 @pytest.mark.parametrize("lesson_id", [lesson.id for lesson in LESSONS])

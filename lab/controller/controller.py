@@ -114,7 +114,7 @@ from lab.controller.frames import (
 from lab.controller.journal import Journal, MemoryJournal, executions_report
 from lab.controller.ledger_rules import annotate_ledger
 from lab.controller.process import Process, ProcessSaver, ProcessWorld
-from lab.controller.run_driver import CrashPoint, Run, RunDriver
+from lab.controller.run_driver import CrashPoint, Run, RunDriver, crash_after
 from lab.controller.seam_catalog import SEAMS, THE_STEP, arm_refusal, seam_catalog
 from lab.controller.seam_events import SeamEvents
 from lab.controller.session import (
@@ -399,16 +399,15 @@ class LabController(RunDriver, SeamEvents, ThreadCommands):
         self, seam: str, node: str | None = None, step: int | None = None, after: list[Any] | None = None
     ) -> dict[str, Any]:
         """Kill the process the next time a run reaches ``seam`` (of ``node``, in ``step``, if given),
-        once the seam ``after`` (``[seam, node]``) has happened in that run."""
-        if after is not None and not (isinstance(after, list | tuple) and len(after) == 2):
-            raise said("input.after_shape", "after must be [seam, node], got {given}", given=repr(after))
+        once the seam ``after`` (``[seam, node]``, or a list of them) has happened in that run."""
+        crash = CrashPoint(seam, node, step, crash_after(after))
         diagram = describe_graph(self.graphs[self.session.variant if self.session else VARIANTS[0]])
-        for point in [(seam, node), *([after] if after is not None else [])]:
+        for point in [(seam, node), *crash.waits_for()]:
             if (reason := arm_refusal(seam_catalog(diagram), *point)) is not None:
                 raise refused(reason)
         if step is not None and (not isinstance(step, int) or isinstance(step, bool)):
             raise said("input.step_not_number", "step must be a whole number, got {given}", given=repr(step))
-        self._crash = CrashPoint(seam, node, step, None if after is None else (after[0], after[1]))
+        self._crash = crash
         return {"armed": asdict(self._crash)}
 
     @command

@@ -26,22 +26,29 @@ from lab.controller.actions import RUNNING
 from lab.controller.frames import checkpoint_id_of
 from lab.controller.process import ProcessKilled
 from lab.controller.seam_events import seam_payload
-from lab.controller.session import DURABILITIES, LabError, Until, choose, error_payload, refused
+from lab.controller.session import DURABILITIES, LabError, Until, choose, error_payload, refused, said
 from lab.graph import CompiledStateGraph
 from lab.pregel.loop import Seam
+
+SeamOf = tuple[str, str | None]
+"""A seam and its node, e.g. ``("put_writes", "fetch_transactions")``."""
 
 
 @dataclass(frozen=True)
 class CrashPoint:
-    """Where the next run dies: a seam name, optionally of one node and of one step. ``after``
-    (a seam and its node, e.g. ``("put_writes", "fetch_transactions")``) makes the crash wait, at
-    most :data:`AFTER_WAIT_S`, until that seam has happened in the run: parallel siblings finish in
-    whatever order the machine gives them, and a lesson or a test needs one order."""
+    """Where the next run dies: a seam name, optionally of one node and of one step.
+
+    ``after`` (one :data:`SeamOf`, or a tuple of them) makes the crash fire only once those seams
+    have happened in the run too: parallel siblings, and under ``durability="async"`` the saves
+    running in the background, go at whatever pace the machine gives them, and a lesson or a test
+    needs one order. The process dies when the last of them happens: if that is the crash's own
+    seam, it waits for the others (at most :data:`AFTER_WAIT_S`); if it is one of ``after``, that
+    seam holds where it is until the crash's seam comes (see ``RunDriver._hold_for_crash``)."""
 
     seam: str
     node: str | None = None
     step: int | None = None
-    after: tuple[str, str | None] | None = None
+    after: SeamOf | tuple[SeamOf, ...] | None = None
 
     def matches(self, seam: Seam) -> bool:
         return (
@@ -49,6 +56,29 @@ class CrashPoint:
             and (self.node is None or seam.node == self.node)
             and (self.step is None or seam.step == self.step)
         )
+
+    def waits_for(self) -> tuple[SeamOf, ...]:
+        """The seams ``after`` names, as a tuple of ``(seam, node)``."""
+        if self.after is None:
+            return ()
+        if isinstance(self.after[0], tuple):
+            return self.after  # type: ignore[return-value]
+        return (self.after,)  # type: ignore[return-value]
+
+
+def crash_after(after: Any) -> SeamOf | tuple[SeamOf, ...] | None:
+    """``arm_crash``'s ``after`` as a :class:`CrashPoint` keeps it: ``[seam, node]`` or a list of them."""
+    if after is None:
+        return None
+    if _is_seam_of(after):
+        return (after[0], after[1])
+    if isinstance(after, list | tuple) and after and all(_is_seam_of(one) for one in after):
+        return tuple((one[0], one[1]) for one in after)
+    raise said("input.after_shape", "after must be [seam, node], got {given}", given=repr(after))
+
+
+def _is_seam_of(value: Any) -> bool:
+    return isinstance(value, list | tuple) and len(value) == 2 and not isinstance(value[0], list | tuple)
 
 
 AFTER_WAIT_S = 10.0
@@ -75,6 +105,7 @@ class Run:
     step: int = -1  # the step running now (from the last step_start seam)
     seen: set[tuple[str, str | None]] = field(default_factory=set)  # (seam, node) met so far
     progressed: asyncio.Event = field(default_factory=asyncio.Event)  # set and cleared at every seam
+    dying: asyncio.Event = field(default_factory=asyncio.Event)  # set when the armed crash's seam is met
 
 
 class RunDriver:
@@ -199,7 +230,8 @@ class RunDriver:
         if seam.name == "step_start":
             run.step = seam.step
         if self._crash is not None and self._crash.matches(seam):
-            await self._wait_for(run, self._crash.after)
+            run.dying.set()
+            await self._wait_for(run, self._crash.waits_for())
             await self._crash_here(run, seam)
         await run.context.follow(seam)
         await self._journal_seam(run, seam)
@@ -208,18 +240,36 @@ class RunDriver:
         run.seen.add((seam.name, seam.node))
         run.progressed.set()
         run.progressed.clear()
+        await self._hold_for_crash(run, seam)
         if seam.name == "step_start" and run.until == "step" and seam.checkpoint_id != run.frame:
             await self._pause(run, seam)
 
-    async def _wait_for(self, run: Run, after: tuple[str, str | None] | None) -> None:
-        """Hold this seam (its task waits; its siblings go on) until ``after`` has happened."""
+    async def _wait_for(self, run: Run, after: tuple[SeamOf, ...]) -> None:
+        """Hold this seam (its task waits; its siblings go on) until every seam of ``after`` has happened."""
         deadline = asyncio.get_running_loop().time() + AFTER_WAIT_S
-        while after is not None and after not in run.seen:
+        while not run.seen.issuperset(after):
             left = deadline - asyncio.get_running_loop().time()
             if left <= 0:
                 return
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(run.progressed.wait(), left)
+                async with asyncio.timeout(left):  # waits in this task: no pulse of the event is missed
+                    await run.progressed.wait()
+
+    async def _hold_for_crash(self, run: Run, seam: Seam) -> None:
+        """The last of an armed crash's ``after`` seams holds here until the crash fires, and then
+        stays frozen with the dying process: nothing this coroutine would do next happens (under
+        ``durability="async"``, the background save queued behind it is never written). The
+        crash's seam is then the moment of death whatever the pace of the machine. If the crash's
+        seam does not come within :data:`AFTER_WAIT_S`, the held seam goes on."""
+        crash = self._crash
+        after = crash.waits_for() if crash is not None else ()
+        if (seam.name, seam.node) not in after or not run.seen.issuperset(after):
+            return
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(AFTER_WAIT_S):
+                await run.dying.wait()
+        if run.dying.is_set():
+            await self.process.freeze()
 
     async def _on_external_call(self, moment: str, call: dict[str, Any]) -> None:
         """A node is about to call (or has just called) the outside world: a seam inside the node."""

@@ -7,17 +7,30 @@ from typing import Any
 from lab.lessons.model import Command, Lesson, Predict, Step, do, start_case
 
 ARM = do("arm_crash", seam="task_start", node="classify_typology")
-"""The crash of this lesson: step 3 starts, after the paid query of step 1."""
+"""The crash of this lesson: step 3 starts, after the paid query of step 2."""
+
+STEP_2_WRITES_SAVED = [["put_writes", "fetch_transactions"], ["put_writes", "screen_sanctions"]]
+"""Under ``"async"`` the saves run in the background, at the machine's pace: by the time step 3
+starts they may lag anywhere behind. The lesson pins one moment, decided by the runtime's order
+and not the clock: both writes of step 2 are saved, step 2's checkpoint is queued behind them
+and not yet written. (On a slower or faster machine a real crash can lose more, or nothing.)"""
+ARM_ASYNC = do("arm_crash", seam="task_start", node="classify_typology", after=STEP_2_WRITES_SAVED)
+"""The same crash, at the moment :data:`STEP_2_WRITES_SAVED` names."""
 
 
 def crash_under(
-    mode: str, kept: int, choices: tuple[int, ...], follow: Command, after: dict[str, Any]
+    mode: str,
+    kept: int,
+    choices: tuple[int, ...],
+    follow: Command,
+    after: dict[str, Any],
+    arm: Command = ARM,
 ) -> tuple[Step, Step]:
     """The crash under one durability mode, then the action the status line names."""
     return (
         Step(
             id=f"{mode}-crash",
-            prepare=(start_case("misplaced", mode), ARM),
+            prepare=(start_case("misplaced", mode), arm),
             action=do("run"),
             predict=Predict("checkpoints", choices),
             expects={
@@ -43,7 +56,7 @@ LESSON = Lesson(
     panels=("graph", "status", "controls", "crash", "frames", "ledger"),
     steps=(
         *crash_under("sync", 4, (0, 3, 4), do("resume"), {"ran_twice": [], "charged": "14.50"}),
-        *crash_under("async", 3, (0, 3, 4), do("resume"), {"ran_twice": [], "charged": "14.50"}),
+        *crash_under("async", 3, (0, 3, 4), do("resume"), {"ran_twice": [], "charged": "14.50"}, ARM_ASYNC),
         *crash_under(
             "exit",
             0,
