@@ -5,7 +5,8 @@ LangGraph has no such thing: a graph's state holds what its nodes wrote (``outco
 sentence ``file_sar`` or ``close_case`` wrote). The lab shows that data in the learner's language, so
 the sentences a learner reads from a case travel as :data:`~lab.controller.messages.Message` codes
 (``case.<id>.title``, ``case.<id>.alert``, ``case.purpose.*``, ``case.outcome.*``) with the English
-text beside them.
+text beside them. So do the graph's nodes: what each does (its tooltip) is ``node.<name>``, the
+first line of the node function's docstring its English text.
 """
 
 from __future__ import annotations
@@ -100,3 +101,21 @@ def told_outcome(values: dict[str, Any]) -> Message:
         return message("case.outcome.filed", OUTCOMES["filed"], sar=sar.get("sar_id"))
     ending = "rejected" if (values.get("review") or {}).get("approved") is False else "closed"
     return message(f"case.outcome.{ending}", OUTCOMES[ending])
+
+
+def node_summary(node: dict[str, Any]) -> Message:
+    """What a node of the diagram does (``describe_graph``'s ``summary``, its docstring's first line),
+    by node name; ``human_review`` says when it buys the export, which its variant decides."""
+    code = f"node.{node['id']}"
+    if node["id"] == "human_review":
+        code += ".charges_first" if node.get("charges_before_interrupt") else ".charges_after"
+    return message(code, node.get("summary", ""))
+
+
+def with_node_summaries(diagram: dict[str, Any]) -> dict[str, Any]:
+    """The diagram with each node's :func:`node_summary` as ``say_summary`` (START and END have none)."""
+    nodes = [
+        {**node, "say_summary": node_summary(node)} if node.get("kind") == "node" else node
+        for node in diagram["nodes"]
+    ]
+    return {**diagram, "nodes": nodes}

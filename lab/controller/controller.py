@@ -102,7 +102,7 @@ from lab.aml.graph import (
 from lab.checkpoint.base import BaseCheckpointSaver, CheckpointTuple
 from lab.checkpoint.errors import CorruptRecordError
 from lab.controller.actions import NO_CASE, PAUSED, RUNNING, refusal, written_elsewhere
-from lab.controller.case_texts import case_choices
+from lab.controller.case_texts import case_choices, with_node_summaries
 from lab.controller.commands import command, validate_thread_id
 from lab.controller.facts import WRITERS, ThreadFacts, last_run
 from lab.controller.frames import (
@@ -247,7 +247,7 @@ class LabController(RunDriver, SeamEvents, ThreadCommands):
             "durabilities": DURABILITIES,
             "seams": SEAMS,
             "commands": COMMANDS,
-            "graphs": {variant: describe_graph(graph) for variant, graph in self.graphs.items()},
+            "graphs": {v: with_node_summaries(describe_graph(graph)) for v, graph in self.graphs.items()},
             "session": asdict(self.session) if self.session else None,
             "limits": {"thread_file_bytes": MAX_FILE_BYTES, "fork_bytes": MAX_FORK_BYTES},
         }

@@ -16,7 +16,7 @@ from typing import Any
 
 from lab.controller.actions import actions
 from lab.controller.activity import activity
-from lab.controller.case_texts import review_texts
+from lab.controller.case_texts import review_texts, with_node_summaries
 from lab.controller.facts import ThreadFacts
 from lab.controller.frame_captions import frame_caption
 from lab.controller.frames import branch_tree, diff_frames
@@ -52,7 +52,7 @@ def graph_view(facts: ThreadFacts, diagram: dict[str, Any], records: list[dict[s
             **states.get(node["id"], {}),
             "counts": counts.get(node["id"], {"started": 0, "finished": 0}),
         }
-        for node in diagram["nodes"]
+        for node in with_node_summaries(diagram)["nodes"]
     ]
     return {**diagram, "nodes": nodes}
 

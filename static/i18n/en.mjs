@@ -482,4 +482,14 @@ export const en = {
   "py.case.typology.structuring": "structuring",
   "py.case.typology.sanctions": "sanctions",
   "py.case.typology.none": "none",
+  // -- issue 9 (zhgaps): the graph's node texts, a damaged record's detail ------------------------
+  "py.node.intake": "Open the case: load the customer and the alert.",
+  "py.node.fetch_transactions": "Query the paid transaction-graph API for the customer's transactions.",
+  "py.node.screen_sanctions": "Screen the customer, then every wire counterparty, against the watchlist.",
+  "py.node.classify_typology": "Name the typology (structuring, sanctions, none) and score the risk.",
+  "py.node.draft_sar": "Draft the Suspicious Activity Report for the officer.",
+  "py.node.human_review.charges_first": "Ask a compliance officer to approve the SAR (buys the export BEFORE asking).",
+  "py.node.human_review.charges_after": "Ask a compliance officer to approve the SAR (buys the export after, if approved).",
+  "py.node.file_sar": "File the approved SAR with the registry.",
+  "py.node.close_case": "Close the case: nothing suspicious, or the officer rejected the SAR.",
 };

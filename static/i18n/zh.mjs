@@ -480,4 +480,14 @@ export const zh = {
   "py.case.typology.structuring": "拆分交易",
   "py.case.typology.sanctions": "制裁",
   "py.case.typology.none": "无",
+  // -- issue 9 (zhgaps): the graph's node texts, a damaged record's detail ------------------------
+  "py.node.intake": "立案：载入客户资料和预警。",
+  "py.node.fetch_transactions": "向付费的交易图谱 API 查询该客户的交易。",
+  "py.node.screen_sanctions": "先筛查客户本人，再筛查每一个电汇交易对手，与观察名单比对。",
+  "py.node.classify_typology": "判定类型（拆分交易、制裁、无）并给风险打分。",
+  "py.node.draft_sar": "为合规官起草可疑活动报告（SAR）。",
+  "py.node.human_review.charges_first": "请合规官批准 SAR（在提问之前就购买导出包）。",
+  "py.node.human_review.charges_after": "请合规官批准 SAR（获批之后才购买导出包）。",
+  "py.node.file_sar": "向登记机构提交已批准的 SAR。",
+  "py.node.close_case": "结案：没有可疑之处，或合规官驳回了 SAR。",
 };

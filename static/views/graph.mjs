@@ -116,7 +116,7 @@ export function mountGraph(root, { idPrefix = "graph" } = {}) {
       const label = terminal ? (n.kind === "start" ? "START" : "END") : n.id;
       const badges = [n.paid && "$", n.interrupts && "‖", n.files_sar && "§"].filter(Boolean).join(" ");
       g.append(
-        s("title", { text: n.summary ? `${n.id}: ${n.summary}` : label }),
+        s("title", { text: n.say_summary ? `${n.id}: ${say(n.say_summary)}` : label }),
         s("rect", { width: w, height: BOX_H, rx: terminal ? BOX_H / 2 : 6 }),
         s("text", { x: w / 2, y: BOX_H / 2 + 4, "text-anchor": "middle", class: "label", text: label }),
       );
@@ -151,7 +151,7 @@ export function mountGraph(root, { idPrefix = "graph" } = {}) {
       if (!g || n.kind !== "node") continue;
       states[n.id] = n.state ?? "idle";
       g.dataset.state = states[n.id];
-      g.querySelector("title").textContent = n.reason ? `${n.id}: ${say(n.reason)}` : `${n.id}: ${n.summary ?? ""}`;
+      g.querySelector("title").textContent = `${n.id}: ${say(n.reason ?? n.say_summary)}`;
       const started = n.counts?.started;
       g.querySelector(".count").textContent = started ? `×${started}` : "";
     }
