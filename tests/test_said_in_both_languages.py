@@ -15,6 +15,15 @@ import re
 from pathlib import Path
 from typing import Any
 
+import msgpack
+import pytest
+
+from lab.checkpoint.errors import CorruptRecordError
+from lab.checkpoint.records import place_name, record_place
+from lab.checkpoint.serde import MAX_DEPTH, MsgpackSerializer
+from lab.controller.record_texts import corrupt_record_message
+from lab.controller.thread_commands import damage
+from lab.controller.thread_file import ThreadFileError, read_thread_file
 from lab.lessons import LESSONS
 from lab.lessons.play import moves_into
 from tests.controller_lab import Lab
@@ -72,7 +81,6 @@ async def said_while_walking_every_lesson() -> list[dict[str, Any]]:
 
 
 async def test_every_sentence_said_on_the_lessons_way_is_in_both_languages():
-    en, zh = catalogue("en"), catalogue("zh")
     # ledger.explain.* is English for logs and tests: the page says the duplicate's causes instead
     said = [m for m in await said_while_walking_every_lesson() if not m["code"].startswith("ledger.explain.")]
     codes = {m["code"] for m in said}
@@ -88,6 +96,14 @@ async def test_every_sentence_said_on_the_lessons_way_is_in_both_languages():
         "node.human_review.charges_first",
         "node.human_review.charges_after",
     } <= codes
+    assert_said_in_both_languages(said)
+
+
+def assert_said_in_both_languages(said: list[dict[str, Any]]) -> None:
+    """Each message's code is in both catalogues, the English entry filled is Python's text, and the
+    Chinese entry is Chinese, with no placeholder Python did not give."""
+    en, zh = catalogue("en"), catalogue("zh")
+    codes = {m["code"] for m in said}
     missing = sorted({code for code in codes if f"py.{code}" not in en or f"py.{code}" not in zh})
     assert not missing, f"Python says these codes, a catalogue lacks them: {missing}"
     for m in said:
@@ -96,6 +112,69 @@ async def test_every_sentence_said_on_the_lessons_way_is_in_both_languages():
         chinese = zh[key]
         assert is_chinese(chinese), (key, chinese)
         assert set(PLACEHOLDER.findall(chinese)) <= set(m["params"]), (key, chinese, m["params"])
+
+
+def nested_extensions(depth: int) -> bytes:
+    """A typed value (msgpack extension 1) inside another, ``depth`` deep."""
+    data = msgpack.packb([])
+    for _ in range(depth):
+        data = msgpack.packb(msgpack.ExtType(1, data))
+    return data
+
+
+SPOILED = {
+    "not_msgpack": b"\xc1",
+    "truncated": b"\x92\x01",
+    "extra_data": b"\x01\x02",
+    "not_utf8": b"\xa1\xff",
+    "too_deep": b"\x91" * 3000 + b"\x01",
+    "unknown_extension": b"\xd4\x63\x00",
+    "typed_too_deep": nested_extensions(MAX_DEPTH + 10),
+    "": b"\xc7\x03\x05abc",  # a UUID of 3 bytes: a rare problem, said as written
+}
+"""Stored bytes the serializer refuses, by the problem code its error carries."""
+
+PLACES = [
+    record_place(("t-1", "", "1f0"), "checkpoint"),
+    record_place(("t-1", "", "1f0"), "metadata"),
+    record_place(("t-1", "", "1f0"), "write", channel="review", task="a1b2"),
+    record_place(("t-1", "", "1f0"), "channel", channel="log"),
+    record_place(("t-1", "sub:1", "1f0"), "channel_version", channel="log", version="00002.1"),
+    None,  # an IndexedDB record without its key fields: named as the saver could
+]
+
+
+def refused_file(data: bytes) -> dict[str, Any]:
+    """What the lab says when it refuses ``data`` as a thread file."""
+    with pytest.raises(ThreadFileError) as refused:
+        read_thread_file(data)
+    return refused.value.say
+
+
+def spoiled(data: bytes) -> CorruptRecordError:
+    with pytest.raises(CorruptRecordError) as refused:
+        MsgpackSerializer().loads_typed(("msgpack", data))
+    return refused.value
+
+
+def test_a_damaged_record_is_said_in_both_languages_with_its_names_as_data():
+    """The damaged-thread notice and a refused thread file say the saver's detail by code: every
+    problem the serializer has a code for, every part of a record, the names left as they are."""
+    said = []
+    for code, data in SPOILED.items():
+        error = spoiled(data)
+        assert error.code == code, (code, str(error))
+        for place in PLACES:
+            located = (
+                error.at("blobs record ['t-1']") if place is None else error.at(place_name(place), place)
+            )
+            shown = corrupt_record_message(located)
+            assert shown["text"] == str(located)  # the English is the saver's, word for word
+            said += messages_in(damage("t-1", located))
+    assert_said_in_both_languages(said)
+    truncated = messages_in(refused_file(SPOILED["truncated"]))
+    assert [m["code"] for m in truncated] == ["file.unreadable", "record.problem.truncated"]
+    assert_said_in_both_languages(truncated)
 
 
 def test_every_python_entry_of_the_chinese_catalogue_is_chinese():

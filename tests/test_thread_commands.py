@@ -91,7 +91,12 @@ async def test_a_damaged_thread_is_named_the_others_work_and_drop_deletes_it(lab
     restored = await lab.do("restore")  # the lab's session was the damaged thread: it opens without it
     assert restored["session"] is None and restored["damaged"]["code"] == "thread.damaged"
     assert restored["damaged"]["params"]["thread"] == bad
-    assert f"thread {bad!r}, checkpoint " in restored["damaged"]["params"]["problem"]
+    problem = restored["damaged"]["params"]["problem"]  # the saver's detail, as a message
+    assert f"thread {bad!r}, checkpoint " in problem["text"]
+    where, what = problem["params"]["where"], problem["params"]["problem"]
+    assert (where["code"], where["params"]["thread"]) == ("record.place", repr(bad))
+    assert where["params"]["part"]["code"] == "record.part.metadata"  # the record's names stay data
+    assert what["code"] == "record.problem.not_msgpack"
 
     listed = {t["thread_id"]: t for t in (await lab.do("threads"))["threads"]}
     assert listed[bad]["damaged"]["code"] == "thread.damaged" and listed[good]["damaged"] is None

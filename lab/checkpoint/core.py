@@ -50,7 +50,7 @@ from lab.checkpoint.delta import (
     history,
 )
 from lab.checkpoint.errors import CorruptRecordError, UnsavableValueError
-from lab.checkpoint.records import checkpoint_problem, metadata_problem, record_name
+from lab.checkpoint.records import checkpoint_problem, metadata_problem, place_name, record_place
 from lab.checkpoint.serde import MsgpackSerializer, SerializerProtocol, TypedValue
 from lab.checkpoint.storage import BlobKey, BlobRow, CheckpointKey, CheckpointRow, CheckpointStorage, WriteRow
 
@@ -292,16 +292,19 @@ class CheckpointSaver(BaseCheckpointSaver):
 
     # --- reading ------------------------------------------------------------------------------
 
-    def _load(self, value: TypedValue, key: CheckpointKey, part: str, *part_args: Any) -> Any:
+    def _load(self, value: TypedValue, key: CheckpointKey, part: str, **names: Any) -> Any:
         """Deserialize a stored value; anything wrong is one ``CorruptRecordError`` naming the record
-        (``part.format(*part_args)`` says which part of it; formatted only then, it costs nothing)."""
+        (``part``, a ``lab.checkpoint.records.PARTS`` code, and its ``names`` say which part of it;
+        put into words only then, it costs nothing)."""
         try:
             return self.serde.loads_typed(value)
         except CorruptRecordError as error:
-            raise error.at(record_name(*key, part.format(*part_args))) from error
+            place = record_place(key, part, **names)
+            raise error.at(place_name(place), place) from error
         except Exception as error:  # a custom serializer's own error: still the one error type
-            where = record_name(*key, part.format(*part_args))
-            raise CorruptRecordError(f"{type(error).__name__}: {error}", where) from error
+            place = record_place(key, part, **names)
+            problem = f"{type(error).__name__}: {error}"
+            raise CorruptRecordError(problem, place_name(place), place=place) from error
 
     def _checkpoint(self, row: CheckpointRow) -> dict[str, Any]:
         return self._load_dict(row, "checkpoint", checkpoint_problem)
@@ -317,15 +320,16 @@ class CheckpointSaver(BaseCheckpointSaver):
     ) -> dict[str, Any]:
         """Load the row's checkpoint or metadata, refusing it if ``problem_of`` finds it malformed."""
         key = _checkpoint_key(row)
-        loaded = self._load(row[field], key, "the {}", field)
+        loaded = self._load(row[field], key, field)
         problem = problem_of(loaded)
         if problem:
-            raise CorruptRecordError(problem, record_name(*key, f"the {field}"))
+            place = record_place(key, field)
+            raise CorruptRecordError(problem, place_name(place), place=place)
         return loaded
 
     def _load_write(self, write: WriteRow) -> Any:
-        part = "the write to {!r} of task {!r}"
-        return self._load(write["value"], _checkpoint_key(write), part, write["channel"], write["task_id"])
+        key = _checkpoint_key(write)
+        return self._load(write["value"], key, "write", channel=write["channel"], task=write["task_id"])
 
     async def aget_tuple(self, config: Config) -> CheckpointTuple | None:
         configurable = config["configurable"]
@@ -402,7 +406,9 @@ class CheckpointSaver(BaseCheckpointSaver):
                 blob = blobs.get(blob_key)
                 if blob is not None and blob[0] not in NOT_A_VALUE:
                     channel, version = blob_key[2:]
-                    values[channel] = self._load(blob, key, "channel {!r} (version {!r})", channel, version)
+                    values[channel] = self._load(
+                        blob, key, "channel_version", channel=channel, version=version
+                    )
             writes = sorted(writes_by_checkpoint.get(key, []), key=_write_order)
             parent_id = row["parent_checkpoint_id"]
             result.append(
@@ -514,7 +520,9 @@ class CheckpointSaver(BaseCheckpointSaver):
                     if blob is None or blob[0] == DELTA[0]:
                         continue
                     key = (thread_id, checkpoint_ns, step.checkpoint_id)
-                    value = NO_SEED if blob[0] == EMPTY[0] else self._load(blob, key, "channel {!r}", channel)
+                    value = (
+                        NO_SEED if blob[0] == EMPTY[0] else self._load(blob, key, "channel", channel=channel)
+                    )
                     seeds[channel] = (len(path), value)
                 path.append(step)
         return path, seeds

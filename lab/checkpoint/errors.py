@@ -12,25 +12,50 @@ each says *which* record or key and *what* is wrong:
 
 from __future__ import annotations
 
-from typing import ClassVar, Self
+from typing import Any, ClassVar, Self
 
 
 class _LocatedError(Exception):
-    """An error about a ``problem`` with a value, and ``where`` it is (once that is known)."""
+    """An error about a ``problem`` with a value, and ``where`` it is (once that is known).
+
+    Besides the English sentence, both halves are data for a page that says them in its own
+    language: a common problem has a ``code`` (with its English ``said`` template and ``params``),
+    and ``place`` names the record part by part (:func:`lab.checkpoint.records.record_place`)."""
 
     template: ClassVar[str]
     """The message, from ``{where}`` and ``{problem}``."""
     nowhere: ClassVar[str]
     """What ``{where}`` says before the place is known."""
 
-    def __init__(self, problem: str, where: str | None = None) -> None:
+    def __init__(
+        self,
+        problem: str,
+        where: str | None = None,
+        *,
+        code: str = "",
+        said: str = "",
+        params: dict[str, Any] | None = None,
+        place: dict[str, Any] | None = None,
+    ) -> None:
         super().__init__(self.template.format(where=where or self.nowhere, problem=problem))
         self.problem = problem
         self.where = where
+        self.code = code
+        """The problem's code (``""``: a rare problem, said only in English)."""
+        self.said = said
+        self.params = params or {}
+        self.place = place
 
-    def at(self, where: str) -> Self:
-        """The same error, naming the key or record it is about."""
-        return type(self)(self.problem, where)
+    @classmethod
+    def coded(cls, code: str, said: str, **params: Any) -> Self:
+        """The error whose problem is ``said`` filled with ``params``, known by ``code``."""
+        return cls(said.format(**params), code=code, said=said, params=params)
+
+    def at(self, where: str, place: dict[str, Any] | None = None) -> Self:
+        """The same error, naming the key or record it is about (``place``: the record as data)."""
+        return type(self)(
+            self.problem, where, code=self.code, said=self.said, params=self.params, place=place
+        )
 
 
 class UnsavableValueError(_LocatedError, TypeError, ValueError):

@@ -22,6 +22,43 @@ def record_name(thread_id: str, checkpoint_ns: str, checkpoint_id: str, part: st
     return f"thread {thread_id!r}{namespace}, checkpoint {checkpoint_id!r}, {part}"
 
 
+PARTS = {
+    "checkpoint": "the checkpoint",
+    "metadata": "the metadata",
+    "write": "the write to {channel} of task {task}",
+    "channel": "channel {channel}",
+    "channel_version": "channel {channel} (version {version})",
+}
+"""The parts of a stored checkpoint a value is loaded from, by code (names filled in as ``repr``)."""
+
+
+def record_place(key: tuple[str, str, str], part: str, **names: Any) -> dict[str, Any]:
+    """A record as data: ``thread``, ``namespace``, ``checkpoint``, the ``part`` (a :data:`PARTS`
+    code) and the names that part has (a channel, a task, a version)."""
+    thread_id, checkpoint_ns, checkpoint_id = key
+    return {
+        "thread": thread_id,
+        "namespace": checkpoint_ns,
+        "checkpoint": checkpoint_id,
+        "part": part,
+        **names,
+    }
+
+
+def part_names(place: dict[str, Any]) -> dict[str, str]:
+    """The names the place's part has, as its English sentence shows them (``repr``)."""
+    return {name: repr(value) for name, value in place.items() if name not in _PLACE_KEYS}
+
+
+def place_name(place: dict[str, Any]) -> str:
+    """The place's :func:`record_name`."""
+    part = PARTS[place["part"]].format(**part_names(place))
+    return record_name(place["thread"], place["namespace"], place["checkpoint"], part)
+
+
+_PLACE_KEYS = ("thread", "namespace", "checkpoint", "part")
+
+
 def checkpoint_problem(checkpoint: Any) -> str | None:
     """What makes a loaded checkpoint unusable, or ``None`` if it has the fields the runtime reads."""
     if not isinstance(checkpoint, dict):

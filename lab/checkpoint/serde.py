@@ -324,13 +324,18 @@ def _from_ext(code: int, data: bytes) -> Any:
     """msgpack's ``ext_hook``: rebuild an allow-listed value from its extension code."""
     decode = _DECODERS.get(code)
     if decode is None:
-        raise CorruptRecordError(
-            f"unknown msgpack extension type {code} ({len(data)} bytes): this serializer only "
-            f"loads codes {sorted(_DECODERS)}"
+        raise CorruptRecordError.coded(
+            "unknown_extension",
+            "unknown msgpack extension type {ext} ({size} bytes): this serializer only loads codes {known}",
+            ext=code,
+            size=len(data),
+            known=str(sorted(_DECODERS)),
         )
     depth = getattr(_loading, "depth", 0)
     if depth >= MAX_DEPTH:
-        raise CorruptRecordError(f"typed values are nested more than {MAX_DEPTH} deep (the limit)")
+        raise CorruptRecordError.coded(
+            "typed_too_deep", "typed values are nested more than {limit} deep (the limit)", limit=MAX_DEPTH
+        )
     _loading.depth = depth + 1
     try:
         return decode(data)
@@ -338,19 +343,23 @@ def _from_ext(code: int, data: bytes) -> Any:
         _loading.depth = depth
 
 
-def _unpack_problem(error: Exception) -> str:
-    """What is wrong with bytes msgpack (or a decoder) refused, in words."""
+def _unpack_error(error: Exception) -> CorruptRecordError:
+    """What is wrong with bytes msgpack (or a decoder) refused, in words (and by code)."""
     if isinstance(error, msgpack.ExtraData):
-        return f"{len(error.extra)} bytes follow the value: the record holds more than one value"
+        return CorruptRecordError.coded(
+            "extra_data",
+            "{count} bytes follow the value: the record holds more than one value",
+            count=len(error.extra),
+        )
     if isinstance(error, msgpack.StackError | RecursionError):
-        return "the value is nested deeper than msgpack can read"
+        return CorruptRecordError.coded("too_deep", "the value is nested deeper than msgpack can read")
     if isinstance(error, msgpack.FormatError):
-        return "the bytes are not msgpack"
+        return CorruptRecordError.coded("not_msgpack", "the bytes are not msgpack")
     if isinstance(error, msgpack.OutOfData) or "incomplete input" in str(error):
-        return "the bytes end inside a value: the record is truncated"
+        return CorruptRecordError.coded("truncated", "the bytes end inside a value: the record is truncated")
     if isinstance(error, UnicodeDecodeError):
-        return "a text in it is not valid UTF-8"
-    return f"{type(error).__name__}: {error}"
+        return CorruptRecordError.coded("not_utf8", "a text in it is not valid UTF-8")
+    return CorruptRecordError(f"{type(error).__name__}: {error}")
 
 
 def _typed_pair(data: Any) -> tuple[str, bytes]:
@@ -396,4 +405,4 @@ class MsgpackSerializer:
         except CorruptRecordError:
             raise
         except Exception as error:  # whatever msgpack or a decoder raised: the bytes are bad
-            raise CorruptRecordError(_unpack_problem(error)) from error
+            raise _unpack_error(error) from error

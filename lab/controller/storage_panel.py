@@ -115,7 +115,8 @@ async def thread_report(saver: CheckpointSaver, graph: Pregel, thread_id: str) -
 
 async def storage_report(saver: CheckpointSaver, graph: Pregel, thread_id: str | None) -> dict[str, Any]:
     """The panel: every thread's bytes, and the current thread's report (``None`` without one)."""
-    thread_ids = sorted({saved.config["configurable"]["thread_id"] async for saved in saver.alist(None)})
+    # the stored rows, not loaded checkpoints: a thread whose records no longer load is still billed
+    thread_ids = sorted({row["thread_id"] for row in await saver.storage.checkpoints(None, None)})
     threads = []
     for other in thread_ids:
         bills = await thread_bill(saver.storage, saver.serde, other)

@@ -21,6 +21,7 @@ from lab.aml.graph import VARIANTS, describe_graph
 from lab.checkpoint.errors import CorruptRecordError
 from lab.controller.commands import command, validate_thread_id
 from lab.controller.messages import Message, message
+from lab.controller.record_texts import corrupt_record_message
 from lab.controller.session import DURABILITIES, Session, refused, said
 from lab.controller.thread_file import (
     ThreadFile,
@@ -44,7 +45,7 @@ def damage(thread_id: str, error: CorruptRecordError) -> Message:
         "Thread {thread} cannot be read: {problem}. Drop it to delete its saved rows; the other "
         "threads are not affected.",
         thread=thread_id,
-        problem=str(error),  # names the record: thread, checkpoint, channel or write
+        problem=corrupt_record_message(error),  # names the record: thread, checkpoint, channel or write
     )
 
 

@@ -32,6 +32,7 @@ from lab.checkpoint.records import checkpoint_problem, record_name
 from lab.checkpoint.serde import MsgpackSerializer
 from lab.checkpoint.storage import BlobRow, CheckpointRow, WriteRow
 from lab.controller.messages import SaidError
+from lab.controller.record_texts import problem_message
 
 FORMAT = "checkpoint-lab/thread"
 VERSION = 1
@@ -203,7 +204,9 @@ def read_thread_file(data: bytes) -> ThreadFile:
         document = _SERDE.loads_typed(("msgpack", bytes(data)))
     except CorruptRecordError as error:
         raise ThreadFileError(
-            "This is not a readable thread file: {problem}", "file.unreadable", problem=error.problem
+            "This is not a readable thread file: {problem}",
+            "file.unreadable",
+            problem=problem_message(error),
         ) from None
     _check_header(document)
     thread_id = document["thread_id"]
