@@ -197,9 +197,10 @@ def test_the_pages_carry_the_graph_diagram_computed_at_build_time(built):
     """The lab's pages hold the AML graph's diagram before any script runs (issue 11): the data the page's
     SVG is drawn from (``describe_graph``, as the live controller describes it) and a list of its nodes."""
     from lab.aml.graph import VARIANTS, build_graph, describe_graph
+    from lab.controller.case_texts import with_node_summaries
     from lab.controller.world import InMemoryWorld
 
-    expected = describe_graph(build_graph(InMemoryWorld(), VARIANTS[0]))
+    expected = with_node_summaries(describe_graph(build_graph(InMemoryWorld(), VARIANTS[0])))
     names = [node["id"] for node in expected["nodes"] if node["kind"] == "node"]
     for page in ("index.html", "embed.html"):
         html = (built.dist / page).read_text()
@@ -207,3 +208,5 @@ def test_the_pages_carry_the_graph_diagram_computed_at_build_time(built):
         assert data, page
         assert json.loads(html_module.unescape(data.group(1))) == expected
         assert re.findall(r"<li><code>([a-z_]+)</code>", html) == names
+        said = re.findall(r'</code> <span data-i18n="py\.node\.([a-z_]+)[."]', html)  # each node, by code
+        assert said == names, said

@@ -5,6 +5,7 @@ they equal the bytes the saver's rows hold, the naive figure is what full snapsh
 from __future__ import annotations
 
 from lab.checkpoint.bill import size
+from tests.test_thread_commands import corrupt_metadata
 
 CASE = "S-1001"  # structuring: goes through review to a filed SAR
 
@@ -62,3 +63,15 @@ async def test_prune_keeps_the_newest_checkpoint_and_what_it_said(lab):
 
 async def test_prune_refuses_without_a_thread(lab):
     assert (await lab.fail("prune"))["message"] == "No case is open: start one first"
+
+
+async def test_a_thread_whose_records_no_longer_load_is_still_billed(lab):
+    """The bill reads stored rows, not loaded checkpoints: a damaged thread (its metadata is not
+    msgpack) is listed with its bytes, and the panel still shows the current thread's bill."""
+    await finished_thread(lab, "damaged")
+    await finished_thread(lab, "current")
+    corrupt_metadata(lab, "damaged")
+    report = await lab.do("storage")
+    assert [t["thread_id"] for t in report["threads"]] == ["current", "damaged"]
+    assert report["threads"][1]["bytes"] == memory_bytes(lab.saver, "damaged")
+    assert report["thread"]["thread_id"] == "current"
