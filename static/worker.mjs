@@ -5,8 +5,12 @@
  */
 import { errorInfo } from "./protocol.mjs";
 import { fetchWheels, startPyodide, unpackWheels } from "./pyodide-boot.mjs";
+import * as indexedDBWrites from "./indexeddb-writes.mjs";
 
 /** @typedef {import("./protocol.mjs").BootStage} BootStage */
+
+// The IndexedDB saver (lab/checkpoint/indexeddb.py) makes each write transaction through this module.
+self.labIndexedDBWrites = indexedDBWrites;
 
 /** @param {object} message */
 const post = (message) => self.postMessage(message);

@@ -42,10 +42,12 @@ cut can lose a committed transaction). A pending write that must keep the first 
 otherwise it would abort the whole transaction.
 
 Crossing from Python into JavaScript costs more in Pyodide than the request it makes, so a write
-crosses little: all its records are converted by one ``to_js`` and requested by one ``forEach``
-(:func:`_request_all`), the transaction is committed with ``commit()`` right after its
-last request when none may fail on purpose, and its end is awaited as an ``asyncio`` future
-(``bench/superstep_indexeddb.py`` measures a super-step against raw IndexedDB from JavaScript).
+(``put``) crosses once: its rows go, as lists of values converted by one ``to_js``, to
+``writeRows`` in ``static/indexeddb-writes.mjs``, which makes the transaction and every request,
+commits it with ``commit()`` right after the last request when none may fail on purpose, and
+returns a promise of how it ended. This module still decides every request; the JavaScript only
+makes them (``bench/superstep_indexeddb.py`` measures a super-step against raw IndexedDB from
+JavaScript).
 
 Failures are explicit: :class:`StorageFullError` when the browser's quota is exhausted (nothing of
 that transaction is stored), :class:`CorruptRecordError` naming the record when stored data does not
@@ -62,11 +64,11 @@ This module never opens a database itself (``lab.checkpoint`` does not depend on
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Any
 
-from js import Function, IDBKeyRange, Object, Reflect
+from js import IDBKeyRange, Object, labIndexedDBWrites
 from pyodide.ffi import JsException, JsProxy, create_once_callable, create_proxy, jsnull, to_js
 
 from lab.checkpoint.core import CheckpointSaver
@@ -158,59 +160,44 @@ def _describe(store: str, key: Sequence[Any]) -> str:
     return f"{store} record {list(key)!r}"
 
 
-def _typed(value: TypedValue) -> dict[str, Any]:
-    kind, data = value
-    return {"type": kind, "bytes": data}
+# Each store's fields: the key fields first, then the rest. A write sends every row as the list of its
+# values in this order, and static/indexeddb-writes.mjs zips them back into the record (a serialized
+# value, a (type, bytes) pair, arrives as an array and becomes {type, bytes}).
+_FIELDS = {
+    CHECKPOINTS: [*CHECKPOINT_KEY, "parent_checkpoint_id", "checkpoint", "metadata"],
+    BLOBS: [*BLOB_KEY, "value"],
+    WRITES: [*WRITE_KEY, "channel", "task_path", "value"],
+}
+_FIELDS_JS = {store: to_js(fields) for store, fields in _FIELDS.items()}  # made once, sent by reference
 
 
-# The records are built as Python dicts; a transaction converts all the records it stores in a single
-# to_js call (one crossing into JavaScript; bytes become Uint8Arrays), see _request_all.
-
-
-def _checkpoint_record(row: CheckpointRow) -> dict[str, Any]:
+def _checkpoint_values(row: CheckpointRow) -> list[Any]:
     parent = row["parent_checkpoint_id"]
-    return {
-        "thread_id": row["thread_id"],
-        "checkpoint_ns": row["checkpoint_ns"],
-        "checkpoint_id": row["checkpoint_id"],
-        "parent_checkpoint_id": jsnull if parent is None else parent,
-        "checkpoint": _typed(row["checkpoint"]),
-        "metadata": _typed(row["metadata"]),
-    }
+    return [
+        row["thread_id"],
+        row["checkpoint_ns"],
+        row["checkpoint_id"],
+        jsnull if parent is None else parent,
+        row["checkpoint"],
+        row["metadata"],
+    ]
 
 
-def _blob_record(row: BlobRow) -> dict[str, Any]:
-    return {**{field: row[field] for field in BLOB_KEY}, "value": _typed(row["value"])}
+def _blob_values(row: BlobRow) -> list[Any]:
+    return [row["thread_id"], row["checkpoint_ns"], row["channel"], row["version"], row["value"]]
 
 
-def _write_record(row: WriteRow) -> dict[str, Any]:
-    return {
-        **{field: row[field] for field in WRITE_KEY},
-        "channel": row["channel"],
-        "task_path": row["task_path"],
-        "value": _typed(row["value"]),
-    }
+def _write_values(row: WriteRow) -> list[Any]:
+    return [*(row[field] for field in WRITE_KEY), row["channel"], row["task_path"], row["value"]]
 
 
-def _requests(store: JsProxy, method: str, records: Iterable[dict[str, Any]]) -> list[list[Any]]:
-    """The requests ``store.<method>(record)`` (``put`` or ``add``), each as the arguments of
-    ``Reflect.apply``: ``[method, store, [record]]``."""
-    call = getattr(store, method)
-    return [[call, store, [record]] for record in records]
+def _batch(store: str, method: str, rows: list[list[Any]]) -> list[Any]:
+    """The requests ``store.<method>(record)`` (``put`` or ``add``) for ``rows``, as
+    ``writeRows`` in static/indexeddb-writes.mjs takes them."""
+    return [store, method, _FIELDS_JS[store], rows]
 
 
-# forEach's callback: (arguments) => Reflect.apply(...arguments), i.e. Function.prototype.apply bound
-# to Reflect.apply, so each request [method, store, [record]] becomes method.apply(store, [record]).
-_APPLY_EACH = Function.prototype.apply.bind(Reflect.apply, None)
-
-
-def _request_all(requests: list[list[Any]]) -> None:
-    """Make every request (see :func:`_requests`) in one call into JavaScript: one ``to_js`` converts
-    them (records become plain objects, bytes ``Uint8Array`` s), one ``forEach`` makes them. So a
-    transaction costs a few Python -> JavaScript crossings, not two per record. A request IndexedDB
-    refuses at once (a ``DataError``) still raises here."""
-    if requests:
-        _js(requests).forEach(_APPLY_EACH)
+_write_rows = labIndexedDBWrites.writeRows  # worker.mjs puts static/indexeddb-writes.mjs on the global scope
 
 
 def _rows(store: str, records: JsProxy, make: Callable[[dict[str, Any]], Any]) -> list[Any]:
@@ -269,19 +256,6 @@ def _range(prefix: Sequence[Any], before: Any = None) -> JsProxy:
     return IDBKeyRange.bound(_js(lower), _js([*lower, before]), False, True)
 
 
-def _keep_existing(event: JsProxy) -> None:
-    """``add()`` found a record with its key: keep that record (first write wins). The listener is the
-    transaction's ``onerror``, which every request's error event reaches (it bubbles). Cancelling the
-    event stops it from aborting the transaction; stopping its propagation keeps it from the database.
-    Any other error is left alone: it aborts the transaction."""
-    if event.target.error.name == "ConstraintError":
-        event.preventDefault()
-        event.stopPropagation()
-
-
-_KEEP_EXISTING = create_proxy(_keep_existing)  # one listener for every transaction, never destroyed
-
-
 # --------------------------------------------------------------------------------------------------
 # The storage
 # --------------------------------------------------------------------------------------------------
@@ -301,38 +275,22 @@ class IndexedDBStorage:
             )
         self.db = db
 
-    async def _commit(
-        self, stores: list[str], issue: Callable[[JsProxy], None], what: str, *, at_once: bool = True
-    ) -> None:
+    async def _commit(self, stores: list[str], issue: Callable[[JsProxy], None], what: str) -> None:
         """Run one readwrite transaction: ``issue(tx)`` makes every request, synchronously; then wait for
-        the transaction to end. ``complete`` is the durability point; a failure stores nothing.
-
-        With ``at_once``, ``tx.commit()`` follows the last request: IndexedDB commits without waiting for
-        their ``success`` events to reach this worker. Not when a request may fail on purpose (an
-        ``add()`` that keeps the first write): Chromium then aborts a transaction already committing,
-        even though the error was cancelled, so such a transaction commits on its own."""
+        the transaction to end. ``complete`` is the durability point; a failure stores nothing."""
         tx = transaction(self.db, stores, "readwrite")
         ended = _ended(tx)  # before any await
         try:
             issue(tx)
-            if at_once:
-                tx.commit()
+            tx.commit()
         except BaseException as error:
             tx.abort()  # a request could not even be made: drop the ones already made
             await ended
             if isinstance(error, JsException):  # e.g. a DataError: a key IndexedDB cannot store
-                raise IndexedDBError(f"IndexedDB refused {what}: {error.name}: {error.message}") from None
+                raise _refused(what, error) from None
             raise
-        if await ended == "complete":
-            return
-        name, message = _error(tx)
-        if name == "QuotaExceededError":
-            raise StorageFullError(
-                f"the browser's storage for this site is full, so {what} was not saved (nothing of it "
-                "was stored). Free space by deleting threads you no longer need (adelete_thread, "
-                "aprune), or clear this site's data in the browser settings."
-            )
-        raise IndexedDBError(f"IndexedDB did not store {what}: {name}: {message}")
+        if await ended != "complete":
+            raise _not_stored(what, *_error(tx))
 
     async def _read(self, stores: list[str], issue: Callable[[JsProxy], Callable[[], Any]]) -> Any:
         """Run one readonly transaction: ``issue(tx)`` makes every request and returns a function that
@@ -361,42 +319,31 @@ class IndexedDBStorage:
         blobs: Sequence[BlobRow] = (),
         writes: Sequence[WriteRow] = (),
     ) -> None:
-        work = [
-            (name, rows)
-            for name, rows in ((CHECKPOINTS, checkpoints), (BLOBS, blobs), (WRITES, writes))
-            if rows
+        first_wins = [_write_values(row) for row in writes if not row["overwrite"]]
+        batches = [
+            batch
+            for batch in (
+                _batch(CHECKPOINTS, "put", [_checkpoint_values(row) for row in checkpoints]),
+                _batch(BLOBS, "put", [_blob_values(row) for row in blobs]),
+                _batch(WRITES, "put", [_write_values(row) for row in writes if row["overwrite"]]),
+                _batch(WRITES, "add", first_wins),
+            )
+            if batch[3]
         ]
-        if not work:
+        if not batches:
             return
-
-        def issue(tx: JsProxy) -> None:
-            requests: list[list[Any]] = []
-            if checkpoints:
-                store = tx.objectStore(CHECKPOINTS)
-                requests += _requests(store, "put", map(_checkpoint_record, checkpoints))
-            if blobs:
-                requests += _requests(tx.objectStore(BLOBS), "put", map(_blob_record, blobs))
-            if writes:
-                store = tx.objectStore(WRITES)
-                replacing = [_write_record(row) for row in writes if row["overwrite"]]
-                requests += _requests(store, "put", replacing)
-                first_wins = [_write_record(row) for row in writes if not row["overwrite"]]
-                if first_wins:
-                    tx.onerror = _KEEP_EXISTING  # every request's error event reaches its transaction
-                    requests += _requests(store, "add", first_wins)
-            _request_all(requests)
-
-        if checkpoints:
-            first = checkpoints[0]
-            what = f"checkpoint {first['checkpoint_id']} of thread {first['thread_id']!r}"
-            if len(checkpoints) > 1:
-                what = f"{len(checkpoints)} checkpoints of thread {first['thread_id']!r}"
-        elif writes:
-            what = f"{len(writes)} pending writes of task {writes[0]['task_id']}"
-        else:
-            what = f"{len(blobs)} channel values"
-        may_fail = any(not row["overwrite"] for row in writes)
-        await self._commit([name for name, _ in work], issue, what, at_once=not may_fail)
+        what = _what(checkpoints, blobs, writes)
+        stores = _store_names(tuple(dict.fromkeys(batch[0] for batch in batches)))
+        # One call makes the transaction and every request; an add() that keeps the first write may fail
+        # on purpose, and Chromium aborts a transaction already committing when one does, so such a
+        # transaction commits on its own, after the last request's event.
+        try:
+            ended = _write_rows(self.db, stores, to_js(batches, create_pyproxies=False), not first_wins)
+        except JsException as error:  # e.g. a DataError: a key IndexedDB cannot store
+            raise _refused(what, error) from None
+        outcome = await ended
+        if outcome[0] != "complete":
+            raise _not_stored(what, outcome[1], outcome[2])
 
     # --- reading ------------------------------------------------------------------------------
 
@@ -529,6 +476,34 @@ def _error(tx: JsProxy) -> tuple[str, str]:
     if absent(error):
         return "AbortError", "the transaction was aborted"
     return str(error.name), str(error.message)
+
+
+def _what(checkpoints: Sequence[CheckpointRow], blobs: Sequence[BlobRow], writes: Sequence[WriteRow]) -> str:
+    """What a ``put`` stores, in words, for its error messages."""
+    if checkpoints:
+        first = checkpoints[0]
+        if len(checkpoints) > 1:
+            return f"{len(checkpoints)} checkpoints of thread {first['thread_id']!r}"
+        return f"checkpoint {first['checkpoint_id']} of thread {first['thread_id']!r}"
+    if writes:
+        return f"{len(writes)} pending writes of task {writes[0]['task_id']}"
+    return f"{len(blobs)} channel values"
+
+
+def _refused(what: str, error: JsException) -> IndexedDBError:
+    """A request IndexedDB refused as it was made (a ``DataError``: a key it cannot store)."""
+    return IndexedDBError(f"IndexedDB refused {what}: {error.name}: {error.message}")
+
+
+def _not_stored(what: str, name: str, message: str) -> IndexedDBError:
+    """A write transaction that aborted with the error ``name``: nothing of it was stored."""
+    if name == "QuotaExceededError":
+        return StorageFullError(
+            f"the browser's storage for this site is full, so {what} was not saved (nothing of it "
+            "was stored). Free space by deleting threads you no longer need (adelete_thread, "
+            "aprune), or clear this site's data in the browser settings."
+        )
+    return IndexedDBError(f"IndexedDB did not store {what}: {name}: {message}")
 
 
 def _result(request: JsProxy) -> Callable[[], JsProxy]:

@@ -52,6 +52,7 @@ from typing import Any, Protocol
 import msgpack
 
 from lab.checkpoint.errors import CorruptRecordError, UnsavableValueError
+from lab.checkpoint.plain_msgpack import plain_packer
 
 TypedValue = tuple[str, bytes]
 """A serialized value: ``(type, payload)``, e.g. ``("msgpack", b"\\x81\\xa1x\\x01")``."""
@@ -207,8 +208,12 @@ def _pack(obj: Any) -> bytes:
         pool.append(packer)
 
 
+_pack_fast = plain_packer(_pack)
+"""``_pack``'s bytes, with plain values written by ``lab.checkpoint.plain_msgpack`` (faster in Pyodide)."""
+
+
 def _ext_items(code: int) -> Callable[[Any], msgpack.ExtType]:
-    return lambda obj: msgpack.ExtType(code, _pack(list(obj)))
+    return lambda obj: msgpack.ExtType(code, _pack_fast(list(obj)))
 
 
 _ENCODERS: dict[type, Callable[[Any], msgpack.ExtType]] = {
@@ -237,7 +242,7 @@ def _to_ext(obj: Any) -> Any:
     registered = _registered_by_class.get(type(obj))
     if registered is not None:
         values = [getattr(obj, field) for field in registered.fields]
-        return msgpack.ExtType(_REGISTERED, _pack([registered.name, *values]))
+        return msgpack.ExtType(_REGISTERED, _pack_fast([registered.name, *values]))
     for base, convert in _BASE_TYPES:
         if isinstance(obj, base):
             return convert(obj)
@@ -386,7 +391,7 @@ class MsgpackSerializer:
                 "not be loaded back"
             )
         try:
-            return "msgpack", _pack(obj)
+            return "msgpack", _pack_fast(obj)
         except UnsavableValueError:
             raise
         except (TypeError, ValueError, OverflowError) as error:  # e.g. an int beyond 64 bits
