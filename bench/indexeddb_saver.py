@@ -17,17 +17,14 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
-import tempfile
 import time
-import uuid
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "browser")]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "browser"), str(ROOT / "bench")]
 
-from browser_harness import SiteServer, build, launch_chromium, wait_until_ready  # noqa: E402
-from playwright.sync_api import sync_playwright  # noqa: E402
 from saver_adapter import call_saver, request, saver_call_args  # noqa: E402
+from saver_bench_page import IDB_PROMISES_JS, BenchPage, saver_bench_page  # noqa: E402
 
 from lab.checkpoint.base import empty_checkpoint  # noqa: E402
 from lab.checkpoint.memory import InMemorySaver  # noqa: E402
@@ -36,17 +33,12 @@ from lab.checkpoint.memory import InMemorySaver  # noqa: E402
 # saver wrote for checkpoint `id` (and its task's writes) to thread `target`, in one timed transaction
 # each, like the saver's. The page imports it, and it also runs as a module worker, because the saver
 # runs in one. Returns [checkpoint + blobs ms, writes ms, blob count, write count].
-RAW_MODULE = """
+RAW_MODULE = (
+    """
 let db;
-const settle = (request) => new Promise((resolve, reject) => {
-  request.onsuccess = () => resolve(request.result);
-  request.onerror = () => reject(request.error);
-});
-const ended = (tx) => new Promise((resolve, reject) => {
-  tx.oncomplete = resolve;
-  tx.onabort = () => reject(tx.error);
-});
-
+"""
+    + IDB_PROMISES_JS
+    + """
 export async function rawPuts([database, thread, id, blobKeys, target]) {
   db ??= await settle(indexedDB.open(database));
   const read = db.transaction(["checkpoints", "blobs", "writes"]);
@@ -81,6 +73,7 @@ if (typeof WorkerGlobalScope !== "undefined") {
   self.onmessage = async ({ data }) => self.postMessage(data === "close" ? close() : await rawPuts(data));
 }
 """
+)
 
 # Runs in the page: rawPuts in the page itself, or in a module worker of its own.
 RAW_IN_PAGE = """
@@ -168,24 +161,16 @@ class Rounds:
         self.parent = checkpoint["id"]
 
 
-def measure(url: str, playwright, rounds: int) -> dict[str, list[float]]:
-    """Boot the lab at ``url`` in Chromium and run ``rounds`` rounds; the timings, by name."""
-    browser = launch_chromium(playwright)
-    try:
-        page = browser.new_context().new_page()
-        page.goto(url + "/")
-        wait_until_ready(page)
-        database = f"bench-{uuid.uuid4().hex[:8]}"
-        request(page, "saver_open", {"database": database})
-        bench = Rounds(page, database)
-        for step in range(rounds):
-            bench.run(step)
-        assert len(call_saver(page, database, "alist", bench.config(None))) == rounds
-        page.evaluate(CLOSE_RAW)  # the database can only be deleted once every connection is closed
-        request(page, "saver_close", {"database": database, "delete": True})
-        return bench.ms
-    finally:
-        browser.close()
+def measure(lab: BenchPage, rounds: int) -> dict[str, list[float]]:
+    """Run ``rounds`` rounds in the booted lab; the timings, by name."""
+    page, database = lab.page, lab.database
+    bench = Rounds(page, database)
+    for step in range(rounds):
+        bench.run(step)
+    assert len(call_saver(page, database, "alist", bench.config(None))) == rounds
+    page.evaluate(CLOSE_RAW)  # the database can only be deleted once every connection is closed
+    request(page, "saver_close", {"database": database, "delete": True})
+    return bench.ms
 
 
 def main() -> None:
@@ -193,11 +178,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=100)
     rounds = parser.parse_args().rounds
 
-    with tempfile.TemporaryDirectory() as tmp:
-        dist = build.build(Path(tmp) / "dist").dist
-        (dist / "bench-raw.mjs").write_text(RAW_MODULE)
-        with SiteServer(dist) as server, sync_playwright() as playwright:
-            ms = measure(server.url, playwright, rounds)
+    with saver_bench_page({"bench-raw.mjs": RAW_MODULE}) as lab:
+        ms = measure(lab, rounds)
 
     print(f"IndexedDB saver vs raw IndexedDB in Chromium, median of {rounds} transactions each")
     print(f"{'':32}{'saver':>10}{'raw JS':>12}{'raw JS':>12}{'ratio to raw JS in':>22}")

@@ -24,8 +24,6 @@ import os
 import platform
 import statistics
 import sys
-import tempfile
-import uuid
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -34,9 +32,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "browser"), str(ROOT / "bench")]
 
 from boot import FIRST_VISIT_DONE, poll  # noqa: E402
-from browser_harness import SiteServer, launch_chromium, wait_until_ready  # noqa: E402
-from playwright.sync_api import sync_playwright  # noqa: E402
 from saver_adapter import request, saver_call_args  # noqa: E402
+from saver_bench_page import IDB_PROMISES_JS, saver_bench_page  # noqa: E402
 
 import build  # noqa: E402
 from lab.aml.cases import case_summaries  # noqa: E402
@@ -46,16 +43,12 @@ from lab.controller.world import InMemoryWorld  # noqa: E402
 
 # Copies what one super-step stored to thread `target`, one timed transaction per saver call.
 # calls: [["put", checkpoint_id, [blob keys]] | ["writes", checkpoint_id, task_id], ...]
-RAW_STEP = """
+RAW_STEP = (
+    """
 async ([database, thread, calls, target]) => {
-  const settle = (request) => new Promise((resolve, reject) => {
-    request.onsuccess = () => resolve(request.result);
-    request.onerror = () => reject(request.error);
-  });
-  const ended = (tx) => new Promise((resolve, reject) => {
-    tx.oncomplete = resolve;
-    tx.onabort = () => reject(tx.error);
-  });
+"""
+    + IDB_PROMISES_JS
+    + """
   window.benchDb ??= await settle(indexedDB.open(database));
   const db = window.benchDb;
   const read = db.transaction(["checkpoints", "blobs", "writes"]);
@@ -82,6 +75,7 @@ async ([database, thread, calls, target]) => {
   return [performance.now() - started, records.reduce((n, batch) => n + batch.length, 0)];
 }
 """
+)
 
 
 class RecordingSaver(InMemorySaver):
@@ -123,6 +117,12 @@ def retarget(config: dict, thread: str) -> dict:
     return {"configurable": {**config["configurable"], "thread_id": thread}}
 
 
+def first_visit_done(page, dist: Path) -> None:
+    """Wait until the lab's first visit has finished its background work (it competes for the cores)."""
+    files = len(build.precache_list(dist))
+    poll(page, FIRST_VISIT_DONE.replace("FILES", str(files)), "the first visit's background work")
+
+
 def measure(page, database: str, steps, run: int) -> list[tuple[float, float, int]]:
     """Replay every step on the browser's saver, then raw; per step: saver ms, raw ms, records."""
     thread = f"bench-{run}"
@@ -150,20 +150,9 @@ def main() -> None:
     runs = parser.parse_args().runs
     steps = recorded_steps()
     rows: list[tuple[float, float, int]] = []
-    with tempfile.TemporaryDirectory() as tmp:
-        dist = build.build(Path(tmp) / "dist").dist
-        with SiteServer(dist) as server, sync_playwright() as playwright:
-            browser = launch_chromium(playwright)
-            page = browser.new_context().new_page()
-            page.goto(server.url + "/")
-            wait_until_ready(page)
-            files = len(build.precache_list(dist))
-            poll(page, FIRST_VISIT_DONE.replace("FILES", str(files)), "the first visit's background work")
-            database = f"bench-{uuid.uuid4().hex[:8]}"
-            request(page, "saver_open", {"database": database})
-            for run in range(runs):
-                rows.extend(measure(page, database, steps, run))
-            browser.close()
+    with saver_bench_page(after_boot=first_visit_done) as lab:
+        for run in range(runs):
+            rows.extend(measure(lab.page, lab.database, steps, run))
     saver = statistics.median(r[0] for r in rows)
     raw = statistics.median(r[1] for r in rows)
     ratios = statistics.median(r[0] / r[1] for r in rows if r[1] > 0)

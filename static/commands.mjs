@@ -6,6 +6,7 @@
  * (reset, wipe, help).
  */
 import { say, t } from "./i18n.mjs";
+import { createThreadFileActions } from "./thread-file-ui.mjs";
 import { SHORTCUTS } from "./views/actions.mjs";
 import { RANDOM } from "./views/crash.mjs";
 import { h, replace } from "./views/dom.mjs";
@@ -169,42 +170,6 @@ export function createCommands({ model, store, session, render, showError, crash
     return Boolean(await act("fork", args, { then: followHead }));
   }
 
-  // -- whole threads: export, import, drop (issue 10) ------------------------------------------------
-
-  let exportUrl = null;
-  /** Download the open thread's file (Python writes it: checkpoints, writes, journal, ledger). */
-  async function exportThread() {
-    const file = await act("export_thread", {}, { label: "export_thread" });
-    if (!file) return;
-    if (exportUrl) URL.revokeObjectURL(exportUrl);
-    const bytes = Uint8Array.from(atob(file.data), (c) => c.charCodeAt(0));
-    exportUrl = URL.createObjectURL(new Blob([bytes], { type: "application/octet-stream" }));
-    h("a", { href: exportUrl, download: file.file_name }).click();
-    model.threadNote = () => t("threads.exported", { name: file.file_name, size: file.size });
-    render();
-  }
-
-  /** Send a chosen file to Python, which validates it whole before it stores anything. A file over
-   * Python's limit is not even read: Python refuses it by its `size`. */
-  async function importThread(file) {
-    const limit = model.catalog?.limits?.thread_file_bytes ?? file.size;
-    const bytes = file.size > limit ? new Uint8Array() : new Uint8Array(await file.arrayBuffer());
-    let binary = "";
-    for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-    Object.assign(model, { selectedId: null, detail: null, follow: true, branchLeaf: null });
-    const done = await act("import_thread", { data: btoa(binary), size: file.size }, { label: "import_thread" });
-    if (!done) return;
-    model.threadNote = () => t("threads.imported", { thread: done.session.thread_id, ...done.imported });
-    render();
-  }
-
-  /** Delete a saved thread's rows (offered for a thread whose records no longer load). */
-  async function dropThread(threadId) {
-    if (!(await act("drop", { thread_id: threadId }))) return;
-    model.threadNote = () => t("threads.dropped", { thread: threadId });
-    render();
-  }
-
   function choose(choices) {
     Object.assign(model.choices, choices);
     render();
@@ -285,7 +250,7 @@ export function createCommands({ model, store, session, render, showError, crash
       answer: (approve) => run("answer", { approve }, approve ? "approve" : "reject"),
       replay: () => model.selectedId && run("replay", { checkpoint_id: model.selectedId }),
       arm, disarm, choose, move, moveTo, fork, select, selectBranch, openThread,
-      exportThread, importThread, dropThread,
+      ...createThreadFileActions({ model, act, render }),
     },
     act, reread, commandFinished, scheduleRandomCrash, nextBranch, askReset, openHelp, unavailable,
   };
