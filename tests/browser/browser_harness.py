@@ -18,15 +18,20 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import urllib.error
 import urllib.request
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))  # build.py lives at the repository root, not in an installed package
+
+from playwright.sync_api import BrowserContext  # noqa: E402
 
 import build  # noqa: E402
 
@@ -72,21 +77,28 @@ SAVED_WORK = (
 class WarmProfile:
     """A Chromium user-data folder that has visited the lab at ``site`` once and let the visit's background
     work finish (HTTP cache, service worker and its offline copy, the memory snapshot), then forgot the
-    learner's work (IndexedDB, localStorage). It is made on first use; :meth:`open` launches a persistent
-    context on a copy of it, so every test starts as a returning learner with nothing saved, and what one
-    test stores never reaches another."""
+    learner's work (IndexedDB, localStorage). It is made on first use; :meth:`context` launches a
+    persistent context on a copy of it, so every test starts as a returning learner with nothing saved,
+    and what one test stores never reaches another."""
 
     def __init__(self, site: str, dist: Path, folder: Path):
         self.site, self.dist, self.folder = site, dist, folder
         self.made = False
 
-    def open(self, browser_type, scratch: Path):
-        """A new persistent context (its own Chromium) on a copy of the profile in ``scratch``."""
+    @contextmanager
+    def context(self, browser_type, **options) -> Iterator[BrowserContext]:
+        """A persistent context (its own Chromium) on a copy of the profile, deleted when it closes;
+        ``options`` as for ``launch_persistent_context`` (``viewport``...)."""
         if not self.made:
             self.make(browser_type)
-        copy = scratch / "profile"
-        shutil.copytree(self.folder, copy)
-        return launch_persistent(browser_type, copy)
+        with tempfile.TemporaryDirectory(prefix="lab-profile-") as scratch:
+            copy = Path(scratch) / "profile"
+            shutil.copytree(self.folder, copy)
+            context = launch_persistent(browser_type, copy, **options)
+            try:
+                yield context
+            finally:
+                context.close()
 
     def make(self, browser_type) -> None:
         context = launch_persistent(browser_type, self.folder)
@@ -109,10 +121,10 @@ class WarmProfile:
         self.made = True
 
 
-def launch_persistent(browser_type, profile: Path):
+def launch_persistent(browser_type, profile: Path, **options) -> BrowserContext:
     """Debian's Chromium on the user-data folder ``profile`` (kept when it closes)."""
     return browser_type.launch_persistent_context(
-        str(profile), executable_path=str(CHROMIUM), args=CHROMIUM_ARGS
+        str(profile), executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, **options
     )
 
 

@@ -3,7 +3,6 @@ per module, and a ``page`` per test: a returning learner's browser with nothing 
 service worker and memory snapshot of one earlier visit, so Python boots fast and no first visit's
 background work competes with the test), or, for the tests marked ``first_visit``, a truly fresh one."""
 
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -66,10 +65,8 @@ def page(request, browser, warm_profile) -> Iterator[Page]:
         yield context.new_page()
         context.close()
         return
-    with tempfile.TemporaryDirectory(prefix="lab-profile-") as scratch:
-        context = warm_profile.open(browser.browser_type, Path(scratch))
+    with warm_profile.context(browser.browser_type) as context:
         yield context.pages[0]
-        context.close()
 
 
 def pytest_configure(config) -> None:
