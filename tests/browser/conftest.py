@@ -54,13 +54,17 @@ def warm_profile(site, dist, tmp_path_factory) -> WarmProfile:
     return WarmProfile(site, dist, tmp_path_factory.mktemp("warm-profile") / "profile")
 
 
+FRESH_CONTEXT_MARKERS = ("first_visit", "no_python")
+
+
 @pytest.fixture
 def page(request, browser, warm_profile) -> Iterator[Page]:
     """A page in its own copy of the warm profile: the lab boots from the caches and the memory snapshot;
     no IndexedDB database, no localStorage (they persist within the context, never to the next test).
     A test marked ``first_visit`` (a module's ``pytestmark``) gets a fresh context instead: no HTTP cache,
-    no service worker, no IndexedDB, no memory snapshot."""
-    if request.node.get_closest_marker("first_visit"):
+    no service worker, no IndexedDB, no memory snapshot; so does one marked ``no_python``, where the copy
+    and its own Chromium would only cost time."""
+    if any(request.node.get_closest_marker(name) for name in FRESH_CONTEXT_MARKERS):
         context = browser.new_context()
         yield context.new_page()
         context.close()
@@ -72,4 +76,7 @@ def page(request, browser, warm_profile) -> Iterator[Page]:
 def pytest_configure(config) -> None:
     config.addinivalue_line(
         "markers", "first_visit: the test is about a first visit: its page gets an empty profile"
+    )
+    config.addinivalue_line(
+        "markers", "no_python: the test's page boots no Python (no use for a warm profile): an empty profile"
     )
