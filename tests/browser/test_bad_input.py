@@ -15,7 +15,7 @@ import string
 
 import msgpack
 import pytest
-from browser_harness import wait_until_ready
+from browser_harness import BOOT_TIMEOUT_S, wait_until_ready
 from lab_page import (
     THREADS_DB,
     controller,
@@ -58,7 +58,9 @@ def assert_no_markup_reached_html(page) -> None:
 
 
 def notice(page) -> str:
-    expect(page.locator("#link-notice")).to_be_visible()
+    """The link's notice: Python's ``link`` command answers it after the boot, which may take longer
+    than ``expect``'s 5 s on a loaded machine."""
+    expect(page.locator("#link-notice")).to_be_visible(timeout=BOOT_TIMEOUT_S * 1000)
     return page.locator("#link-notice").text_content()
 
 
