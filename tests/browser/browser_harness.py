@@ -4,6 +4,8 @@ the lab to boot.
 - :class:`SiteServer` serves ``dist/`` with ``build.py``'s Pages-like dev server, in a thread.
 - :class:`WranglerSite` serves it with Cloudflare's own local runtime (``wrangler pages dev``).
 - :func:`launch_chromium` starts ``/usr/bin/chromium`` and fails loudly when it is missing.
+- :class:`WarmProfile` is a Chromium profile that has visited the lab once (a returning learner's browser
+  with no saved work), copied for each test that is not about a first visit.
 - :func:`wait_for_boot` polls the page until the lab is ready or shows its error view. It polls with
   ``page.evaluate``: the site's CSP forbids the string evaluation that ``wait_for_function`` uses.
 """
@@ -11,19 +13,25 @@ the lab to boot.
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import urllib.error
 import urllib.request
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))  # build.py lives at the repository root, not in an installed package
+
+from playwright.sync_api import BrowserContext  # noqa: E402
 
 import build  # noqa: E402
 
@@ -46,6 +54,78 @@ def launch_chromium(playwright):
             f"{CHROMIUM} is missing: the browser tests need Debian's Chromium (apt-get install -y chromium)"
         )
     return playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+
+
+# True once the first visit's background work is done: the service worker's offline copy holds all
+# ``files`` of the build and the memory snapshot is stored (pyodide-boot.mjs, sw.mjs).
+VISIT_SETTLED = """
+async (files) => {
+  const names = await caches.keys();
+  const named = (prefix) => names.filter((name) => name.startsWith(prefix));
+  const [site, snapshot] = [named("checkpoint-lab-site-"), named("checkpoint-lab-snapshot-")];
+  if (site.length !== 1 || snapshot.length !== 1) return false;
+  const entries = async (name) => (await (await caches.open(name)).keys()).length;
+  return (await entries(site[0])) === files && (await entries(snapshot[0])) === 1;
+}
+"""
+# What a page of the origin keeps of the learner's work: IndexedDB databases and localStorage keys.
+SAVED_WORK = (
+    "async () => [...(await indexedDB.databases()).map((db) => db.name), ...Object.keys(localStorage)]"
+)
+
+
+class WarmProfile:
+    """A Chromium user-data folder that has visited the lab at ``site`` once and let the visit's background
+    work finish (HTTP cache, service worker and its offline copy, the memory snapshot), then forgot the
+    learner's work (IndexedDB, localStorage). It is made on first use; :meth:`context` launches a
+    persistent context on a copy of it, so every test starts as a returning learner with nothing saved,
+    and what one test stores never reaches another."""
+
+    def __init__(self, site: str, dist: Path, folder: Path):
+        self.site, self.dist, self.folder = site, dist, folder
+        self.made = False
+
+    @contextmanager
+    def context(self, browser_type, **options) -> Iterator[BrowserContext]:
+        """A persistent context (its own Chromium) on a copy of the profile, deleted when it closes;
+        ``options`` as for ``launch_persistent_context`` (``viewport``...)."""
+        if not self.made:
+            self.make(browser_type)
+        with tempfile.TemporaryDirectory(prefix="lab-profile-") as scratch:
+            copy = Path(scratch) / "profile"
+            shutil.copytree(self.folder, copy)
+            context = launch_persistent(browser_type, copy, **options)
+            try:
+                yield context
+            finally:
+                context.close()
+
+    def make(self, browser_type) -> None:
+        context = launch_persistent(browser_type, self.folder)
+        try:
+            page = context.pages[0]
+            page.goto(self.site + "/")
+            wait_until_ready(page)
+            files = len(build.precache_list(self.dist))
+            poll_until(page, lambda: page.evaluate(VISIT_SETTLED, files), "the first visit's caches")
+            page.goto("about:blank")  # the lab's workers end: nothing holds the databases open
+            cdp = context.new_cdp_session(page)
+            cdp.send(
+                "Storage.clearDataForOrigin", {"origin": self.site, "storageTypes": "indexeddb,local_storage"}
+            )
+            page.goto(self.site + "/favicon.svg")
+            if saved := page.evaluate(SAVED_WORK):
+                raise AssertionError(f"the warm profile still holds the first visit's work: {saved}")
+        finally:
+            context.close()
+        self.made = True
+
+
+def launch_persistent(browser_type, profile: Path, **options) -> BrowserContext:
+    """Debian's Chromium on the user-data folder ``profile`` (kept when it closes)."""
+    return browser_type.launch_persistent_context(
+        str(profile), executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, **options
+    )
 
 
 def free_port() -> int:
@@ -124,6 +204,16 @@ class WranglerSite:
 def boot_state(page) -> str:
     """``booting``, ``ready`` or ``error``: what the lab page shows (``body[data-boot-state]``)."""
     return page.evaluate("() => document.body.dataset.bootState ?? 'loading'")
+
+
+def poll_until(page, predicate, what: str, timeout_s: float = BOOT_TIMEOUT_S):
+    """Poll ``predicate()`` every 50 ms until it returns something truthy; fail naming ``what``."""
+    deadline = time.monotonic() + timeout_s
+    while not (value := predicate()):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout_s} s waiting for {what}")
+        page.wait_for_timeout(50)
+    return value
 
 
 def wait_for_boot(page, timeout_s: float = BOOT_TIMEOUT_S, frame=None) -> str:

@@ -1,11 +1,13 @@
 """Fixtures for the browser tests: one build, one dev server and one wrangler per session, one Chromium
-per module, and a fresh browser context (an empty profile: no cache, no IndexedDB) per test."""
+per module, and a ``page`` per test: a returning learner's browser with nothing saved (the HTTP cache,
+service worker and memory snapshot of one earlier visit, so Python boots fast and no first visit's
+background work competes with the test), or, for the tests marked ``first_visit``, a truly fresh one."""
 
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browser_harness import SiteServer, WranglerSite, build, launch_chromium
+from browser_harness import SiteServer, WarmProfile, WranglerSite, build, launch_chromium
 from playwright.sync_api import Browser, Page, sync_playwright
 
 
@@ -46,9 +48,35 @@ def browser() -> Iterator[Browser]:
         chromium.close()
 
 
+@pytest.fixture(scope="session")
+def warm_profile(site, dist, tmp_path_factory) -> WarmProfile:
+    """One profile that has visited ``site`` once, made the first time a test asks for a ``page``."""
+    return WarmProfile(site, dist, tmp_path_factory.mktemp("warm-profile") / "profile")
+
+
+FRESH_CONTEXT_MARKERS = ("first_visit", "no_python")
+
+
 @pytest.fixture
-def page(browser) -> Iterator[Page]:
-    """A page in a fresh context: no HTTP cache, no IndexedDB (they persist within the context)."""
-    context = browser.new_context()
-    yield context.new_page()
-    context.close()
+def page(request, browser, warm_profile) -> Iterator[Page]:
+    """A page in its own copy of the warm profile: the lab boots from the caches and the memory snapshot;
+    no IndexedDB database, no localStorage (they persist within the context, never to the next test).
+    A test marked ``first_visit`` (a module's ``pytestmark``) gets a fresh context instead: no HTTP cache,
+    no service worker, no IndexedDB, no memory snapshot; so does one marked ``no_python``, where the copy
+    and its own Chromium would only cost time."""
+    if any(request.node.get_closest_marker(name) for name in FRESH_CONTEXT_MARKERS):
+        context = browser.new_context()
+        yield context.new_page()
+        context.close()
+        return
+    with warm_profile.context(browser.browser_type) as context:
+        yield context.pages[0]
+
+
+def pytest_configure(config) -> None:
+    config.addinivalue_line(
+        "markers", "first_visit: the test is about a first visit: its page gets an empty profile"
+    )
+    config.addinivalue_line(
+        "markers", "no_python: the test's page boots no Python (no use for a warm profile): an empty profile"
+    )

@@ -82,24 +82,22 @@ def assert_fits(page: Page, when: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def lab(browser, site) -> Iterator[Page]:
+def lab(browser, warm_profile, site) -> Iterator[Page]:
     """One lab page for the module, opened at phone width (a test that needs the desktop resizes it)."""
-    context = browser.new_context(viewport=PHONE)
-    page = context.new_page()
-    open_lab(page, site)
-    yield page
-    context.close()
+    with warm_profile.context(browser.browser_type, viewport=PHONE) as context:
+        page = context.pages[0]
+        open_lab(page, site)
+        yield page
 
 
 @pytest.fixture(scope="module")
-def lesson(browser, site) -> Iterator[Page]:
-    context = browser.new_context(viewport=PHONE)
-    page = context.new_page()
-    page.goto(site + LESSON_STEP)
-    section = page.locator("section[data-step]")
-    expect(section).to_have_attribute("data-ready", "true", timeout=BOOT_TIMEOUT_S * 1000)
-    yield page
-    context.close()
+def lesson(browser, warm_profile, site) -> Iterator[Page]:
+    with warm_profile.context(browser.browser_type, viewport=PHONE) as context:
+        page = context.pages[0]
+        page.goto(site + LESSON_STEP)
+        section = page.locator("section[data-step]")
+        expect(section).to_have_attribute("data-ready", "true", timeout=BOOT_TIMEOUT_S * 1000)
+        yield page
 
 
 def test_the_lab_at_phone_width_is_one_column_without_sideways_scroll(lab):

@@ -3,8 +3,11 @@ IndexedDB across a reload - once behind ``build.py serve`` and once behind ``wra
 
 import re
 
+import pytest
 from browser_harness import wait_until_ready
 from playwright.sync_api import expect
+
+pytestmark = pytest.mark.first_visit  # the staged boot of a first visit (no snapshot, no cache)
 
 # Installed before the page's own scripts: records every change of a boot stage as the page shows it.
 RECORD_STAGES = """

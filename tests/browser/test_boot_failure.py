@@ -3,6 +3,8 @@
 import pytest
 from browser_harness import wait_for_boot, wait_until_ready
 
+pytestmark = pytest.mark.first_visit  # a failing download: a first visit's (no offline copy to serve)
+
 WASM = "**/pyodide.asm.wasm"
 
 # Two ways Pyodide's WebAssembly download fails, which Pyodide 314 reports differently: a dropped

@@ -2,8 +2,11 @@
 spare restores it too; and a snapshot that fails to restore falls back to the normal boot, is deleted
 and made again."""
 
+import pytest
 from browser_harness import wait_until_ready
 from lab_page import wait_until
+
+pytestmark = pytest.mark.first_visit  # the snapshot is made after a first boot
 
 # The size of this build's stored snapshot in bytes, or 0 when there is none.
 SNAPSHOT_BYTES = """

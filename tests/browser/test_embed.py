@@ -150,6 +150,7 @@ INDEXEDDB_REFUSED = """async () => {
 }"""
 
 
+@pytest.mark.no_python
 def test_an_unknown_lesson_says_which_lessons_exist(page, site):
     page.goto(f"{site}/embed?lesson=nope")
     expect(page.get_by_role("heading", name="No such lesson")).to_be_visible()

@@ -72,14 +72,13 @@ async ([name, store, record]) => {
 
 
 @pytest.fixture(scope="module")
-def lab_page(browser, site) -> Iterator[Page]:
-    """One booted lab page for every test of this module (a fresh, incognito-like context)."""
-    context = browser.new_context()
-    page = context.new_page()
-    page.goto(site + "/")
-    wait_until_ready(page)
-    yield page
-    context.close()
+def lab_page(browser, warm_profile, site) -> Iterator[Page]:
+    """One booted lab page for every test of this module (a copy of the warm profile: nothing saved)."""
+    with warm_profile.context(browser.browser_type) as context:
+        page = context.pages[0]
+        page.goto(site + "/")
+        wait_until_ready(page)
+        yield page
 
 
 @contextlib.contextmanager

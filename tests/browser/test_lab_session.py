@@ -138,13 +138,12 @@ class Lab:
 
 
 @pytest.fixture(scope="module")
-def lab(browser, site) -> Iterator[Lab]:
+def lab(browser, warm_profile, site) -> Iterator[Lab]:
     """One page and one session (with its warm spare) for the module's tests."""
-    context = browser.new_context()
-    shared = Lab(context.new_page(), site)
-    shared.open()
-    yield shared
-    context.close()
+    with warm_profile.context(browser.browser_type) as context:
+        shared = Lab(context.pages[0], site)
+        shared.open()
+        yield shared
 
 
 @pytest.fixture
@@ -341,26 +340,22 @@ def test_a_kill_inside_a_node_without_a_spare_boots_a_new_worker(browser, site):
         context.close()
 
 
-def test_corrupt_records_get_a_clear_error_and_wiping_storage_is_the_way_back(browser, site):
-    context = browser.new_context()
-    try:
-        lab = Lab(context.new_page(), site)
-        lab.open(spare=False)
-        thread = lab.start("fixed")
-        lab.do("run")
-        assert lab.page.evaluate(CORRUPT_THREAD, thread) > 0
+def test_corrupt_records_get_a_clear_error_and_wiping_storage_is_the_way_back(page, site):
+    lab = Lab(page, site)
+    lab.open(spare=False)
+    thread = lab.start("fixed")
+    lab.do("run")
+    assert lab.page.evaluate(CORRUPT_THREAD, thread) > 0
 
-        answer = lab.page.evaluate(COMMAND, ["frames", {}])
-        named = f"thread {thread!r}, checkpoint "  # the record that does not load
-        assert not answer["ok"] and named in answer["message"], answer
-        assert "does not load" in answer["message"] and "Traceback" not in answer["message"]
+    answer = lab.page.evaluate(COMMAND, ["frames", {}])
+    named = f"thread {thread!r}, checkpoint "  # the record that does not load
+    assert not answer["ok"] and named in answer["message"], answer
+    assert "does not load" in answer["message"] and "Traceback" not in answer["message"]
 
-        lab.page.evaluate("labSession.wipeStorage()")
-        databases = lab.page.evaluate("async () => (await indexedDB.databases()).map((d) => d.name)")
-        assert not {"checkpoint-lab", "checkpoint-lab-threads", "checkpoint-lab-ledger"} & set(databases)
+    lab.page.evaluate("labSession.wipeStorage()")
+    databases = lab.page.evaluate("async () => (await indexedDB.databases()).map((d) => d.name)")
+    assert not {"checkpoint-lab", "checkpoint-lab-threads", "checkpoint-lab-ledger"} & set(databases)
 
-        lab.open(spare=False)  # a fresh page after the wipe: boots, and the lab is empty
-        assert lab.do("restore") == {"session": None}
-        assert lab.stored(None) == {"checkpoints": [], "writes": [], "ledger": []}
-    finally:
-        context.close()
+    lab.open(spare=False)  # a fresh page after the wipe: boots, and the lab is empty
+    assert lab.do("restore") == {"session": None}
+    assert lab.stored(None) == {"checkpoints": [], "writes": [], "ledger": []}

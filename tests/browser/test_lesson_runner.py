@@ -118,6 +118,7 @@ def middle_steps() -> list:
     ]
 
 
+@pytest.mark.first_visit  # the issue: a deep link opened "in a fresh browser context with no storage"
 @pytest.mark.parametrize(("lang", "lesson_id", "step_id"), middle_steps())
 def test_a_deep_link_to_a_middle_step_rebuilds_it_in_a_fresh_browser(page, site, lang, lesson_id, step_id):
     """A new context (no storage): the page rebuilds the step's thread and the step completes."""

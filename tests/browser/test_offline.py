@@ -10,6 +10,8 @@ from browser_harness import SiteServer, build, wait_until_ready
 from lab_page import wait_until
 from playwright.sync_api import Error as PlaywrightError
 
+pytestmark = pytest.mark.first_visit  # the offline copy is made by a first visit
+
 # How many files of the build the service worker's cache holds (0 when there is no cache yet).
 CACHED_FILES = """
 async () => {

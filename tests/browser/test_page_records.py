@@ -12,6 +12,7 @@ import concurrent.futures
 import contextlib
 from typing import Any
 
+import pytest
 from langgraph.checkpoint.conformance import checkpointer_test, validate
 
 from lab.browser.page_records import PageRecords, PageRecordsError, add, clear, delete, delete_prefix, put
@@ -77,6 +78,7 @@ def comparable(answer: dict[str, Any]) -> dict[str, Any]:
     return answer if answer["ok"] else {"ok": False, "error": {"type": answer["error"]["type"]}}
 
 
+@pytest.mark.no_python  # the module alone, imported by a page that boots nothing
 def test_the_page_store_answers_every_call_of_the_saver_contract_as_recorded(page, site):
     report, logs = conformance_calls()
     assert report.passed_all() and report.conformance_level() == "FULL"

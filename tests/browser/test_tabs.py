@@ -73,11 +73,9 @@ class Tabs:
 
 
 @pytest.fixture(scope="class")
-def tabs(browser, site) -> Iterator[Tabs]:
-    context = browser.new_context()
-    both = Tabs(context.new_page(), context.new_page())
-    yield both
-    context.close()
+def tabs(browser, warm_profile) -> Iterator[Tabs]:
+    with warm_profile.context(browser.browser_type) as context:
+        yield Tabs(context.pages[0], context.new_page())
 
 
 class TestTwoTabs:
