@@ -97,7 +97,8 @@ export class LabSession {
     spare = true, delay = null, ledger = new Ledger(), offline = true, snapshot = true, oneWriter = false,
   } = {}) {
     this.#oneWriter = oneWriter;
-    this.#offline = offline ? controlled() : Promise.resolve(false);
+    performance.mark("lab:session");
+    this.#offline = offline ? controlled().finally(() => performance.mark("lab:controlled")) : Promise.resolve(false);
     this.#snapshotWanted = snapshot;
     this.#spareWanted = spare;
     this.#delay = delay;
