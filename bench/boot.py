@@ -16,6 +16,8 @@ over the runs, and each ratio is a ratio of medians. What is measured:
 4. crash -> resumed and running: ``lab.kill()`` during a thread, until the replacement process has
    restored the thread and answers (the session's ready event ``ms``); divided by the cold bare boot.
 
+It also prints where a cold visit's time went, from the page's Performance marks (``lab:*``).
+
 The bare page is added to a throwaway copy of the build, never to the site.
 """
 
@@ -55,6 +57,25 @@ async () => {
 }
 """
 TIMEOUT_S = 300
+# Where a cold visit's time went: the page's Performance marks (lab-session.mjs, lab-client.mjs,
+# python-process.mjs) as milliseconds between consecutive moments, navigation start -> Start shown.
+COLD_PHASES = """
+() => {
+  const marks = performance.getEntriesByType("mark");
+  const at = Object.fromEntries(marks.map((mark) => [mark.name, mark.startTime]));
+  const moments = [
+    ["page modules", 0, at["lab:session"]],
+    ["service worker takes control", at["lab:session"], at["lab:controlled"]],
+    ["worker's modules", at["lab:worker-start"], at["lab:worker-1:runtime:start"]],
+    ["Pyodide runtime", at["lab:worker-1:runtime:start"], at["lab:worker-1:runtime:done"]],
+    ["wheels unpacked", at["lab:worker-1:packages:start"], at["lab:worker-1:packages:done"]],
+    ["import lab", at["lab:worker-1:lab:start"], at["lab:worker-1:lab:done"]],
+    ["restore", at["lab:worker-1:restore:start"], at["lab:worker-1:restore:done"]],
+    ["Start shown", at["lab:worker-1:restore:done"], Number(document.body.dataset.readyMs)],
+  ];
+  return moments.map(([name, from, to]) => [name, Math.round(to - from)]);
+}
+"""
 
 
 def poll(page, expression: str, what: str, arg=None):
@@ -88,6 +109,7 @@ def lab_visit(browser, server: SiteServer, url: str, files: int, dist: Path) -> 
     server.requests.clear()
     page.goto(url)
     cold = ready_ms(page)
+    phases = dict(page.evaluate(COLD_PHASES))
     poll(page, FIRST_VISIT_DONE.replace("FILES", str(files)), "the first visit's background work")
     sent = sum(count * file_size(dist, path) for path, count in server.requests.items())
 
@@ -99,7 +121,8 @@ def lab_visit(browser, server: SiteServer, url: str, files: int, dist: Path) -> 
     poll(page, "() => lab.status.spare === 'ready'", "the spare")
     crash = page.evaluate("() => lab.kill().then((ready) => ready.ms)")
     context.close()
-    return {"cold": cold, "warm": warm, "bytes": sent, "crash": crash, "snapshot": warm_snapshot}
+    figures = {"cold": cold, "warm": warm, "bytes": sent, "crash": crash}
+    return {**figures, "snapshot": warm_snapshot, "phases": phases}
 
 
 def ratio(label: str, measured: list[float], reference: list[float], unit: str, target: float) -> str:
@@ -159,6 +182,9 @@ def main() -> int:
         measured = [run[key] / scale for run in lab]
         print(ratio(label, measured, reference, unit, target))
     print(f"   warm reloads started Python from: {sorted({run['snapshot'] for run in lab})}")
+    print("cold visit, where the time went (median ms):")
+    for phase in lab[0]["phases"]:
+        print(f"   {phase:<30} {statistics.median(run['phases'][phase] for run in lab):7.0f}")
     return 0
 
 

@@ -43,6 +43,7 @@ export class LabClient {
   }
 
   #start() {
+    performance.mark("lab:worker-start");
     const worker = new Worker(new URL("./worker.mjs", import.meta.url), { type: "module" });
     worker.addEventListener("message", ({ data }) => {
       if (isResponse(data)) this.#settle(data);

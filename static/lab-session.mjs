@@ -31,9 +31,11 @@
  * The events and commands are documented in protocol.mjs.
  */
 import { LabError } from "./lab-client.mjs";
-import { LEDGER_DATABASE, Ledger } from "./ledger.mjs";
+import { deleteLabDatabases } from "./lab-databases.mjs";
+import { Ledger } from "./ledger.mjs";
 import { clearOfflineCopy, completeOfflineCopy, controlled } from "./offline.mjs";
 import { PageRecords } from "./page-records.mjs";
+import { serveRecords, serveWorld } from "./process-calls.mjs";
 import { errorInfo } from "./protocol.mjs";
 import { PythonProcess, makeSnapshotInWorker } from "./python-process.mjs";
 
@@ -95,7 +97,8 @@ export class LabSession {
     spare = true, delay = null, ledger = new Ledger(), offline = true, snapshot = true, oneWriter = false,
   } = {}) {
     this.#oneWriter = oneWriter;
-    this.#offline = offline ? controlled() : Promise.resolve(false);
+    performance.mark("lab:session");
+    this.#offline = offline ? controlled().finally(() => performance.mark("lab:controlled")) : Promise.resolve(false);
     this.#snapshotWanted = snapshot;
     this.#spareWanted = spare;
     this.#delay = delay;
@@ -212,7 +215,7 @@ export class LabSession {
     this.close();
     this.records.clear();
     await this.ledger.close();
-    await Promise.all([...LAB_DATABASES.map(deleteDatabase), clearOfflineCopy()]);
+    await Promise.all([deleteLabDatabases(), clearOfflineCopy()]);
   }
 
   /** Stop every worker; the session answers nothing after this. */
@@ -391,40 +394,15 @@ export class LabSession {
 
   /** @param {PythonProcess} process @param {object} event */
   #onProcessEvent(process, event) {
-    if (event.type === "records") return this.#serveRecords(process, event); // spares read them too
+    if (event.type === "records") return serveRecords(process, this.records, event); // spares read them too
     if (process !== this.#active || !process.alive) return; // a spare boots quietly; the dead are silent
     this.#emit({ ...event, worker: process.number });
     if (event.type === "world") {
-      this.#serveWorld(process, event);
+      serveWorld(process, this.ledger, event);
     } else if (event.type === "crash_point") {
       const { run, seam, node, step, checkpoint_id } = event;
       this.#crash(process, { cause: "seam", run, seam, node, step, checkpoint_id });
     }
-  }
-
-  /** Answer a call to the external world from the ledger; a dead process gets no answer. */
-  async #serveWorld(process, { call, op, args }) {
-    let answer;
-    try {
-      answer = { call, ok: true, result: await this.ledger.handle(op, args, { worker: process.number }) };
-    } catch (error) {
-      answer = { call, ok: false, error: errorInfo(error) };
-    }
-    if (process.alive) process.client.request("world_reply", answer).catch(() => {});
-  }
-
-  // -- records kept for a worker without IndexedDB (page-records.mjs) ---------------------------------
-
-  /** Answer a records call of any live process (a spare restores from them too); the dead get none. */
-  #serveRecords(process, { call, op, args }) {
-    if (!process.alive) return;
-    let answer;
-    try {
-      answer = { call, ok: true, result: this.records.handle(op, args) };
-    } catch (error) {
-      answer = { call, ok: false, error: errorInfo(error) };
-    }
-    if (process.alive) process.client.request("records_reply", answer).catch(() => {});
   }
 
   /** @param {SessionEvent} event */
@@ -433,14 +411,3 @@ export class LabSession {
   }
 }
 
-/** Every IndexedDB database the lab writes: the platform's, the threads' (checkpoints, journal), the ledger's. */
-export const LAB_DATABASES = Object.freeze(["checkpoint-lab", "checkpoint-lab-threads", LEDGER_DATABASE]);
-
-/** @param {string} name @returns {Promise<void>} resolves once the database is gone */
-function deleteDatabase(name) {
-  return new Promise((resolve, reject) => {
-    const request = indexedDB.deleteDatabase(name);
-    request.addEventListener("success", () => resolve());
-    request.addEventListener("error", () => reject(request.error));
-  });
-}

@@ -50,7 +50,8 @@ export function fetchWheels() {
  * @returns {string[]} the wheels' file names
  */
 export function unpackWheels(pyodide, wheels) {
-  const sitePackages = pyodide.runPython("import sysconfig; sysconfig.get_path('purelib')");
+  // site is imported at startup (sysconfig is not, and would cost an import): Pyodide asks it too
+  const sitePackages = pyodide.runPython("import site; site.getsitepackages()[0]");
   for (const { bytes } of wheels) pyodide.unpackArchive(bytes, "wheel", { extractDir: sitePackages });
   return wheels.map(({ name }) => name);
 }

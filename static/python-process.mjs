@@ -34,6 +34,7 @@ export class PythonProcess {
       this.client.onEvent((event) => {
         if (event.type === "worker-error") reject(new LabError(event.error)); // the worker never started
         if (event.type === "boot" && event.stage === "runtime" && event.detail) this.snapshot = event.detail.snapshot;
+        if (event.type === "boot") performance.mark(`lab:worker-${number}:${event.stage}:${event.state}`);
         onEvent(this, event);
       });
       this.#boot(delay).then(resolve, reject);

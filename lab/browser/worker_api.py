@@ -16,7 +16,6 @@ returns a JSON-compatible dict, or raises - the exception becomes the response's
 """
 
 import json
-import platform
 import sys
 import traceback
 from collections.abc import Awaitable, Callable
@@ -105,16 +104,21 @@ def _key(args: Args) -> str:
     return key
 
 
+def python_version() -> str:
+    """The running Python's version, e.g. ``3.14.0``: ``platform.python_version()``, without its import."""
+    return sys.version.split()[0]
+
+
 async def ping(_args: Args) -> dict[str, Any]:
     """A round trip through Python: answers with the versions it runs on."""
-    return {"pong": True, "python": platform.python_version(), "pyodide": pyodide.__version__}
+    return {"pong": True, "python": python_version(), "pyodide": pyodide.__version__}
 
 
 async def stats(_args: Args) -> dict[str, Any]:
     """Facts about the Python side: versions, where records are stored, what is loaded."""
     db = _worker.db
     return {
-        "python": platform.python_version(),
+        "python": python_version(),
         "pyodide": pyodide.__version__,
         "storage": "memory" if db is None else "indexeddb",
         "stores": [] if db is None else idb.store_names(db),
