@@ -132,7 +132,7 @@ async def test_a_thread_file_opens_the_same_thread_in_another_lab(lab: Lab) -> N
 @pytest.mark.parametrize(
     ("data", "code"),
     [
-        ("not base64!", "file.invalid"),
+        ("not base64!", "file.not_base64"),
         (base64.b64encode(b"\x91\x01").decode(), "file.not_ours"),
         (base64.b64encode(b"\x93\x01").decode(), "file.unreadable"),
     ],

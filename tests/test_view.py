@@ -401,8 +401,7 @@ def python_message_codes() -> set[str]:
             if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "BadInputError":
                 codes.add(node.args[0].value)  # BadInputError(code, text, **params)
             if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "ThreadFileError":
-                # ThreadFileError(reason, code="file.invalid", **params)
-                codes.add(node.args[1].value if len(node.args) > 1 else "file.invalid")
+                codes.add(node.args[1].value)  # ThreadFileError(reason, code, **params)
     codes |= {f"status.{phase}" for phase in FORWARD}
     codes |= {f"case.{case}.{text}" for case in CASES for text in ("title", "alert")}
     codes |= {f"case.purpose.{code}" for code in PURPOSES.values()}

@@ -316,7 +316,7 @@ class CheckpointSaver(BaseCheckpointSaver):
         self,
         row: CheckpointRow,
         field: Literal["checkpoint", "metadata"],
-        problem_of: Callable[[Any], str | None],
+        problem_of: Callable[[Any], CorruptRecordError | None],
     ) -> dict[str, Any]:
         """Load the row's checkpoint or metadata, refusing it if ``problem_of`` finds it malformed."""
         key = _checkpoint_key(row)
@@ -324,7 +324,7 @@ class CheckpointSaver(BaseCheckpointSaver):
         problem = problem_of(loaded)
         if problem:
             place = record_place(key, field)
-            raise CorruptRecordError(problem, place_name(place), place=place)
+            raise problem.at(place_name(place), place)
         return loaded
 
     def _load_write(self, write: WriteRow) -> Any:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from lab.checkpoint.errors import CorruptRecordError
+
 _CHECKPOINT_FIELDS: dict[str, type] = {"id": str, "channel_versions": dict, "versions_seen": dict}
 """The fields the runtime reads from every stored checkpoint, with their types."""
 
@@ -59,22 +61,43 @@ def place_name(place: dict[str, Any]) -> str:
 _PLACE_KEYS = ("thread", "namespace", "checkpoint", "part")
 
 
-def checkpoint_problem(checkpoint: Any) -> str | None:
-    """What makes a loaded checkpoint unusable, or ``None`` if it has the fields the runtime reads."""
+def checkpoint_problem(checkpoint: Any) -> CorruptRecordError | None:
+    """What makes a loaded checkpoint unusable (a coded problem), or ``None`` if it has the fields
+    the runtime reads."""
     if not isinstance(checkpoint, dict):
-        return f"it is a {type(checkpoint).__name__}, not a dict"
+        return _not_a_dict(checkpoint)
     for field, kind in _CHECKPOINT_FIELDS.items():
         if not isinstance(checkpoint.get(field), kind):
-            return f"its {field!r} is {checkpoint.get(field)!r:.40}, not a {kind.__name__}"
+            return CorruptRecordError.coded(
+                "field_type",
+                "its {field} is {value}, not a {kind}",
+                field=repr(field),
+                value=f"{checkpoint.get(field)!r:.40}",
+                kind=kind.__name__,
+            )
     for channel, version in checkpoint["channel_versions"].items():
         if not isinstance(channel, str) or not isinstance(version, _VERSION_TYPES):
-            return f"channel_versions maps {channel!r:.40} to {version!r:.40}: want a name and a version"
+            return CorruptRecordError.coded(
+                "channel_version",
+                "channel_versions maps {channel} to {version}: want a name and a version",
+                channel=f"{channel!r:.40}",
+                version=f"{version!r:.40}",
+            )
     for node, seen in checkpoint["versions_seen"].items():
         if not isinstance(seen, dict):
-            return f"versions_seen[{node!r:.40}] is {seen!r:.40}, not a dict"
+            return CorruptRecordError.coded(
+                "versions_seen",
+                "versions_seen[{node}] is {seen}, not a dict",
+                node=f"{node!r:.40}",
+                seen=f"{seen!r:.40}",
+            )
     return None
 
 
-def metadata_problem(metadata: Any) -> str | None:
-    """What makes loaded metadata unusable, or ``None``."""
-    return None if isinstance(metadata, dict) else f"it is a {type(metadata).__name__}, not a dict"
+def metadata_problem(metadata: Any) -> CorruptRecordError | None:
+    """What makes loaded metadata unusable (a coded problem), or ``None``."""
+    return None if isinstance(metadata, dict) else _not_a_dict(metadata)
+
+
+def _not_a_dict(value: Any) -> CorruptRecordError:
+    return CorruptRecordError.coded("not_a_dict", "it is a {type}, not a dict", type=type(value).__name__)

@@ -247,10 +247,13 @@ def _to_ext(obj: Any) -> Any:
         if isinstance(obj, base):
             return convert(obj)
     kind = type(obj)
-    raise UnsavableValueError(
-        f"{kind.__module__}.{kind.__qualname__} ({obj!r:.80}) is not a type checkpoints hold: they "
-        "hold only JSON-like values, set, frozenset, tuple, datetime, uuid.UUID, bytes and types "
-        "registered with lab.checkpoint.serde.register_type"
+    raise UnsavableValueError.coded(
+        "unsavable_type",
+        "{kind} ({value}) is not a type checkpoints hold: they hold only JSON-like values, set, "
+        "frozenset, tuple, datetime, uuid.UUID, bytes and types registered with "
+        "lab.checkpoint.serde.register_type",
+        kind=f"{kind.__module__}.{kind.__qualname__}",
+        value=f"{obj!r:.80}",
     )
 
 
@@ -386,9 +389,11 @@ class MsgpackSerializer:
             return NULL
         if type(obj) not in _LEAVES and _deepest(obj) > MAX_DEPTH:
             path = _path_too_deep(obj) or []
-            raise UnsavableValueError(
-                f"it nests containers more than {MAX_DEPTH} deep (at {_path_text(path)}), so it could "
-                "not be loaded back"
+            raise UnsavableValueError.coded(
+                "too_deep_to_load_back",
+                "it nests containers more than {limit} deep (at {path}), so it could not be loaded back",
+                limit=MAX_DEPTH,
+                path=_path_text(path),
             )
         try:
             return "msgpack", _pack_fast(obj)

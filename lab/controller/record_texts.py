@@ -27,9 +27,14 @@ def problem_message(error: CorruptRecordError) -> Message:
 def place_message(error: CorruptRecordError) -> Message:
     """Which record: thread, checkpoint (and namespace) and part, each name as data; a record the
     saver could only describe (an IndexedDB record without its key fields) as written."""
-    place: dict[str, Any] | None = error.place
-    if place is None:
+    if error.place is None:
         return message("record.where", "{where}", where=error.where or "a stored value")
+    return said_place(error.place)
+
+
+def said_place(place: dict[str, Any]) -> Message:
+    """A record as :func:`~lab.checkpoint.records.record_place` names it, as its English
+    :func:`~lab.checkpoint.records.place_name` says it."""
     part = message(f"record.part.{place['part']}", PARTS[place["part"]], **part_names(place))
     names = {"thread": repr(place["thread"]), "checkpoint": repr(place["checkpoint"]), "part": part}
     if place["namespace"]:

@@ -60,9 +60,13 @@ def imported_session(thread_file: ThreadFile) -> dict[str, str]:
     try:
         get_case(saved.get("case_id") if isinstance(saved.get("case_id"), str) else "")
     except KeyError:
-        raise ThreadFileError("The file's thread belongs to a case this lab does not have") from None
+        raise ThreadFileError(
+            "The file's thread belongs to a case this lab does not have", "file.unknown_case"
+        ) from None
     if saved.get("variant") not in VARIANTS or saved.get("durability") not in DURABILITIES:
-        raise ThreadFileError("The file's thread names a variant or durability this lab does not have")
+        raise ThreadFileError(
+            "The file's thread names a variant or durability this lab does not have", "file.unknown_setting"
+        )
     return {key: saved[key] for key in ("case_id", "variant", "durability")}
 
 
@@ -188,11 +192,13 @@ class ThreadCommands:
         if isinstance(size, int):
             check_file_size(size)
         if not isinstance(data, str):
-            raise ThreadFileError("The page sent no file")
+            raise ThreadFileError("The page sent no file", "file.none_sent")
         try:
             thread_file = read_thread_file(base64.b64decode(data, validate=True))
         except binascii.Error:
-            raise ThreadFileError("The file did not arrive whole (it is not valid base64)") from None
+            raise ThreadFileError(
+                "The file did not arrive whole (it is not valid base64)", "file.not_base64"
+            ) from None
         session = imported_session(thread_file)
         thread_id = validate_thread_id(thread_file.thread_id)
         if thread_id in {saved["thread_id"] for saved in await self.journal.sessions()}:

@@ -28,11 +28,11 @@ from typing import Any
 
 from lab.checkpoint.core import MARKERS, CheckpointSaver
 from lab.checkpoint.errors import CorruptRecordError, UnsavableValueError
-from lab.checkpoint.records import checkpoint_problem, record_name
+from lab.checkpoint.records import checkpoint_problem, record_place
 from lab.checkpoint.serde import MsgpackSerializer
 from lab.checkpoint.storage import BlobRow, CheckpointRow, WriteRow
-from lab.controller.messages import SaidError
-from lab.controller.record_texts import problem_message
+from lab.controller.messages import Message, SaidError, message
+from lab.controller.record_texts import problem_message, said_place
 
 FORMAT = "checkpoint-lab/thread"
 VERSION = 1
@@ -101,14 +101,12 @@ _LEDGER_FIELDS: dict[str, tuple[type, ...]] = {
 class ThreadFileError(SaidError):
     """A thread file the lab refuses: the message says what is wrong and where; nothing was stored.
 
-    The common reasons have a code of their own (``code`` with ``params``, ``reason`` a template);
-    the rest are ``file.invalid``, the English ``reason`` naming the field that is wrong."""
+    Every reason has a code of its own (``file.*``), ``reason`` its English template and ``params``
+    the data it names as they are (field paths such as ``checkpoints[3].metadata``, type names,
+    thread ids); a nested problem is itself a message."""
 
-    def __init__(self, reason: str, code: str = "file.invalid", **params: Any) -> None:
-        if params:
-            super().__init__(code, reason, **params)
-        else:
-            super().__init__(code, "{reason}", reason=reason)
+    def __init__(self, reason: str, code: str, **params: Any) -> None:
+        super().__init__(code, reason, **params)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -170,7 +168,12 @@ async def export_thread(
     try:
         return _SERDE.dumps_typed(document)[1]
     except UnsavableValueError as error:
-        raise ThreadFileError(f"Thread {thread_id!r} cannot be written to a file: {error}") from None
+        raise ThreadFileError(
+            "Thread {thread} cannot be written to a file: {problem}",
+            "file.unsavable",
+            thread=repr(thread_id),
+            problem=problem_message(error),
+        ) from None
 
 
 # -- reading and validating ----------------------------------------------------------------------
@@ -198,7 +201,9 @@ def already_exists(thread_id: str) -> ThreadFileError:
 def read_thread_file(data: bytes) -> ThreadFile:
     """Validate a thread file completely; store nothing."""
     if not isinstance(data, bytes | bytearray):
-        raise ThreadFileError(f"A thread file is bytes, not {type(data).__name__}")
+        raise ThreadFileError(
+            "A thread file is bytes, not {type}", "file.not_bytes", type=type(data).__name__
+        )
     check_file_size(len(data))
     try:
         document = _SERDE.loads_typed(("msgpack", bytes(data)))
@@ -213,18 +218,25 @@ def read_thread_file(data: bytes) -> ThreadFile:
     rows = {kind: _rows(document, kind, thread_id) for kind in _ROW_FIELDS}
     for kind in ("journal", "ledger"):
         if not (isinstance(document.get(kind), list) and all(isinstance(r, dict) for r in document[kind])):
-            raise ThreadFileError(f"The file's {kind} must be a list of objects")
+            raise ThreadFileError(
+                "The file's {kind} must be a list of objects", "file.not_objects", kind=kind
+            )
     for position, record in enumerate(document["journal"]):
         _check_fields(record, _JOURNAL_FIELDS.get(record.get("type")), f"journal[{position}]")
     for position, entry in enumerate(document["ledger"]):
         _check_fields(entry, _LEDGER_FIELDS, f"ledger[{position}]")
         if entry["kind"] not in ("charge", "sar") or entry["thread_id"] != thread_id:
-            raise ThreadFileError(f"ledger[{position}] is not a charge or filing of thread {thread_id!r}")
+            raise ThreadFileError(
+                "{where} is not a charge or filing of thread {thread}",
+                "file.foreign_entry",
+                where=f"ledger[{position}]",
+                thread=repr(thread_id),
+            )
     session = document.get("session")
     if session is not None and not isinstance(session, dict):
-        raise ThreadFileError("The file's session must be an object or null")
+        raise ThreadFileError("The file's session must be an object or null", "file.session")
     for problem in _chain_problems(rows["checkpoints"], rows["blobs"], rows["writes"]):
-        raise ThreadFileError(f"The file's thread is not whole: {problem}")
+        raise ThreadFileError("The file's thread is not whole: {problem}", "file.not_whole", problem=problem)
     return ThreadFile(
         thread_id,
         session,
@@ -247,7 +259,9 @@ def _check_header(document: Any) -> None:
         )
     version = document.get("version")
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-        raise ThreadFileError(f"The file's version {version!r} is not a version number")
+        raise ThreadFileError(
+            "The file's version {version} is not a version number", "file.version", version=repr(version)
+        )
     if version > VERSION:
         raise ThreadFileError(
             "The file comes from a newer lab (format version {version}); this lab reads versions up "
@@ -258,26 +272,41 @@ def _check_header(document: Any) -> None:
         )
     thread_id = document.get("thread_id")
     if not isinstance(thread_id, str) or not 0 < len(thread_id) <= 255:
-        raise ThreadFileError("The file's thread_id must be text of 1 to 255 characters")
+        raise ThreadFileError("The file's thread_id must be text of 1 to 255 characters", "file.thread_id")
 
 
 def _rows(document: dict[str, Any], kind: str, thread_id: str) -> list[Any]:
     rows = document.get(kind)
     if not isinstance(rows, list):
-        raise ThreadFileError(f"The file's {kind} must be a list")
+        raise ThreadFileError("The file's {kind} must be a list", "file.not_list", kind=kind)
     fields = _ROW_FIELDS[kind]
     checked = []
     for position, row in enumerate(rows):
         where = f"{kind}[{position}]"
         if not isinstance(row, dict) or set(row) != set(fields):
-            raise ThreadFileError(f"{where} must have exactly the fields {', '.join(fields)}")
+            raise ThreadFileError(
+                "{where} must have exactly the fields {fields}",
+                "file.row_fields",
+                where=where,
+                fields=", ".join(fields),
+            )
         for field, types in fields.items():
             if not isinstance(row[field], types):
                 raise ThreadFileError(
-                    f"{where}.{field} is {type(row[field]).__name__}, not {types[0].__name__}"
+                    "{where} is {type}, not {expected}",
+                    "file.row_type",
+                    where=f"{where}.{field}",
+                    type=type(row[field]).__name__,
+                    expected=types[0].__name__,
                 )
         if row["thread_id"] != thread_id:
-            raise ThreadFileError(f"{where} belongs to thread {row['thread_id']!r}, not {thread_id!r}")
+            raise ThreadFileError(
+                "{where} belongs to thread {other}, not {thread}",
+                "file.foreign_row",
+                where=where,
+                other=repr(row["thread_id"]),
+                thread=repr(thread_id),
+            )
         checked.append({**row, **{field: _checked_value(row, field, where) for field in _values(kind)}})
     return checked
 
@@ -285,11 +314,22 @@ def _rows(document: dict[str, Any], kind: str, thread_id: str) -> list[Any]:
 def _check_fields(record: dict[str, Any], fields: dict[str, tuple[type, ...]] | None, where: str) -> None:
     """``record`` has each of ``fields`` with a value of its type (``None``: an unknown record type)."""
     if fields is None:
-        raise ThreadFileError(f"{where} has the unknown type {record.get('type')!r}")
+        raise ThreadFileError(
+            "{where} has the unknown type {type}",
+            "file.unknown_type",
+            where=where,
+            type=repr(record.get("type")),
+        )
     for field, types in fields.items():
         value = record.get(field)
         if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
-            raise ThreadFileError(f"{where}.{field} must be {types[0].__name__}, not {type(value).__name__}")
+            raise ThreadFileError(
+                "{where} must be {expected}, not {type}",
+                "file.field_type",
+                where=f"{where}.{field}",
+                expected=types[0].__name__,
+                type=type(value).__name__,
+            )
 
 
 def _values(kind: str) -> tuple[str, ...]:
@@ -304,11 +344,26 @@ def _checked_value(row: dict[str, Any], field: str, where: str) -> tuple[str, by
     try:
         loaded = _SERDE.loads_typed(value)  # type: ignore[arg-type]
     except CorruptRecordError as error:
-        raise ThreadFileError(f"{where}.{field} does not load: {error.problem}") from None
+        raise ThreadFileError(
+            "{where} does not load: {problem}",
+            "file.value_not_loading",
+            where=f"{where}.{field}",
+            problem=problem_message(error),
+        ) from None
     if field == "checkpoint" and (problem := checkpoint_problem(loaded)):
-        raise ThreadFileError(f"{where}.checkpoint is malformed: {problem}")
+        raise ThreadFileError(
+            "{where} is malformed: {problem}",
+            "file.malformed_checkpoint",
+            where=f"{where}.checkpoint",
+            problem=problem_message(problem),
+        )
     if field == "metadata" and not isinstance(loaded, dict):
-        raise ThreadFileError(f"{where}.metadata is {type(loaded).__name__}, not an object")
+        raise ThreadFileError(
+            "{where} is {type}, not an object",
+            "file.metadata_not_object",
+            where=f"{where}.metadata",
+            type=type(loaded).__name__,
+        )
     return value  # type: ignore[return-value]
 
 
@@ -322,27 +377,49 @@ def _loaded_checkpoint(row: CheckpointRow) -> dict[str, Any]:
 
 def _chain_problems(
     checkpoints: list[CheckpointRow], blobs: list[BlobRow], writes: list[WriteRow]
-) -> list[str]:
+) -> list[Message]:
     """Every parent, every blob a checkpoint's versions name, every checkpoint a write is on: present."""
     ids = {_checkpoint_key(row) for row in checkpoints}
     blob_keys = {(b["thread_id"], b["checkpoint_ns"], b["channel"], b["version"]) for b in blobs}
     problems = []
     for row in checkpoints:
-        name = record_name(*_checkpoint_key(row), "the checkpoint")
+        name = said_place(record_place(_checkpoint_key(row), "checkpoint"))
         parent = row["parent_checkpoint_id"]
         if parent is not None and (row["thread_id"], row["checkpoint_ns"], parent) not in ids:
-            problems.append(f"{name} has parent {parent!r}, which is not in the file")
+            problems.append(_missing_parent(name, parent))
         for channel, version in _loaded_checkpoint(row)["channel_versions"].items():
             if (row["thread_id"], row["checkpoint_ns"], channel, version) not in blob_keys:
-                problems.append(
-                    f"{name} needs the value of {channel!r} at version {version!r}, not in the file"
-                )
-    problems += [
-        f"a write of task {w['task_id']!r} is on checkpoint {w['checkpoint_id']!r}, not in the file"
-        for w in writes
-        if _checkpoint_key(w) not in ids
-    ]
+                problems.append(_missing_value(name, channel, version))
+    problems += [_write_off_the_chain(w) for w in writes if _checkpoint_key(w) not in ids]
     return problems
+
+
+def _missing_parent(name: Message, parent: str) -> Message:
+    return message(
+        "file.chain.parent",
+        "{name} has parent {parent}, which is not in the file",
+        name=name,
+        parent=repr(parent),
+    )
+
+
+def _missing_value(name: Message, channel: str, version: Any) -> Message:
+    return message(
+        "file.chain.value",
+        "{name} needs the value of {channel} at version {version}, not in the file",
+        name=name,
+        channel=repr(channel),
+        version=repr(version),
+    )
+
+
+def _write_off_the_chain(write: WriteRow) -> Message:
+    return message(
+        "file.chain.write",
+        "a write of task {task} is on checkpoint {checkpoint}, not in the file",
+        task=repr(write["task_id"]),
+        checkpoint=repr(write["checkpoint_id"]),
+    )
 
 
 # -- import ---------------------------------------------------------------------------------------
@@ -355,7 +432,7 @@ async def import_thread(
     atomic ``put``. A thread that already has checkpoints is never overwritten."""
     target = as_thread or thread_file.thread_id
     if not isinstance(target, str) or not 0 < len(target) <= 255:
-        raise ThreadFileError("A thread id is text of 1 to 255 characters")
+        raise ThreadFileError("A thread id is text of 1 to 255 characters", "file.import_thread_id")
     if await saver.storage.checkpoints(target, None, limit=1):
         raise already_exists(target)
     await saver.storage.put(
