@@ -24,6 +24,7 @@ from lab.checkpoint.serde import MAX_DEPTH, MsgpackSerializer
 from lab.controller.record_texts import corrupt_record_message
 from lab.controller.thread_commands import damage
 from lab.controller.thread_file import ThreadFileError, read_thread_file
+from lab.controller.validation import BadInputError, check_fork_size
 from lab.lessons import LESSONS
 from lab.lessons.play import moves_into
 from tests.controller_lab import Lab
@@ -183,3 +184,15 @@ def test_every_python_entry_of_the_chinese_catalogue_is_chinese():
     english = {key: text for key, text in zh.items() if key.startswith("py.") and not is_chinese(text)}
     assert not english, english
     assert set(zh) == set(catalogue("en"))
+
+
+def test_a_fork_too_deep_to_load_back_is_refused_with_the_serializers_code_in_both_languages():
+    """A fork nested deeper than loading allows is refused before it is saved, the problem by code."""
+    deep: Any = []
+    for _ in range(MAX_DEPTH + 5):
+        deep = [deep]
+    with pytest.raises(BadInputError) as refused:
+        check_fork_size({"findings": deep})
+    said = messages_in(refused.value.say)
+    assert [m["code"] for m in said] == ["input.fork_unsavable", "record.problem.too_deep_to_load_back"]
+    assert_said_in_both_languages(said)

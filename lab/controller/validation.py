@@ -18,6 +18,7 @@ from typing import Any
 from lab.checkpoint.errors import UnsavableValueError
 from lab.checkpoint.serde import MsgpackSerializer
 from lab.controller.messages import SaidError
+from lab.controller.record_texts import problem_message
 
 MAX_FORK_BYTES = 64 * 1024
 """The most a fork's values may take, serialized. A case's whole state is ~5 KB; a 30 MB state took
@@ -118,7 +119,7 @@ def check_fork_size(values: Mapping[str, Any]) -> int:
         size = len(_SERDE.dumps_typed(dict(values))[1])
     except UnsavableValueError as error:
         raise BadInputError(
-            "input.fork_unsavable", "The fork cannot be saved: {problem}", problem=error.problem
+            "input.fork_unsavable", "The fork cannot be saved: {problem}", problem=problem_message(error)
         ) from None
     if size > MAX_FORK_BYTES:
         raise BadInputError(
