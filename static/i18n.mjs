@@ -1,6 +1,7 @@
 /**
  * The lab's strings: every string the page shows, in English and 简体中文. The catalogues are data,
- * one module per language (static/i18n/en.mjs, static/i18n/zh.mjs); this module looks them up.
+ * one module per language (static/i18n/en.mjs, static/i18n/zh.mjs, each joining its -panels and
+ * -python parts); this module looks them up.
  *
  * `t(key, params)` looks a key up in the current language (falling back to English, then to the key
  * itself, which is also recorded in `missingKeys` so a test can insist there are none) and fills

@@ -35,9 +35,15 @@ ENTRY = re.compile(r'^\s*"((?:[^"\\]|\\.)*)":\s*"((?:[^"\\]|\\.)*)",?\s*$', re.M
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 
+def catalogue_text(lang: str) -> str:
+    """The catalogue of ``lang``: static/i18n/<lang>.mjs and the parts it joins (<lang>-*.mjs)."""
+    parts = [Path(f"static/i18n/{lang}.mjs"), *sorted(Path("static/i18n").glob(f"{lang}-*.mjs"))]
+    return "\n".join(part.read_text() for part in parts)
+
+
 def catalogue(lang: str) -> dict[str, str]:
-    """The catalogue module static/i18n/<lang>.mjs as a dict (one ``"key": "text",`` a line)."""
-    text = Path(f"static/i18n/{lang}.mjs").read_text()
+    """The catalogue of ``lang`` as a dict (one ``"key": "text",`` a line)."""
+    text = catalogue_text(lang)
     return {json.loads(f'"{key}"'): json.loads(f'"{value}"') for key, value in ENTRY.findall(text)}
 
 

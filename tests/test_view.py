@@ -25,6 +25,7 @@ from lab.controller.seam_catalog import seam_catalog
 from lab.controller.status import FORWARD
 from lab.controller.world import InMemoryWorld
 from tests.controller_lab import Lab
+from tests.test_said_in_both_languages import catalogue_text
 
 CASE = "S-1001"  # structuring: review, then a filed SAR
 CATALOG = seam_catalog(describe_graph(build_graph(InMemoryWorld(), VARIANTS[0])))
@@ -414,9 +415,9 @@ def python_message_codes() -> set[str]:
 
 def test_every_sentence_python_says_is_in_both_catalogues():
     """The page renders Python's sentences by code (``say()`` in static/i18n.mjs), in English and
-    简体中文 (one catalogue module each, static/i18n/<lang>.mjs). (``ledger.explain.*`` is English for
+    简体中文 (one catalogue each, static/i18n/<lang>.mjs and its parts). (``ledger.explain.*`` is English for
     logs and tests; the page composes explanations from the cause codes, which are checked here.)"""
-    en, zh = (Path(f"static/i18n/{lang}.mjs").read_text() for lang in ("en", "zh"))
+    en, zh = (catalogue_text(lang) for lang in ("en", "zh"))
     wanted = {f"py.{code}" for code in python_message_codes() if not code.startswith("ledger.explain.")}
     wanted |= {f"py.ledger.cause.{cause}" for cause in CAUSES}
     for language in (en, zh):
