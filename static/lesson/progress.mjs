@@ -38,24 +38,24 @@ export function markDone(lesson, step) {
 }
 
 /**
- * Fill the progress placeholders under `root`.
+ * Fill the progress placeholders under `root`, in the page's language: the list that holds them says
+ * "done" in its `data-done-word` (narratives/<lang>/lessons/_page.toml's `lesson_done`).
  * @param {ParentNode} root
- * @param {{lesson_done: string}} words the page's words (narratives/<lang>/lessons/_page.toml)
  */
-export function showProgress(root, words) {
+export function showProgress(root) {
+  const doneWord = root.querySelector("[data-done-word]")?.dataset.doneWord ?? "";
   const done = doneSteps();
   for (const element of root.querySelectorAll("[data-step-progress]")) {
     const isDone = done[element.dataset.stepProgress] === true;
-    element.textContent = isDone ? `✓ ${words.lesson_done}` : "";
+    element.textContent = isDone ? `✓ ${doneWord}` : "";
     element.dataset.done = String(isDone);
   }
   for (const element of root.querySelectorAll("[data-lesson-progress]")) {
     const prefix = `${element.dataset.lessonProgress}/`;
     const count = Object.keys(done).filter((key) => key.startsWith(prefix)).length;
-    element.textContent = count ? `${count}/${element.dataset.steps} ${words.lesson_done}` : "";
+    element.textContent = count ? `${count}/${element.dataset.steps} ${doneWord}` : "";
     element.dataset.done = String(count);
   }
 }
 
-const wordsElement = document.getElementById("lesson-words");
-if (wordsElement) showProgress(document, JSON.parse(wordsElement.textContent));
+showProgress(document);
