@@ -32,7 +32,7 @@ import { nodeDelay } from "../url-state.mjs";
 import { mountLabPanels } from "./lab-panels.mjs";
 import { mountPresenter } from "./presenter.mjs";
 import { markDone, showProgress } from "./progress.mjs";
-import { markStorage } from "./storage-line.mjs";
+import { markStorage, writeStorageLine } from "./storage-line.mjs";
 
 /** One of the build's JSON files that a step names (`data-lesson-file`, `data-words-file`). */
 async function fetchJson(path) {
@@ -67,6 +67,7 @@ class StepView {
     this.choices = [...this.section.querySelectorAll("[data-choice]")];
     this.doButtons = [this.find("[data-control]"), this.find("[data-do-it]")].filter(Boolean);
     this.lab = mountLabPanels(this.find("[data-lab-view]"), lesson.panels);
+    writeStorageLine(this.find("[data-storage-line]"), words);
   }
 
   /** Which panel presenter mode shows: the question, the lab while acting, or why. */
