@@ -52,9 +52,10 @@ let words;
 try {
   [lesson, words] = await Promise.all([fetchJson(lessonFile), fetchJson(wordsFile)]);
 } catch (error) {
-  // Without its words the step cannot say much: it says what failed, in the status line.
+  // Without its data or its words the step cannot run: the status line says which file failed.
   const section = document.querySelector("[data-lesson]");
-  section.querySelector("[data-lesson-status]").textContent = error.message;
+  const status = section.querySelector("[data-lesson-status]");
+  status.textContent = `${status.dataset.failedWord} ${error.message}`;
   section.dataset.failed = "true";
   throw error;
 }

@@ -110,6 +110,21 @@ def test_every_lesson_walked_by_clicking(page, site, lang):
         expect(progress).to_have_text(f"{len(lesson.steps)}/{len(lesson.steps)} {words(lang)['lesson_done']}")
 
 
+def test_a_step_without_its_lesson_file_says_which_file_failed(browser, site):
+    """The step's text is static; when its lesson's data cannot be fetched, the status line says so in
+    the page's language and names the file (no service worker here, so the route answers)."""
+    context = browser.new_context(service_workers="block")
+    page = context.new_page()
+    page.route("**/learn/data/*.json", lambda route: route.fulfill(status=404, body="gone"))
+    page.goto(f"{site}/learn/zh/crash/arm/")
+    section = page.locator("section[data-lesson]")
+    expect(section).to_have_attribute("data-failed", "true")
+    failed = words("zh")["failed"]
+    expect(section.locator("[data-lesson-status]")).to_have_text(f"{failed} /learn/data/crash.json: HTTP 404")
+    expect(page.get_by_role("heading", level=2)).to_have_text(step_texts("zh", "crash")["arm"]["title"])
+    context.close()
+
+
 def middle_steps() -> list:
     """The middle step of every lesson, the languages taking turns (lesson 4's step 2 is also the
     teacher's link below). Among them: a setup that kills the worker for real (crash/resume), one the
