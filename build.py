@@ -10,16 +10,17 @@ inputs, downloaded once and cached under ``.cache/``:
 
 - the Pyodide core, from the npm package ``pyodide@314.0.7`` (``npm pack``), under the versioned path
   ``/pyodide/314.0.7/`` so it can be cached forever;
-- wheels: ``micropip`` (from PyPI), a pure-Python ``msgpack`` (built with ``MSGPACK_PUREPYTHON=1``) and
-  our own ``lab`` package (zipped by :func:`build_lab_wheel`), each under ``/wheels/<content hash>/``;
+- wheels: a pure-Python ``msgpack`` (built with ``MSGPACK_PUREPYTHON=1``) and our own ``lab`` package
+  (zipped by :func:`build_lab_wheel`), each under ``/wheels/<content hash>/``;
 - ``static/``: the ES modules and the CSS copied as is, the HTML pages rendered with jinja2 (they share
   the partial ``_lab.html``);
 - ``narratives/`` rendered with jinja2 to ``/learn/<lang>/``;
 - two generated files: ``build-manifest.mjs`` (which Pyodide and which wheels the worker loads, and the
   build's id) and ``_headers`` (Cloudflare Pages' header rules: the Content-Security-Policy and the
   cache policy);
-- ``sw.mjs``, the service worker, with the build's id and every file's integrity hash written in, so
-  the site works offline after one visit and each deployment is a new service worker.
+- ``sw.mjs``, the service worker, importing the build's id and every file's integrity hash from
+  ``sw-build/<content hash>.mjs``, so the site works offline after one visit and each deployment is a
+  new service worker, while the browser's update checks (a few per visit) download only ``sw.mjs``.
 
 The finished folder is checked against Cloudflare Pages' limits before it replaces ``dist/``.
 
@@ -63,8 +64,6 @@ LAB_PACKAGE = ROOT / "lab"
 
 # Pinned inputs. Changing one of these is the only way the downloaded parts of the site change.
 PYODIDE_VERSION = "314.0.7"
-PYODIDE_PYTHON = "3.14"  # the CPython inside that Pyodide; wheels must suit it
-MICROPIP_VERSION = "0.11.1"
 MSGPACK_VERSION = "1.2.4"
 WRANGLER_VERSION = "4.86.0"  # the newest wrangler that runs on Node 20 (used by the tests)
 AXE_CORE_VERSION = "4.10.3"  # the accessibility checker the browser tests inject (never shipped)
@@ -154,20 +153,6 @@ def fetch_pyodide() -> Path:
         return unpacked
 
     return cached(CACHE / f"pyodide-{PYODIDE_VERSION}", download)
-
-
-def fetch_micropip() -> Path:
-    """The micropip wheel from PyPI, exactly as published."""
-    name = f"micropip-{MICROPIP_VERSION}-py3-none-any.whl"
-
-    def download(tmp: Path) -> Path:
-        run(
-            [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary=:all:",
-             "--python-version", PYODIDE_PYTHON, "--dest", str(tmp), f"micropip=={MICROPIP_VERSION}"]
-        )  # fmt: skip
-        return tmp / name
-
-    return cached(CACHE / "wheels" / name, download)
 
 
 def build_msgpack() -> Path:
@@ -333,11 +318,12 @@ def static_diagram() -> dict:
 
 def render_narratives(site: Path) -> None:
     """Render ``narratives/<lang>/*.html`` (jinja2 templates) to ``/learn/<lang>/``, and the lessons
-    to ``/learn/<lang>/<lesson>/<step>/`` (``narratives/pages.py``).
+    to ``/learn/<lang>/<lesson>/<step>/`` (``narratives/pages.py``), with the JSON files their runner
+    fetches (each lesson's data, each language's words).
 
     Files whose name starts with ``_`` are shared templates (the layout), not pages.
     """
-    from narratives.pages import index_context, render_lesson_pages  # the lessons: lab.lessons + prose
+    from narratives.pages import index_context, render_lesson_pages, without_indentation, write_lesson_files
 
     env = _templates(NARRATIVES)
     languages = sorted(p.name for p in NARRATIVES.iterdir() if p.is_dir() and not p.name.startswith("_"))
@@ -347,11 +333,12 @@ def render_narratives(site: Path) -> None:
             html = env.get_template(f"{lang}/{page.name}").render(lang=lang, languages=languages, **context)
             target = site / "learn" / lang / page.name
             target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(html)
+            target.write_text(without_indentation(html))
         render_lesson_pages(env, site, lang, languages)
+    write_lesson_files(site, languages)
 
 
-def write_manifest(site: Path, build_id: str, boot_wheels: list[str], on_demand: dict[str, str]) -> None:
+def write_manifest(site: Path, build_id: str, boot_wheels: list[str]) -> None:
     """Write ``build-manifest.mjs``: the only place where the worker learns versions and wheel URLs."""
     pyodide_dir = f"./pyodide/{PYODIDE_VERSION}/"
 
@@ -367,11 +354,7 @@ def write_manifest(site: Path, build_id: str, boot_wheels: list[str], on_demand:
         "/** Pyodide's own files (core, stdlib, lock file); the path is versioned and cached forever. */\n"
         f"export const PYODIDE_INDEX_URL = url({json.dumps(pyodide_dir)});\n\n"
         "/** Wheels the worker loads at boot, in order; content-hashed URLs, cached forever. */\n"
-        f"export const BOOT_WHEELS = [\n{urls(boot_wheels)}];\n\n"
-        "/** Wheels served for loading on demand with `pyodide.loadPackage(url)`, not at boot. */\n"
-        "export const ON_DEMAND_WHEELS = {\n"
-        + "".join(f"  {name}: url({json.dumps(path)}),\n" for name, path in on_demand.items())
-        + "};\n"
+        f"export const BOOT_WHEELS = [\n{urls(boot_wheels)}];\n"
     )
 
 
@@ -395,6 +378,7 @@ def headers_file() -> str:
         ("/learn/*", ["! Content-Security-Policy", f"Content-Security-Policy: {embed_csp}"]),
         ("/pyodide/*", [f"Cache-Control: {IMMUTABLE}"]),
         ("/wheels/*", [f"Cache-Control: {IMMUTABLE}"]),
+        (f"/{SERVICE_WORKER_BUILDS}/*", [f"Cache-Control: {IMMUTABLE}"]),  # content-hashed names
         # The browser checks for a new service worker on every visit; it must never get a cached one.
         (f"/{SERVICE_WORKER}", ["Cache-Control: no-cache"]),
     ]  # fmt: skip
@@ -412,6 +396,7 @@ def headers_file() -> str:
 
 SERVICE_WORKER = "sw.mjs"
 SERVICE_WORKER_BUILD_LINE = 'const BUILD = { id: "unbuilt", files: [] };'
+SERVICE_WORKER_BUILDS = "sw-build"  # the folder of the build lists sw.mjs imports (part of the worker itself)
 NOT_PRECACHED = {"_headers", "_redirects", "404.html", SERVICE_WORKER}
 
 
@@ -434,6 +419,7 @@ def precache_list(site: Path) -> dict[str, str]:
         url_path(relative): subresource_integrity(path.read_bytes())
         for path in files
         if (relative := path.relative_to(site).as_posix()) not in NOT_PRECACHED
+        and not relative.startswith(f"{SERVICE_WORKER_BUILDS}/")
     }
 
 
@@ -444,12 +430,24 @@ def build_id(files: dict[str, str]) -> str:
 
 
 def write_service_worker(site: Path, build_id: str, files: dict[str, str]) -> None:
-    """Write the build's id and file list into ``sw.mjs`` (so every deployment is a new service worker)."""
+    """Write the build's id and file list to ``sw-build/<hash>.mjs`` and make ``sw.mjs`` import it.
+
+    ``sw.mjs`` changes with the list's name, so every deployment is a new service worker; the list
+    itself is cached forever (``_headers``), so the browser's update checks, which fetch ``sw.mjs``
+    each time a page or worker starts through it, fetch the list only once.
+    """
     template = (STATIC / SERVICE_WORKER).read_text()
     if template.count(SERVICE_WORKER_BUILD_LINE) != 1:
         raise BuildError(f"static/{SERVICE_WORKER} must contain the line {SERVICE_WORKER_BUILD_LINE!r} once")
     build = json.dumps({"id": build_id, "files": list(files.items())}, separators=(",", ":"))
-    (site / SERVICE_WORKER).write_text(template.replace(SERVICE_WORKER_BUILD_LINE, f"const BUILD = {build};"))
+    module = (
+        f"// Generated by build.py for {SERVICE_WORKER}: this build's files.\nexport const BUILD = {build};\n"
+    )
+    name = f"{SERVICE_WORKER_BUILDS}/{hashlib.sha256(module.encode()).hexdigest()[:16]}.mjs"
+    (site / name).parent.mkdir(exist_ok=True)
+    (site / name).write_text(module)
+    imported = f'import {{ BUILD }} from "./{name}";'
+    (site / SERVICE_WORKER).write_text(template.replace(SERVICE_WORKER_BUILD_LINE, imported))
 
 
 def check_pages_limits(site: Path) -> None:
@@ -484,7 +482,7 @@ def build(dist: Path = DIST) -> BuildResult:
     started = time.perf_counter()
     CACHE.mkdir(exist_ok=True)
     pyodide = fetch_pyodide()
-    micropip, msgpack = fetch_micropip(), build_msgpack()
+    msgpack = build_msgpack()
 
     dist = dist.resolve()
     dist.parent.mkdir(parents=True, exist_ok=True)
@@ -495,11 +493,10 @@ def build(dist: Path = DIST) -> BuildResult:
         shutil.copytree(pyodide, site / "pyodide" / PYODIDE_VERSION)
         lab = build_lab_wheel(Path(tmp))
         boot_wheels = [add_hashed(msgpack, site), add_hashed(lab, site)]
-        on_demand = {"micropip": add_hashed(micropip, site)}
         render_narratives(site)
         (site / "_headers").write_text(headers_file())
         this_build = build_id(precache_list(site))  # the manifest names it, so it cannot be listed yet
-        write_manifest(site, this_build, boot_wheels, on_demand)
+        write_manifest(site, this_build, boot_wheels)
         write_service_worker(site, this_build, precache_list(site))
         check_pages_limits(site)
 

@@ -10,14 +10,18 @@ checks against the runtime: a page never states an answer the lab did not give. 
 holds the page's own words.
 
 Pages: ``/learn/<lang>/`` (the lesson list, from ``index.html``), ``/learn/<lang>/<lesson>/`` (the
-lesson at a glance) and ``/learn/<lang>/<lesson>/<step>/`` (one step, its lesson data embedded as
-JSON for the lesson runner).
+lesson at a glance) and ``/learn/<lang>/<lesson>/<step>/`` (one step). What the lesson runner reads
+is written once, not into every page: each lesson's data in ``/learn/data/<lesson>.json`` (it is the
+same in every language) and each language's page words in ``/learn/<lang>/words.json``; a step page
+names both files (``data-lesson-file``, ``data-words-file``), and the service worker keeps them
+offline like every other file of the build.
 """
 
 from __future__ import annotations
 
 import functools
 import json
+import re
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -79,14 +83,50 @@ def script_json(value: Any) -> str:
 
 def index_context(env: Any, lang: str) -> dict[str, Any]:
     """What ``narratives/<lang>/index.html`` (the lesson list) is rendered with."""
-    words = page_words(lang)
-    return {"lessons": lesson_list(env, lang), "words": words, "words_json": script_json(words), "path": ""}
+    return {"lessons": lesson_list(env, lang), "words": page_words(lang), "path": ""}
+
+
+def lesson_file(lesson: Lesson) -> str:
+    """Where a lesson's data is served (one file for every language and step)."""
+    return f"learn/data/{lesson.id}.json"
+
+
+def words_file(lang: str) -> str:
+    """Where the page words of ``lang`` are served (one file for every lesson page of the language)."""
+    return f"learn/{lang}/words.json"
+
+
+PREFORMATTED = re.compile(r"(<pre\b.*?</pre>)", re.S)
+INDENTATION = re.compile(r"\n[ \t]+")
+
+
+def without_indentation(html: str) -> str:
+    """``html`` with every line's indentation removed, except inside ``<pre>`` (a lesson's code keeps
+    its own): the browser shows the page the same, and each of the ~100 lesson pages is smaller."""
+    parts = PREFORMATTED.split(html)  # odd items are the <pre> elements, kept as they are
+    return "".join(part if index % 2 else INDENTATION.sub("\n", part) for index, part in enumerate(parts))
 
 
 def write(site: Path, path: str, html: str) -> None:
+    """A lesson page, served at ``/<path>/``."""
     target = site / path / "index.html"
     target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(html)
+    target.write_text(without_indentation(html))
+
+
+def write_json(site: Path, path: str, value: Any) -> None:
+    """``value`` as compact JSON in the file ``path`` of the site."""
+    target = site / path
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(json.dumps(value, ensure_ascii=False, separators=(",", ":")))
+
+
+def write_lesson_files(site: Path, languages: list[str]) -> None:
+    """The files the lesson runner fetches: every lesson's data and each language's page words."""
+    for lesson in LESSONS:
+        write_json(site, lesson_file(lesson), lesson_data(lesson))
+    for lang in languages:
+        write_json(site, words_file(lang), page_words(lang))
 
 
 def next_lesson(env: Any, lang: str, number: int) -> dict[str, Any]:
@@ -102,8 +142,9 @@ def render_lesson_pages(env: Any, site: Path, lang: str, languages: list[str]) -
     words = page_words(lang)
     for number, lesson in enumerate(LESSONS, start=1):
         text = rendered_prose(env, lang, lesson)
-        common = {"lang": lang, "languages": languages, "words": words, "words_json": script_json(words)}
-        common |= {"lesson": lesson, "number": number, "text": text, "data": script_json(lesson_data(lesson))}
+        common = {"lang": lang, "languages": languages, "words": words}
+        common |= {"lesson": lesson, "number": number, "text": text}
+        common |= {"lesson_file": f"/{lesson_file(lesson)}", "words_file": f"/{words_file(lang)}"}
         common |= next_lesson(env, lang, number)
         overview = env.get_template("_lesson.html").render(**common, path=f"{lesson.id}/")
         write(site, f"learn/{lang}/{lesson.id}", overview)

@@ -2,9 +2,9 @@
  * The site's service worker: after one visit the lab and its lessons work with the network off, and a
  * new deployment never mixes with the old one.
  *
- * Every file of one build - the pages, the modules, Pyodide, the wheels - is listed below with its
- * Subresource Integrity hash (build.py writes the list into this file, so a new deployment is a new
- * service worker). The files live in one Cache Storage cache per build, "checkpoint-lab-site-<build>":
+ * Every file of one build - the pages, the modules, Pyodide, the wheels - is listed with its
+ * Subresource Integrity hash in the module imported below (build.py writes the list and the import,
+ * whose path is the list's hash, so a new deployment is a new service worker). The files live in one Cache Storage cache per build, "checkpoint-lab-site-<build>":
  *
  * - First visit: the page waits (a moment; at most 10 s) for this worker to control it before it starts Python, so
  *   Pyodide's files pass through `fetch` below, land in the cache once, and the warm spare worker
@@ -19,7 +19,7 @@
  *   served: the page is told that an update is available instead.
  */
 
-/** build.py replaces this line with the build's id and its files: [path, "sha256-..."] pairs. */
+/** build.py replaces this line with the import of the build's id and its files: [path, "sha256-..."] pairs. */
 const BUILD = { id: "unbuilt", files: [] };
 
 /** The prefix of every cache this site owns; offline.mjs deletes them all on "Reset lab". */

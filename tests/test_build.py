@@ -106,7 +106,6 @@ def test_assets_are_versioned_or_content_hashed(built):
     wheels = [p.relative_to(dist / "wheels").as_posix() for p in (dist / "wheels").rglob("*.whl")]
     assert sorted(re.sub(r"^[0-9a-f]{16}/", "", wheel) for wheel in wheels) == [
         "checkpoint_lab-0.1.0-py3-none-any.whl",
-        "micropip-0.11.1-py3-none-any.whl",
         "msgpack-1.2.4-py3-none-any.whl",  # pure Python: Pyodide cannot load msgpack's C extension
     ]
     manifest = (dist / "build-manifest.mjs").read_text()
@@ -135,10 +134,26 @@ def test_rebuild_with_nothing_changed_is_fast(built):
 
 
 def service_worker_build(dist: Path) -> dict:
-    """The ``{id, files}`` that build.py wrote into the built ``sw.mjs``."""
+    """The ``{id, files}`` that the built ``sw.mjs`` imports (build.py wrote both)."""
     lines = (dist / "sw.mjs").read_text().splitlines()
-    (line,) = [line for line in lines if line.startswith("const BUILD = ")]
-    return json.loads(line.removeprefix("const BUILD = ").removesuffix(";"))
+    (line,) = [line for line in lines if line.startswith("import { BUILD } from ")]
+    module = (dist / line.split('"')[1]).read_text().splitlines()
+    (line,) = [line for line in module if line.startswith("export const BUILD = ")]
+    return json.loads(line.removeprefix("export const BUILD = ").removesuffix(";"))
+
+
+def test_the_service_worker_imports_its_file_list_from_a_content_hashed_module_cached_forever(built):
+    """The browser fetches sw.mjs at every update check; the long list is fetched once."""
+    dist = built.dist
+    (imported,) = re.findall(
+        r'^import \{ BUILD \} from "\./(sw-build/[0-9a-f]{16}\.mjs)";$', (dist / "sw.mjs").read_text(), re.M
+    )
+    module = (dist / imported).read_bytes()
+    assert imported == f"sw-build/{hashlib.sha256(module).hexdigest()[:16]}.mjs"
+    assert [p.name for p in (dist / "sw-build").iterdir()] == [imported.removeprefix("sw-build/")]
+    rules = build.parse_headers((dist / "_headers").read_text())
+    assert build.headers_for(rules, f"/{imported}")["Cache-Control"] == build.IMMUTABLE
+    assert (dist / "sw.mjs").stat().st_size < 10_000 < len(module)
 
 
 def file_for(dist: Path, url_path: str) -> Path:
@@ -159,10 +174,10 @@ def test_service_worker_lists_every_file_of_the_build_with_its_hash(built):
     modules = {"/app.mjs", "/worker.mjs", "/build-manifest.mjs", "/offline.mjs", "/page-offline.mjs"}
     pyodide = {f"/pyodide/314.0.7/{name}" for name in build.PYODIDE_RUNTIME_FILES}
     assert pages | modules | pyodide <= listed.keys()
-    assert len([path for path in listed if path.startswith("/wheels/")]) == 3
+    assert len([path for path in listed if path.startswith("/wheels/")]) == 2  # msgpack, lab
     assert not {"/_headers", "/sw.mjs", "/404", "/index", "/embed.html"} & listed.keys()
     files = [p for p in dist.rglob("*") if p.is_file() and p.name not in build.NOT_PRECACHED]
-    assert len(listed) == len(files)
+    assert len(listed) == len(files) - 1  # all but the list itself (sw-build/<hash>.mjs)
 
 
 def test_service_worker_and_manifest_name_the_same_build(built):

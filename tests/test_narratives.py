@@ -4,6 +4,7 @@ keep the page."""
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 from html.parser import HTMLParser
@@ -13,6 +14,7 @@ from typing import Any
 import pytest
 
 from lab.lessons import LESSONS
+from lab.lessons.play import lesson_data
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # build.py and narratives/ live at the repository root
@@ -89,7 +91,38 @@ def test_the_numbers_on_a_page_are_the_checked_facts(site):
         page = (site / "learn" / lang / "interrupt" / "approve" / "index.html").read_text()
         why = re.search(r'<details class="why" data-why>(.*?)</details>', page, re.S).group(1)
         assert charged in why and charged == "26.50"
-        assert '"answer": 1' in page  # the page knows which choice is right, from the same data
+        # the page knows which choice is right, from the same data, in the lesson's file it names
+        data = json.loads((site / named_file(page, "lesson")).read_text())
+        assert next(step for step in data["steps"] if step["id"] == "approve")["predict"]["answer"] == 1
+
+
+def named_file(page: str, kind: str) -> str:
+    """The site-relative path of the JSON file a step page names in ``data-<kind>-file``."""
+    return re.search(rf'data-{kind}-file="/([^"]+)"', page).group(1)
+
+
+def test_a_step_page_names_its_lessons_data_and_words_instead_of_inlining_them(site):
+    """Every step of a lesson reads the same two files: its lesson's data (the same in every language)
+    and its language's words; no page repeats them inline."""
+    for lang in LANGUAGES:
+        for lesson in LESSONS:
+            for step in lesson.steps:
+                page = (site / "learn" / lang / lesson.id / step.id / "index.html").read_text()
+                assert "application/json" not in page
+                assert named_file(page, "lesson") == f"learn/data/{lesson.id}.json"
+                assert named_file(page, "words") == f"learn/{lang}/words.json"
+        words = json.loads((site / "learn" / lang / "words.json").read_text())
+        assert words == page_words(lang)
+    for lesson in LESSONS:
+        assert json.loads((site / "learn" / "data" / f"{lesson.id}.json").read_text()) == lesson_data(lesson)
+    index_and_overviews = [site / "learn" / lang / "index.html" for lang in LANGUAGES]
+    index_and_overviews += [
+        site / "learn" / lang / lesson.id / "index.html" for lang in LANGUAGES for lesson in LESSONS
+    ]
+    for path in index_and_overviews:
+        page = path.read_text()
+        assert "application/json" not in page
+        assert f'data-done-word="{page_words(path.relative_to(site).parts[1])["lesson_done"]}"' in page
 
 
 class Outline(HTMLParser):

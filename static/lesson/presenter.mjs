@@ -25,10 +25,12 @@ function presenting() {
   return new URLSearchParams(location.search).get("present") === "1";
 }
 
-/** Show the mode: the body's flag, the toggle's label, the links' query. */
+/** Show the mode: the body's flag, the toggle's label, the keys' line, the links' query. */
 function show(words) {
   const on = presenting();
   document.body.dataset.present = String(on);
+  const keys = document.querySelector("[data-present-keys]");
+  if (keys) keys.textContent = words.present_keys;
   const toggle = document.querySelector("[data-present-toggle]");
   if (toggle) {
     toggle.textContent = on ? words.present_leave : words.present;
@@ -52,7 +54,7 @@ function follow(rel) {
 
 /**
  * Start presenter mode's keys and toggle on a lesson step page.
- * @param {Record<string, string>} words the page's words (present, present_leave)
+ * @param {Record<string, string>} words the page's words (present, present_leave, present_keys)
  * @param {{reveal: () => void, pick: (index: number) => void}} step what R and the digits do
  * @returns {() => void} call after the page's content is swapped for another step's
  */

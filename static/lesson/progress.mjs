@@ -1,8 +1,7 @@
 /**
  * Lesson progress, kept in this browser (localStorage; for this page only where the browser refuses
- * it): which steps of which lesson are done. The
- * lesson list and each lesson's step list show it in their `[data-lesson-progress]` and
- * `[data-step-progress]` placeholders. Progress is a learner's, not a rule of the lab: Python decides
+ * it): which steps of which lesson are done. The lesson list shows it in its `[data-lesson-progress]`
+ * placeholders, and each lesson's step list (`ol.lesson-steps`) in a mark after each step's link. Progress is a learner's, not a rule of the lab: Python decides
  * whether a step is done (lesson_check); this module only remembers that it said so.
  */
 
@@ -37,25 +36,39 @@ export function markDone(lesson, step) {
   }
 }
 
+/** "lesson/step" for a link to a step, /learn/<lang>/<lesson>/<step>/. */
+const stepKey = (link) => new URL(link.href).pathname.split("/").slice(3, 5).join("/");
+
+/** Give each step link of the step lists under `root` its progress mark (`[data-step-progress]`), once. */
+function addStepMarks(root) {
+  for (const link of root.querySelectorAll("ol.lesson-steps a")) {
+    if (link.nextElementSibling?.matches("[data-step-progress]")) continue;
+    const mark = document.createElement("span");
+    mark.dataset.stepProgress = stepKey(link);
+    link.after(" ", mark);
+  }
+}
+
 /**
- * Fill the progress placeholders under `root`.
+ * Fill the progress placeholders under `root`, in the page's language: the list that holds them says
+ * "done" in its `data-done-word` (narratives/<lang>/lessons/_page.toml's `lesson_done`).
  * @param {ParentNode} root
- * @param {{lesson_done: string}} words the page's words (narratives/<lang>/lessons/_page.toml)
  */
-export function showProgress(root, words) {
+export function showProgress(root) {
+  const doneWord = root.querySelector("[data-done-word]")?.dataset.doneWord ?? "";
   const done = doneSteps();
+  addStepMarks(root);
   for (const element of root.querySelectorAll("[data-step-progress]")) {
     const isDone = done[element.dataset.stepProgress] === true;
-    element.textContent = isDone ? `✓ ${words.lesson_done}` : "";
+    element.textContent = isDone ? `✓ ${doneWord}` : "";
     element.dataset.done = String(isDone);
   }
   for (const element of root.querySelectorAll("[data-lesson-progress]")) {
     const prefix = `${element.dataset.lessonProgress}/`;
     const count = Object.keys(done).filter((key) => key.startsWith(prefix)).length;
-    element.textContent = count ? `${count}/${element.dataset.steps} ${words.lesson_done}` : "";
+    element.textContent = count ? `${count}/${element.dataset.steps} ${doneWord}` : "";
     element.dataset.done = String(count);
   }
 }
 
-const wordsElement = document.getElementById("lesson-words");
-if (wordsElement) showProgress(document, JSON.parse(wordsElement.textContent));
+showProgress(document);

@@ -2,8 +2,8 @@
  * The lesson runner: one step of a guided lesson (predict → do → see why) over a live lab, the way a
  * Learn Git Branching level runs over its simulator.
  *
- * No rule lives here. The lesson's data (lab/lessons, embedded in the page as JSON at build time)
- * lists the moves that lead to this step; Python resolves each into the command its control sends
+ * No rule lives here. The lesson's data (lab/lessons, written as JSON at build time to the file the
+ * step's section names in `data-lesson-file`, one file for all its steps and languages) lists the moves that lead to this step; Python resolves each into the command its control sends
  * (`lesson_command`), and decides whether the step is done by checking its facts on `view()`
  * (`lesson_check`). This module only sends, shows and remembers:
  *
@@ -22,7 +22,9 @@
  * its own case) sends its whole setup. Any other navigation loads the page afresh.
  *
  * The lab beside the step is focused (lab-panels.mjs); presenter mode and its keys are in
- * presenter.mjs. Python's sentences are shown in the page's language (i18n.mjs `say()`).
+ * presenter.mjs. Python's sentences are shown in the page's language (i18n.mjs `say()`); the page's
+ * own words come from the language's file (`data-words-file`). Both files are fetched while Python
+ * boots, and kept offline by the service worker like the page itself.
  */
 import { say, setLang } from "../i18n.mjs";
 import { LabSession } from "../lab-session.mjs";
@@ -30,16 +32,33 @@ import { nodeDelay } from "../url-state.mjs";
 import { mountLabPanels } from "./lab-panels.mjs";
 import { mountPresenter } from "./presenter.mjs";
 import { markDone, showProgress } from "./progress.mjs";
-import { markStorage } from "./storage-line.mjs";
+import { markStorage, writeStorageLine } from "./storage-line.mjs";
 
-const readJson = (id) => JSON.parse(document.getElementById(id).textContent);
-let lesson = readJson("lesson-data");
-const words = readJson("lesson-words");
-setLang(document.querySelector("[data-lesson]").dataset.lang);
+/** One of the build's JSON files that a step names (`data-lesson-file`, `data-words-file`). */
+async function fetchJson(path) {
+  const response = await fetch(path);
+  if (!response.ok) throw new Error(`${path}: HTTP ${response.status}`);
+  return response.json();
+}
+
+const { lang, lessonFile, wordsFile } = document.querySelector("[data-lesson]").dataset;
+setLang(lang);
 // Nodes work at the lab's own pace (0.3 s) unless the link says otherwise (`?delay=0.05`, as the
 // lab page reads it): a lesson's crashes wait on seams, not on time.
 const session = new LabSession({ delay: nodeDelay() });
 markStorage(session).catch(() => {}); // a11y/embed: the in-memory line; a failed boot is shown by the runner
+let lesson;
+let words;
+try {
+  [lesson, words] = await Promise.all([fetchJson(lessonFile), fetchJson(wordsFile)]);
+} catch (error) {
+  // Without its data or its words the step cannot run: the status line says which file failed.
+  const section = document.querySelector("[data-lesson]");
+  const status = section.querySelector("[data-lesson-status]");
+  status.textContent = `${status.dataset.failedWord} ${error.message}`;
+  section.dataset.failed = "true";
+  throw error;
+}
 
 /** One step on the page: its section, its data, and what the learner can press. */
 class StepView {
@@ -49,6 +68,7 @@ class StepView {
     this.choices = [...this.section.querySelectorAll("[data-choice]")];
     this.doButtons = [this.find("[data-control]"), this.find("[data-do-it]")].filter(Boolean);
     this.lab = mountLabPanels(this.find("[data-lab-view]"), lesson.panels);
+    writeStorageLine(this.find("[data-storage-line]"), words);
   }
 
   /** Which panel presenter mode shows: the question, the lab while acting, or why. */
@@ -103,7 +123,7 @@ async function check() {
   // A step about a repeated charge or filing brings the ledger's flag into view.
   if (step.expects.double_causes?.length) view.find(".double-charge")?.scrollIntoView({ block: "nearest" });
   markDone(lesson.id, step.id);
-  showProgress(document, words);
+  showProgress(document);
   view.say(words.done);
   return result;
 }
@@ -157,7 +177,7 @@ function failed(error) {
 async function enter(moves) {
   view.say(words.preparing);
   view.stage(view.step.predict ? "predict" : "do");
-  showProgress(document, words);
+  showProgress(document);
   await session.ready;
   for (const [stepId, part] of moves) await send(stepId, part);
   for (const [index, choice] of view.choices.entries()) choice.addEventListener("click", () => predicted(index));
@@ -186,11 +206,13 @@ async function goNext(event) {
   const done = view.step;
   const href = event.currentTarget.href;
   const next = new DOMParser().parseFromString(await (await fetch(href)).text(), "text/html");
-  const sameLesson = next.querySelector("[data-lesson]").dataset.lesson === lesson.id;
+  const nextSection = next.querySelector("[data-lesson]");
+  const sameLesson = nextSection.dataset.lesson === lesson.id;
+  const nextLesson = sameLesson ? lesson : await fetchJson(nextSection.dataset.lessonFile);
   document.title = next.title;
   document.body.replaceChildren(...next.body.children); // parsed scripts never run: this module stays
   history.pushState(null, "", href);
-  lesson = readJson("lesson-data");
+  lesson = nextLesson;
   view = new StepView();
   presenterShown();
   const moves = sameLesson ? view.step.moves.slice(done.moves.length + (done.action ? 1 : 0)) : view.step.moves;

@@ -82,8 +82,11 @@ def double_charge(page, base: str, out: Path) -> None:
     ledger.screenshot(path=out / "lab-double-charge.png")
 
 
-THIS_STEP = """() => JSON.parse(document.getElementById("lesson-data").textContent).steps
-  .find((step) => step.id === document.querySelector("[data-lesson]").dataset.step)"""
+THIS_STEP = """async () => {
+  const section = document.querySelector("[data-lesson]");
+  const lesson = await (await fetch(section.dataset.lessonFile)).json();
+  return lesson.steps.find((step) => step.id === section.dataset.step);
+}"""
 
 
 def finish_lesson_step(page, base: str, path: str, present: bool = False) -> None:

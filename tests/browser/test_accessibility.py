@@ -190,11 +190,12 @@ def test_a_lesson_step_at_phone_width_announces_what_it_reveals(lesson):
 
 
 def lesson_answer_is(page: Page, index: int) -> bool:
-    """Whether choice ``index`` is the step's answer, as the lesson's data (embedded in the page) says."""
+    """Whether choice ``index`` is the step's answer, as the lesson's data (the file the page names) says."""
     return page.evaluate(
-        """(index) => {
-          const lesson = JSON.parse(document.getElementById("lesson-data").textContent);
-          const step = lesson.steps.find((s) => s.id === document.querySelector("[data-step]").dataset.step);
+        """async (index) => {
+          const section = document.querySelector("[data-lesson]");
+          const lesson = await (await fetch(section.dataset.lessonFile)).json();
+          const step = lesson.steps.find((s) => s.id === section.dataset.step);
           return step.predict.answer === index;
         }""",
         index,

@@ -22,7 +22,7 @@ def test_cold_visit_requests_each_file_once(browser, dist):
     pyodide = {name: downloads.get(PYODIDE + name) for name in PYODIDE_FILES}
     assert pyodide == dict.fromkeys(pyodide, 1)
     wheels = {path: count for path, count in downloads.items() if path.startswith("/wheels/")}
-    assert len(wheels) == 3 and set(wheels.values()) == {1}, wheels  # msgpack, lab, micropip (offline copy)
+    assert len(wheels) == 2 and set(wheels.values()) == {1}, wheels  # msgpack, lab
     # Everything else once too, but the service worker's script: the browser checks it for an update
     # when a page or a worker starts through it (a few kB, `Cache-Control: no-cache`).
     assert downloads.pop("/sw.mjs") >= 1

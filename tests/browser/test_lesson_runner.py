@@ -89,6 +89,9 @@ def test_every_lesson_walked_by_clicking(page, site, lang):
         for index, step in enumerate(lesson.steps):
             take_step(page, lang, lesson.id, step.id)
             assert_in_language(page, lang)
+            # the step list marks it done, in the page's language (the mark is added by progress.mjs)
+            mark = page.locator(f'ol.lesson-steps [data-step-progress="{lesson.id}/{step.id}"]')
+            expect(mark).to_have_text(f"✓ {words(lang)['lesson_done']}")
             if (lesson.id, step.id) == ("crash", "arm"):  # lessons 1 and 2 paid, on threads of their own
                 expect(page.locator("[data-lab-ledger] tbody tr")).to_have_count(0)  # the lesson's ledger
             if index + 1 < len(lesson.steps):
@@ -105,6 +108,21 @@ def test_every_lesson_walked_by_clicking(page, site, lang):
     for lesson in LESSONS:
         progress = page.locator(f'[data-lesson-progress="{lesson.id}"]')
         expect(progress).to_have_text(f"{len(lesson.steps)}/{len(lesson.steps)} {words(lang)['lesson_done']}")
+
+
+def test_a_step_without_its_lesson_file_says_which_file_failed(browser, site):
+    """The step's text is static; when its lesson's data cannot be fetched, the status line says so in
+    the page's language and names the file (no service worker here, so the route answers)."""
+    context = browser.new_context(service_workers="block")
+    page = context.new_page()
+    page.route("**/learn/data/*.json", lambda route: route.fulfill(status=404, body="gone"))
+    page.goto(f"{site}/learn/zh/crash/arm/")
+    section = page.locator("section[data-lesson]")
+    expect(section).to_have_attribute("data-failed", "true")
+    failed = words("zh")["failed"]
+    expect(section.locator("[data-lesson-status]")).to_have_text(f"{failed} /learn/data/crash.json: HTTP 404")
+    expect(page.get_by_role("heading", level=2)).to_have_text(step_texts("zh", "crash")["arm"]["title"])
+    context.close()
 
 
 def middle_steps() -> list:
@@ -173,6 +191,7 @@ def test_presenter_mode_and_the_keyboard_path_through_a_lesson(page, site):
     page.keyboard.press("p")
     expect(page).to_have_url(re.compile(r"/learn/en/crash/arm/\?present=1$"))
     assert page.evaluate("() => parseFloat(getComputedStyle(document.body).fontSize)") >= 24
+    expect(page.locator("[data-present-keys]")).to_have_text(words("en")["present_keys"])  # from words.json
     present_to_the_end(page, "en", "crash", 0)
     page.keyboard.press("p")
     expect(page.locator("body")).to_have_attribute("data-present", "false")
@@ -188,6 +207,7 @@ def test_a_teacher_presents_lesson_4_step_2_in_chinese_from_a_link_on_a_fresh_ma
     expect(page.locator("html")).to_have_attribute("lang", re.compile(r"^zh"))
     expect(page.locator("body")).to_have_attribute("data-present", "true")
     expect(page.get_by_role("button", name=words("zh")["present_leave"])).to_be_visible()
+    expect(page.locator("[data-present-keys]")).to_have_text(words("zh")["present_keys"])
     expect(page.get_by_role("heading", level=2)).to_have_text("批准")  # readable before Python boots
     present_step(page, "interrupt", "approve")
     expect(page.locator("[data-why]")).to_contain_text("26.50")

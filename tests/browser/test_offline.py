@@ -6,9 +6,10 @@ import re
 import shutil
 
 import pytest
-from browser_harness import SiteServer, build, wait_until_ready
+from browser_harness import BOOT_TIMEOUT_S, SiteServer, build, wait_until_ready
 from lab_page import wait_until
 from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import expect
 
 pytestmark = pytest.mark.first_visit  # the offline copy is made by a first visit
 
@@ -52,6 +53,12 @@ def test_lab_and_lessons_work_offline_after_one_visit(page, served, dist):
         heading = re.search(r"<h1[^>]*>(.+?)</h1>", html, re.DOTALL)[1].strip()
         assert page.locator("html").get_attribute("lang") == lang
         assert page.inner_text("h1") == heading and page.locator("article").inner_text().strip()
+    # A step page fetches its lesson's data and its words (JSON files of the build): offline too.
+    page.goto(f"{served}/learn/zh/interrupt/approve/?delay=0.05")
+    expect(page.locator("section[data-lesson]")).to_have_attribute(
+        "data-ready", "true", timeout=BOOT_TIMEOUT_S * 1000
+    )
+    expect(page.locator("[data-choice]").first).to_be_enabled()
     with pytest.raises(PlaywrightError, match="ERR_INTERNET_DISCONNECTED"):
         page.goto(served + "/no/such/page")  # not part of the build: the network (cut) would answer
 
