@@ -10,6 +10,8 @@ from __future__ import annotations
 import os
 from collections import Counter
 
+import pytest
+
 from lab.aml import VARIANTS
 from lab.controller import SEAMS
 from tests.crash_soak import (
@@ -33,6 +35,7 @@ def seeds() -> list[int]:
     return [int(os.environ["SOAK_SEED"])] if "SOAK_SEED" in os.environ else list(range(TRIALS))
 
 
+@pytest.mark.soak
 async def test_random_crashes_break_no_promise() -> None:
     report = await soak(seeds())
     shown = "\n".join(

@@ -27,6 +27,7 @@ runtime is the same code (``crash_soak.crash_free``).
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import random
 import time
@@ -206,16 +207,18 @@ class PageLab:
         return await saved_chain(await saver_over(stored))
 
     async def observe(self, seen: Observed) -> None:
-        view = await self.do("view")
+        # The trial is over (no command runs): Python computes its view in the worker while the page
+        # reads the seam events and IndexedDB on its main thread, at the same time.
+        view, seams, stored = await asyncio.gather(
+            self.do("view"), self.page.evaluate(SEAM_EVENTS, THREAD), self.stored(values=True)
+        )
         seen.started = started_in(view["executions"])
         seen.ledger = view["ledger"]["entries"]
         seen.flagged = flagged_in(view["ledger"])
-        seams = await self.page.evaluate(SEAM_EVENTS, THREAD)
         seen.seams = len(seams)
         seen.requests = [e for e in seams if e["seam"] == "side_effect"]
         if self.kills:  # a kill can fall between a request's announcement and its arrival
             seen.answered = [e for e in seams if e["seam"] == "side_effect_done"]
-        stored = await self.stored(values=True)
         seen.journal, seen.segments = stored["journal"], self.segments
         saver = await saver_over(stored)
         seen.after_crash.append(await saved_chain(saver))

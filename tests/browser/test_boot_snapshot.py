@@ -6,8 +6,6 @@ import pytest
 from browser_harness import wait_until_ready
 from lab_page import wait_until
 
-pytestmark = pytest.mark.first_visit  # the snapshot is made after a first boot
-
 # The size of this build's stored snapshot in bytes, or 0 when there is none.
 SNAPSHOT_BYTES = """
 async () => {
@@ -43,6 +41,7 @@ def run_a_step(page) -> dict:
     return page.evaluate("() => lab.command('step')")
 
 
+@pytest.mark.first_visit  # the snapshot is made after a first boot
 def test_snapshot_is_made_after_the_first_boot_and_restored_on_return(page, site):
     page.goto(site + "/?delay=0.05")
     assert ready_event(page)["snapshot"] == "none"  # a first visit boots the normal way
@@ -59,8 +58,9 @@ def test_snapshot_is_made_after_the_first_boot_and_restored_on_return(page, site
 
 
 def test_a_broken_snapshot_falls_back_to_the_normal_boot_and_is_made_again(page, site):
+    """A returning learner's browser (the warm profile), whose stored snapshot then breaks."""
     page.goto(site + "/?delay=0.05")
-    ready_event(page)
+    assert ready_event(page)["snapshot"] == "restored"  # the snapshot an earlier visit made
     wait_for_snapshot(page)
     page.evaluate(BREAK_SNAPSHOT)
 

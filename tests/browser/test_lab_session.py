@@ -302,42 +302,39 @@ def test_reset_clears_threads_journal_and_ledger(fresh):
     assert [e["change"] for e in fresh.events("ledger")][-1] == "cleared"
 
 
-def test_a_kill_inside_a_node_without_a_spare_boots_a_new_worker(browser, site):
-    """The page kills the process at a moment of its choosing (no armed seam), and no spare is ready."""
-    context = browser.new_context()
-    try:
-        lab = Lab(context.new_page(), site)
-        first = lab.open(spare=False, delay=0.2)  # time enough to be killed inside a node
-        thread = lab.start("misplaced")
-        # Kill at the seam itself: the page's own listener kills the process in the moment the
-        # task_start of screen_sanctions arrives, not after a poll from the test.
-        lab.page.evaluate(KILL_AT_SCREEN_START)
-        lab.page.evaluate("() => { window.running = labSession.command('run'); }")
+def test_a_kill_inside_a_node_without_a_spare_boots_a_new_worker(page, site):
+    """The page kills the process at a moment of its choosing (no armed seam), and no spare is ready.
+    The next worker restores Python from the warm profile's memory snapshot (no spare: not warm)."""
+    lab = Lab(page, site)
+    first = lab.open(spare=False, delay=0.2)  # time enough to be killed inside a node
+    thread = lab.start("misplaced")
+    # Kill at the seam itself: the page's own listener kills the process in the moment the
+    # task_start of screen_sanctions arrives, not after a poll from the test.
+    lab.page.evaluate(KILL_AT_SCREEN_START)
+    lab.page.evaluate("() => { window.running = labSession.command('run'); }")
 
-        def screen_started() -> bool:
-            return ("task_start", "screen_sanctions") in [(e["seam"], e["node"]) for e in lab.events("seam")]
+    def screen_started() -> bool:
+        return ("task_start", "screen_sanctions") in [(e["seam"], e["node"]) for e in lab.events("seam")]
 
-        lab.wait_for(screen_started, "screen_sanctions to start")
-        replacement = lab.page.evaluate("killedAtSeam")
-        assert lab.page.evaluate("running") == {
-            "status": "crashed",
-            "crash_point": {"cause": "kill", "run": None, "seam": None, "node": None, "step": None,
-                            "checkpoint_id": None},
-        }  # fmt: skip
-        assert not replacement["warm"] and replacement["reason"] == "kill" and replacement["worker"] == 2
-        assert replacement["process"]["id"] != first["process"]["id"]
-        assert lab.status()["spare"] == "none"
-        print(f"\ncrash -> ready without a spare (a cold boot): {replacement['ms']} ms")
+    lab.wait_for(screen_started, "screen_sanctions to start")
+    replacement = lab.page.evaluate("killedAtSeam")
+    assert lab.page.evaluate("running") == {
+        "status": "crashed",
+        "crash_point": {"cause": "kill", "run": None, "seam": None, "node": None, "step": None,
+                        "checkpoint_id": None},
+    }  # fmt: skip
+    assert not replacement["warm"] and replacement["reason"] == "kill" and replacement["worker"] == 2
+    assert replacement["process"]["id"] != first["process"]["id"]
+    assert lab.status()["spare"] == "none"
+    print(f"\ncrash -> ready without a spare (a new worker): {replacement['ms']} ms")
 
-        # Both parallel nodes were killed mid-work (before the paid call): both run again, one charge.
-        assert lab.do("resume")["status"] == "interrupted"
-        report = lab.do("executions")
-        assert report["last_resume"]["rerun"] == ["fetch_transactions", "screen_sanctions"]
-        assert report["nodes"]["fetch_transactions"]["started"] == 2
-        assert len(charges(lab.stored(thread)["ledger"], "fetch_transactions")) == 1
-        lab.assert_frames_match_indexeddb(thread)
-    finally:
-        context.close()
+    # Both parallel nodes were killed mid-work (before the paid call): both run again, one charge.
+    assert lab.do("resume")["status"] == "interrupted"
+    report = lab.do("executions")
+    assert report["last_resume"]["rerun"] == ["fetch_transactions", "screen_sanctions"]
+    assert report["nodes"]["fetch_transactions"]["started"] == 2
+    assert len(charges(lab.stored(thread)["ledger"], "fetch_transactions")) == 1
+    lab.assert_frames_match_indexeddb(thread)
 
 
 def test_corrupt_records_get_a_clear_error_and_wiping_storage_is_the_way_back(page, site):

@@ -11,7 +11,7 @@ from lab_page import wait_until
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
-pytestmark = pytest.mark.first_visit  # the offline copy is made by a first visit
+first_visit = pytest.mark.first_visit  # the offline copy is made by a first visit
 
 # How many files of the build the service worker's cache holds (0 when there is no cache yet).
 CACHED_FILES = """
@@ -37,6 +37,7 @@ def run_a_step(page) -> dict:
     return page.evaluate("() => lab.command('step')")
 
 
+@first_visit
 def test_lab_and_lessons_work_offline_after_one_visit(page, served, dist):
     visit_until_cached(page, served + "/?delay=0.05", dist)
 
@@ -64,6 +65,7 @@ def test_lab_and_lessons_work_offline_after_one_visit(page, served, dist):
 
 
 def test_reset_deletes_the_offline_copy(page, site, dist):
+    """A returning learner's browser (the warm profile): the offline copy one visit made is there."""
     visit_until_cached(page, site + "/?delay=0.05", dist)
     assert page.evaluate(LAB_CACHES)
     page.evaluate("() => lab.reset()")
@@ -90,6 +92,7 @@ def deploy_a_change(site) -> None:
     build.write_service_worker(site, new_id, build.precache_list(site))
 
 
+@first_visit  # its own server: a new origin, which the warm profile never visited
 def test_new_deployment_prompts_and_never_mixes(page, deployment):
     site, server = deployment
     visit_until_cached(page, server.url + "/?delay=0.05", site)
