@@ -33,7 +33,7 @@ def is_schema(candidate: Any) -> bool:
     if not isinstance(candidate, type):
         return False
     try:
-        return bool(typing.get_type_hints(candidate))
+        return bool(_type_hints(candidate))
     except Exception:
         return False
 
@@ -88,11 +88,27 @@ def reducer_of(hint: Any) -> Callable[[Any, Any], Any] | None:
     reducer = typing.get_args(hint)[-1]
     if not callable(reducer):
         return None
-    sig = inspect.signature(reducer)
-    positional = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
-    if sum(p.kind in positional for p in sig.parameters.values()) != 2:
-        raise ValueError(f"Invalid reducer signature. Expected (a, b) -> c. Got {sig}")
+    if _positional_parameters(reducer) != 2:
+        raise ValueError(f"Invalid reducer signature. Expected (a, b) -> c. Got {inspect.signature(reducer)}")
     return reducer
+
+
+def _positional_parameters(func: Callable[..., Any]) -> int:
+    """How many positional parameters ``func`` declares; remembered per reducer when it can be hashed."""
+    try:
+        return _remembered_positional_parameters(func)
+    except TypeError:  # an unhashable callable object: count again
+        return _count_positional_parameters(func)
+
+
+def _count_positional_parameters(func: Callable[..., Any]) -> int:
+    positional = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    return sum(p.kind in positional for p in inspect.signature(func).parameters.values())
+
+
+_remembered_positional_parameters = functools.lru_cache(maxsize=256)(_count_positional_parameters)
+"""``inspect.signature`` parses a builtin's text signature (``operator.add``) on every call, and the
+lab compiles its graphs again for every new process: a reducer is counted once."""
 
 
 def initial_value(typ: Any) -> Any:
