@@ -30,24 +30,22 @@
  *
  * The events and commands are documented in protocol.mjs.
  */
+import { afterFirstBoot } from "./after-first-boot.mjs";
 import { LabError } from "./lab-client.mjs";
 import { deleteLabDatabases } from "./lab-databases.mjs";
 import { Ledger } from "./ledger.mjs";
 import { adoptFirstWorker } from "./first-worker.mjs";
-import { clearOfflineCopy, completeOfflineCopy, controlled } from "./offline.mjs";
+import { clearOfflineCopy, controlled } from "./offline.mjs";
 import { PageRecords } from "./page-records.mjs";
 import { serveRecords, serveWorld } from "./process-calls.mjs";
 import { errorInfo } from "./protocol.mjs";
-import { PythonProcess, makeSnapshotInWorker, startWorker } from "./python-process.mjs";
+import { PythonProcess, startWorker } from "./python-process.mjs";
 
 export { LabError };
 
 /** @typedef {import("./protocol.mjs").SessionEvent} SessionEvent */
 /** @typedef {import("./protocol.mjs").ProcessReadyEvent} ProcessReadyEvent */
 /** @typedef {import("./protocol.mjs").CrashInfo} CrashInfo */
-
-/** How long the lab must be quiet (no command, no spare booting) before the memory snapshot is made. */
-const QUIET_MS = 2000;
 
 /** The controller commands that run the graph: the ones a crash can interrupt (controller.py). */
 const RUN_COMMANDS = new Set(["step", "run", "resume", "answer", "replay"]);
@@ -298,39 +296,18 @@ export class LabSession {
     this.#state = "ready";
     this.#lastReady = ready;
     this.#emit(ready);
-    if (reason === "start") this.#afterFirstBoot();
+    if (reason === "start") {
+      afterFirstBoot({
+        controlled: this.#offline,
+        snapshot: this.#snapshotWanted,
+        busy: () => this.#commandsRunning > 0 || (this.#spare !== null && !this.#spare.booted),
+        closed: () => this.#state === "closed",
+        snapshotting: (done) => (this.#snapshotDone = done),
+        emit: (event) => this.#emit(event),
+      });
+    }
     this.#prepareSpare();
     return ready;
-  }
-
-  /**
-   * Once the first process is ready (never while it boots): cache the rest of the site for offline
-   * use, and - once the lab is quiet - make the memory snapshot that spares and later visits restore.
-   * Both report an event.
-   */
-  #afterFirstBoot() {
-    this.#offline.then(async (isControlled) => {
-      const copy = isControlled && (await completeOfflineCopy().catch((error) => ({ error: errorInfo(error) })));
-      if (copy) this.#emit({ type: "offline", ...copy });
-    });
-    if (!this.#snapshotWanted) return;
-    this.#whenQuiet().then(() => {
-      if (this.#state === "closed") return;
-      this.#snapshotDone = makeSnapshotInWorker().then((outcome) => this.#emit({ type: "snapshot", ...outcome }));
-    });
-  }
-
-  /**
-   * Resolves once no command has run and no spare has booted for QUIET_MS: making the snapshot takes a
-   * whole Pyodide boot of CPU, which the learner's first steps should not have to share.
-   */
-  async #whenQuiet() {
-    const busy = () => this.#commandsRunning > 0 || (this.#spare !== null && !this.#spare.booted);
-    let quietSince = performance.now();
-    while (performance.now() - quietSince < QUIET_MS) {
-      await new Promise((resolve) => setTimeout(resolve, QUIET_MS / 4));
-      if (busy()) quietSince = performance.now();
-    }
   }
 
   /** Boot the next process in advance, so that a crash finds it ready. */
