@@ -2,7 +2,7 @@
  * LabSession: the one object the lab's page uses. It owns the Python process (a Web Worker running
  * Pyodide and the lab controller), the page's ledger, and the crashes.
  *
- *   const session = new LabSession();            // boots a worker at once
+ *   const session = new LabSession();            // boots a worker at once (or adopts the page's first one)
  *   session.onEvent((event) => draw(event));     // controller, boot, world, ledger, process events
  *   await session.ready;                         // {type: "process", state: "ready", restored, ...}
  *   await session.command("start", {case_id: "S-1001", variant: "misplaced"});
@@ -30,23 +30,22 @@
  *
  * The events and commands are documented in protocol.mjs.
  */
+import { afterFirstBoot } from "./after-first-boot.mjs";
 import { LabError } from "./lab-client.mjs";
 import { deleteLabDatabases } from "./lab-databases.mjs";
 import { Ledger } from "./ledger.mjs";
-import { clearOfflineCopy, completeOfflineCopy, controlled } from "./offline.mjs";
+import { adoptFirstWorker } from "./first-worker.mjs";
+import { clearOfflineCopy, controlled } from "./offline.mjs";
 import { PageRecords } from "./page-records.mjs";
 import { serveRecords, serveWorld } from "./process-calls.mjs";
 import { errorInfo } from "./protocol.mjs";
-import { PythonProcess, makeSnapshotInWorker } from "./python-process.mjs";
+import { PythonProcess, startWorker } from "./python-process.mjs";
 
 export { LabError };
 
 /** @typedef {import("./protocol.mjs").SessionEvent} SessionEvent */
 /** @typedef {import("./protocol.mjs").ProcessReadyEvent} ProcessReadyEvent */
 /** @typedef {import("./protocol.mjs").CrashInfo} CrashInfo */
-
-/** How long the lab must be quiet (no command, no spare booting) before the memory snapshot is made. */
-const QUIET_MS = 2000;
 
 /** The controller commands that run the graph: the ones a crash can interrupt (controller.py). */
 const RUN_COMMANDS = new Set(["step", "run", "resume", "answer", "replay"]);
@@ -98,13 +97,14 @@ export class LabSession {
   } = {}) {
     this.#oneWriter = oneWriter;
     performance.mark("lab:session");
-    this.#offline = offline ? controlled().finally(() => performance.mark("lab:controlled")) : Promise.resolve(false);
+    const first = adoptFirstWorker(); // started by the page's first module (first-worker.mjs), if it did
+    this.#offline = first?.controlled ?? (offline ? controlled() : Promise.resolve(false));
     this.#snapshotWanted = snapshot;
     this.#spareWanted = spare;
     this.#delay = delay;
     this.ledger = ledger;
     ledger.onChange((change) => this.#emit({ type: "ledger", ...change }));
-    this.#switchTo(this.#spawn(), "start", performance.now());
+    this.#switchTo(this.#spawn(this.#offline, first?.client), "start", performance.now());
   }
 
   /**
@@ -238,11 +238,14 @@ export class LabSession {
     return this.#oneWriter ? { observe_only: true } : {};
   }
 
-  /** @param {Promise<unknown>} [whenCanStart] what the worker waits for before it starts */
-  #spawn(whenCanStart = this.#offline) {
+  /**
+   * @param {Promise<unknown>} [whenCanStart] what a new worker waits for before it starts
+   * @param {import("./lab-client.mjs").LabClient} [started] a worker already started, to take charge of
+   */
+  #spawn(whenCanStart = this.#offline, started = undefined) {
     this.#count += 1;
     const onEvent = (process, event) => this.#onProcessEvent(process, event);
-    return new PythonProcess(this.#count, this.#delay, onEvent, whenCanStart);
+    return new PythonProcess(this.#count, this.#delay, onEvent, started ?? startWorker(this.#count, whenCanStart));
   }
 
   /**
@@ -293,39 +296,18 @@ export class LabSession {
     this.#state = "ready";
     this.#lastReady = ready;
     this.#emit(ready);
-    if (reason === "start") this.#afterFirstBoot();
+    if (reason === "start") {
+      afterFirstBoot({
+        controlled: this.#offline,
+        snapshot: this.#snapshotWanted,
+        busy: () => this.#commandsRunning > 0 || (this.#spare !== null && !this.#spare.booted),
+        closed: () => this.#state === "closed",
+        snapshotting: (done) => (this.#snapshotDone = done),
+        emit: (event) => this.#emit(event),
+      });
+    }
     this.#prepareSpare();
     return ready;
-  }
-
-  /**
-   * Once the first process is ready (never while it boots): cache the rest of the site for offline
-   * use, and - once the lab is quiet - make the memory snapshot that spares and later visits restore.
-   * Both report an event.
-   */
-  #afterFirstBoot() {
-    this.#offline.then(async (isControlled) => {
-      const copy = isControlled && (await completeOfflineCopy().catch((error) => ({ error: errorInfo(error) })));
-      if (copy) this.#emit({ type: "offline", ...copy });
-    });
-    if (!this.#snapshotWanted) return;
-    this.#whenQuiet().then(() => {
-      if (this.#state === "closed") return;
-      this.#snapshotDone = makeSnapshotInWorker().then((outcome) => this.#emit({ type: "snapshot", ...outcome }));
-    });
-  }
-
-  /**
-   * Resolves once no command has run and no spare has booted for QUIET_MS: making the snapshot takes a
-   * whole Pyodide boot of CPU, which the learner's first steps should not have to share.
-   */
-  async #whenQuiet() {
-    const busy = () => this.#commandsRunning > 0 || (this.#spare !== null && !this.#spare.booted);
-    let quietSince = performance.now();
-    while (performance.now() - quietSince < QUIET_MS) {
-      await new Promise((resolve) => setTimeout(resolve, QUIET_MS / 4));
-      if (busy()) quietSince = performance.now();
-    }
   }
 
   /** Boot the next process in advance, so that a crash finds it ready. */

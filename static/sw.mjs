@@ -44,7 +44,7 @@ self.addEventListener("fetch", (event) => {
   const url = new URL(event.request.url);
   if (event.request.method !== "GET" || url.origin !== self.location.origin) return;
   if (!INTEGRITY.has(url.pathname)) return; // not part of the build: the network answers
-  event.respondWith(fromCacheOrNetwork(url.pathname));
+  event.respondWith(fromCacheOrNetwork(url.pathname, event));
 });
 
 self.addEventListener("message", (event) => {
@@ -57,40 +57,46 @@ self.addEventListener("message", (event) => {
 });
 
 /**
- * Answer from this build's cache; on a miss store the file first (checked against its hash), or just
- * download it when it cannot be stored.
- * @param {string} path @returns {Promise<Response>}
+ * Answer from this build's cache; on a miss get the file (checked against its hash) and answer with it
+ * while it is being stored - a page waiting for Pyodide's 9.6 MB WebAssembly need not wait for the
+ * cache to write it and read it back.
+ * @param {string} path @param {FetchEvent} event @returns {Promise<Response>}
  */
-async function fromCacheOrNetwork(path) {
+async function fromCacheOrNetwork(path, event) {
   const cache = await caches.open(CACHE_NAME);
   const cached = await cache.match(path);
   if (cached) return cached;
+  const { got, stored } = storeOnce(path, cache);
+  event.waitUntil(stored.catch(() => {})); // the cache may fail to keep it (storage full, say): served anyway
   try {
-    await storeOnce(path, cache);
-    const stored = await cache.match(path);
-    if (stored) return stored;
+    return (await got).clone();
   } catch (error) {
     if (error instanceof OtherBuildError) {
       await tellPages({ type: "update-available", reason: error.message });
       return Response.error();
     }
   }
-  // The cache could not keep it (the site's storage is full, say): the network still serves it.
   return download(path).catch(() => Response.error());
 }
 
-/** @type {Map<string, Promise<void>>} the files being stored right now, so that each downloads once */
+/**
+ * The files on their way into the cache right now, so that each downloads once: `got` resolves to the
+ * checked response (each caller takes a clone), `stored` once the cache holds it.
+ * @type {Map<string, {got: Promise<Response>, stored: Promise<void>}>}
+ */
 const storing = new Map();
 
 /**
  * Put this build's `path` into `cache`: copied from another build's cache when it has the same bytes,
  * else downloaded. Callers asking for a file already on its way share that one download.
- * @param {string} path @param {Cache} cache @returns {Promise<void>}
+ * @param {string} path @param {Cache} cache @returns {{got: Promise<Response>, stored: Promise<void>}}
  */
 function storeOnce(path, cache) {
   if (!storing.has(path)) {
-    const stored = (async () => cache.put(path, (await fromOtherCache(path)) ?? (await download(path))))();
-    storing.set(path, stored.finally(() => storing.delete(path)));
+    const got = (async () => (await fromOtherCache(path)) ?? (await download(path)))();
+    const stored = got.then((response) => cache.put(path, response.clone()));
+    storing.set(path, { got, stored });
+    stored.finally(() => storing.delete(path)).catch(() => {});
   }
   return storing.get(path);
 }
@@ -128,7 +134,7 @@ async function precache() {
   await Promise.all(
     [...INTEGRITY.keys()].map(async (path) => {
       if (await cache.match(path)) counts.cached += 1;
-      else await storeOnce(path, cache).then(() => (counts.added += 1), () => counts.failed.push(path));
+      else await storeOnce(path, cache).stored.then(() => (counts.added += 1), () => counts.failed.push(path));
     }),
   );
   return counts;

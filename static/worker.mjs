@@ -3,6 +3,7 @@
  * request from the page to Python. The messages it sends and receives are documented in
  * protocol.mjs; the commands themselves live in Python (lab/browser/worker_api.py).
  */
+import "./build-manifest.mjs"; // what pyodide-boot.mjs imports (and Pyodide's loader): fetched one level sooner
 import { errorInfo } from "./protocol.mjs";
 import { fetchWheels, startPyodide, unpackWheels } from "./pyodide-boot.mjs";
 import * as indexedDBWrites from "./indexeddb-writes.mjs";

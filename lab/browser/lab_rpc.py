@@ -43,21 +43,21 @@ import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pyodide.ffi import JsProxy
 
 from lab.aml.graph import DEFAULT_DELAY
 from lab.browser import idb, idb_journal
 from lab.browser.idb_journal import IndexedDBJournal
-from lab.browser.page_journal import PageJournal
-from lab.browser.page_records import PageRecords
-from lab.browser.page_storage import PageStorage
 from lab.browser.page_world import PageWorld
 from lab.checkpoint import BaseCheckpointSaver, CheckpointSaver
 from lab.checkpoint.indexeddb import IndexedDBSaver
 from lab.checkpoint.indexeddb import create_stores as create_checkpoint_stores
 from lab.controller import Journal, LabController
+
+if TYPE_CHECKING:
+    from lab.browser.page_records import PageRecords
 
 DATABASE = "checkpoint-lab-threads"
 """The IndexedDB database of the lab's threads: checkpoints and the controller's journal."""
@@ -108,6 +108,11 @@ async def open_lab(emit: Emit, *, indexeddb: bool) -> dict[str, Any]:
         db = await idb.open_database(DATABASE, SCHEMA_VERSION, _upgrade, notice)
         _lab.saver, _lab.journal, _lab.database = IndexedDBSaver(db), IndexedDBJournal(db), DATABASE
     else:
+        # here, not above: only a lab without IndexedDB (a cross-site frame) needs them
+        from lab.browser.page_journal import PageJournal
+        from lab.browser.page_records import PageRecords
+        from lab.browser.page_storage import PageStorage
+
         _lab.records = PageRecords(emit)  # in the page's memory: they outlive this worker
         _lab.saver, _lab.journal = CheckpointSaver(PageStorage(_lab.records)), PageJournal(_lab.records)
         _lab.database = None

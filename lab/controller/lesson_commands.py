@@ -11,9 +11,6 @@ from __future__ import annotations
 from typing import Any
 
 from lab.controller.commands import command
-from lab.lessons import get_lesson
-from lab.lessons.play import check_step, command_of
-from lab.lessons.refs import resolve
 
 
 class LessonCommands:
@@ -24,6 +21,11 @@ class LessonCommands:
         """``{"name", "args"}``: the command a lesson step's move sends, as its control would send it
         (checkpoint and thread ids filled in from the lab now). ``part``: ``"action"`` or the index
         of one of the step's ``prepare`` commands."""
+        # here, not above: the lessons are imported by the first lesson, not by every boot of the lab
+        from lab.lessons import get_lesson
+        from lab.lessons.play import command_of
+        from lab.lessons.refs import resolve
+
         command = command_of(get_lesson(lesson), step, part)
         view = (await self.view())["result"]
         return resolve(command, view, (await self.threads())["result"]["threads"])
@@ -31,4 +33,7 @@ class LessonCommands:
     @command
     async def lesson_check(self, lesson: str, step: str) -> dict[str, Any]:
         """``{"done", "facts"}``: whether the step's facts hold on ``view()`` now, each with its value."""
+        from lab.lessons import get_lesson  # here, not above: see lesson_command
+        from lab.lessons.play import check_step
+
         return check_step(get_lesson(lesson).step(step), (await self.view())["result"], self.last_answer)
