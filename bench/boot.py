@@ -57,23 +57,21 @@ async () => {
 }
 """
 TIMEOUT_S = 300
-# Where a cold visit's time went: the page's Performance marks (early-start.mjs, first-worker.mjs,
-# lab-client.mjs, lab-session.mjs) as milliseconds between two moments, navigation start -> Start shown.
-# The page's own modules load while the first worker boots: that row overlaps the others.
+# Where a cold visit's time went: the page's Performance marks (lab-session.mjs, lab-client.mjs,
+# python-process.mjs) as milliseconds between consecutive moments, navigation start -> Start shown.
 COLD_PHASES = """
 () => {
   const marks = performance.getEntriesByType("mark");
   const at = Object.fromEntries(marks.map((mark) => [mark.name, mark.startTime]));
   const moments = [
-    ["first module runs", 0, at["lab:first-module"]],
-    ["service worker takes control", at["lab:first-module"], at["lab:controlled"]],
-    ["worker's modules", at["lab:worker-1:start"], at["lab:worker-1:runtime:start"]],
+    ["page modules", 0, at["lab:session"]],
+    ["service worker takes control", at["lab:session"], at["lab:controlled"]],
+    ["worker's modules", at["lab:worker-start"], at["lab:worker-1:runtime:start"]],
     ["Pyodide runtime", at["lab:worker-1:runtime:start"], at["lab:worker-1:runtime:done"]],
     ["wheels unpacked", at["lab:worker-1:packages:start"], at["lab:worker-1:packages:done"]],
     ["import lab", at["lab:worker-1:lab:start"], at["lab:worker-1:lab:done"]],
     ["restore", at["lab:worker-1:restore:start"], at["lab:worker-1:restore:done"]],
     ["Start shown", at["lab:worker-1:restore:done"], Number(document.body.dataset.readyMs)],
-    ["(in parallel) page modules", 0, at["lab:session"]],
   ];
   return moments.map(([name, from, to]) => [name, Math.round(to - from)]);
 }

@@ -1,8 +1,7 @@
 /**
  * LabClient: the page's handle on the lab's Web Worker. It starts the worker, turns requests into
- * promises (matching responses by id) and passes events on to listeners; the events that arrive
- * before anyone listens (a worker started by the page's first module, first-worker.mjs) wait for the
- * first listener. The messages are documented in protocol.mjs.
+ * promises (matching responses by id) and passes events on to listeners. The messages are
+ * documented in protocol.mjs.
  */
 import { isResponse } from "./protocol.mjs";
 
@@ -33,29 +32,22 @@ export class LabClient {
   #pending = new Map();
   /** @type {Set<(event: LabEvent) => void>} */
   #listeners = new Set();
-  /** @type {LabEvent[] | null} the events that came before the first listener; null once it came */
-  #unheard = [];
-  #markPrefix;
 
   /**
    * Start a new worker; it begins to boot as soon as `whenCanStart` resolves (at once by default).
    * Requests sent before then wait for it.
    * @param {Promise<unknown>} [whenCanStart]
-   * @param {string} [markPrefix] the Performance marks' prefix: "<prefix>:start" when the worker
-   *   starts, "<prefix>:<stage>:<state>" as each boot event arrives (bench/boot.py reads them)
    */
-  constructor(whenCanStart = Promise.resolve(), markPrefix = "lab:worker") {
-    this.#markPrefix = markPrefix;
+  constructor(whenCanStart = Promise.resolve()) {
     this.#worker = whenCanStart.then(() => (this.#terminated ? null : this.#start()));
   }
 
   #start() {
-    performance.mark(`${this.#markPrefix}:start`);
+    performance.mark("lab:worker-start");
     const worker = new Worker(new URL("./worker.mjs", import.meta.url), { type: "module" });
     worker.addEventListener("message", ({ data }) => {
-      if (isResponse(data)) return this.#settle(data);
-      if (data.type === "boot") performance.mark(`${this.#markPrefix}:${data.stage}:${data.state}`);
-      this.#emit(data);
+      if (isResponse(data)) this.#settle(data);
+      else this.#emit(data);
     });
     // Fired when the worker's module graph fails to load, or an error escapes it.
     worker.addEventListener("error", (event) => {
@@ -89,9 +81,6 @@ export class LabClient {
    */
   onEvent(listener) {
     this.#listeners.add(listener);
-    const unheard = this.#unheard ?? [];
-    this.#unheard = null;
-    if (unheard.length) queueMicrotask(() => unheard.forEach((event) => this.#emit(event)));
     return () => this.#listeners.delete(listener);
   }
 
@@ -117,7 +106,6 @@ export class LabClient {
 
   /** @param {LabEvent} event */
   #emit(event) {
-    if (this.#unheard) this.#unheard.push(event);
     for (const listener of this.#listeners) listener(event);
   }
 }

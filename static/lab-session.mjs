@@ -2,7 +2,7 @@
  * LabSession: the one object the lab's page uses. It owns the Python process (a Web Worker running
  * Pyodide and the lab controller), the page's ledger, and the crashes.
  *
- *   const session = new LabSession();            // boots a worker at once (or adopts the page's first one)
+ *   const session = new LabSession();            // boots a worker at once
  *   session.onEvent((event) => draw(event));     // controller, boot, world, ledger, process events
  *   await session.ready;                         // {type: "process", state: "ready", restored, ...}
  *   await session.command("start", {case_id: "S-1001", variant: "misplaced"});
@@ -34,12 +34,11 @@ import { afterFirstBoot } from "./after-first-boot.mjs";
 import { LabError } from "./lab-client.mjs";
 import { deleteLabDatabases } from "./lab-databases.mjs";
 import { Ledger } from "./ledger.mjs";
-import { adoptFirstWorker } from "./first-worker.mjs";
 import { clearOfflineCopy, controlled } from "./offline.mjs";
 import { PageRecords } from "./page-records.mjs";
 import { serveRecords, serveWorld } from "./process-calls.mjs";
 import { errorInfo } from "./protocol.mjs";
-import { PythonProcess, startWorker } from "./python-process.mjs";
+import { PythonProcess } from "./python-process.mjs";
 
 export { LabError };
 
@@ -97,14 +96,13 @@ export class LabSession {
   } = {}) {
     this.#oneWriter = oneWriter;
     performance.mark("lab:session");
-    const first = adoptFirstWorker(); // started by the page's first module (first-worker.mjs), if it did
-    this.#offline = first?.controlled ?? (offline ? controlled() : Promise.resolve(false));
+    this.#offline = offline ? controlled().finally(() => performance.mark("lab:controlled")) : Promise.resolve(false);
     this.#snapshotWanted = snapshot;
     this.#spareWanted = spare;
     this.#delay = delay;
     this.ledger = ledger;
     ledger.onChange((change) => this.#emit({ type: "ledger", ...change }));
-    this.#switchTo(this.#spawn(this.#offline, first?.client), "start", performance.now());
+    this.#switchTo(this.#spawn(), "start", performance.now());
   }
 
   /**
@@ -238,14 +236,11 @@ export class LabSession {
     return this.#oneWriter ? { observe_only: true } : {};
   }
 
-  /**
-   * @param {Promise<unknown>} [whenCanStart] what a new worker waits for before it starts
-   * @param {import("./lab-client.mjs").LabClient} [started] a worker already started, to take charge of
-   */
-  #spawn(whenCanStart = this.#offline, started = undefined) {
+  /** @param {Promise<unknown>} [whenCanStart] what the worker waits for before it starts */
+  #spawn(whenCanStart = this.#offline) {
     this.#count += 1;
     const onEvent = (process, event) => this.#onProcessEvent(process, event);
-    return new PythonProcess(this.#count, this.#delay, onEvent, started ?? startWorker(this.#count, whenCanStart));
+    return new PythonProcess(this.#count, this.#delay, onEvent, whenCanStart);
   }
 
   /**

@@ -20,21 +20,21 @@ export class PythonProcess {
   snapshot = null;
 
   /**
-   * Take charge of a worker: it boots at once, or goes on booting (a worker the page's first module
-   * started, first-worker.mjs).
+   * Start a worker; it boots at once.
    * @param {number} number the session's count of processes: 1, 2, ...
    * @param {number | null} delay seconds each node works (null: the controller's default)
    * @param {(process: PythonProcess, event: object) => void} onEvent
-   * @param {LabClient} client the worker (startWorker below makes one)
+   * @param {Promise<unknown>} whenCanStart the worker starts once this resolves
    */
-  constructor(number, delay, onEvent, client) {
+  constructor(number, delay, onEvent, whenCanStart) {
     this.number = number;
-    this.client = client;
+    this.client = new LabClient(whenCanStart);
     /** @type {Promise<object>} resolves to `lab_info` once booted; rejects if boot fails */
     this.whenBooted = new Promise((resolve, reject) => {
       this.client.onEvent((event) => {
         if (event.type === "worker-error") reject(new LabError(event.error)); // the worker never started
         if (event.type === "boot" && event.stage === "runtime" && event.detail) this.snapshot = event.detail.snapshot;
+        if (event.type === "boot") performance.mark(`lab:worker-${number}:${event.stage}:${event.state}`);
         onEvent(this, event);
       });
       this.#boot(delay).then(resolve, reject);
@@ -56,15 +56,6 @@ export class PythonProcess {
     this.crash = crash;
     this.client.terminate();
   }
-}
-
-/**
- * Start the lab's worker number `number` of a session once `whenCanStart` resolves; its Performance
- * marks are "lab:worker-<number>:...".
- * @param {number} number @param {Promise<unknown>} whenCanStart @returns {LabClient}
- */
-export function startWorker(number, whenCanStart) {
-  return new LabClient(whenCanStart, `lab:worker-${number}`);
 }
 
 /**
