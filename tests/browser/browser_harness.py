@@ -28,6 +28,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))  # build.py lives at the repository root, not in an installed package
 
@@ -233,3 +235,12 @@ def wait_until_ready(page, frame=None) -> None:
     if wait_for_boot(page, frame=frame) != "ready":
         target = frame or page
         raise AssertionError(f"the lab failed to boot: {target.inner_text('#boot-error')}")
+
+
+REPORTS = pytest.StashKey[list[str]]()
+"""The reports a run prints at its end (conftest.py's ``pytest_terminal_summary``)."""
+
+
+def print_at_the_end(config: pytest.Config, text: str) -> None:
+    """Print ``text`` (its first line as a heading) when the pytest run ends, also under pytest-xdist."""
+    config.stash.setdefault(REPORTS, []).append(text)

@@ -7,7 +7,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browser_harness import SiteServer, WarmProfile, WranglerSite, build, launch_chromium
+from browser_harness import (
+    REPORTS,
+    SiteServer,
+    WarmProfile,
+    WranglerSite,
+    build,
+    launch_chromium,
+    print_at_the_end,
+)
 from playwright.sync_api import Browser, Page, sync_playwright
 
 
@@ -80,3 +88,29 @@ def pytest_configure(config) -> None:
     config.addinivalue_line(
         "markers", "no_python: the test's page boots no Python (no use for a warm profile): an empty profile"
     )
+
+
+# -- reports printed at the end of the run --------------------------------------------------------------
+# A test's report (the crash seam table, the kill soak) is printed in pytest's terminal summary, visible
+# without ``-s``. Under pytest-xdist (CI runs the browser tests in two processes) the tests run in
+# workers, which print no summary: each worker hands its reports to the controller when it ends.
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    if hasattr(session.config, "workeroutput"):  # an xdist worker: hand the reports over
+        session.config.workeroutput["reports"] = session.config.stash.get(REPORTS, [])
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error) -> None:
+    """The xdist controller: a worker ended; keep its reports."""
+    for text in getattr(node, "workeroutput", {}).get("reports", []):
+        print_at_the_end(node.config, text)
+
+
+def pytest_terminal_summary(terminalreporter, config: pytest.Config) -> None:
+    for text in config.stash.get(REPORTS, []):
+        heading, *lines = text.splitlines()
+        terminalreporter.write_sep("=", heading)
+        for line in lines:
+            terminalreporter.write_line(line)

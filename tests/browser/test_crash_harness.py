@@ -25,7 +25,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 import pytest_asyncio
-from browser_harness import launch_chromium
+from browser_harness import launch_chromium, print_at_the_end
 from crash_harness import (
     RUN_COMMANDS,
     TRACK_RUNS,
@@ -116,22 +116,10 @@ def kill_seeds() -> list[int]:
     return list(range(int(os.environ.get("KILL_TRIALS", "50"))))
 
 
-class Summary:
-    """A pytest plugin that prints a report at the end of the run (visible without ``-s``)."""
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-
-    def pytest_terminal_summary(self, terminalreporter) -> None:
-        terminalreporter.write_sep("=", self.text.splitlines()[0])
-        for line in self.text.splitlines()[1:]:
-            terminalreporter.write_line(line)
-
-
 def report(request, path, text: str) -> None:
     """Print ``text`` at the end of the pytest run and write it to ``path``."""
     path.write_text(text + "\n")
-    request.config.pluginmanager.register(Summary(f"{text}\n(written to {path})"))
+    print_at_the_end(request.config, f"{text}\n(written to {path})")
 
 
 def struck_as_planned(outcome: Outcome) -> list[str]:
