@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import enum
 from collections import defaultdict
-from collections.abc import Callable
 from typing import Any
 
 import msgpack
 import pytest
 
-from lab.checkpoint.plain_msgpack import KEPT_TEXTS, plain_packer
+from lab.checkpoint.plain_msgpack import plain_packer
 from lab.checkpoint.serde import MsgpackSerializer, _to_ext
 from lab.types import Interrupt
 
@@ -59,19 +58,14 @@ def test_the_same_bytes_as_msgpacks_packer(value: Any) -> None:
     assert MsgpackSerializer().dumps_typed(value) == ("msgpack", packer_bytes(value))
 
 
-def recording_packer() -> tuple[Callable[[Any], bytes], list[Any]]:
-    """A plain packer over msgpack's Packer, and the list of every value it handed to the Packer."""
+def test_only_values_that_are_not_plain_reach_the_fallback() -> None:
     handed_over: list[Any] = []
 
     def fallback(value: Any) -> bytes:
         handed_over.append(value)
         return packer_bytes(value)
 
-    return plain_packer(fallback), handed_over
-
-
-def test_only_values_that_are_not_plain_reach_the_fallback() -> None:
-    pack, handed_over = recording_packer()
+    pack = plain_packer(fallback)
     value = {"plain": [1, "two", 3.0, None, True, b"4", {"five": 2**63}], "tuple": (1,), "level": Level.HIGH}
     assert pack(value) == packer_bytes(value)
     assert handed_over == [(1,), Level.HIGH]
@@ -79,26 +73,3 @@ def test_only_values_that_are_not_plain_reach_the_fallback() -> None:
     with pytest.raises(OverflowError):
         pack([2**64])  # beyond 64 bits: the Packer decides (it refuses)
     assert handed_over == [2**64]
-
-
-class Colour(enum.StrEnum):
-    RED = "red"
-
-
-def test_a_text_packed_again_comes_from_the_kept_bytes_and_stays_the_same() -> None:
-    pack, handed_over = recording_packer()
-    version = "00000000000000000000000000000004.0.9133043210034133"
-    first = {"log": version, "red": ["red", "é" * 16, "x" * 64, "x" * 65]}
-    assert pack(first) == pack(first) == packer_bytes(first)
-    # a str enum equals its text (and hashes like it) but is no plain text: as a key or a value it
-    # still goes to the fallback, never gets the text's kept bytes
-    keyed = {Colour.RED: Colour.RED}
-    assert pack(keyed) == packer_bytes(keyed)
-    assert handed_over == [Colour.RED, Colour.RED]
-
-
-def test_a_packer_that_kept_its_fill_of_texts_starts_over_and_packs_the_same_bytes() -> None:
-    pack = plain_packer(packer_bytes)
-    texts = [f"version-{number}" for number in range(KEPT_TEXTS + 10)]
-    assert pack(texts) == packer_bytes(texts)
-    assert pack(texts[::-1]) == packer_bytes(texts[::-1])

@@ -8,8 +8,7 @@ those itself, choosing the writer by the value's exact type, and hands anything 
 a registered type, a subclass, an integer beyond 64 bits) to the ``fallback`` it is given, msgpack's
 own ``Packer``. msgpack is concatenative - a container's bytes are its header followed by its items'
 bytes - so the result is byte for byte what the fallback alone would write (``tests/test_serde.py``
-compares them). A short text keeps its packed bytes, so the names, keys and versions every checkpoint
-repeats are encoded once. Only packing is here: loading stays with msgpack and its allow-list.
+compares them). Only packing is here: loading stays with msgpack and its allow-list.
 """
 
 from __future__ import annotations
@@ -28,12 +27,6 @@ _BIN_HEADERS = (None, 0, 0xC4, 0xC5, 0xC6)
 _ARRAY_HEADERS = (0x90, 16, None, 0xDC, 0xDD)
 _MAP_HEADERS = (0x80, 16, None, 0xDE, 0xDF)
 _BYTE = [bytes((byte,)) for byte in range(256)]  # made once: most headers and small ints are one byte
-
-KEPT_TEXT_LENGTH = 64
-"""Texts up to this many characters keep their packed bytes: channel names, node names, keys and
-versions (``00000000000000000000000000000004.0.913...``) recur in every checkpoint of a thread."""
-KEPT_TEXTS = 4096
-"""At most this many texts are kept per packer; when full, it starts over (versions change every step)."""
 
 
 def _int_bytes(value: int) -> bytes | None:
@@ -69,28 +62,20 @@ def _header(count: int, headers: tuple[int | None, int, int | None, int, int]) -
 def plain_packer(fallback: Packer) -> Packer:
     """A function that packs a value like ``fallback`` does, writing plain values itself."""
 
-    packed_texts: dict[str, bytes] = {}  # a short text -> its packed bytes (see KEPT_TEXT_LENGTH)
-
     def write(value: Any, out: list[bytes]) -> None:
         writer = writers.get(type(value))
         if writer is None or not writer(value, out):
             out.append(fallback(value))
 
     def write_str(value: str, out: list[bytes]) -> bool:
-        packed = packed_texts.get(value)
-        if packed is not None:  # most texts: names, keys and versions seen before
-            out.append(packed)
-            return True
         data = value.encode()
-        header = _BYTE[0xA0 | len(data)] if len(data) < 32 else _header(len(data), _STR_HEADERS)
-        if header is None:
-            return False
-        if len(value) <= KEPT_TEXT_LENGTH:
-            if len(packed_texts) >= KEPT_TEXTS:
-                packed_texts.clear()
-            packed_texts[value] = header + data
-        out += (header, data)
-        return True
+        if len(data) < 32:  # most texts: keys, ids, names (checked first, it is the common case)
+            out += (_BYTE[0xA0 | len(data)], data)
+            return True
+        header = _header(len(data), _STR_HEADERS)
+        if header is not None:
+            out += (header, data)
+        return header is not None
 
     def write_bin(value: bytes, out: list[bytes]) -> bool:
         header = _header(len(value), _BIN_HEADERS)
@@ -123,12 +108,7 @@ def plain_packer(fallback: Packer) -> Packer:
             return False
         out.append(header)
         for key, item in value.items():
-            # a key is nearly always a text packed before (exactly a str: a str enum equals its text)
-            packed = packed_texts.get(key) if type(key) is str else None
-            if packed is None:
-                write(key, out)
-            else:
-                out.append(packed)
+            write(key, out)
             write(item, out)
         return True
 
