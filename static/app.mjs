@@ -7,7 +7,7 @@
  * the worker only says "something changed": the store re-reads (coalesced) and every view renders
  * from the model. The page keeps only its own state: which frame and branch are selected, the form's
  * choices, the language (all in the URL, url-state.mjs), and whether a command or a reboot is under
- * way. The jobs live next door: boot-view.mjs, commands.mjs, keyboard.mjs, language.mjs.
+ * way. The jobs live next door: page-model.mjs, boot-view.mjs, commands.mjs, keyboard.mjs, language.mjs.
  *
  * For the curious (and for tests): `window.lab` is the LabSession (`await lab.command("view")`), and
  * `window.labView` exposes the page's model read-only.
@@ -19,6 +19,7 @@ import { mountKeyboard } from "./keyboard.mjs";
 import { mountLanguage } from "./language.mjs";
 import { LabSession } from "./lab-session.mjs";
 import { mountUpdatePrompt } from "./offline.mjs";
+import { createModel, settleSelection, takeView } from "./page-model.mjs";
 import { createStore } from "./store.mjs";
 import { ThreadWriter } from "./thread-writer.mjs";
 import { nodeDelay, readUrl, writeUrl } from "./url-state.mjs";
@@ -43,37 +44,8 @@ if (fromUrl.lang && LANGS.includes(fromUrl.lang)) setLang(fromUrl.lang);
 /** Whether the link's thread, frame or branch is still to be opened (applyUrlSelection). */
 let linkPending = Boolean(fromUrl.thread || fromUrl.frame || fromUrl.branch);
 
-/** What the views read: the last view() (spread out by job) and the page's own state. */
-const model = {
-  lang: lang(),
-  langChanged: false,
-  catalog: null, // cases and diagrams, for the form before a case is open
-  threads: [], // the saved threads (the controller's threads()), newest first
-  // -- from view() ------------------------------------------------------------------------------
-  session: null, status: null, actions: null, graph: null, seams: null, defaults: null, armed: null,
-  review: null, frames: [], tree: null, executions: null, ledger: null, activity: [], nodeStates: [],
-  viewProcess: 0, // the process whose view the store holds
-  // -- the page's own ---------------------------------------------------------------------------
-  selectedId: null,
-  follow: true, // keep the newest frame selected as frames arrive
-  branchLeaf: null, // the branch in view (its leaf); null: the head's branch
-  branchPath: [],
-  detail: null, // {frame, diff} of the selected frame
-  busy: null, // the command in flight
-  process: "booting", // booting | ready | crashed
-  crashes: 0, // processes that died under this page
-  crashPoint: null, // where the last one died, as the session reported it (shown while the next boots)
-  choices: {
-    case: fromUrl.case,
-    variant: fromUrl.variant,
-    durability: fromUrl.durability,
-  },
-  randomArmed: false, // "crash at a random moment" is armed for the next run
-  forkError: "",
-  threadNote: null, // () => the last export / import / drop, in the current language
-  refreshSelection: () => { settleSelection(); render(); },
-  storage: null, // the storage panel's report (the controller's `storage` command), read while it is open
-};
+const model = createModel(fromUrl);
+model.refreshSelection = () => { settleSelection(model); render(); };
 window.labView = model;
 
 let session = null;
@@ -84,42 +56,10 @@ const crashing = () => model.process !== "ready";
 
 const store = createStore(() => session.command("view"), () => processNumber);
 store.subscribe((view) => {
-  Object.assign(model, {
-    session: view.session, status: view.status, actions: view.actions, seams: view.seams,
-    defaults: view.defaults, armed: view.armed, review: view.review, frames: view.frames, tree: view.tree,
-    executions: view.executions, ledger: view.ledger, activity: view.activity,
-    nodeStates: view.defaults.node_states, viewProcess: processNumber,
-  });
-  const { variants, durabilities } = view.defaults;
-  if (!variants.includes(model.choices.variant)) model.choices.variant = view.defaults.variant;
-  if (!durabilities.includes(model.choices.durability)) model.choices.durability = view.defaults.durability;
-  if (view.session) Object.assign(model.choices, { case: view.session.case_id, variant: view.session.variant });
-  model.graph = view.session ? view.graph : model.catalog?.graphs[model.choices.variant] ?? view.graph;
-  if (model.branchLeaf && !model.tree.branches.some((b) => b.leaf === model.branchLeaf)) model.branchLeaf = null;
-  settleSelection();
+  takeView(model, view, processNumber);
   render();
   threadWriter.show(view.session?.thread_id ?? null); // claim the lock of the thread now shown
 });
-
-/** The frames of the branch in view, root first (Python's branch tree has each branch's path). */
-function branchPath() {
-  const branches = model.tree?.branches ?? [];
-  const leaf = model.branchLeaf ?? model.tree?.head;
-  return (branches.find((b) => b.leaf === leaf) ?? branches.find((b) => b.is_head))?.path ?? [];
-}
-
-/** Keep the selection on an existing frame of the branch in view; its detail comes with the frame. */
-function settleSelection() {
-  model.branchPath = branchPath();
-  const path = model.branchPath;
-  if (!path.length) {
-    Object.assign(model, { selectedId: null, detail: null });
-    return;
-  }
-  if (model.follow || !model.frames.some((f) => f.checkpoint_id === model.selectedId)) model.selectedId = path.at(-1);
-  const frame = model.frames.find((f) => f.checkpoint_id === model.selectedId);
-  model.detail = frame ? { frame, diff: frame.diff } : null;
-}
 
 // -- the status, error and notice lines; the process indicator ------------------------------------
 

@@ -1,0 +1,86 @@
+/**
+ * The lab page's model: what its views read. It holds the last answer of Python's `view()`, spread
+ * out by job, and the page's own state (the selected frame and branch, the form's choices, whether a
+ * command or a reboot is under way). `takeView` copies a view in; `settleSelection` keeps the
+ * selection on a frame of the branch in view. No LangGraph concept: the rules are Python's, this is
+ * where the page keeps its answer. app.mjs wires it to the store and the views.
+ */
+import { lang } from "./i18n.mjs";
+
+/**
+ * What the views read: the last view() (spread out by job) and the page's own state.
+ * @param {{case?: string, variant?: string, durability?: string}} fromUrl the link's choices (url-state.mjs)
+ */
+export function createModel(fromUrl) {
+  return {
+    lang: lang(),
+    langChanged: false,
+    catalog: null, // cases and diagrams, for the form before a case is open
+    threads: [], // the saved threads (the controller's threads()), newest first
+    // -- from view() ------------------------------------------------------------------------------
+    session: null, status: null, actions: null, graph: null, seams: null, defaults: null, armed: null,
+    review: null, frames: [], tree: null, executions: null, ledger: null, activity: [], nodeStates: [],
+    viewProcess: 0, // the process whose view the store holds
+    // -- the page's own ---------------------------------------------------------------------------
+    selectedId: null,
+    follow: true, // keep the newest frame selected as frames arrive
+    branchLeaf: null, // the branch in view (its leaf); null: the head's branch
+    branchPath: [],
+    detail: null, // {frame, diff} of the selected frame
+    busy: null, // the command in flight
+    process: "booting", // booting | ready | crashed
+    crashes: 0, // processes that died under this page
+    crashPoint: null, // where the last one died, as the session reported it (shown while the next boots)
+    choices: {
+      case: fromUrl.case,
+      variant: fromUrl.variant,
+      durability: fromUrl.durability,
+    },
+    randomArmed: false, // "crash at a random moment" is armed for the next run
+    forkError: "",
+    threadNote: null, // () => the last export / import / drop, in the current language
+    refreshSelection: null, // () => settle the selection and render (app.mjs)
+    storage: null, // the storage panel's report (the controller's `storage` command), read while it is open
+  };
+}
+
+/**
+ * Copy one answer of `view()` into the model, keep the form's choices among the offered ones and the
+ * selection on the branch in view.
+ * @param {object} model @param {object} view @param {number} processNumber the process that answered
+ */
+export function takeView(model, view, processNumber) {
+  Object.assign(model, {
+    session: view.session, status: view.status, actions: view.actions, seams: view.seams,
+    defaults: view.defaults, armed: view.armed, review: view.review, frames: view.frames, tree: view.tree,
+    executions: view.executions, ledger: view.ledger, activity: view.activity,
+    nodeStates: view.defaults.node_states, viewProcess: processNumber,
+  });
+  const { variants, durabilities } = view.defaults;
+  if (!variants.includes(model.choices.variant)) model.choices.variant = view.defaults.variant;
+  if (!durabilities.includes(model.choices.durability)) model.choices.durability = view.defaults.durability;
+  if (view.session) Object.assign(model.choices, { case: view.session.case_id, variant: view.session.variant });
+  model.graph = view.session ? view.graph : model.catalog?.graphs[model.choices.variant] ?? view.graph;
+  if (model.branchLeaf && !model.tree.branches.some((b) => b.leaf === model.branchLeaf)) model.branchLeaf = null;
+  settleSelection(model);
+}
+
+/** The frames of the branch in view, root first (Python's branch tree has each branch's path). */
+function branchPath(model) {
+  const branches = model.tree?.branches ?? [];
+  const leaf = model.branchLeaf ?? model.tree?.head;
+  return (branches.find((b) => b.leaf === leaf) ?? branches.find((b) => b.is_head))?.path ?? [];
+}
+
+/** Keep the selection on an existing frame of the branch in view; its detail comes with the frame. */
+export function settleSelection(model) {
+  model.branchPath = branchPath(model);
+  const path = model.branchPath;
+  if (!path.length) {
+    Object.assign(model, { selectedId: null, detail: null });
+    return;
+  }
+  if (model.follow || !model.frames.some((f) => f.checkpoint_id === model.selectedId)) model.selectedId = path.at(-1);
+  const frame = model.frames.find((f) => f.checkpoint_id === model.selectedId);
+  model.detail = frame ? { frame, diff: frame.diff } : null;
+}
