@@ -63,10 +63,10 @@ self.addEventListener("message", (event) => {
  * @param {string} path @param {FetchEvent} event @returns {Promise<Response>}
  */
 async function fromCacheOrNetwork(path, event) {
-  const cache = await caches.open(CACHE_NAME);
-  const cached = await cache.match(path);
+  // match, not open: a lookup never re-creates a cache that "Reset lab" has just deleted
+  const cached = await caches.match(path, { cacheName: CACHE_NAME });
   if (cached) return cached;
-  const { got, stored } = storeOnce(path, cache);
+  const { got, stored } = storeOnce(path);
   event.waitUntil(stored.catch(() => {})); // the cache may fail to keep it (storage full, say): served anyway
   try {
     return (await got).clone();
@@ -87,14 +87,14 @@ async function fromCacheOrNetwork(path, event) {
 const storing = new Map();
 
 /**
- * Put this build's `path` into `cache`: copied from another build's cache when it has the same bytes,
+ * Put this build's `path` into its cache: copied from another build's cache when it has the same bytes,
  * else downloaded. Callers asking for a file already on its way share that one download.
- * @param {string} path @param {Cache} cache @returns {{got: Promise<Response>, stored: Promise<void>}}
+ * @param {string} path @returns {{got: Promise<Response>, stored: Promise<void>}}
  */
-function storeOnce(path, cache) {
+function storeOnce(path) {
   if (!storing.has(path)) {
     const got = (async () => (await fromOtherCache(path)) ?? (await download(path)))();
-    const stored = got.then((response) => cache.put(path, response.clone()));
+    const stored = got.then(async (response) => (await caches.open(CACHE_NAME)).put(path, response.clone()));
     storing.set(path, { got, stored });
     stored.finally(() => storing.delete(path)).catch(() => {});
   }
@@ -134,7 +134,7 @@ async function precache() {
   await Promise.all(
     [...INTEGRITY.keys()].map(async (path) => {
       if (await cache.match(path)) counts.cached += 1;
-      else await storeOnce(path, cache).stored.then(() => (counts.added += 1), () => counts.failed.push(path));
+      else await storeOnce(path).stored.then(() => (counts.added += 1), () => counts.failed.push(path));
     }),
   );
   return counts;

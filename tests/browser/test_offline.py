@@ -67,6 +67,8 @@ def test_lab_and_lessons_work_offline_after_one_visit(page, served, dist):
 def test_reset_deletes_the_offline_copy(page, site, dist):
     """A returning learner's browser (the warm profile): the offline copy one visit made is there."""
     visit_until_cached(page, site + "/?delay=0.05", dist)
+    # the warm spare fetches its files through the service worker: reset once the lab is quiet
+    wait_until(page, lambda: page.evaluate("() => lab.status.spare") == "ready", "the spare is ready")
     assert page.evaluate(LAB_CACHES)
     page.evaluate("() => lab.reset()")
     assert page.evaluate(LAB_CACHES) == []
