@@ -90,7 +90,8 @@ def main() -> None:
         try:
             serde.loads_typed(value)
         except CorruptRecordError as error:
-            print(f"{name}: {'ok' if words in str(error) else 'wrong message: ' + str(error)}")
+            said = words in str(error) and error.code  # by code too: the page says it in its language
+            print(f"{name}: {'ok' if said else 'wrong message: ' + repr((error.code, str(error)))}")
         else:
             print(f"{name}: loaded")
     sys.stdout.flush()

@@ -18,17 +18,19 @@ from typing import Any
 import msgpack
 import pytest
 
-from lab.checkpoint.errors import CorruptRecordError
+from lab.checkpoint.errors import CorruptRecordError, UnsavableValueError
 from lab.checkpoint.records import place_name, record_place
 from lab.checkpoint.serde import MAX_DEPTH, MsgpackSerializer
-from lab.controller.record_texts import corrupt_record_message
+from lab.controller.record_texts import corrupt_record_message, problem_message
 from lab.controller.thread_commands import damage
 from lab.controller.thread_file import ThreadFileError, read_thread_file
 from lab.controller.validation import BadInputError, check_fork_size
 from lab.lessons import LESSONS
 from lab.lessons.play import moves_into
 from tests.controller_lab import Lab
+from tests.hostile_records import MALFORMED
 from tests.test_lessons import send
+from tests.test_serde import FloatWithABadFloat
 
 CJK = re.compile("[\u4e00-\u9fff]")
 ENTRY = re.compile(r'^\s*"((?:[^"\\]|\\.)*)":\s*"((?:[^"\\]|\\.)*)",?\s*$', re.MULTILINE)
@@ -137,7 +139,8 @@ SPOILED = {
     "too_deep": b"\x91" * 3000 + b"\x01",
     "unknown_extension": b"\xd4\x63\x00",
     "typed_too_deep": nested_extensions(MAX_DEPTH + 10),
-    "": b"\xc7\x03\x05abc",  # a UUID of 3 bytes: a rare problem, said as written
+    "uuid_size": b"\xc7\x03\x05abc",  # a UUID of 3 bytes
+    "does_not_decode": b"\xc7\x09\x04yesterday",  # a datetime that is not ISO-8601 text
 }
 """Stored bytes the serializer refuses, by the problem code its error carries."""
 
@@ -182,6 +185,25 @@ def test_a_damaged_record_is_said_in_both_languages_with_its_names_as_data():
     truncated = messages_in(refused_file(SPOILED["truncated"]))
     assert [m["code"] for m in truncated] == ["file.unreadable", "record.problem.truncated"]
     assert_said_in_both_languages(truncated)
+
+
+def test_every_problem_the_serializer_refuses_by_is_said_by_code_in_both_languages():
+    """Every hostile record (tests/hostile_records.py) and every value msgpack cannot pack (an integer
+    beyond 64 bits, any other packing failure) is refused by a code both catalogues say: none reaches
+    a Chinese page as English only (the fallback ``record.problem`` says Python's English as written)."""
+    said = []
+    for _, value, _ in MALFORMED:
+        with pytest.raises(CorruptRecordError) as refused:
+            MsgpackSerializer().loads_typed(value)
+        said.append(problem_message(refused.value))
+    for value in (2**64, -(2**63) - 1, FloatWithABadFloat(1.0)):
+        with pytest.raises(UnsavableValueError) as unsavable:
+            MsgpackSerializer().dumps_typed({"value": value})
+        said.append(problem_message(unsavable.value))
+    codes = {m["code"] for m in said}
+    assert "record.problem" not in codes
+    assert {"record.problem.int_beyond_64_bits", "record.problem.does_not_pack"} <= codes
+    assert_said_in_both_languages(said)
 
 
 def test_every_python_entry_of_the_chinese_catalogue_is_chinese():

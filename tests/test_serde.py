@@ -226,6 +226,8 @@ def test_a_malformed_value_gives_one_error_saying_what_is_wrong(name: str, value
     with pytest.raises(CorruptRecordError) as failure:
         serde.loads_typed(value)
     assert words in str(failure.value)
+    assert failure.value.code, "the page says a problem by its code: without one it stays English"
+    assert failure.value.said.format(**failure.value.params) == failure.value.problem
 
 
 @pytest.mark.parametrize("pure_python", [False, True], ids=["C msgpack", "pure-Python msgpack"])
@@ -268,9 +270,37 @@ def test_depth_counts_registered_types_and_dict_keys() -> None:
         serde.dumps_typed({nested(tuple, MAX_DEPTH): 1})
 
 
-def test_an_int_beyond_64_bits_is_refused_clearly() -> None:
-    with pytest.raises(UnsavableValueError, match="cannot save this value: OverflowError"):
-        serde.dumps_typed({"big": 2**70})
+@pytest.mark.parametrize("big", [2**64, -(2**63) - 1, 2**70], ids=["2**64", "-2**63 - 1", "2**70"])
+def test_an_int_beyond_64_bits_is_refused_clearly_by_code(big: int) -> None:
+    with pytest.raises(
+        UnsavableValueError, match="cannot save this value: it holds an integer beyond 64 bits"
+    ) as no:
+        serde.dumps_typed({"big": [big]})
+    assert no.value.code == "int_beyond_64_bits"
+    assert isinstance(no.value.__cause__, OverflowError)
+    assert serde.loads_typed(serde.dumps_typed([2**64 - 1, -(2**63)])) == [
+        2**64 - 1,
+        -(2**63),
+    ]  # the edges fit
+
+
+class FloatWithABadFloat(float):
+    """A float subclass whose ``__float__`` breaks its promise: msgpack's packer refuses it."""
+
+    def __float__(self) -> Any:
+        return "not a float"
+
+
+def test_any_other_packing_failure_is_refused_by_code_with_msgpacks_words_as_data() -> None:
+    with pytest.raises(UnsavableValueError) as no:
+        serde.dumps_typed({"v": FloatWithABadFloat(1.0)})
+    assert no.value.code == "does_not_pack"
+    assert no.value.params["error"] == "TypeError"
+    assert "__float__ returned non-float" in no.value.params["detail"]
+    assert (
+        str(no.value)
+        == f"cannot save this value: msgpack cannot pack it (TypeError: {no.value.params['detail']})"
+    )
 
 
 def test_register_type_refuses_field_types_of_unknown_fields() -> None:

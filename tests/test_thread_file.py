@@ -290,6 +290,7 @@ async def refusals_of_every_kind() -> list[dict[str, Any]]:
         lambda: export_thread(InMemorySaver(), "nobody"),
         lambda: export_thread(saver, "teacher", journal=[{"type": "run_start", "note": object()}]),
         lambda: export_thread(saver, "teacher", journal=[nested_lists(MAX_DEPTH + 5)]),
+        lambda: export_thread(saver, "teacher", journal=[{"type": "run_start", "amount": 2**64}]),
         lambda: import_thread(InMemorySaver(), read_thread_file(encoded(document)), as_thread="x" * 256),
         lambda: import_thread(saver, read_thread_file(encoded(document))),
     ]
@@ -339,7 +340,11 @@ async def test_every_refusal_has_its_own_code_said_in_both_languages() -> None:
     )
     assert sites - shown == set(), "a refusal no bad file produced"
     assert "file.invalid" not in sites | shown
-    assert {"record.problem.unsavable_type", "record.problem.too_deep_to_load_back"} <= shown
+    assert {
+        "record.problem.unsavable_type",
+        "record.problem.too_deep_to_load_back",
+        "record.problem.int_beyond_64_bits",
+    } <= shown
     assert_said_in_both_languages(said)
     en, zh = catalogue("en"), catalogue("zh")
     for code in shown:

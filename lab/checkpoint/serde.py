@@ -269,9 +269,14 @@ def _checked_field(registered: _RegisteredType, field: str, value: Any) -> Any:
     expected = registered.field_types.get(field)
     if expected is not None and not isinstance(value, expected):
         wanted = " or ".join("None" if kind is type(None) else kind.__name__ for kind in expected)
-        raise CorruptRecordError(
-            f"stored {registered.name} has {field}={value!r:.60} ({type(value).__name__}); "
-            f"its {field} must be {wanted}"
+        raise CorruptRecordError.coded(
+            "registered_field_type",
+            "stored {name} has {field}={value} ({type}); its {field} must be {wanted}",
+            name=registered.name,
+            field=field,
+            value=f"{value!r:.60}",
+            type=type(value).__name__,
+            wanted=wanted,
         )
     return value
 
@@ -279,17 +284,27 @@ def _checked_field(registered: _RegisteredType, field: str, value: Any) -> Any:
 def _load_registered(data: bytes) -> Any:
     stored = _unpack(data)
     if not (isinstance(stored, list) and stored and isinstance(stored[0], str)):
-        raise CorruptRecordError(f"a typed object must be [type name, *field values], got {stored!r:.60}")
+        raise CorruptRecordError.coded(
+            "typed_object_shape",
+            "a typed object must be [type name, *field values], got {value}",
+            value=f"{stored!r:.60}",
+        )
     name, *values = stored
     registered = _registered_by_name.get(name)
     if registered is None:
-        raise CorruptRecordError(
-            f"stored object of type {name!r} is not registered for loading: import the module that "
-            "calls lab.checkpoint.serde.register_type for it (lab.types registers Interrupt and Send)"
+        raise CorruptRecordError.coded(
+            "unregistered_type",
+            "stored object of type {name} is not registered for loading: import the module that "
+            "calls lab.checkpoint.serde.register_type for it (lab.types registers Interrupt and Send)",
+            name=repr(name),
         )
     if len(values) != len(registered.fields):
-        raise CorruptRecordError(
-            f"stored {name!r} has {len(values)} values but its registration has fields {registered.fields}"
+        raise CorruptRecordError.coded(
+            "registered_field_count",
+            "stored {name} has {count} values but its registration has fields {fields}",
+            name=repr(name),
+            count=len(values),
+            fields=str(registered.fields),
         )
     return registered.cls(
         **{
@@ -303,7 +318,12 @@ def _load_items(kind: type) -> Callable[[bytes], Any]:
     def load(data: bytes) -> Any:
         items = _unpack(data)
         if not isinstance(items, list):
-            raise CorruptRecordError(f"a stored {kind.__name__} must hold an array, got {items!r:.60}")
+            raise CorruptRecordError.coded(
+                "items_not_array",
+                "a stored {kind} must hold an array, got {value}",
+                kind=kind.__name__,
+                value=f"{items!r:.60}",
+            )
         return kind(items)
 
     return load
@@ -311,7 +331,9 @@ def _load_items(kind: type) -> Callable[[bytes], Any]:
 
 def _load_uuid(data: bytes) -> uuid.UUID:
     if len(data) != 16:
-        raise CorruptRecordError(f"a stored UUID must be 16 bytes, got {len(data)}")
+        raise CorruptRecordError.coded(
+            "uuid_size", "a stored UUID must be 16 bytes, got {size}", size=len(data)
+        )
     return uuid.UUID(bytes=data)
 
 
@@ -367,7 +389,27 @@ def _unpack_error(error: Exception) -> CorruptRecordError:
         return CorruptRecordError.coded("truncated", "the bytes end inside a value: the record is truncated")
     if isinstance(error, UnicodeDecodeError):
         return CorruptRecordError.coded("not_utf8", "a text in it is not valid UTF-8")
-    return CorruptRecordError(f"{type(error).__name__}: {error}")
+    return CorruptRecordError.coded(
+        "does_not_decode",
+        "it does not decode ({error}: {detail})",
+        error=type(error).__name__,
+        detail=str(error),
+    )
+
+
+def _pack_error(error: Exception) -> UnsavableValueError:
+    """What msgpack could not pack, in words (and by code)."""
+    if isinstance(error, OverflowError):
+        return UnsavableValueError.coded(
+            "int_beyond_64_bits",
+            "it holds an integer beyond 64 bits: msgpack stores integers from -2**63 to 2**64 - 1",
+        )
+    return UnsavableValueError.coded(
+        "does_not_pack",
+        "msgpack cannot pack it ({error}: {detail})",
+        error=type(error).__name__,
+        detail=str(error),
+    )
 
 
 def _typed_pair(data: Any) -> tuple[str, bytes]:
@@ -378,7 +420,9 @@ def _typed_pair(data: Any) -> tuple[str, bytes]:
         kind, payload = data
         if isinstance(kind, str) and isinstance(payload, bytes | bytearray | memoryview):
             return kind, bytes(payload)
-    raise CorruptRecordError(f"a stored value must be a (type, bytes) pair, got {type(data).__name__}")
+    raise CorruptRecordError.coded(
+        "not_typed_pair", "a stored value must be a (type, bytes) pair, got {type}", type=type(data).__name__
+    )
 
 
 class MsgpackSerializer:
@@ -399,16 +443,18 @@ class MsgpackSerializer:
             return "msgpack", _pack_fast(obj)
         except UnsavableValueError:
             raise
-        except (TypeError, ValueError, OverflowError) as error:  # e.g. an int beyond 64 bits
-            raise UnsavableValueError(f"{type(error).__name__}: {error}") from error
+        except (TypeError, ValueError, OverflowError) as error:
+            raise _pack_error(error) from error
 
     def loads_typed(self, data: TypedValue) -> Any:
         kind, payload = _typed_pair(data)
         if kind == "null":
             return None
         if kind != "msgpack":
-            raise CorruptRecordError(
-                f"cannot load a value serialized as {kind!r}: MsgpackSerializer reads 'msgpack' and 'null'"
+            raise CorruptRecordError.coded(
+                "unknown_serialization",
+                "cannot load a value serialized as {kind}: MsgpackSerializer reads 'msgpack' and 'null'",
+                kind=repr(kind),
             )
         try:
             return _unpack(payload)

@@ -217,4 +217,16 @@ export const enPython = {
   "py.record.problem.versions_seen": "versions_seen[{node}] is {seen}, not a dict",
   "py.record.problem.unsavable_type": "{kind} ({value}) is not a type checkpoints hold: they hold only JSON-like values, set, frozenset, tuple, datetime, uuid.UUID, bytes and types registered with lab.checkpoint.serde.register_type",
   "py.record.problem.too_deep_to_load_back": "it nests containers more than {limit} deep (at {path}), so it could not be loaded back",
+  // -- the serializer's other problems, each by code (lab/checkpoint/serde.py; branch split) --
+  "py.record.problem.registered_field_type": "stored {name} has {field}={value} ({type}); its {field} must be {wanted}",
+  "py.record.problem.typed_object_shape": "a typed object must be [type name, *field values], got {value}",
+  "py.record.problem.unregistered_type": "stored object of type {name} is not registered for loading: import the module that calls lab.checkpoint.serde.register_type for it (lab.types registers Interrupt and Send)",
+  "py.record.problem.registered_field_count": "stored {name} has {count} values but its registration has fields {fields}",
+  "py.record.problem.items_not_array": "a stored {kind} must hold an array, got {value}",
+  "py.record.problem.uuid_size": "a stored UUID must be 16 bytes, got {size}",
+  "py.record.problem.does_not_decode": "it does not decode ({error}: {detail})",
+  "py.record.problem.not_typed_pair": "a stored value must be a (type, bytes) pair, got {type}",
+  "py.record.problem.unknown_serialization": "cannot load a value serialized as {kind}: MsgpackSerializer reads 'msgpack' and 'null'",
+  "py.record.problem.int_beyond_64_bits": "it holds an integer beyond 64 bits: msgpack stores integers from -2**63 to 2**64 - 1",
+  "py.record.problem.does_not_pack": "msgpack cannot pack it ({error}: {detail})",
 };

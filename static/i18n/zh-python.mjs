@@ -217,4 +217,16 @@ export const zhPython = {
   "py.record.problem.versions_seen": "versions_seen[{node}] 是 {seen}，而不是 dict",
   "py.record.problem.unsavable_type": "{kind}（{value}）不是检查点能保存的类型：检查点只保存类 JSON 的值、set、frozenset、tuple、datetime、uuid.UUID、bytes 以及用 lab.checkpoint.serde.register_type 注册过的类型",
   "py.record.problem.too_deep_to_load_back": "它的容器嵌套超过 {limit} 层（在 {path}），保存后无法再加载回来",
+  // -- the serializer's other problems, each by code (lab/checkpoint/serde.py; branch split) --
+  "py.record.problem.registered_field_type": "存储的 {name} 中 {field}={value}（{type}）；它的 {field} 必须是 {wanted}",
+  "py.record.problem.typed_object_shape": "带类型的对象必须是 [类型名, *字段值]，实际得到 {value}",
+  "py.record.problem.unregistered_type": "存储的对象类型 {name} 未注册为可加载：请导入为它调用 lab.checkpoint.serde.register_type 的模块（lab.types 注册了 Interrupt 和 Send）",
+  "py.record.problem.registered_field_count": "存储的 {name} 有 {count} 个值，但它注册的字段是 {fields}",
+  "py.record.problem.items_not_array": "存储的 {kind} 必须包含一个数组，实际得到 {value}",
+  "py.record.problem.uuid_size": "存储的 UUID 必须是 16 个字节，实际是 {size} 个",
+  "py.record.problem.does_not_decode": "它无法解码（{error}: {detail}）",
+  "py.record.problem.not_typed_pair": "存储的值必须是一个 (类型, 字节) 对，实际得到 {type}",
+  "py.record.problem.unknown_serialization": "无法加载以 {kind} 序列化的值：MsgpackSerializer 只读取 'msgpack' 和 'null'",
+  "py.record.problem.int_beyond_64_bits": "它包含超出 64 位的整数：msgpack 只能存储 -2**63 到 2**64 - 1 之间的整数",
+  "py.record.problem.does_not_pack": "msgpack 无法打包它（{error}: {detail}）",
 };
