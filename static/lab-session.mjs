@@ -13,7 +13,8 @@
  * whatever it had not saved), switches to a new worker - a warm spare booted in advance, unless
  * `{spare: false}` - and sends it the controller's `restore`, so the page shows the thread as
  * IndexedDB has it. `kill()` does the same at any moment, unasked. A run command that was waiting
- * when its process died resolves with `{status: "crashed", crash_point}`.
+ * when its process died resolves with `{status: "crashed", crash_point}`. The switching itself is the
+ * process switchboard's (process-switchboard.mjs); the session tells it how a new process restores.
  *
  * The external world is the page's: the controller's paid API and SAR registry calls arrive as
  * `world` events, which the session answers from its Ledger (ledger.mjs). Everything a reload
@@ -37,45 +38,24 @@ import { Ledger } from "./ledger.mjs";
 import { clearOfflineCopy, controlled } from "./offline.mjs";
 import { PageRecords } from "./page-records.mjs";
 import { serveRecords, serveWorld } from "./process-calls.mjs";
-import { errorInfo } from "./protocol.mjs";
-import { PythonProcess } from "./python-process.mjs";
+import { ProcessSwitchboard } from "./process-switchboard.mjs";
 
 export { LabError };
 
 /** @typedef {import("./protocol.mjs").SessionEvent} SessionEvent */
 /** @typedef {import("./protocol.mjs").ProcessReadyEvent} ProcessReadyEvent */
-/** @typedef {import("./protocol.mjs").CrashInfo} CrashInfo */
-
-/** The controller commands that run the graph: the ones a crash can interrupt (controller.py). */
-const RUN_COMMANDS = new Set(["step", "run", "resume", "answer", "replay"]);
+/** @typedef {import("./python-process.mjs").PythonProcess} PythonProcess */
+/** @typedef {import("./process-switchboard.mjs").ControllerCall} ControllerCall */
 
 export class LabSession {
   /** @type {Ledger} the external world's ledger: read its rows with entries(), watch onChange */
   ledger;
   /** the checkpoints and journal of a worker without IndexedDB: kept here, they outlive its crash */
   records = new PageRecords();
-  #spareWanted;
-  #delay;
-  #count = 0;
   /** @type {Set<(event: SessionEvent) => void>} */
   #listeners = new Set();
-  /** @type {PythonProcess} the process that answers commands (or is booting to) */
-  #active;
-  /** @type {PythonProcess | null} the next one, booting or booted in advance */
-  #spare = null;
-  /** @type {Promise<ProcessReadyEvent>} the active process's way to ready */
-  #ready;
-  /** @type {"booting" | "ready" | "failed" | "closed"} */
-  #state = "booting";
-  /** @type {ProcessReadyEvent | null} */
-  #lastReady = null;
-  /** @type {Promise<unknown>} the first worker waits for the service worker, so Pyodide is cached once */
-  #offline;
-  #snapshotWanted;
-  /** @type {Promise<unknown>} a spare started while the memory snapshot is being made waits for it */
-  #snapshotDone = Promise.resolve();
-  /** how many controller commands are running: the snapshot is made only while none is */
-  #commandsRunning = 0;
+  /** @type {ProcessSwitchboard} the active process, its warm spare, and the switch on a crash */
+  #processes;
   /** @type {{thread: string, writer: "here" | "elsewhere"} | null} who writes this tab's thread (setWriter) */
   #writer = null;
   #oneWriter;
@@ -96,13 +76,21 @@ export class LabSession {
   } = {}) {
     this.#oneWriter = oneWriter;
     performance.mark("lab:session");
-    this.#offline = offline ? controlled().finally(() => performance.mark("lab:controlled")) : Promise.resolve(false);
-    this.#snapshotWanted = snapshot;
-    this.#spareWanted = spare;
-    this.#delay = delay;
+    /** the first worker waits for the service worker, so Pyodide is cached once */
+    const whenControlled = offline
+      ? controlled().finally(() => performance.mark("lab:controlled"))
+      : Promise.resolve(false);
     this.ledger = ledger;
     ledger.onChange((change) => this.#emit({ type: "ledger", ...change }));
-    this.#switchTo(this.#spawn(), "start", performance.now());
+    this.#processes = new ProcessSwitchboard({
+      spare,
+      delay,
+      whenCanStart: whenControlled,
+      restore: (call) => this.#restore(call),
+      serve: (process, event) => this.#serve(process, event),
+      started: () => this.#afterFirstBoot(whenControlled, snapshot),
+      emit: (event) => this.#emit(event),
+    });
   }
 
   /**
@@ -111,7 +99,7 @@ export class LabSession {
    * @returns {Promise<ProcessReadyEvent>}
    */
   get ready() {
-    return this.#whenReady();
+    return this.#processes.whenReady();
   }
 
   /**
@@ -120,8 +108,7 @@ export class LabSession {
    *            ready: ProcessReadyEvent | null}}
    */
   get status() {
-    const spare = this.#spare === null ? "none" : this.#spare.booted ? "ready" : "booting";
-    return { state: this.#state, worker: this.#active.number, spare, ready: this.#lastReady };
+    return this.#processes.status;
   }
 
   /**
@@ -133,9 +120,8 @@ export class LabSession {
    * @throws {LabError} `type` and `message` (and `notes`) from the controller, or type "Crashed" when
    *   the process died under any other command
    */
-  async command(name, args = {}) {
-    await this.#whenReady();
-    return this.#call(this.#active, name, args);
+  command(name, args = {}) {
+    return this.#processes.command(name, args);
   }
 
   /**
@@ -144,9 +130,8 @@ export class LabSession {
    * @param {string} cmd @param {object} [args]
    * @returns {Promise<any>} its result; rejects with a LabError
    */
-  async request(cmd, args = {}) {
-    await this.#whenReady();
-    return this.#active.client.request(cmd, args);
+  request(cmd, args = {}) {
+    return this.#processes.request(cmd, args);
   }
 
   /**
@@ -164,10 +149,7 @@ export class LabSession {
    * @returns {Promise<ProcessReadyEvent>} the replacement's ready event
    */
   kill() {
-    this.#requireOpen();
-    const crash = { cause: "kill", run: null, seam: null, node: null, step: null, checkpoint_id: null };
-    this.#crash(this.#active, crash);
-    return this.ready;
+    return this.#processes.kill();
   }
 
   /**
@@ -198,10 +180,7 @@ export class LabSession {
 
   /** Boot a fresh process after a failed boot (the Retry button). */
   retry() {
-    this.#requireOpen();
-    this.#active.kill();
-    this.#switchTo(this.#spawn(), "retry", performance.now());
-    return this.ready;
+    return this.#processes.retry();
   }
 
   /**
@@ -218,168 +197,52 @@ export class LabSession {
 
   /** Stop every worker; the session answers nothing after this. */
   close() {
-    this.#state = "closed";
-    this.#active.kill();
-    this.#spare?.kill();
-    this.#spare = null;
+    this.#processes.close();
     this.#listeners.clear();
   }
 
-  // -- processes --------------------------------------------------------------------------------------
+  // -- what a new process is told, and what the processes ask of the page ------------------------------
 
   /**
-   * How a process that takes over restores: the thread this tab shows, and only reading while the
-   * page keeps one writer per thread (Python's set_writer("here") then writes down a run that died).
+   * Bring the controller's session up in a process that takes over: restore the thread this tab shows,
+   * only reading while the page keeps one writer per thread, then say who writes it (Python's
+   * set_writer("here") then writes down a run that died).
+   * @param {ControllerCall} call the new process's controller
    */
+  async #restore(call) {
+    const restored = await call("restore", this.#restoreArgs());
+    if (this.#writer) await call("set_writer", { writer: this.#writer.writer });
+    return restored;
+  }
+
   #restoreArgs() {
     if (this.#writer) return { observe_only: true, thread_id: this.#writer.thread };
     return this.#oneWriter ? { observe_only: true } : {};
   }
 
-  /** @param {Promise<unknown>} [whenCanStart] what the worker waits for before it starts */
-  #spawn(whenCanStart = this.#offline) {
-    this.#count += 1;
-    const onEvent = (process, event) => this.#onProcessEvent(process, event);
-    return new PythonProcess(this.#count, this.#delay, onEvent, whenCanStart);
+  /**
+   * Answer what a process asks of the page: its checkpoint records (page-records.mjs) or a call to
+   * the external world, from the ledger (process-calls.mjs).
+   * @param {PythonProcess} process @param {{type: string, call: number, op: string, args: object}} event
+   */
+  #serve(process, event) {
+    if (event.type === "records") serveRecords(process, this.records, event);
+    else serveWorld(process, this.ledger, event);
   }
 
   /**
-   * Make `process` the active one and bring it up: wait for its boot, restore the controller's
-   * session, announce "ready", then start the next spare.
-   * @param {PythonProcess} process
-   * @param {"start" | "seam" | "kill" | "retry"} reason
-   * @param {number} since when the wait began (performance.now()): the ready event's `ms` counts from it
+   * The session's background work once its first process is ready (after-first-boot.mjs).
+   * @param {Promise<boolean>} whenControlled @param {boolean} snapshot
    */
-  #switchTo(process, reason, since) {
-    this.#active = process;
-    this.#state = "booting";
-    const warm = process.booted;
-    const booting = { type: "process", state: "booting", worker: process.number, reason, warm };
-    queueMicrotask(() => this.#emit(booting)); // the first switch is in the constructor: let listeners come
-    this.#ready = this.#bringUp(process, reason, since, warm);
-    this.#ready.catch(() => {}); // reported as a "failed" process event; commands see the rejection
-  }
-
-  async #bringUp(process, reason, since, warm) {
-    let info, restored;
-    try {
-      info = await process.whenBooted;
-      restored = await this.#call(process, "restore", this.#restoreArgs());
-      if (this.#writer) await this.#call(process, "set_writer", { writer: this.#writer.writer });
-    } catch (error) {
-      if (process === this.#active) {
-        this.#state = "failed";
-        this.#emit({ type: "process", state: "failed", worker: process.number, error: errorInfo(error) });
-      }
-      throw error;
-    }
-    const ready = {
-      type: "process",
-      state: "ready",
-      worker: process.number,
-      reason,
-      warm,
-      snapshot: process.snapshot,
-      ms: Math.round(performance.now() - since),
-      storage: info.storage,
-      process: info.process,
-      restored,
-    };
-    if (process !== this.#active) {
-      throw new LabError({ type: "Replaced", message: "a newer process took over while this one booted" });
-    }
-    this.#state = "ready";
-    this.#lastReady = ready;
-    this.#emit(ready);
-    if (reason === "start") {
-      afterFirstBoot({
-        controlled: this.#offline,
-        snapshot: this.#snapshotWanted,
-        busy: () => this.#commandsRunning > 0 || (this.#spare !== null && !this.#spare.booted),
-        closed: () => this.#state === "closed",
-        snapshotting: (done) => (this.#snapshotDone = done),
-        emit: (event) => this.#emit(event),
-      });
-    }
-    this.#prepareSpare();
-    return ready;
-  }
-
-  /** Boot the next process in advance, so that a crash finds it ready. */
-  #prepareSpare() {
-    if (!this.#spareWanted || this.#spare !== null) return;
-    const spare = this.#spawn(this.#snapshotDone);
-    this.#spare = spare;
-    const stillSpare = () => this.#spare === spare;
-    spare.whenBooted.then(
-      () => stillSpare() && this.#emit({ type: "process", state: "spare-ready", worker: spare.number }),
-      () => stillSpare() && (this.#spare = null), // a crash will boot a fresh one instead
-    );
-  }
-
-  /**
-   * Terminate `process` for real and switch to the next one.
-   * @param {PythonProcess} process @param {CrashInfo} crash
-   */
-  #crash(process, crash) {
-    const since = performance.now();
-    process.kill(crash);
-    this.#emit({ type: "process", state: "crashed", worker: process.number, crash });
-    const next = this.#spare ?? this.#spawn();
-    this.#spare = null;
-    this.#switchTo(next, crash.cause, since);
-  }
-
-  /** @returns {Promise<ProcessReadyEvent>} once the active process is ready (following any switch) */
-  async #whenReady() {
-    this.#requireOpen();
-    for (;;) {
-      const ready = this.#ready;
-      try {
-        const event = await ready;
-        if (ready === this.#ready) return event;
-      } catch (error) {
-        if (ready === this.#ready) throw error;
-      }
-    }
-  }
-
-  #requireOpen() {
-    if (this.#state !== "closed") return;
-    throw new LabError({ type: "Closed", message: "This lab session is closed" });
-  }
-
-  /** Send a controller command to `process` and unwrap its answer. */
-  async #call(process, name, args = {}) {
-    let answer;
-    this.#commandsRunning += 1;
-    try {
-      answer = await process.client.request("lab", { name, args });
-    } catch (error) {
-      if (process.crash === null) throw error; // alive, or closed: the error says what happened
-      if (RUN_COMMANDS.has(name)) return { status: "crashed", crash_point: process.crash };
-      const message = `The lab's Python process was killed while it ran ${name}`;
-      throw new LabError({ type: "Crashed", message });
-    } finally {
-      this.#commandsRunning -= 1;
-    }
-    if (!answer.ok) throw Object.assign(new LabError(answer.error), { notes: answer.error.notes ?? [] });
-    return answer.result;
-  }
-
-  // -- events -----------------------------------------------------------------------------------------
-
-  /** @param {PythonProcess} process @param {object} event */
-  #onProcessEvent(process, event) {
-    if (event.type === "records") return serveRecords(process, this.records, event); // spares read them too
-    if (process !== this.#active || !process.alive) return; // a spare boots quietly; the dead are silent
-    this.#emit({ ...event, worker: process.number });
-    if (event.type === "world") {
-      serveWorld(process, this.ledger, event);
-    } else if (event.type === "crash_point") {
-      const { run, seam, node, step, checkpoint_id } = event;
-      this.#crash(process, { cause: "seam", run, seam, node, step, checkpoint_id });
-    }
+  #afterFirstBoot(whenControlled, snapshot) {
+    afterFirstBoot({
+      controlled: whenControlled,
+      snapshot,
+      busy: () => this.#processes.busy,
+      closed: () => this.#processes.closed,
+      snapshotting: (done) => this.#processes.spareWaitsFor(done),
+      emit: (event) => this.#emit(event),
+    });
   }
 
   /** @param {SessionEvent} event */
@@ -387,4 +250,3 @@ export class LabSession {
     for (const listener of this.#listeners) listener(event);
   }
 }
-

@@ -1,7 +1,7 @@
 /**
  * One Python process of the lab: a Web Worker running Pyodide and the lab controller, from boot to
- * termination (LabSession, lab-session.mjs, owns them, kills them on a crash and swaps in a spare),
- * and the throwaway worker that makes the build's memory snapshot.
+ * termination (the process switchboard, process-switchboard.mjs, owns them, kills them on a crash and
+ * swaps in a spare), and the throwaway worker that makes the build's memory snapshot.
  */
 import { LabClient, LabError } from "./lab-client.mjs";
 
