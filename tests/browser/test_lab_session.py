@@ -190,7 +190,11 @@ def test_a_crash_terminates_the_worker_and_a_new_one_restores_the_thread(fresh):
     fresh.wait_for(lambda: fresh.status()["spare"] == "ready", "the warm spare")
     fresh.forget_events()
     before = fresh.status()
-    fresh.do("arm_crash", seam="task_finish", node="screen_sanctions")
+    # The siblings run in parallel and, on a busy machine, finish in either order: the crash waits for
+    # fetch_transactions' saved writes, which the new process must find (no race; as in test_lab_ui).
+    fresh.do(
+        "arm_crash", seam="task_finish", node="screen_sanctions", after=["put_writes", "fetch_transactions"]
+    )
 
     crashed = fresh.do("run")  # the run's process dies under it
     assert crashed["status"] == "crashed"
