@@ -35,7 +35,9 @@ read back.
 **Loading never runs code found in the data**: an unknown extension code or an unregistered type
 name is refused; the only constructors ever called are those of registered types, and only with
 field values of the types they were registered with (``Interrupt(id=123)`` is refused). Whatever is
-wrong, loading raises one error, :class:`CorruptRecordError`, saying what. This works with
+wrong, loading raises one error, :class:`CorruptRecordError`, saying what, in English and by a code
+(with its values as data) that the page says in the learner's language; so does every
+:class:`UnsavableValueError` of saving (an integer beyond 64 bits is one). This works with
 msgpack's C extension and with its pure-Python fallback (the one Pyodide may use), which produce
 identical bytes.
 """
