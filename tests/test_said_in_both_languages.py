@@ -18,6 +18,7 @@ from typing import Any
 import msgpack
 import pytest
 
+from lab.checkpoint import InMemorySaver, empty_checkpoint
 from lab.checkpoint.errors import CorruptRecordError, UnsavableValueError
 from lab.checkpoint.records import place_name, record_place
 from lab.checkpoint.serde import MAX_DEPTH, MsgpackSerializer
@@ -204,6 +205,30 @@ def test_every_problem_the_serializer_refuses_by_is_said_by_code_in_both_languag
     assert "record.problem" not in codes
     assert {"record.problem.int_beyond_64_bits", "record.problem.does_not_pack"} <= codes
     assert_said_in_both_languages(said)
+
+
+class RefusingSerializer(MsgpackSerializer):
+    """A custom serializer that saves like ours but raises its own error on every load."""
+
+    def loads_typed(self, data: Any) -> Any:
+        raise RuntimeError("the key vault is locked")
+
+
+def test_a_custom_serializers_own_error_is_said_by_code_in_both_languages():
+    """A saver built with a learner's serializer that raises on load: the one ``CorruptRecordError``,
+    coded ``serializer_raised``, naming the record and keeping the serializer's words as data."""
+    saver = InMemorySaver(serde=RefusingSerializer())
+    config = {"configurable": {"thread_id": "vault", "checkpoint_ns": ""}}
+    checkpoint = {**empty_checkpoint(), "channel_values": {"x": 1}, "channel_versions": {"x": 1}}
+    saver.put(config, checkpoint, {"source": "input", "step": -1, "parents": {}}, {"x": 1})
+    with pytest.raises(CorruptRecordError) as refused:
+        saver.get_tuple(config)
+    assert refused.value.code == "serializer_raised"
+    assert "thread 'vault'" in str(refused.value)
+    said = problem_message(refused.value)
+    assert said["code"] == "record.problem.serializer_raised"
+    assert said["params"] == {"error": "RuntimeError", "detail": "the key vault is locked"}
+    assert_said_in_both_languages([said])
 
 
 def test_every_python_entry_of_the_chinese_catalogue_is_chinese():

@@ -303,8 +303,13 @@ class CheckpointSaver(BaseCheckpointSaver):
             raise error.at(place_name(place), place) from error
         except Exception as error:  # a custom serializer's own error: still the one error type
             place = record_place(key, part, **names)
-            problem = f"{type(error).__name__}: {error}"
-            raise CorruptRecordError(problem, place_name(place), place=place) from error
+            refused = CorruptRecordError.coded(
+                "serializer_raised",
+                "its serializer raised {error}: {detail}",
+                error=type(error).__name__,
+                detail=str(error),
+            )
+            raise refused.at(place_name(place), place) from error
 
     def _checkpoint(self, row: CheckpointRow) -> dict[str, Any]:
         return self._load_dict(row, "checkpoint", checkpoint_problem)

@@ -229,4 +229,5 @@ export const enPython = {
   "py.record.problem.unknown_serialization": "cannot load a value serialized as {kind}: MsgpackSerializer reads 'msgpack' and 'null'",
   "py.record.problem.int_beyond_64_bits": "it holds an integer beyond 64 bits: msgpack stores integers from -2**63 to 2**64 - 1",
   "py.record.problem.does_not_pack": "msgpack cannot pack it ({error}: {detail})",
+  "py.record.problem.serializer_raised": "its serializer raised {error}: {detail}",
 };

@@ -229,4 +229,5 @@ export const zhPython = {
   "py.record.problem.unknown_serialization": "无法加载以 {kind} 序列化的值：MsgpackSerializer 只读取 'msgpack' 和 'null'",
   "py.record.problem.int_beyond_64_bits": "它包含超出 64 位的整数：msgpack 只能存储 -2**63 到 2**64 - 1 之间的整数",
   "py.record.problem.does_not_pack": "msgpack 无法打包它（{error}: {detail}）",
+  "py.record.problem.serializer_raised": "它的序列化器抛出了 {error}：{detail}",
 };
