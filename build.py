@@ -487,46 +487,6 @@ def headers_file() -> str:
 
 
 # --------------------------------------------------------------------------------------------------
-# Module preloads: the static import graph of each page's entry modules, fetched at once
-# --------------------------------------------------------------------------------------------------
-
-# A static import or re-export at the start of a line: `import x from "./a.mjs"`, `import "./a.mjs"`,
-# `export { y } from "./a.mjs"`, across lines too; never a dynamic `import("./a.mjs")`.
-STATIC_IMPORT = re.compile(
-    r"""^(?:import\s*|(?:import|export)\b[^;'"(]*?\bfrom\s*)["']([^"']+)["']""", re.MULTILINE
-)
-MODULE_SCRIPT = re.compile(r'<script type="module" src="(/[^"]+\.mjs)"')
-PRELOADED_PAGES = ("index.html", "embed.html")  # the pages that boot the lab as they load
-
-
-def static_imports(module: str, site: Path) -> list[str]:
-    """The site paths (``/a/b.mjs``) that ``module`` (a site path) imports statically, in source order."""
-    source = (site / module.lstrip("/")).read_text()
-    found = [urllib.parse.urljoin(module, spec) for spec in STATIC_IMPORT.findall(source)]
-    return [path for path in found if path.startswith("/") and (site / path.lstrip("/")).is_file()]
-
-
-def module_graph(entries: list[str], site: Path) -> list[str]:
-    """Every module the entries import statically, directly or not, breadth first (entries left out)."""
-    seen, queue = set(entries), list(entries)
-    for module in queue:
-        for imported in static_imports(module, site):
-            if imported not in seen:
-                seen.add(imported)
-                queue.append(imported)
-    return queue[len(entries) :]
-
-
-def add_module_preloads(page: Path, site: Path) -> None:
-    """Name every module the page's module scripts import in ``<link rel="modulepreload">`` tags, so the
-    browser fetches the whole graph at once instead of discovering it one import level at a time."""
-    html = page.read_text()
-    modules = module_graph(MODULE_SCRIPT.findall(html), site)
-    links = "".join(f'  <link rel="modulepreload" href="{module}">\n' for module in modules)
-    page.write_text(html.replace("</head>", f"{links}</head>", 1))
-
-
-# --------------------------------------------------------------------------------------------------
 # Offline: the service worker's list of the build's files
 # --------------------------------------------------------------------------------------------------
 
@@ -630,8 +590,6 @@ def build(dist: Path = DIST) -> BuildResult:
         lab = build_lab_wheel(Path(tmp))
         boot_wheels = [add_hashed(with_bytecode(wheel, Path(tmp)), site) for wheel in (msgpack, lab)]
         render_narratives(site)
-        for page in PRELOADED_PAGES:
-            add_module_preloads(site / page, site)
         (site / "_headers").write_text(headers_file())
         this_build = build_id(precache_list(site))  # the manifest names it, so it cannot be listed yet
         write_manifest(site, this_build, boot_wheels)
