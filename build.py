@@ -37,8 +37,10 @@ from __future__ import annotations
 import argparse
 import base64
 import contextlib
+import gzip
 import hashlib
 import http.server
+import io
 import json
 import os
 import re
@@ -249,10 +251,103 @@ def build_lab_wheel(out_dir: Path) -> Path:
     wheel = out_dir / f"{dist_name}-{version}-py3-none-any.whl"
     with zipfile.ZipFile(wheel, "w", zipfile.ZIP_DEFLATED) as zf:
         for name, data in files.items():
-            entry = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
-            entry.external_attr = 0o644 << 16
-            zf.writestr(entry, data, compress_type=zipfile.ZIP_DEFLATED)
+            zf.writestr(fixed_time_entry(name), data, compress_type=zipfile.ZIP_DEFLATED)
     return wheel
+
+
+# --------------------------------------------------------------------------------------------------
+# Precompiled bytecode: the archives Pyodide unpacks carry each module's .pyc next to its source
+# --------------------------------------------------------------------------------------------------
+
+# Pyodide's Python writes no bytecode, so without these it compiles every imported module from source
+# on every first visit (about 0.3 s of `import lab.browser.worker_api`). Compiled by the pinned Pyodide
+# itself (its Python 3.14; the build's own Python may be older), as unchecked-hash .pyc files: Python
+# loads them without looking at the source's timestamp, which an unpacked archive does not keep.
+# PYTHONNODEBUGRANGES leaves out the column ranges (the ^^^ under a traceback's line): a third
+# smaller, and a traceback still names every file and line.
+COMPILE_BYTECODE_JS = """
+const [indexURL, folder, sitePackages] = process.argv.slice(1);
+const { loadPyodide } = await import(new URL("pyodide.mjs", "file://" + indexURL).href);
+const pyodide = await loadPyodide({ indexURL, env: { PYTHONNODEBUGRANGES: "1" } });
+pyodide.FS.mkdirTree("/compile");
+pyodide.FS.mount(pyodide.FS.filesystems.NODEFS, { root: folder }, "/compile");
+const compiled = pyodide.runPython(`
+import compileall, py_compile
+compileall.compile_dir("/compile", ddir="${sitePackages}", quiet=1,
+                       invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)`);
+if (!compiled) throw new Error("compileall failed");
+"""
+PYODIDE_SITE_PACKAGES = "/lib/python3.14/site-packages"  # where pyodide-boot.mjs unpacks the archives
+BYTECODE_TAG = "cpython-314"  # sys.implementation.cache_tag of the pinned Pyodide
+
+
+def compile_bytecode(sources: dict[str, bytes]) -> dict[str, bytes]:
+    """``{path.py: source}`` -> ``{path/__pycache__/name.cpython-314.pyc: bytecode}``, compiled by the pinned
+    Pyodide in Node; cached under ``.cache/bytecode/`` by the sources' hash, so a rebuild with the same
+    sources does not start Node. Raises BuildError when Node is missing or a module does not compile."""
+    digest = hashlib.sha256(PYODIDE_VERSION.encode())
+    for name, data in sorted(sources.items()):
+        digest.update(f"{name}\0{len(data)}\0".encode() + data)
+
+    def compile_in_pyodide(tmp: Path) -> Path:
+        folder = tmp / "sources"
+        for name, data in sources.items():
+            (folder / name).parent.mkdir(parents=True, exist_ok=True)
+            (folder / name).write_bytes(data)
+        pyodide = fetch_pyodide()
+        run(["node", "--input-type=module", "-e", COMPILE_BYTECODE_JS, f"{pyodide}/", str(folder),
+             PYODIDE_SITE_PACKAGES])  # fmt: skip
+        compiled = tmp / "bytecode.zip"
+        with zipfile.ZipFile(compiled, "w") as zf:
+            for name in sorted(sources):
+                zf.writestr(fixed_time_entry(pyc_path(name)), (folder / pyc_path(name)).read_bytes())
+        return compiled
+
+    with zipfile.ZipFile(
+        cached(CACHE / "bytecode" / f"{digest.hexdigest()[:32]}.zip", compile_in_pyodide)
+    ) as zf:
+        return {name: zf.read(name) for name in zf.namelist()}
+
+
+def pyc_path(source: str) -> str:
+    """``lab/x.py`` -> ``lab/__pycache__/x.cpython-314.pyc``, where Python looks for a module's bytecode."""
+    folder, _, name = source.rpartition("/")
+    return f"{folder}/__pycache__/{name.removesuffix('.py')}.{BYTECODE_TAG}.pyc".lstrip("/")
+
+
+def fixed_time_entry(name: str) -> zipfile.ZipInfo:
+    """A zip entry with a fixed timestamp and mode, so the same bytes always give the same archive."""
+    entry = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+    entry.external_attr = 0o644 << 16
+    return entry
+
+
+def with_bytecode(wheel: Path, out_dir: Path) -> Path:
+    """The wheel's files plus each module's bytecode, as ``<wheel name>.tar.gz`` (deterministic).
+
+    A gzipped tar (ustar, which ``static/pyodide-boot.mjs`` reads), not a wheel: a zip compresses each
+    file alone, while one gzip stream over a source followed by its bytecode shares their names and
+    docstrings, so the archive grows by about half of what a wheel with the same .pyc files would
+    (figure 3 of bench/RESULTS.md counts every byte of a first visit).
+    """
+    with zipfile.ZipFile(wheel) as zf:
+        files = {name: zf.read(name) for name in zf.namelist()}
+    bytecode = compile_bytecode({name: data for name, data in files.items() if name.endswith(".py")})
+    ordered = []
+    for name in sorted(files):  # each source right before its bytecode
+        ordered.append(name)
+        if name.endswith(".py"):
+            ordered.append(pyc_path(name))
+    tar = io.BytesIO()
+    with tarfile.open(fileobj=tar, mode="w", format=tarfile.USTAR_FORMAT) as archive:  # tarFiles() reads it
+        for name in ordered:
+            data = files.get(name, bytecode.get(name))
+            entry = tarfile.TarInfo(name)
+            entry.size, entry.mode = len(data), 0o644
+            archive.addfile(entry, io.BytesIO(data))
+    packed = out_dir / f"{wheel.name.removesuffix('.whl')}.tar.gz"
+    packed.write_bytes(gzip.compress(tar.getvalue(), compresslevel=9, mtime=0))
+    return packed
 
 
 # --------------------------------------------------------------------------------------------------
@@ -353,7 +448,8 @@ def write_manifest(site: Path, build_id: str, boot_wheels: list[str]) -> None:
         "const url = (path) => new URL(path, import.meta.url).href;\n\n"
         "/** Pyodide's own files (core, stdlib, lock file); the path is versioned and cached forever. */\n"
         f"export const PYODIDE_INDEX_URL = url({json.dumps(pyodide_dir)});\n\n"
-        "/** Wheels the worker loads at boot, in order; content-hashed URLs, cached forever. */\n"
+        "/** Wheels the worker loads at boot, in order, each with its bytecode as a .tar.gz; content-hashed\n"
+        " * URLs, cached forever. */\n"
         f"export const BOOT_WHEELS = [\n{urls(boot_wheels)}];\n"
     )
 
@@ -492,7 +588,7 @@ def build(dist: Path = DIST) -> BuildResult:
         render_static_pages(site)
         shutil.copytree(pyodide, site / "pyodide" / PYODIDE_VERSION)
         lab = build_lab_wheel(Path(tmp))
-        boot_wheels = [add_hashed(msgpack, site), add_hashed(lab, site)]
+        boot_wheels = [add_hashed(with_bytecode(wheel, Path(tmp)), site) for wheel in (msgpack, lab)]
         render_narratives(site)
         (site / "_headers").write_text(headers_file())
         this_build = build_id(precache_list(site))  # the manifest names it, so it cannot be listed yet
@@ -582,6 +678,7 @@ class PagesLikeHandler(http.server.SimpleHTTPRequestHandler):
         ".js": "application/javascript",
         ".wasm": "application/wasm",
         ".whl": "application/octet-stream",
+        ".gz": "application/gzip",  # the wheels with their bytecode (.tar.gz), sent as is, never decoded
         ".zip": "application/zip",
         ".json": "application/json",
         ".css": "text/css; charset=utf-8",

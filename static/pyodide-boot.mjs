@@ -31,28 +31,55 @@ const SNAPSHOT_KEY = new URL("./pyodide-memory-snapshot", import.meta.url).href;
 const PRELOAD_PYTHON = "import lab.preload; len(lab.preload.preload())";
 
 /**
- * Download the boot wheels (start this before Pyodide, so both download at once).
- * @returns {Promise<Array<{name: string, bytes: ArrayBuffer}>>}
+ * Download the boot wheels and read their files (start this before Pyodide, so all of it happens while
+ * Pyodide boots). build.py ships each wheel's files with their precompiled bytecode (a .pyc next to
+ * each .py) as a gzipped tar: the browser ungzips it natively, and the tar is read here.
+ * @returns {Promise<Array<{name: string, files: Array<{path: string, bytes: Uint8Array}>}>>}
  */
 export function fetchWheels() {
   return Promise.all(
     BOOT_WHEELS.map(async (url) => {
       const response = await fetch(url);
       if (!response.ok) throw new Error(`could not download ${url}: HTTP ${response.status}`);
-      return { name: decodeURIComponent(url.split("/").pop()), bytes: await response.arrayBuffer() };
+      const tar = await new Response(response.body.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer();
+      return { name: decodeURIComponent(url.split("/").pop()), files: tarFiles(new Uint8Array(tar)) };
     }),
   );
 }
 
 /**
- * Unpack the wheels straight into site-packages: a wheel is a zip, and ours need no installer.
- * @param {any} pyodide @param {Array<{name: string, bytes: ArrayBuffer}>} wheels
- * @returns {string[]} the wheels' file names
+ * The regular files of a ustar archive, the only kind build.py writes: each 512-byte header holds the
+ * name (prefix at 345, name at 0), the size (octal, at 124) and the type (at 156; "0" a file); the
+ * file's bytes follow, padded to 512; two zero blocks end it.
+ * @param {Uint8Array} tar @returns {Array<{path: string, bytes: Uint8Array}>}
+ */
+function tarFiles(tar) {
+  const decoder = new TextDecoder();
+  const files = [];
+  for (let at = 0; at + 512 <= tar.length && tar[at] !== 0; ) {
+    const field = (offset, length) => decoder.decode(tar.subarray(at + offset, at + offset + length)).split("\0")[0];
+    const size = parseInt(field(124, 12), 8);
+    const [prefix, name] = [field(345, 155), field(0, 100)];
+    if (field(156, 1) === "0") files.push({ path: prefix ? `${prefix}/${name}` : name, bytes: tar.subarray(at + 512, at + 512 + size) });
+    at += 512 + Math.ceil(size / 512) * 512;
+  }
+  return files;
+}
+
+/**
+ * Write the wheels' files straight into site-packages; ours need no installer.
+ * @param {any} pyodide @param {Array<{name: string, files: Array<{path: string, bytes: Uint8Array}>}>} wheels
+ * @returns {string[]} the archives' file names
  */
 export function unpackWheels(pyodide, wheels) {
   // site is imported at startup (sysconfig is not, and would cost an import): Pyodide asks it too
   const sitePackages = pyodide.runPython("import site; site.getsitepackages()[0]");
-  for (const { bytes } of wheels) pyodide.unpackArchive(bytes, "wheel", { extractDir: sitePackages });
+  for (const { path, bytes } of wheels.flatMap(({ files }) => files)) {
+    const target = `${sitePackages}/${path}`;
+    pyodide.FS.mkdirTree(target.slice(0, target.lastIndexOf("/")));
+    pyodide.FS.writeFile(target, bytes);
+  }
+  pyodide.runPython("import importlib; importlib.invalidate_caches()"); // new folders on sys.path
   return wheels.map(({ name }) => name);
 }
 

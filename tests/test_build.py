@@ -6,7 +6,9 @@ import hashlib
 import html as html_module
 import json
 import re
+import subprocess
 import sys
+import tarfile
 import time
 import zipfile
 from pathlib import Path
@@ -103,10 +105,10 @@ def test_assets_are_versioned_or_content_hashed(built):
     assert sorted(p.name for p in (dist / "pyodide" / build.PYODIDE_VERSION).iterdir()) == sorted(
         build.PYODIDE_RUNTIME_FILES
     )
-    wheels = [p.relative_to(dist / "wheels").as_posix() for p in (dist / "wheels").rglob("*.whl")]
+    wheels = [p.relative_to(dist / "wheels").as_posix() for p in (dist / "wheels").rglob("*") if p.is_file()]
     assert sorted(re.sub(r"^[0-9a-f]{16}/", "", wheel) for wheel in wheels) == [
-        "checkpoint_lab-0.1.0-py3-none-any.whl",
-        "msgpack-1.2.4-py3-none-any.whl",  # pure Python: Pyodide cannot load msgpack's C extension
+        "checkpoint_lab-0.1.0-py3-none-any.tar.gz",  # each wheel's files with their bytecode
+        "msgpack-1.2.4-py3-none-any.tar.gz",  # pure Python: Pyodide cannot load msgpack's C extension
     ]
     manifest = (dist / "build-manifest.mjs").read_text()
     assert all(f'url("./wheels/{wheel}")' in manifest for wheel in wheels)
@@ -125,6 +127,84 @@ def test_lab_wheel_is_deterministic_and_complete(tmp_path):
         record = zf.read(f"{info}/RECORD").decode().splitlines()
         assert len(record) == len(names)  # every file is listed, RECORD itself included
         assert "Tag: py3-none-any" in zf.read(f"{info}/WHEEL").decode()
+
+
+def boot_archives(dist: Path) -> dict[str, dict[str, bytes]]:
+    """The archives the worker unpacks at boot: archive name -> {path inside: bytes}, in archive order."""
+    archives = {}
+    for path in sorted((dist / "wheels").rglob("*.tar.gz")):
+        with tarfile.open(path) as tar:
+            archives[path.name] = {entry.name: tar.extractfile(entry).read() for entry in tar.getmembers()}
+    return archives
+
+
+def test_the_boot_archives_carry_every_module_with_its_bytecode_for_pyodide(built):
+    for name, files in boot_archives(built.dist).items():
+        sources = [path for path in files if path.endswith(".py")]
+        assert sources and all(build.pyc_path(path) in files for path in sources), name
+        names = list(files)
+        assert all(
+            names[names.index(path) + 1] == build.pyc_path(path) for path in sources
+        )  # each next to its source
+        for path in sources:
+            pyc = files[build.pyc_path(path)]
+            # Python 3.14's magic number (3600 + x, then "\r\n"); flags 0b01: hash-based and never checked
+            # against the source, which an unpacked archive gives no reliable timestamp
+            assert 3600 <= int.from_bytes(pyc[:2], "little") < 3700 and pyc[2:4] == b"\r\n", path
+            assert int.from_bytes(pyc[4:8], "little") == 0b01, path
+    lab = boot_archives(built.dist)["checkpoint_lab-0.1.0-py3-none-any.tar.gz"]
+    assert (
+        lab["lab/browser/worker_api.py"] == (ROOT / "lab/browser/worker_api.py").read_bytes()
+    )  # sources kept
+
+
+# Pyodide in Node: unpack the archives into site-packages as pyodide-boot.mjs does, then import every
+# snapshot-safe lab module while counting the modules Python had to compile from source.
+IMPORT_FROM_BYTECODE_JS = """
+const [indexURL, ...archives] = process.argv.slice(1);
+const { loadPyodide } = await import(new URL("pyodide.mjs", "file://" + indexURL).href);
+const { readFileSync } = await import("node:fs");
+const pyodide = await loadPyodide({ indexURL });
+const sitePackages = "/lib/python3.14/site-packages";
+for (const archive of archives) {
+  pyodide.unpackArchive(new Uint8Array(readFileSync(archive)), "gztar", { extractDir: sitePackages });
+}
+try {
+  console.log(pyodide.runPython(`
+import importlib.machinery, json
+compiled = []
+compile_source = importlib.machinery.SourceFileLoader.source_to_code
+def counting(self, data, path, *args, **kwargs):
+    compiled.append(path)
+    return compile_source(self, data, path, *args, **kwargs)
+importlib.machinery.SourceFileLoader.source_to_code = counting
+import lab.preload
+json.dumps({"imported": lab.preload.preload(), "compiled": compiled})`));
+} catch (error) {
+  console.log(JSON.stringify({ error: error.message })); // not Node's report: a line of minified Pyodide
+}
+"""
+
+
+def test_pyodide_imports_the_lab_from_its_bytecode_without_compiling(built):
+    archives = [str(path) for path in sorted((built.dist / "wheels").rglob("*.tar.gz"))]
+    pyodide = f"{build.fetch_pyodide()}/"
+    done = subprocess.run(
+        ["node", "--input-type=module", "-e", IMPORT_FROM_BYTECODE_JS, pyodide, *archives],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert "error" not in result, result["error"]
+    assert len(result["imported"]) > 50 and result["compiled"] == []
+
+
+def test_bytecode_needs_node_and_says_so(tmp_path, monkeypatch):
+    pyodide = build.fetch_pyodide()
+    monkeypatch.setattr(build, "CACHE", tmp_path)  # nothing compiled yet
+    monkeypatch.setattr(build, "fetch_pyodide", lambda: pyodide)
+    monkeypatch.setenv("PATH", str(tmp_path))  # no node on it
+    with pytest.raises(build.BuildError, match="`node` is not installed"):
+        build.compile_bytecode({"lab/x.py": b"x = 1\n"})
 
 
 def test_rebuild_with_nothing_changed_is_fast(built):
@@ -174,7 +254,7 @@ def test_service_worker_lists_every_file_of_the_build_with_its_hash(built):
     modules = {"/app.mjs", "/worker.mjs", "/build-manifest.mjs", "/offline.mjs", "/page-offline.mjs"}
     pyodide = {f"/pyodide/314.0.7/{name}" for name in build.PYODIDE_RUNTIME_FILES}
     assert pages | modules | pyodide <= listed.keys()
-    assert len([path for path in listed if path.startswith("/wheels/")]) == 2  # msgpack, lab
+    assert len([path for path in listed if path.startswith("/wheels/")]) == 2  # msgpack, lab (with bytecode)
     assert not {"/_headers", "/sw.mjs", "/404", "/index", "/embed.html"} & listed.keys()
     files = [p for p in dist.rglob("*") if p.is_file() and p.name not in build.NOT_PRECACHED]
     assert len(listed) == len(files) - 1  # all but the list itself (sw-build/<hash>.mjs)

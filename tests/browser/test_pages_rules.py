@@ -10,11 +10,11 @@ import pytest
 IMMUTABLE = "public, max-age=31536000, immutable"
 
 
-def fetch(base: str, path: str) -> tuple[int, dict[str, str], str]:
+def fetch(base: str, path: str, headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], str]:
     """GET ``path`` without following redirects: ``(status, lower-cased headers, body text)``."""
     connection = http.client.HTTPConnection(urllib.parse.urlsplit(base).netloc, timeout=30)
     try:
-        connection.request("GET", path)
+        connection.request("GET", path, headers=headers or {})
         response = connection.getresponse()
         body = response.read()
         headers = {name.lower(): value for name, value in response.getheaders()}
@@ -87,7 +87,7 @@ def test_mime_types_and_cache_policy(served, dist):
         "/pyodide/314.0.7/pyodide.asm.wasm": ("application/wasm", IMMUTABLE),
         "/pyodide/314.0.7/pyodide-lock.json": ("application/json", IMMUTABLE),
         "/sw.mjs": ("application/javascript", "no-cache"),  # a new deployment is seen at the next visit
-        **{f"/{wheel}": ("application/octet-stream", IMMUTABLE) for wheel in wheels},
+        **{f"/{wheel}": ("application/gzip", IMMUTABLE) for wheel in wheels},  # with their bytecode
         f"/{build_list}": ("application/javascript", IMMUTABLE),  # sw.mjs's file list, named by its hash
     }
     for path, (content_type, cache_control) in expected.items():
@@ -95,6 +95,8 @@ def test_mime_types_and_cache_policy(served, dist):
         assert status == 200, path
         assert headers["content-type"].split(";")[0] == content_type, path
         assert headers["cache-control"] == cache_control, path
+    for wheel in wheels:  # sent as they are, even to a browser: the worker ungzips them itself
+        assert "content-encoding" not in fetch(served, f"/{wheel}", {"Accept-Encoding": "gzip, br"})[1], wheel
 
 
 def test_dev_server_never_serves_the_headers_file(site):
