@@ -50,6 +50,7 @@ export function createModel(fromUrl) {
  * @param {object} model @param {object} view @param {number} processNumber the process that answered
  */
 export function takeView(model, view, processNumber) {
+  const shownThread = model.session?.thread_id ?? null;
   Object.assign(model, {
     session: view.session, status: view.status, actions: view.actions, seams: view.seams,
     defaults: view.defaults, armed: view.armed, review: view.review, frames: view.frames, tree: view.tree,
@@ -59,7 +60,11 @@ export function takeView(model, view, processNumber) {
   const { variants, durabilities } = view.defaults;
   if (!variants.includes(model.choices.variant)) model.choices.variant = view.defaults.variant;
   if (!durabilities.includes(model.choices.durability)) model.choices.durability = view.defaults.durability;
-  if (view.session) Object.assign(model.choices, { case: view.session.case_id, variant: view.session.variant });
+  // The form follows the thread only when another thread comes into view: a refresh of the same one
+  // (a new process, another tab's save) keeps what the learner picked for the next Start.
+  if (view.session && view.session.thread_id !== shownThread) {
+    Object.assign(model.choices, { case: view.session.case_id, variant: view.session.variant });
+  }
   model.graph = view.session ? view.graph : model.catalog?.graphs[model.choices.variant] ?? view.graph;
   if (model.branchLeaf && !model.tree.branches.some((b) => b.leaf === model.branchLeaf)) model.branchLeaf = null;
   settleSelection(model);

@@ -6,6 +6,8 @@ through the page's LabSession.
 
 from __future__ import annotations
 
+import re
+
 from lab_page import (
     arm_crash,
     button,
@@ -13,9 +15,11 @@ from lab_page import (
     crash_and_reboot,
     open_lab,
     press,
+    process_ready,
     settle,
     start,
     table_ids,
+    view,
     wait_until,
 )
 
@@ -95,6 +99,22 @@ def test_the_page_shows_what_view_says_through_the_story(page, site):
     press(page, "Approve")
     done = assert_page_is_view(page, "after Approve: the export charged twice")
     assert done["ledger"]["verdict"]["double"] and done["status"]["phase"] == "done"
+
+    # The learner picks the next run in the form; a refresh of the same thread's view (here: its
+    # process is killed and a new one restores it) keeps the pick instead of the thread's own.
+    page.get_by_role("combobox", name="Case", exact=True).select_option("S-1003")
+    page.get_by_role("radio", name=re.compile(r"^fixed\b")).check()
+    shown_by = view(page, "m.viewProcess")
+    page.evaluate("() => window.lab.kill()")
+    wait_until(
+        page,
+        lambda: view(page, "m.viewProcess") > shown_by and process_ready(page) and not view(page, "m.busy"),
+        "the new process's view",
+    )
+    settle(page)
+    assert page.get_by_role("combobox", name="Case", exact=True).input_value() == "S-1003"
+    assert page.get_by_role("radio", name=re.compile(r"^fixed\b")).is_checked()
+    assert view(page, "m.session.case_id") == "S-1001"
 
     start(page, variant="fixed", durability="async")
     arm_crash(page, "task_finish", "fetch_transactions")
