@@ -299,6 +299,7 @@ mountUpdatePrompt($("main"));
  * @param {StartedSession} first @param {() => StartedSession} startSession
  */
 export function mountLabPage(first, startSession) {
+  performance.mark("lab:page");
   follow(first, 0);
   $("#boot-retry").addEventListener("click", () => follow(startSession(), performance.now()));
 }

@@ -26,21 +26,13 @@
  * own words come from the language's file (`data-words-file`). Both files are fetched while Python
  * boots, and kept offline by the service worker like the page itself.
  */
+import { say, setLang } from "../i18n.mjs";
 import { LabSession } from "../lab-session.mjs";
 import { nodeDelay } from "../url-state.mjs";
-
-// Nodes work at the lab's own pace (0.3 s) unless the link says otherwise (`?delay=0.05`, as the
-// lab page reads it): a lesson's crashes wait on seams, not on time. The session starts first, and
-// the step's own modules load while Python boots (issue 11); nothing here listens to its events.
-const session = new LabSession({ delay: nodeDelay() });
-const [{ say, setLang }, { mountLabPanels }, { mountPresenter }, { markDone, showProgress }, { markStorage, writeStorageLine }] =
-  await Promise.all([
-    import("../i18n.mjs"),
-    import("./lab-panels.mjs"),
-    import("./presenter.mjs"),
-    import("./progress.mjs"),
-    import("./storage-line.mjs"),
-  ]);
+import { mountLabPanels } from "./lab-panels.mjs";
+import { mountPresenter } from "./presenter.mjs";
+import { markDone, showProgress } from "./progress.mjs";
+import { markStorage, writeStorageLine } from "./storage-line.mjs";
 
 /** One of the build's JSON files that a step names (`data-lesson-file`, `data-words-file`). */
 async function fetchJson(path) {
@@ -51,6 +43,9 @@ async function fetchJson(path) {
 
 const { lang, lessonFile, wordsFile } = document.querySelector("[data-lesson]").dataset;
 setLang(lang);
+// Nodes work at the lab's own pace (0.3 s) unless the link says otherwise (`?delay=0.05`, as the
+// lab page reads it): a lesson's crashes wait on seams, not on time.
+const session = new LabSession({ delay: nodeDelay() });
 markStorage(session).catch(() => {}); // a11y/embed: the in-memory line; a failed boot is shown by the runner
 let lesson;
 let words;
