@@ -58,8 +58,7 @@ async () => {
 """
 TIMEOUT_S = 300
 # Where a cold visit's time went: the page's Performance marks (lab-session.mjs, lab-client.mjs,
-# python-process.mjs, lab-page.mjs) as milliseconds between consecutive moments, navigation start ->
-# Start shown.
+# python-process.mjs) as milliseconds between consecutive moments, navigation start -> Start shown.
 COLD_PHASES = """
 () => {
   const marks = performance.getEntriesByType("mark");
@@ -67,7 +66,6 @@ COLD_PHASES = """
   const at = Object.fromEntries(marks.reverse().map((mark) => [mark.name, mark.startTime]));
   const moments = [
     ["page modules", 0, at["lab:session"]],
-    ["the page's views (since navigation)", 0, at["lab:page"] ?? NaN],
     ["service worker takes control", at["lab:session"], at["lab:controlled"]],
     ["worker's modules", at["lab:worker-start"], at["lab:worker-1:runtime:start"]],
     ["Pyodide runtime", at["lab:worker-1:runtime:start"], at["lab:worker-1:runtime:done"]],

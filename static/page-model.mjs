@@ -3,7 +3,7 @@
  * out by job, and the page's own state (the selected frame and branch, the form's choices, whether a
  * command or a reboot is under way). `takeView` copies a view in; `settleSelection` keeps the
  * selection on a frame of the branch in view. No LangGraph concept: the rules are Python's, this is
- * where the page keeps its answer. lab-page.mjs wires it to the store and the views.
+ * where the page keeps its answer. app.mjs wires it to the store and the views.
  */
 import { lang } from "./i18n.mjs";
 
@@ -39,7 +39,7 @@ export function createModel(fromUrl) {
     randomArmed: false, // "crash at a random moment" is armed for the next run
     forkError: "",
     threadNote: null, // () => the last export / import / drop, in the current language
-    refreshSelection: null, // () => settle the selection and render (lab-page.mjs)
+    refreshSelection: null, // () => settle the selection and render (app.mjs)
     storage: null, // the storage panel's report (the controller's `storage` command), read while it is open
   };
 }

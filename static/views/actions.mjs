@@ -1,6 +1,6 @@
 /**
  * Every action of the lab, with its keyboard shortcut: the buttons show the key, carry
- * `aria-keyshortcuts`, and the page's key handler (lab-page.mjs) calls the same action.
+ * `aria-keyshortcuts`, and the page's key handler (app.mjs) calls the same action.
  */
 import { t } from "../i18n.mjs";
 import { h } from "./dom.mjs";
