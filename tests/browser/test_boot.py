@@ -86,3 +86,32 @@ def test_boots_with_staged_progress_and_keeps_records_across_reload(page, served
 
     # Every request the page and its worker made went to the site itself.
     assert requested and all(url.startswith(served + "/") for url in requested), requested
+
+
+# The running boot stage and its time, and how many animations run for ever (each one draws every frame).
+BOOT_MOTION = """
+() => {
+  const active = document.querySelector('#boot-stages [data-state="active"]');
+  const forever = document.getAnimations()
+    .filter((animation) => animation.effect?.getComputedTiming().iterations === Infinity);
+  const time = active?.querySelector(".time").textContent;
+  return active && {stage: active.dataset.stage, time, forever: forever.length};
+}
+"""
+
+
+def test_while_python_boots_the_running_stage_counts_its_seconds_and_nothing_animates_for_ever(page, site):
+    """A spinner would draw 60 frames a second on the cores that boot Python (about 0.7 s of CPU in a 5 s
+    boot, measured); the running stage's time counting up a few times a second says "still working"."""
+    page.goto(site + "/")
+    samples = []
+    while page.evaluate("() => document.body.dataset.bootState") != "ready":
+        if (sample := page.evaluate(BOOT_MOTION)) is not None:
+            samples.append(sample)
+        page.wait_for_timeout(100)
+    assert samples, "no boot stage was ever seen running"
+    assert all(sample["forever"] == 0 for sample in samples), samples
+    runtime = [sample["time"] for sample in samples if sample["stage"] == "runtime"]
+    assert all(re.fullmatch(r"(\d+\.\d\d s)?", time) for time in runtime), runtime
+    shown = {time for time in runtime if time}
+    assert len(shown) >= 3, f"the Python runtime stage's time did not count up: {runtime}"
