@@ -161,11 +161,10 @@ def test_the_boot_archives_carry_every_module_with_its_bytecode_for_pyodide(buil
 # Pyodide in Node: unpack the archives into site-packages as pyodide-boot.mjs does, then import every
 # snapshot-safe lab module while counting the modules Python had to compile from source.
 IMPORT_FROM_BYTECODE_JS = """
-const [indexURL, ...archives] = process.argv.slice(1);
+const [indexURL, sitePackages, ...archives] = process.argv.slice(1);
 const { loadPyodide } = await import(new URL("pyodide.mjs", "file://" + indexURL).href);
 const { readFileSync } = await import("node:fs");
 const pyodide = await loadPyodide({ indexURL });
-const sitePackages = "/lib/python3.14/site-packages";
 for (const archive of archives) {
   pyodide.unpackArchive(new Uint8Array(readFileSync(archive)), "gztar", { extractDir: sitePackages });
 }
@@ -190,7 +189,8 @@ def test_pyodide_imports_the_lab_from_its_bytecode_without_compiling(built):
     archives = [str(path) for path in sorted((built.dist / "wheels").rglob("*.tar.gz"))]
     pyodide = f"{build.fetch_pyodide()}/"
     done = subprocess.run(
-        ["node", "--input-type=module", "-e", IMPORT_FROM_BYTECODE_JS, pyodide, *archives],
+        ["node", "--input-type=module", "-e", IMPORT_FROM_BYTECODE_JS, pyodide, build.PYODIDE_SITE_PACKAGES,
+         *archives],
         capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     result = json.loads(done.stdout.strip().splitlines()[-1])
