@@ -60,7 +60,10 @@ async function boot() {
     snapshot,
   }));
   await stage("packages", async () => unpackWheels(pyodide, await wheels), (packages) => ({ packages }));
-  const api = await stage("lab", async () => pyodide.pyimport("lab.browser.worker_api"));
+  const api = await stage("lab", async () => {
+    pyodide.pyimport("lab.browser.event_loop").install(); // asyncio's ready callbacks run in batches
+    return pyodide.pyimport("lab.browser.worker_api");
+  });
   imported = api;
   api.connect((eventJson) => post(JSON.parse(eventJson)));
   await stage("restore", async () => JSON.parse(await api.restore()), (storage) => storage);

@@ -15,6 +15,7 @@ returns a JSON-compatible dict, or raises - the exception becomes the response's
 ``error: {type, message}``. To add a command, write a handler and add it to the dict.
 """
 
+import asyncio
 import json
 import sys
 import traceback
@@ -122,6 +123,7 @@ async def stats(_args: Args) -> dict[str, Any]:
         "pyodide": pyodide.__version__,
         "storage": "memory" if db is None else "indexeddb",
         "stores": [] if db is None else idb.store_names(db),
+        "event_loop": type(asyncio.get_event_loop()).__name__,  # BatchingWebLoop (event_loop.py)
         "modules_loaded": len(sys.modules),
         "lab_modules": sorted(name for name in sys.modules if name == "lab" or name.startswith("lab.")),
     }

@@ -61,7 +61,9 @@ def test_embed_boots_in_a_cross_site_frame_with_memory_storage(page, site, embed
     assert notice.is_visible()
     assert "Storage unavailable: checkpoints live in memory only and vanish on reload." in notice.inner_text()
     assert lab.locator("#storage-notice a").get_attribute("target") == "_blank"  # "open in a new tab"
-    assert lab.evaluate("() => lab.request('stats')")["storage"] == "memory"
+    stats = lab.evaluate("() => lab.request('stats')")
+    assert stats["storage"] == "memory"
+    assert stats["event_loop"] == "BatchingWebLoop"  # the worker's asyncio loop (lab/browser/event_loop.py)
     assert lab.evaluate("() => lab.request('meta_set', {key: 'k', value: 1})")["durable"] is False
     assert lab.evaluate("() => lab.request('meta_get', {key: 'k'})")["value"] == 1
 
