@@ -10,9 +10,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
 
 import pytest
 from browser_harness import SiteServer
+from playwright.sync_api import Browser, Page
 
 # Served at <site>/event-loop-test.mjs, so that "./pyodide-boot.mjs" is the build's own module.
 TEST_WORKER = """
@@ -46,18 +50,20 @@ self.onmessage = async ({ data }) => {
 postMessage({ ready: true });
 """
 
+# Runs in the page: the Python `code` in the test worker with the loop installed (or Pyodide's own); one
+# worker of each kind, started on first use.
 RUN_PYTHON = """
 async ([install, code]) => {
-  if (!window.__loopWorker || window.__loopWorker.install !== install) {
-    window.__loopWorker?.worker.terminate();
+  window.__loopWorkers ??= {};
+  if (!window.__loopWorkers[install]) {
     const worker = new Worker(`./event-loop-test.mjs?install=${install ? 1 : 0}`, { type: "module" });
     await new Promise((resolve, reject) => {
       worker.onmessage = ({ data }) => (data.ready ? resolve() : reject(new Error(JSON.stringify(data))));
       worker.onerror = (event) => reject(new Error(event.message));
     });
-    window.__loopWorker = { worker, install };
+    window.__loopWorkers[install] = worker;
   }
-  const { worker } = window.__loopWorker;
+  const worker = window.__loopWorkers[install];
   return await new Promise((resolve) => {
     worker.onmessage = ({ data }) => resolve(data);
     worker.postMessage(code);
@@ -124,14 +130,15 @@ json.dumps(ran)
 """
 
 
-@pytest.fixture(scope="module")
-def loop_page(browser, dist) -> Iterator:
-    """A page on the built site (no service worker) that can run Python in a test worker."""
+@contextmanager
+def loop_test_page(browser: Browser, dist: Path, worker: str = TEST_WORKER) -> Iterator[Page]:
+    """A page on the built site (no service worker) whose test workers run ``worker`` (also used by
+    ``bench/event_loop.py``)."""
     with SiteServer(dist) as server:
         context = browser.new_context(service_workers="block")
         context.route(
             f"{server.url}/event-loop-test.mjs*",
-            lambda route: route.fulfill(body=TEST_WORKER, content_type="text/javascript"),
+            lambda route: route.fulfill(body=worker, content_type="text/javascript"),
         )
         page = context.new_page()
         page.goto(f"{server.url}/404.html")
@@ -139,7 +146,14 @@ def loop_page(browser, dist) -> Iterator:
         context.close()
 
 
-def run(page, code: str, *, install: bool = True) -> object:
+@pytest.fixture(scope="module")
+def loop_page(browser, dist) -> Iterator[Page]:
+    with loop_test_page(browser, dist) as page:
+        yield page
+
+
+def run(page: Page, code: str, *, install: bool = True) -> Any:
+    """What the Python ``code`` (its last line, JSON text) gives in a test worker."""
     outcome = page.evaluate(RUN_PYTHON, [install, code])
     assert "error" not in outcome, outcome["error"]
     return json.loads(outcome["result"])
