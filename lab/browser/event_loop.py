@@ -6,7 +6,8 @@ CPython's asyncio runs all the callbacks that are ready in one turn of its loop,
 ``WebLoop`` gives each one a new JavaScript function and *two* browser tasks: one to schedule it, and
 one that Pyodide waits before it enters Python with JavaScript Promise Integration (so that the
 callback could suspend in ``run_sync``). On the lab's hot path - a saver call awaiting the end of
-its IndexedDB transaction - that is 0.3-0.4 ms per ``await`` (``bench/RESULTS.md``).
+its IndexedDB transaction - that was 0.2-0.4 ms per ``await`` on a quiet machine and about 1 ms under
+load, against 0.1 ms or less on this loop (``bench/event_loop.py``, ``bench/RESULTS.md``).
 
 :func:`install` turns the loop Pyodide made into a :class:`BatchingWebLoop`, whose rules are:
 
@@ -18,7 +19,8 @@ its IndexedDB transaction - that is 0.3-0.4 ms per ``await`` (``bench/RESULTS.md
    for the next browser task, so Python that keeps scheduling itself never starves the worker's
    messages: the page can always be heard.
 5. Callbacks are plain calls into Python, as in CPython: a blocking call (``time.sleep``) blocks the
-   loop, and ``run_sync`` is not available. The lab needs neither: its nodes are ``async def``.
+   loop, and ``run_sync`` is not available. The lab needs neither: the AML graph's nodes are
+   ``async def``, and sync nodes of one step run one after another anyway (README).
 
 Timers (``call_later`` with a delay, ``asyncio.sleep(1)``) are ``WebLoop``'s own.
 """
