@@ -84,7 +84,7 @@ class BatchingWebLoop(WebLoop):
                 if not handle.cancelled():
                     self._run_handle(handle)
         finally:
-            if self._ready:  # queued during this drain, or left behind by SystemExit: the next task
+            if self._ready:  # left behind by SystemExit (callbacks queued while draining armed already)
                 self._arm()
             self._draining = False
 
