@@ -8,12 +8,15 @@ command        args                                        result
 =============  ==========================================  ===========================================
 saver_open     ``{database}``                              ``{database, schema_version, stores}``
 saver_call     ``{database, call}``                        ``{result, ms}``
+saver_calls    ``{database, calls}``                       ``{results, ms}``
 saver_close    ``{database, delete}``                      ``{database, deleted}``
 =============  ==========================================  ===========================================
 
 ``saver_open`` opens (creating or upgrading it) the saver database named ``database``; each test uses
 a database of its own. ``saver_call`` runs ``await saver.<method>(*args, **kwargs)`` on it (or the sync
-``get_next_version``); ``ms`` is how long the saver took, measured in the worker. ``saver_close``
+``get_next_version``); ``ms`` is how long the saver took, measured in the worker. ``saver_calls`` runs
+several calls one after another, as the runtime makes a super-step's calls (``ms`` covers them all, with
+no message between them). ``saver_close``
 closes the connection and, with ``delete: true``, deletes the database.
 
 Checkpoints hold tuples, sets, bytes and other values JSON cannot carry, so ``call`` (the list
@@ -94,24 +97,48 @@ async def saver_open(args: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-async def saver_call(args: dict[str, Any]) -> dict[str, Any]:
-    """Run one saver method: ``args["call"]`` is :func:`encode` d ``[method, args, kwargs]``."""
+def _open_saver(args: dict[str, Any]) -> Any:
     name = _database(args)
     saver = _savers.get(name)
     if saver is None:
         raise ValueError(f"database {name!r} is not open here: send saver_open first")
-    method, call_args, call_kwargs = decode(args["call"])
+    return saver
+
+
+def _checked_call(call: Any) -> tuple[str, list[Any], dict[str, Any]]:
+    method, call_args, call_kwargs = call
     if method not in METHODS:
         raise ValueError(f"saver_call runs only {', '.join(METHODS)}; not {method!r}")
-    started = time.perf_counter()
+    return method, call_args, call_kwargs
+
+
+async def _run(saver: Any, method: str, call_args: list[Any], call_kwargs: dict[str, Any]) -> Any:
     if method == "alist":
-        result = [saved async for saved in saver.alist(*call_args, **call_kwargs)]
-    elif method == "get_next_version":
-        result = saver.get_next_version(*call_args, **call_kwargs)
-    else:
-        result = await getattr(saver, method)(*call_args, **call_kwargs)
+        return [saved async for saved in saver.alist(*call_args, **call_kwargs)]
+    if method == "get_next_version":
+        return saver.get_next_version(*call_args, **call_kwargs)
+    return await getattr(saver, method)(*call_args, **call_kwargs)
+
+
+async def saver_call(args: dict[str, Any]) -> dict[str, Any]:
+    """Run one saver method: ``args["call"]`` is :func:`encode` d ``[method, args, kwargs]``."""
+    saver = _open_saver(args)
+    method, call_args, call_kwargs = _checked_call(decode(args["call"]))
+    started = time.perf_counter()
+    result = await _run(saver, method, call_args, call_kwargs)
     ms = (time.perf_counter() - started) * 1000
     return {"result": encode(_wire_result(result)), "ms": ms}
+
+
+async def saver_calls(args: dict[str, Any]) -> dict[str, Any]:
+    """Run saver methods one after another: ``args["calls"]`` is :func:`encode` d ``[[method, args,
+    kwargs], ...]``; ``ms`` is the time of them all."""
+    saver = _open_saver(args)
+    calls = [_checked_call(call) for call in decode(args["calls"])]
+    started = time.perf_counter()
+    results = [await _run(saver, *call) for call in calls]
+    ms = (time.perf_counter() - started) * 1000
+    return {"results": encode(_wire_result(results)), "ms": ms}
 
 
 async def saver_close(args: dict[str, Any]) -> dict[str, Any]:
@@ -130,5 +157,6 @@ async def saver_close(args: dict[str, Any]) -> dict[str, Any]:
 COMMANDS = {
     "saver_open": saver_open,
     "saver_call": saver_call,
+    "saver_calls": saver_calls,
     "saver_close": saver_close,
 }

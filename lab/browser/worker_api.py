@@ -157,7 +157,7 @@ COMMANDS: dict[str, Handler] = {
     "stats": stats,
     "meta_get": meta_get,
     "meta_set": meta_set,
-    **saver_rpc.COMMANDS,  # saver_open / saver_call / saver_close: the IndexedDB saver, for tests
+    **saver_rpc.COMMANDS,  # saver_open / saver_call(s) / saver_close: the IndexedDB saver, for tests
     **lab_rpc.COMMANDS,  # lab / world_reply / lab_info / lab_configure: the lab controller
 }
 
