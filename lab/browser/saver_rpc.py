@@ -16,8 +16,8 @@ saver_close    ``{database, delete}``                      ``{database, deleted}
 a database of its own. ``saver_call`` runs ``await saver.<method>(*args, **kwargs)`` on it (or the sync
 ``get_next_version``); ``ms`` is how long the saver took, measured in the worker. ``saver_calls`` runs
 several calls one after another, as the runtime makes a super-step's calls (``ms`` covers them all, with
-no message between them). ``saver_close``
-closes the connection and, with ``delete: true``, deletes the database.
+no message between them). ``saver_close`` closes the connection and, with ``delete: true``, deletes the
+database.
 
 Checkpoints hold tuples, sets, bytes and other values JSON cannot carry, so ``call`` (the list
 ``[method, args, kwargs]``) and ``result`` travel as :func:`encode` d text: the lab's own msgpack
@@ -98,6 +98,7 @@ async def saver_open(args: dict[str, Any]) -> dict[str, Any]:
 
 
 def _open_saver(args: dict[str, Any]) -> Any:
+    """The saver of the database ``args`` names, which ``saver_open`` opened."""
     name = _database(args)
     saver = _savers.get(name)
     if saver is None:
@@ -106,6 +107,7 @@ def _open_saver(args: dict[str, Any]) -> Any:
 
 
 def _checked_call(call: Any) -> tuple[str, list[Any], dict[str, Any]]:
+    """A decoded ``[method, args, kwargs]``, if ``method`` is one of :data:`METHODS`."""
     method, call_args, call_kwargs = call
     if method not in METHODS:
         raise ValueError(f"saver_call runs only {', '.join(METHODS)}; not {method!r}")
@@ -113,6 +115,7 @@ def _checked_call(call: Any) -> tuple[str, list[Any], dict[str, Any]]:
 
 
 async def _run(saver: Any, method: str, call_args: list[Any], call_kwargs: dict[str, Any]) -> Any:
+    """What ``saver.<method>(*call_args, **call_kwargs)`` gives (``alist`` as a list)."""
     if method == "alist":
         return [saved async for saved in saver.alist(*call_args, **call_kwargs)]
     if method == "get_next_version":
