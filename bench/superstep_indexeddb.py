@@ -136,8 +136,21 @@ def first_visit_done(page, dist: Path) -> None:
 
 PAUSE_MS = 20
 """Every timed part starts after this pause (``--pause-ms``): the saver's, as a super-step's saves follow
-its nodes' work in the lab, and the raw one's too (right after reading its records, IndexedDB answers
-faster)."""
+its nodes' work in the lab, and the raw one's too (right after reading its records, the raw side's writes
+are faster: see the module docstring)."""
+
+
+def raw_calls(step, thread: str) -> list[list]:
+    """What ``RAW_STEP`` copies of a step's saves in ``thread``: each ``aput``'s checkpoint and blobs, each
+    ``aput_writes``' writes."""
+    calls = []
+    for method, args in step:
+        if method == "aput":
+            keys = [[thread, "", channel, version] for channel, version in args[3].items()]
+            calls.append(["put", args[1]["id"], keys])
+        else:
+            calls.append(["writes", args[0]["configurable"]["checkpoint_id"], args[2]])
+    return calls
 
 
 def measure(page, database: str, steps, run: int, pause_ms: int) -> list[tuple[float, ...]]:
@@ -163,16 +176,9 @@ def measure(page, database: str, steps, run: int, pause_ms: int) -> list[tuple[f
                     for method, args in retargeted[way]
                 )
         thread = f"bench-{run}-step"
-        raw_calls = []
-        for method, args in retargeted["step"]:
-            checkpoint_id = args[1]["id"] if method == "aput" else args[0]["configurable"]["checkpoint_id"]
-            if method == "aput":
-                keys = [[thread, "", channel, version] for channel, version in args[3].items()]
-                raw_calls.append(["put", checkpoint_id, keys])
-            else:
-                raw_calls.append(["writes", checkpoint_id, args[2]])
-        raw_ms, records = page.evaluate(RAW_STEP, [database, thread, raw_calls, f"raw-{thread}", pause_ms])
-        at_once_ms, _ = page.evaluate(RAW_STEP, [database, thread, raw_calls, f"raw-at-once-{thread}", 0])
+        copies = raw_calls(retargeted["step"], thread)
+        raw_ms, records = page.evaluate(RAW_STEP, [database, thread, copies, f"raw-{thread}", pause_ms])
+        at_once_ms, _ = page.evaluate(RAW_STEP, [database, thread, copies, f"raw-at-once-{thread}", 0])
         results.append((measured["step"], measured["calls"], raw_ms, records, at_once_ms))
     return results
 
