@@ -20,8 +20,10 @@ The invariants (issue 10, items 3 and 4), each a function returning what it foun
 - **fixed charges each business operation once**; **misplaced charges as the re-runs predict**
   (every execution that got its request out pays), and so does **task-key** for the query and
   the filing and the export (once per distinct task id); a request "got out" when the page saw
-  its ``side_effect`` event (after a kill at a random moment, between the requests answered and
-  those announced: a kill can fall between the announcement and the request's arrival);
+  its ``side_effect`` event. In the page, between the requests answered and those announced: a
+  request reaches the ledger a page round trip after its announcement, and a kill at a random
+  moment, or a sibling task's crash in that round trip, stops it there. A crash at the request's
+  own ``side_effect_done`` seam strikes after its answer, so that request counts as answered;
 - **repeats flagged**: the ledger's verdict flags exactly the business operations done more than
   once, with how often.
 
@@ -204,9 +206,10 @@ class Observed:
     """The ledger's verdict: each business operation it flags as done more than once, and how often."""
     requests: list[dict[str, Any]] = field(default_factory=list)
     answered: list[dict[str, Any]] | None = None
-    """``side_effect_done`` events, given when a kill can land between a request's announcement and
-    its arrival (a kill at a random moment): the charges then lie between the answered requests and
-    the announced ones. ``None``: crashes only at seams, where an announced request always arrives."""
+    """``side_effect_done`` events, given when a crash can land between a request's announcement and
+    its arrival (in the page: the request reaches the ledger a round trip after its announcement):
+    the charges then lie between the answered requests and the announced ones. ``None``: here, in
+    one process with the world in memory, an announced request always arrives."""
     journal: list[dict[str, Any]] = field(default_factory=list)
     segments: list[int] = field(default_factory=list)
     after_crash: list[Saved] = field(default_factory=list)
@@ -462,6 +465,17 @@ def _predicted(variant: str, task_ids: list[str]) -> int:
     return len(task_ids) if variant == "misplaced" else len(set(task_ids))
 
 
+def _answered_at_crash(seen: Observed) -> list[dict[str, Any]]:
+    """The requests a crash at their own ``side_effect_done`` seam struck: their answer came back
+    (the seam comes after it), but the crash fired before the seam's event was sent."""
+    struck = []
+    for point in seen.crash_points:
+        if point["seam"] == "side_effect_done":
+            where = (point["node"], point["step"], point["checkpoint_id"])
+            struck += [r for r in seen.requests if (r["node"], r["step"], r["checkpoint_id"]) == where][:1]
+    return struck
+
+
 def charges_as_predicted(seen: Observed, clean: Observed, trial: Trial) -> list[str]:
     if trial.variant == "fixed":
         done, once = _operations(seen.ledger), _operations(clean.ledger)
@@ -472,7 +486,10 @@ def charges_as_predicted(seen: Observed, clean: Observed, trial: Trial) -> list[
     problems = []
     for node, kind in _PAID_NODES.items():
         most = _predicted(trial.variant, _sent(seen.requests, node))
-        least = most if seen.answered is None else _predicted(trial.variant, _sent(seen.answered, node))
+        if seen.answered is None:
+            least = most
+        else:
+            least = _predicted(trial.variant, _sent(seen.answered + _answered_at_crash(seen), node))
         done = sum(1 for entry in executed if entry["node"] == node and entry["kind"] == kind)
         if not least <= done <= most:
             predicted = most if least == most else f"{least} to {most}"

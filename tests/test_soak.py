@@ -97,8 +97,8 @@ def test_an_operation_done_twice_must_be_flagged_and_nothing_else() -> None:
 
 
 def test_a_kill_between_announcement_and_arrival_is_allowed_only_there() -> None:
-    """After a kill at a random moment a request may have been announced and never arrived: the
-    charges lie between the answered requests and the announced ones, and nowhere else."""
+    """After a kill at a random moment (or a sibling task's crash) a request may have been announced
+    and never arrived: the charges lie between the answered requests and the announced ones."""
     sent = [{"node": "fetch_transactions", "task_id": "t1"}, {"node": "fetch_transactions", "task_id": "t1"}]
     charge = {"kind": "charge", "node": "fetch_transactions", "replayed": False}
     trial = Trial(0, "S-1001", "misplaced", "sync", ())
@@ -107,3 +107,20 @@ def test_a_kill_between_announcement_and_arrival_is_allowed_only_there() -> None
     assert charges_as_predicted(observed(ledger=[charge], requests=sent), observed(), trial) != []  # exact
     thrice = observed(ledger=[charge] * 3, requests=sent, answered=sent[:1])
     assert charges_as_predicted(thrice, observed(), trial) != []
+
+
+def test_a_crash_at_side_effect_done_counts_its_request_as_answered() -> None:
+    """A crash at a request's own ``side_effect_done`` seam strikes after the answer came back, before
+    the seam's event: that request got out, so the misplaced charge is still counted exactly."""
+    where = {"node": "fetch_transactions", "step": 2, "checkpoint_id": "c2"}
+    sent = [{**where, "task_id": "t1"}, {**where, "task_id": "t1"}]  # the run that crashed, its re-run
+    charge = {"kind": "charge", "node": "fetch_transactions", "replayed": False}
+    trial = Trial(0, "S-1001", "misplaced", "sync", ())
+    crash = [{"seam": "side_effect_done", **where}]
+    twice = observed(ledger=[charge] * 2, requests=sent, answered=sent[1:], crash_points=crash)
+    assert charges_as_predicted(twice, observed(), trial) == []
+    once = observed(ledger=[charge], requests=sent, answered=sent[1:], crash_points=crash)
+    assert charges_as_predicted(once, observed(), trial) != []  # the struck request got out: 2 are due
+    elsewhere = [{"seam": "task_start", "node": "screen_sanctions", "step": 2, "checkpoint_id": "c2"}]
+    cut = observed(ledger=[charge], requests=sent, answered=sent[1:], crash_points=elsewhere)
+    assert charges_as_predicted(cut, observed(), trial) == []  # the sibling's crash cut the first one

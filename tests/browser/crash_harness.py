@@ -217,8 +217,9 @@ class PageLab:
         seen.flagged = flagged_in(view["ledger"])
         seen.seams = len(seams)
         seen.requests = [e for e in seams if e["seam"] == "side_effect"]
-        if self.kills:  # a kill can fall between a request's announcement and its arrival
-            seen.answered = [e for e in seams if e["seam"] == "side_effect_done"]
+        # A request reaches the page's ledger a round trip after its announcement: a kill, or a
+        # sibling task's crash, can fall in between.
+        seen.answered = [e for e in seams if e["seam"] == "side_effect_done"]
         seen.journal, seen.segments = stored["journal"], self.segments
         saver = await saver_over(stored)
         seen.after_crash.append(await saved_chain(saver))
