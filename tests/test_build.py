@@ -19,6 +19,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # build.py lives at the repository root, not in an installed package
 
 import build  # noqa: E402
+from dev_server.serve import headers_for, parse_headers  # noqa: E402
 
 # Hosts a built file may name without being fetched: XML namespaces (SVG), and loopback.
 NEUTRAL_HOSTS = {"www.w3.org", "127.0.0.1", "localhost"}
@@ -63,23 +64,23 @@ def test_the_pyodide_exception_is_only_the_default_cdn_url(built):
 
 def test_headers_file_parses_within_pages_limits(built):
     text = (built.dist / "_headers").read_text()
-    rules = build.parse_headers(text)
+    rules = parse_headers(text)
     assert len(rules) <= 100 and all(len(line) <= 2000 for line in text.splitlines())
     assert all(rule.pattern.count("*") <= 1 for rule in rules)
-    site_wide = build.headers_for(rules, "/")
+    site_wide = headers_for(rules, "/")
     assert "'wasm-unsafe-eval'" in site_wide["Content-Security-Policy"]
-    assert build.headers_for(rules, "/embed")["Content-Security-Policy"].endswith("frame-ancestors *")
-    assert build.headers_for(rules, "/pyodide/314.0.7/pyodide.asm.wasm")["Cache-Control"] == build.IMMUTABLE
+    assert headers_for(rules, "/embed")["Content-Security-Policy"].endswith("frame-ancestors *")
+    assert headers_for(rules, "/pyodide/314.0.7/pyodide.asm.wasm")["Cache-Control"] == build.IMMUTABLE
 
 
 def test_matching_header_rules_merge_join_and_detach():
-    rules = build.parse_headers(
+    rules = parse_headers(
         "# comment\n/*\n  X-A: 1\n  X-B: site\n/docs/:page\n  x-a: 2\n  ! X-B\n/docs/*\n  X-C: 3\n"
     )
-    assert build.headers_for(rules, "/docs/intro") == {"X-A": "1, 2", "X-C": "3"}
-    assert build.headers_for(rules, "/docs/a/b") == {"X-A": "1", "X-B": "site", "X-C": "3"}
+    assert headers_for(rules, "/docs/intro") == {"X-A": "1, 2", "X-C": "3"}
+    assert headers_for(rules, "/docs/a/b") == {"X-A": "1", "X-B": "site", "X-C": "3"}
     with pytest.raises(ValueError, match="line 1"):
-        build.parse_headers("  X-A: header before any rule\n")
+        parse_headers("  X-A: header before any rule\n")
 
 
 def test_every_file_fits_pages_limits(built):
@@ -231,8 +232,8 @@ def test_the_service_worker_imports_its_file_list_from_a_content_hashed_module_c
     module = (dist / imported).read_bytes()
     assert imported == f"sw-build/{hashlib.sha256(module).hexdigest()[:16]}.mjs"
     assert [p.name for p in (dist / "sw-build").iterdir()] == [imported.removeprefix("sw-build/")]
-    rules = build.parse_headers((dist / "_headers").read_text())
-    assert build.headers_for(rules, f"/{imported}")["Cache-Control"] == build.IMMUTABLE
+    rules = parse_headers((dist / "_headers").read_text())
+    assert headers_for(rules, f"/{imported}")["Cache-Control"] == build.IMMUTABLE
     assert (dist / "sw.mjs").stat().st_size < 10_000 < len(module)
 
 
@@ -274,9 +275,9 @@ def test_build_id_changes_with_any_byte_of_any_file():
 
 
 def test_service_worker_is_never_cached_by_the_browser(built):
-    rules = build.parse_headers((built.dist / "_headers").read_text())
-    assert build.headers_for(rules, "/sw.mjs")["Cache-Control"] == "no-cache"
-    assert "worker-src 'self'" in build.headers_for(rules, "/sw.mjs")["Content-Security-Policy"]
+    rules = parse_headers((built.dist / "_headers").read_text())
+    assert headers_for(rules, "/sw.mjs")["Cache-Control"] == "no-cache"
+    assert "worker-src 'self'" in headers_for(rules, "/sw.mjs")["Content-Security-Policy"]
 
 
 def test_service_worker_template_must_keep_its_build_line(tmp_path, monkeypatch):

@@ -1,7 +1,7 @@
 """What the browser tests (and ``bench/boot.py``) need: serve a built site, drive Debian's Chromium, wait for
 the lab to boot.
 
-- :class:`SiteServer` serves ``dist/`` with ``build.py``'s Pages-like dev server, in a thread.
+- :class:`SiteServer` serves ``dist/`` with the Pages-like dev server (``dev_server/serve.py``), in a thread.
 - :class:`WranglerSite` serves it with Cloudflare's own local runtime (``wrangler pages dev``).
 - :func:`launch_chromium` starts ``/usr/bin/chromium`` and fails loudly when it is missing.
 - :class:`WarmProfile` is a Chromium profile that has visited the lab once (a returning learner's browser
@@ -34,8 +34,10 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))  # build.py lives at the repository root, not in an installed package
 
 from playwright.sync_api import BrowserContext  # noqa: E402
+from tools import ensure_wrangler  # noqa: E402
 
 import build  # noqa: E402
+from dev_server.serve import make_server  # noqa: E402
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -138,12 +140,12 @@ def free_port() -> int:
 
 
 class SiteServer:
-    """``build.py``'s dev server for ``dist`` on a free port, in a background thread. ``requests`` counts
-    the paths it has answered (what reached the network, not what a cache answered)."""
+    """The dev server (``dev_server/serve.py``) for ``dist`` on a free port, in a background thread.
+    ``requests`` counts the paths it has answered (what reached the network, not what a cache answered)."""
 
     def __init__(self, dist: Path):
         self.requests: Counter[str] = Counter()
-        self.server = build.make_server(dist, port=0, quiet=True, on_request=self.count)
+        self.server = make_server(dist, port=0, quiet=True, on_request=self.count)
         self.url = f"http://127.0.0.1:{self.server.server_port}"
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
 
@@ -167,7 +169,7 @@ class WranglerSite:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = scratch / "wrangler.log"
-        command = [str(build.ensure_wrangler()), "pages", "dev", str(dist), "--ip", "127.0.0.1",
+        command = [str(ensure_wrangler()), "pages", "dev", str(dist), "--ip", "127.0.0.1",
                    "--port", str(self.port), "--persist-to", str(scratch / "state")]  # fmt: skip
         env = {
             **os.environ,

@@ -27,7 +27,7 @@ def dist(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="session")
 def site(dist) -> Iterator[str]:
-    """The base URL of ``build.py``'s dev server for the built site."""
+    """The base URL of the dev server (``dev_server/serve.py``) for the built site."""
     with SiteServer(dist) as server:
         yield server.url
 

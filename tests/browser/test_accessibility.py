@@ -1,4 +1,4 @@
-"""Accessibility and phone width, in Chromium: axe-core (npm ``axe-core``, pinned in build.py, injected
+"""Accessibility and phone width, in Chromium: axe-core (npm ``axe-core``, pinned in tools.py, injected
 by the test, never shipped) finds no serious or critical violation on the lab, a lesson step and the
 embed, in both languages and both colour schemes; the scrubber speaks "Frame 4 of 8: after …"; a
 lesson's revealed results reach a polite live region; ``prefers-reduced-motion`` stops every animation
@@ -9,11 +9,12 @@ Cheap: one booted lab page and one booted lesson page for the whole module."""
 from collections.abc import Iterator
 
 import pytest
-from browser_harness import BOOT_TIMEOUT_S, build, wait_until_ready
+from browser_harness import BOOT_TIMEOUT_S, wait_until_ready
 from lab_page import button, open_lab, press, settle, start
 from playwright.sync_api import Page, expect
+from tools import fetch_axe_core
 
-AXE = build.fetch_axe_core().read_text()
+AXE = fetch_axe_core().read_text()
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 LESSON_STEP = "/learn/en/checkpoints/input/"  # a predict step with an action, and no setup to replay
