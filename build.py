@@ -39,6 +39,7 @@ import gzip
 import hashlib
 import io
 import json
+import logging
 import os
 import re
 import shutil
@@ -98,6 +99,9 @@ def content_security_policy(frame_ancestors: str) -> str:
     return "; ".join((*CSP_SOURCES, f"frame-ancestors {frame_ancestors}"))
 
 
+log = logging.getLogger("build")
+
+
 class BuildError(Exception):
     """A build step failed; the message says what to do about it."""
 
@@ -125,13 +129,18 @@ def cached(path: Path, make) -> Path:
     """Return ``path`` if it exists, else call ``make(tmp_dir) -> file`` and move the file there.
 
     The result only appears in the cache once it is complete, so an interrupted build never leaves
-    half a download behind.
+    half a download behind. Each call logs which it did (``reused <entry>`` at DEBUG, ``made <entry>``
+    at INFO, the entry relative to ``.cache/``): the command line shows what a build had to download
+    or compile, and a test can see that a rebuild with nothing changed made nothing again.
     """
+    entry = path.relative_to(CACHE).as_posix()
     if path.exists():
+        log.debug("reused %s", entry)
         return path
     path.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=CACHE) as tmp:
         os.replace(make(Path(tmp)), path)
+    log.info("made %s", entry)
     return path
 
 
@@ -583,6 +592,7 @@ def main(argv: list[str] | None = None) -> int:
     serve_command = commands.add_parser("serve", help="build, then serve dist/ on 127.0.0.1")
     serve_command.add_argument("--port", type=int, default=8000)
     args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(message)s")  # what a build made: cached()
 
     try:
         result = build()
