@@ -59,6 +59,8 @@ export class LabSession {
   /** @type {{thread: string, writer: "here" | "elsewhere"} | null} who writes this tab's thread (setWriter) */
   #writer = null;
   #oneWriter;
+  /** @type {Promise<{snapshotNow: () => Promise<object>}>} the background work, once the first process is ready */
+  #background;
 
   /**
    * @param {object} [options]
@@ -75,6 +77,8 @@ export class LabSession {
     spare = true, delay = null, ledger = new Ledger(), offline = true, snapshot = true, oneWriter = false,
   } = {}) {
     this.#oneWriter = oneWriter;
+    let startBackground;
+    this.#background = new Promise((resolve) => (startBackground = resolve));
     performance.mark("lab:session");
     /** the first worker waits for the service worker, so Pyodide is cached once */
     const whenControlled = offline
@@ -88,7 +92,7 @@ export class LabSession {
       whenCanStart: whenControlled,
       restore: (call) => this.#restore(call),
       serve: (process, event) => this.#serve(process, event),
-      started: () => this.#afterFirstBoot(whenControlled, snapshot),
+      started: () => startBackground(this.#afterFirstBoot(whenControlled, snapshot)),
       emit: (event) => this.#emit(event),
     });
   }
@@ -178,6 +182,17 @@ export class LabSession {
     return this.command("set_writer", { writer });
   }
 
+  /**
+   * Make the memory snapshot now, once the first process is ready, instead of when the lab has been
+   * quiet for a moment (after-first-boot.mjs). For tests: how soon a loaded machine is quiet is not
+   * theirs to wait for. The snapshot is still made once per session.
+   * @returns {Promise<{type: "snapshot", snapshot: "present" | "made" | "failed"}>} its `snapshot`
+   *   event (protocol.mjs), once stored or failed
+   */
+  async snapshotNow() {
+    return (await this.#background).snapshotNow();
+  }
+
   /** Boot a fresh process after a failed boot (the Retry button). */
   retry() {
     return this.#processes.retry();
@@ -235,7 +250,7 @@ export class LabSession {
    * @param {Promise<boolean>} whenControlled @param {boolean} snapshot
    */
   #afterFirstBoot(whenControlled, snapshot) {
-    afterFirstBoot({
+    return afterFirstBoot({
       controlled: whenControlled,
       snapshot,
       busy: () => this.#processes.busy,

@@ -110,6 +110,9 @@ class WarmProfile:
             page = context.pages[0]
             page.goto(self.site + "/")
             wait_until_ready(page)
+            made = page.evaluate("() => lab.snapshotNow()")  # now, not once the lab is quiet (LabSession)
+            if made["snapshot"] != "made":
+                raise AssertionError(f"the warm profile's first visit made no memory snapshot: {made}")
             files = len(build.precache_list(self.dist))
             poll_until(page, lambda: page.evaluate(VISIT_SETTLED, files), "the first visit's caches")
             page.goto("about:blank")  # the lab's workers end: nothing holds the databases open
