@@ -16,7 +16,12 @@ from browser_harness import (
     launch_chromium,
     print_at_the_end,
 )
-from playwright.sync_api import Browser, Page, sync_playwright
+from lab_page import TIMEOUT_S
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+# An expect() waits for what the page shows as long as wait_until() does, not Playwright's 5 s: on a loaded
+# machine the page draws late, and the deadline is there to end a hang, not to time the page.
+expect.set_options(timeout=TIMEOUT_S * 1000)
 
 
 @pytest.fixture(scope="session")

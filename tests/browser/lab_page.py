@@ -224,7 +224,7 @@ def controller(page, name: str, args: dict | None = None) -> Any:
 def assert_counts_are_true(page) -> dict[str, int]:
     """The execution counts the page shows equal what the runtime recorded (the controller's
     ``executions``), node by node, every graph node included (0 for one that never ran). The view
-    draws on the next animation frame, so give it a moment to catch up before judging."""
+    draws on the next animation frame, so let it catch up before judging."""
     runtime = controller(page, "executions")["nodes"]
 
     def agree():
@@ -232,7 +232,7 @@ def assert_counts_are_true(page) -> dict[str, int]:
         return shown if shown == {node: runtime.get(node, {}).get("started", 0) for node in shown} else None
 
     try:
-        shown = wait_until(page, agree, "the shown execution counts to match the runtime's", timeout_s=5)
+        shown = wait_until(page, agree, "the shown execution counts to match the runtime's")
     except AssertionError:
         raise AssertionError(f"shown {shown_counts(page)} != runtime {runtime}") from None
     assert set(runtime) - {"__start__"} <= set(shown), (shown, runtime)

@@ -79,7 +79,7 @@ def assert_page_is_view(page, moment: str) -> dict:
         return python_says(view) == shown(page) and view
 
     try:
-        return wait_until(page, agree, f"the page to show view() {moment}", timeout_s=10)
+        return wait_until(page, agree, f"the page to show view() {moment}")
     except AssertionError:
         raise AssertionError(
             f"{moment}: page {shown(page)} != view {python_says(controller(page, 'view'))}"
