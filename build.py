@@ -37,6 +37,7 @@ import argparse
 import base64
 import gzip
 import hashlib
+import importlib.util
 import io
 import json
 import logging
@@ -180,6 +181,17 @@ def build_msgpack() -> Path:
         return built[0]
 
     return cached(CACHE / "wheels" / name, download)
+
+
+def import_msgpack_from(wheel: Path) -> None:
+    """Let this Python import msgpack from ``wheel`` when it has none installed.
+
+    The build imports ``lab`` (the pages' diagram: :func:`static_diagram`) and ``lab`` imports msgpack,
+    which a fresh machine that ran only ``pip install jinja2`` lacks. The pure-Python wheel the browser
+    loads is a zip of modules, and Python imports from a zip on ``sys.path`` as it is.
+    """
+    if importlib.util.find_spec("msgpack") is None:
+        sys.path.append(str(wheel))
 
 
 # --------------------------------------------------------------------------------------------------
@@ -551,6 +563,7 @@ def build(dist: Path = DIST) -> BuildResult:
     CACHE.mkdir(exist_ok=True)
     pyodide = fetch_pyodide()
     msgpack = build_msgpack()
+    import_msgpack_from(msgpack)
 
     dist = dist.resolve()
     dist.parent.mkdir(parents=True, exist_ok=True)
