@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 import lab.graph
+from gallery import FOLDER, GALLERY, gallery_listing
 from lab.playground import (
     MAX_PROGRAM_BYTES,
     NotInLabError,
@@ -22,7 +23,6 @@ from lab.playground import (
     langgraph_resolves_to_lab,
     load_program,
 )
-from lab.playground.gallery import FOLDER, GALLERY, gallery_listing
 from lab.world import MemoryLedger, charge, send_email, use_recorder
 
 HEADER = """\
@@ -292,3 +292,13 @@ def test_gallery_programs_give_langgraphs_answers_on_lab(entry_id: str, monkeypa
     monkeypatch.setitem(sys.modules, "__main__", main)
     with langgraph_resolves_to_lab():
         exec(compile(source, entry_id, "exec"), vars(main))  # the same asserts, on lab
+
+
+def test_every_problem_is_said_in_both_catalogues_as_python_says_it() -> None:
+    from lab.playground.problems import TEXTS
+    from tests.test_said_in_both_languages import catalogue, is_chinese
+
+    english, chinese = catalogue("en"), catalogue("zh")
+    for kind, text in TEXTS.items():
+        assert english[f"py.play.{kind}"] == text
+        assert is_chinese(chinese[f"py.play.{kind}"]), kind

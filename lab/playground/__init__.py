@@ -5,10 +5,10 @@ LangGraph runs a program the developer wrote; so does the playground (``/play``)
 - :mod:`lab.playground.langgraph_imports`: ``langgraph.*`` imports answered by ``lab`` while a program
   loads or runs (never otherwise: in CPython tests real LangGraph stays the oracle);
 - :mod:`lab.playground.program`: load the program in a fresh module and find the graph it compiles;
-- :mod:`lab.playground.problems`: what went wrong, at the program's line, in LangGraph's words;
-- :mod:`lab.playground.gallery`: the programs the page offers, as data (each one a LangGraph program).
+- :mod:`lab.playground.problems`: what went wrong, at the program's line, in LangGraph's words.
 
-The outside world a program may call (``charge``, ``send_email``) is :mod:`lab.world`.
+The outside world a program may call (``charge``, ``send_email``) is :mod:`lab.world`; the programs
+the page offers are site content, in the top-level ``gallery/`` (not shipped in the lab's wheel).
 """
 
 from lab.playground.langgraph_imports import LAB_MODULES, NotInLabError, langgraph_resolves_to_lab

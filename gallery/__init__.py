@@ -1,11 +1,14 @@
 """The playground's gallery: short LangGraph programs a learner opens, runs, crashes and travels.
 
+Site content, like ``narratives/``: not part of ``lab`` (the runtime's wheel does not carry it; the
+page reads the programs from ``/play/gallery.json``, written by ``site_build/play.py``).
+
 Each program is a plain ``.py`` file of this folder, written against real LangGraph (``from
 langgraph...`` imports, no LLM: plain functions) and runnable as is in a terminal, where its
 ``if __name__ == "__main__":`` part drives it and checks what LangGraph answered
 (``tests/test_playground.py`` runs each one on real LangGraph). In the playground the lab drives the
 graph instead. :data:`GALLERY` is the listing the page shows: id, title and one line, in English and
-简体中文 (the page reads it as JSON, written at build time by :func:`gallery_listing`).
+简体中文 (the page reads it as JSON, :func:`gallery_listing`).
 """
 
 from __future__ import annotations
