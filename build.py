@@ -57,6 +57,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from site_build.play import lab_differences, write_play_files
+
 ROOT = Path(__file__).resolve().parent
 CACHE = ROOT / ".cache"
 DIST = ROOT / "dist"
@@ -396,6 +398,7 @@ def render_static_pages(site: Path) -> None:
                     static_graph=diagram,
                     static_graph_json=json.dumps(diagram),
                     embed_lessons=embed_lessons(),
+                    lab_differences=lab_differences(ROOT / "README.md"),  # /play's "see what differs"
                 )
             )
 
@@ -590,6 +593,7 @@ def build(dist: Path = DIST) -> BuildResult:
         lab = build_lab_wheel(Path(tmp))
         boot_wheels = [add_hashed(with_bytecode(wheel, Path(tmp)), site) for wheel in (msgpack, lab)]
         render_narratives(site)
+        write_play_files(site)  # the playground's editor bundle and gallery (site_build/play.py)
         (site / "_headers").write_text(headers_file())
         this_build = build_id(precache_list(site))  # the manifest names it, so it cannot be listed yet
         write_manifest(site, this_build, boot_wheels)
