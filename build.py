@@ -55,6 +55,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from dev_server.serve import serve
+from site_build.play import lab_differences, write_play_files
 
 ROOT = Path(__file__).resolve().parent
 CACHE = ROOT / ".cache"
@@ -380,6 +381,7 @@ def render_static_pages(site: Path) -> None:
                     static_graph=diagram,
                     static_graph_json=json.dumps(diagram),
                     embed_lessons=embed_lessons(),
+                    lab_differences=lab_differences(ROOT / "README.md"),  # /play's "see what differs"
                 )
             )
 
@@ -575,6 +577,7 @@ def build(dist: Path = DIST) -> BuildResult:
         lab = build_lab_wheel(Path(tmp))
         boot_wheels = [add_hashed(with_bytecode(wheel, Path(tmp)), site) for wheel in (msgpack, lab)]
         render_narratives(site)
+        write_play_files(site)  # the playground's editor bundle and gallery (site_build/play.py)
         (site / "_headers").write_text(headers_file())
         this_build = build_id(precache_list(site))  # the manifest names it, so it cannot be listed yet
         write_manifest(site, this_build, boot_wheels)

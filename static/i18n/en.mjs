@@ -7,6 +7,7 @@
  */
 
 import { enPanels } from "./en-panels.mjs";
+import { enPlay } from "./en-play.mjs";
 import { enPython } from "./en-python.mjs";
 
 /** @type {Record<string, string>} */
@@ -192,4 +193,5 @@ export const en = {
   "nav.lessons": "Lessons",
   ...enPanels,
   ...enPython,
+  ...enPlay,
 };

@@ -7,6 +7,7 @@
  */
 
 import { zhPanels } from "./zh-panels.mjs";
+import { zhPlay } from "./zh-play.mjs";
 import { zhPython } from "./zh-python.mjs";
 
 /** @type {Record<string, string>} */
@@ -190,4 +191,5 @@ export const zh = {
   "nav.lessons": "课程",
   ...zhPanels,
   ...zhPython,
+  ...zhPlay,
 };

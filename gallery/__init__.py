@@ -1,0 +1,94 @@
+"""The playground's gallery: short LangGraph programs a learner opens, runs, crashes and travels.
+
+Site content, like ``narratives/``: not part of ``lab`` (the runtime's wheel does not carry it; the
+page reads the programs from ``/play/gallery.json``, written by ``site_build/play.py``).
+
+Each program is a plain ``.py`` file of this folder, written against real LangGraph (``from
+langgraph...`` imports, no LLM: plain functions) and runnable as is in a terminal, where its
+``if __name__ == "__main__":`` part drives it and checks what LangGraph answered
+(``tests/test_playground.py`` runs each one on real LangGraph). In the playground the lab drives the
+graph instead. :data:`GALLERY` is the listing the page shows: id, title and one line, in English and
+简体中文 (the page reads it as JSON, :func:`gallery_listing`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = ["GALLERY", "GalleryProgram", "gallery_listing"]
+
+FOLDER = Path(__file__).resolve().parent
+
+
+@dataclass(frozen=True)
+class GalleryProgram:
+    """One program of the gallery: its file (``<id>.py``), and its title and line per language."""
+
+    id: str
+    title: dict[str, str]
+    about: dict[str, str]
+
+    @property
+    def source(self) -> str:
+        return (FOLDER / f"{self.id}.py").read_text(encoding="utf-8")
+
+
+GALLERY: tuple[GalleryProgram, ...] = (
+    GalleryProgram(
+        "five_minutes",
+        {"en": "Memory in five minutes", "zh": "五分钟：对话记忆"},
+        {
+            "en": "MessagesState and InMemorySaver: two invokes on one thread; the second sees the first.",
+            "zh": "MessagesState 加 InMemorySaver：同一个 thread 上调用两次，第二次看得到第一次。",
+        },
+    ),
+    GalleryProgram(
+        "charge_before_interrupt",
+        {"en": "A charge before interrupt()", "zh": "interrupt() 之前扣款"},
+        {
+            "en": "The node charges, then asks: on resume it re-runs from its first line and charges again.",
+            "zh": "节点先扣款再提问：恢复时节点从第一行重跑，又扣一次款。",
+        },
+    ),
+    GalleryProgram(
+        "charge_after_interrupt",
+        {"en": "The charge after interrupt(), with a key", "zh": "interrupt() 之后扣款，带幂等键"},
+        {
+            "en": "Ask first, charge after the answer, with an idempotency key that names the operation.",
+            "zh": "先提问，得到回答后再扣款，幂等键写明是哪一笔业务。",
+        },
+    ),
+    GalleryProgram(
+        "fan_out_failing_branch",
+        {"en": "Fan-out, join, and a failing branch", "zh": "扇出、汇合，和一个失败的分支"},
+        {
+            "en": (
+                "One branch fails; the other's writes stay as pending writes, so the retry runs only "
+                "the failed one."
+            ),
+            "zh": "一个分支失败；另一个分支的写入作为 pending writes 保留，重试只跑失败的那个。",
+        },
+    ),
+    GalleryProgram(
+        "subgraph_interrupt",
+        {"en": "A subgraph that interrupts", "zh": "会中断的子图"},
+        {
+            "en": "The subgraph asks a question; on resume the parent's node that calls it re-runs.",
+            "zh": "子图提出问题；恢复时，调用它的父图节点会重跑。",
+        },
+    ),
+    GalleryProgram(
+        "durability",
+        {"en": "Durability modes", "zh": "持久化模式"},
+        {
+            "en": 'One graph run with durability "sync", "async" and "exit": the checkpoints each saves.',
+            "zh": "同一张图分别用 durability 为 sync、async、exit 运行：各自保存了多少个 checkpoint。",
+        },
+    ),
+)
+
+
+def gallery_listing() -> list[dict[str, object]]:
+    """The gallery as the page reads it: ``[{id, title: {en, zh}, about: {en, zh}, source}]``."""
+    return [{"id": p.id, "title": p.title, "about": p.about, "source": p.source} for p in GALLERY]

@@ -1,0 +1,133 @@
+"""``langgraph.*`` imports that resolve to ``lab``: how a learner's LangGraph program runs unchanged.
+
+The README's promise is "swap ``langgraph`` for ``lab`` in the imports"; the playground makes the
+swap itself. While :func:`langgraph_resolves_to_lab` is active, a meta-path finder answers every
+``langgraph`` import: a module the lab mirrors (the table :data:`LAB_MODULES`) gets a thin module
+named after LangGraph's that holds the lab module's names (so ``from langgraph.graph import
+StateGraph`` gives ``lab.graph.StateGraph`` itself); any other ``langgraph`` module is refused by
+name, and so is a client of the network or of an LLM (:data:`NETWORK_MODULES`). Nothing of
+``lab`` is changed, and on exit ``sys.modules`` is as it was: in CPython tests,
+where real LangGraph is the oracle, its modules are put back untouched.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import sys
+import types
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+
+from lab.playground.problems import TEXTS
+
+__all__ = [
+    "LAB_MODULES",
+    "NETWORK_MODULES",
+    "NeedsNetworkError",
+    "NotInLabError",
+    "langgraph_resolves_to_lab",
+]
+
+LAB_MODULES: dict[str, str | None] = {
+    "langgraph": None,
+    "langgraph.graph": "lab.graph",
+    "langgraph.graph.state": "lab.graph.state",
+    "langgraph.graph.message": "lab.graph.message",
+    "langgraph.types": "lab.types",
+    "langgraph.errors": "lab.errors",
+    "langgraph.config": "lab.config",
+    "langgraph.runtime": "lab.runtime",
+    "langgraph.constants": "lab.pregel.nodes",
+    "langgraph.checkpoint": None,
+    "langgraph.checkpoint.memory": "lab.checkpoint.memory",
+}
+"""LangGraph's module -> the lab module that holds its names (``None``: a package, only a folder).
+A lab module that does not exist yet (``lab.graph.message`` before ``MessagesState``) counts as
+missing, so its import is refused by name like any other."""
+
+
+NETWORK_MODULES = frozenset(
+    {"requests", "httpx", "aiohttp", "urllib3", "openai", "anthropic", "langchain", "langchain_openai",
+     "langchain_anthropic", "langchain_community", "langsmith"}
+)  # fmt: skip
+"""Clients of the network or of an LLM: refused by name even where installed (a CPython test), since a
+program in the page has no network to reach (the CSP's ``connect-src 'self'``) and no LLM."""
+
+
+class NotInLabError(ModuleNotFoundError):
+    """A ``langgraph`` module the lab does not re-implement (``langgraph.prebuilt``, say)."""
+
+    def __init__(self, module: str) -> None:
+        self.mirrored = ", ".join(name for name, target in LAB_MODULES.items() if target and _exists(target))
+        super().__init__(TEXTS["not_in_lab"].format(module=module, mirrored=self.mirrored), name=module)
+
+
+class NeedsNetworkError(ModuleNotFoundError):
+    """A module of :data:`NETWORK_MODULES`, imported by a program in the playground."""
+
+    def __init__(self, module: str) -> None:
+        super().__init__(TEXTS["network_module"].format(module=module), name=module)
+
+
+def _exists(module: str) -> bool:
+    return importlib.util.find_spec(module) is not None
+
+
+def _is_langgraph(name: str) -> bool:
+    return name == "langgraph" or name.startswith("langgraph.")
+
+
+def _answered_here(name: str) -> bool:
+    """Imports the finder answers, whatever ``sys.modules`` held before (it is put back on exit)."""
+    return _is_langgraph(name) or name.split(".")[0] in NETWORK_MODULES
+
+
+def _is_package(name: str) -> bool:
+    return any(other.startswith(name + ".") for other in LAB_MODULES)
+
+
+class _LabAsLangGraph(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Finds ``langgraph.*`` and loads each as a facade over its lab module."""
+
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None, target: types.ModuleType | None = None
+    ) -> importlib.machinery.ModuleSpec | None:
+        if fullname.split(".")[0] in NETWORK_MODULES:
+            raise NeedsNetworkError(fullname.split(".")[0])
+        if not _is_langgraph(fullname):
+            return None
+        if fullname not in LAB_MODULES or (LAB_MODULES[fullname] and not _exists(LAB_MODULES[fullname])):
+            raise NotInLabError(fullname)
+        return importlib.util.spec_from_loader(fullname, self, is_package=_is_package(fullname))
+
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> types.ModuleType:
+        return types.ModuleType(spec.name)
+
+    def exec_module(self, module: types.ModuleType) -> None:
+        target = LAB_MODULES[module.__name__]
+        if target is None:
+            module.__doc__ = f"{module.__name__}, answered by lab (a package: only its modules hold names)"
+            return
+        lab_module = importlib.import_module(target)
+        names = {name: value for name, value in vars(lab_module).items() if not name.startswith("__")}
+        vars(module).update(names, __doc__=f"{module.__name__}, answered by {target}")
+        if hasattr(lab_module, "__all__"):
+            module.__all__ = list(lab_module.__all__)
+
+
+@contextmanager
+def langgraph_resolves_to_lab() -> Iterator[None]:
+    """While active, ``import langgraph...`` gives lab's modules; ``sys.modules`` is restored on exit."""
+    saved = {name: sys.modules.pop(name) for name in list(sys.modules) if _answered_here(name)}
+    finder = _LabAsLangGraph()
+    sys.meta_path.insert(0, finder)
+    try:
+        yield
+    finally:
+        sys.meta_path.remove(finder)
+        for name in [name for name in sys.modules if _answered_here(name)]:
+            del sys.modules[name]
+        sys.modules.update(saved)

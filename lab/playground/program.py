@@ -1,0 +1,125 @@
+"""Load a learner's LangGraph program and find the graph it compiles, as ``langgraph dev`` finds the
+graph a ``langgraph.json`` names.
+
+The program is LangGraph code (``from langgraph.graph import StateGraph``): it runs in a fresh module
+(``__name__`` is ``playground_program``, so the lines under ``if __name__ == "__main__":``, what the
+program does when run in a terminal, are skipped: in the playground the lab's Run drives the graph),
+with ``langgraph.*`` answered by ``lab`` (:mod:`lab.playground.langgraph_imports`). Then the graph:
+the one compiled graph the module holds, or, when there are several, the one named ``graph``. A
+compiled graph that is a node of another (a subgraph) does not count. Anything else is a
+:class:`~lab.playground.problems.ProgramError` whose problem names the line.
+"""
+
+from __future__ import annotations
+
+import sys
+import types
+from dataclasses import dataclass
+
+from lab.graph.state import CompiledStateGraph, StateGraph
+from lab.playground.langgraph_imports import NeedsNetworkError, NotInLabError, langgraph_resolves_to_lab
+from lab.playground.problems import PROGRAM_FILE, Problem, ProgramError, Roles, problem, problem_at_error
+
+__all__ = [
+    "GRAPH_NAME",
+    "MAX_PROGRAM_BYTES",
+    "PROGRAM_MODULE",
+    "Program",
+    "describe_run_error",
+    "load_program",
+]
+
+MAX_PROGRAM_BYTES = 256 * 1024
+"""The largest program the playground takes (UTF-8 bytes): a gallery program is about 2 KB."""
+PROGRAM_MODULE = "playground_program"
+"""The loaded program's module name (in ``sys.modules``, so its dataclasses and TypedDicts resolve
+their annotations); loading another program replaces it."""
+GRAPH_NAME = "graph"
+"""The name that picks the graph to run when a program compiles several."""
+
+
+@dataclass(frozen=True)
+class Program:
+    """A loaded program: its source, its module, and the graph the lab will drive."""
+
+    source: str
+    module: types.ModuleType
+    graph_name: str
+    graph: CompiledStateGraph
+
+
+def load_program(source: str) -> Program:
+    """Run ``source`` as a fresh module with ``langgraph`` answered by ``lab``, and find its graph.
+
+    Raises :class:`ProgramError`: too large, a syntax error, an exception while loading (a module the
+    browser lacks, a ``langgraph`` module lab does not have, a refused feature), no graph or several.
+    """
+    size = len(source.encode())
+    if size > MAX_PROGRAM_BYTES:
+        raise ProgramError(problem("too_large", size=size, limit=MAX_PROGRAM_BYTES))
+    try:
+        code = compile(source, PROGRAM_FILE, "exec")
+    except SyntaxError as error:
+        raise ProgramError(problem_at_error(error, "syntax")) from None
+    module = types.ModuleType(PROGRAM_MODULE)
+    module.__file__ = PROGRAM_FILE
+    sys.modules[PROGRAM_MODULE] = module
+    with langgraph_resolves_to_lab():
+        try:
+            exec(code, vars(module))
+        except Exception as error:
+            raise ProgramError(loading_problem(error)) from error
+    graph_name, graph = find_graph(module)
+    return Program(source, module, graph_name, graph)
+
+
+def loading_problem(error: Exception) -> Problem:
+    """What an exception while the program's top level ran means to the learner."""
+    if isinstance(error, NotInLabError):
+        return problem_at_error(error, "not_in_lab", module=error.name, mirrored=error.mirrored)
+    if isinstance(error, NeedsNetworkError):
+        return problem_at_error(error, "network_module", module=error.name)
+    if isinstance(error, ModuleNotFoundError) and error.name:
+        return problem_at_error(error, "missing_module", module=error.name.split(".")[0])
+    return problem_at_error(error, "load")
+
+
+def find_graph(module: types.ModuleType) -> tuple[str, CompiledStateGraph]:
+    """The program's graph: its only compiled graph that is no other's node, else the one named ``graph``."""
+    values = vars(module)
+    compiled = {name: value for name, value in values.items() if isinstance(value, CompiledStateGraph)}
+    subgraphs = {id(node) for graph in compiled.values() for node in graph.builder.nodes.values()}
+    candidates: dict[int, str] = {}
+    for name, graph in compiled.items():
+        if id(graph) not in subgraphs:
+            candidates.setdefault(id(graph), name)  # one graph bound to two names is one graph
+    if len(candidates) == 1:
+        (name,) = candidates.values()
+        return name, compiled[name]
+    if GRAPH_NAME in compiled and id(compiled[GRAPH_NAME]) in candidates:
+        return GRAPH_NAME, compiled[GRAPH_NAME]
+    if candidates:
+        names = ", ".join(sorted(candidates.values()))
+        raise ProgramError(problem("several_graphs", count=len(candidates), names=names))
+    builders = sorted(name for name, value in values.items() if isinstance(value, StateGraph))
+    if builders:
+        raise ProgramError(problem("not_compiled", name=builders[0]))
+    raise ProgramError(problem("no_graph"))
+
+
+def graph_roles(graph: CompiledStateGraph) -> Roles:
+    """The code of each node and router of ``graph``: which part of the program an exception came from."""
+    roles: Roles = {}
+    for name, function in graph.builder.nodes.items():
+        if code := getattr(function, "__code__", None):
+            roles[code] = ("node", name)
+    for _, branch in graph.builder.branches:
+        if code := getattr(branch.router, "__code__", None):
+            roles[code] = ("router", branch.name)
+    return roles
+
+
+def describe_run_error(program: Program, error: BaseException) -> Problem:
+    """An exception a run of ``program``'s graph raised, at the program's line: in a node, in a router,
+    or (no frame of either) in the runtime itself."""
+    return problem_at_error(error, "run", graph_roles(program.graph))

@@ -1,0 +1,126 @@
+/**
+ * The playground page (/play, /play?lang=zh): a learner's LangGraph program in a code editor beside
+ * the lab's instruments.
+ *
+ * - The editor is CodeMirror 6, bundled at build time into ./editor.mjs (site_build/play.py).
+ * - The gallery (./gallery.json, written at build time from gallery/) opens a program.
+ * - Share by link (./share.mjs): the program travels in the URL fragment; a shared program is shown,
+ *   and nothing runs until Run is pressed.
+ * - Run asks the worker through ./play-client.mjs, the one seam to the lab's Python side.
+ * - Every string comes from the catalogues (../i18n/*-play.mjs), in English or 简体中文 (`?lang=zh`).
+ */
+
+import { LANGS, lang, onLangChange, setLang, t, translateDom } from "../i18n.mjs";
+import { createEditor } from "./editor.mjs";
+import { createPlayClient } from "./play-client.mjs";
+import { programFragment, programFromFragment, ShareError } from "./share.mjs";
+
+const $ = (selector) => document.querySelector(selector);
+
+const requested = new URLSearchParams(location.search).get("lang");
+if (requested && LANGS.includes(requested)) setLang(requested);
+translateDom(document);
+
+const client = createPlayClient();
+const instruments = $("#play-instruments");
+const editorHost = $("#play-editor");
+const editor = createEditor(editorHost, { label: t("play.editorLabel"), describedBy: "play-keys" });
+editorHost.dataset.state = "ready";
+
+/** @type {{id: string, title: Record<string, string>, about: Record<string, string>, source: string}[]} */
+let gallery = [];
+const picker = $("#play-gallery");
+
+/** Say `key` (with `params`) in an element, kept on it so a change of language says it again. */
+function show(element, key, params = {}) {
+  element.textContent = t(key, params);
+  element.dataset.key = key;
+  element.dataset.params = JSON.stringify(params);
+}
+
+function fillGallery() {
+  const chosen = picker.value;
+  for (const option of [...picker.options].slice(1)) option.remove();
+  for (const program of gallery) {
+    picker.add(new Option(program.title[lang()] ?? program.title.en, program.id));
+  }
+  picker.value = chosen;
+  const program = gallery.find((entry) => entry.id === chosen);
+  $("#play-gallery-about").textContent = program ? (program.about[lang()] ?? program.about.en) : "";
+}
+
+function openFromGallery() {
+  const program = gallery.find((entry) => entry.id === picker.value);
+  if (!program) return;
+  editor.setDoc(program.source);
+  $("#play-origin").hidden = true;
+  history.replaceState(null, "", location.pathname + location.search); // the link no longer names it
+  fillGallery();
+}
+
+async function share() {
+  const status = $("#play-share-status");
+  const link = $("#play-share-link");
+  try {
+    const fragment = await programFragment(editor.getDoc());
+    history.replaceState(null, "", `${location.pathname}${location.search}#${fragment}`);
+    link.value = location.href;
+    link.hidden = false;
+    link.select();
+    const copied = await navigator.clipboard?.writeText(location.href).then(
+      () => true,
+      () => false,
+    );
+    show(status, copied ? "play.shareCopied" : "play.shareReady");
+  } catch (error) {
+    if (!(error instanceof ShareError)) throw error;
+    link.hidden = true;
+    show(status, error.code, error.params);
+  }
+}
+
+async function openSharedProgram() {
+  const origin = $("#play-origin");
+  try {
+    const program = await programFromFragment(location.hash);
+    if (program === null) return false;
+    editor.setDoc(program);
+    show(origin, "play.fromLink");
+  } catch (error) {
+    if (!(error instanceof ShareError)) throw error;
+    show(origin, error.code, error.params);
+  }
+  origin.hidden = false;
+  return true;
+}
+
+async function run() {
+  instruments.dataset.runs = String(Number(instruments.dataset.runs) + 1);
+  const answer = await client.load(editor.getDoc());
+  instruments.dataset.asked = String(client.asked.length);
+  if (!client.connected) show($("#play-run-status"), "play.notConnected");
+  return answer;
+}
+
+$("#play-run").addEventListener("click", run);
+$("#play-share").addEventListener("click", share);
+picker.addEventListener("change", openFromGallery);
+$("#lang-select").value = lang();
+$("#lang-select").addEventListener("change", (event) => setLang(event.target.value));
+onLangChange(() => {
+  translateDom(document);
+  fillGallery();
+  editor.view.contentDOM.setAttribute("aria-label", t("play.editorLabel"));
+  for (const element of document.querySelectorAll("[data-key]")) {
+    element.textContent = t(element.dataset.key, JSON.parse(element.dataset.params));
+  }
+});
+
+const response = await fetch(new URL("./gallery.json", import.meta.url));
+gallery = await response.json();
+fillGallery();
+if (!(await openSharedProgram())) {
+  picker.value = gallery[0].id;
+  openFromGallery();
+}
+document.body.dataset.ready = "true";
