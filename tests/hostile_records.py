@@ -13,7 +13,7 @@ from typing import Any
 
 import msgpack
 
-TUPLE, REGISTERED, SET, DATETIME, UUID = 3, 6, 1, 4, 5
+TUPLE, REGISTERED, SET, DATETIME, UUID, MODEL = 3, 6, 1, 4, 5, 7
 
 
 def ext(code: int, payload: bytes) -> bytes:
@@ -22,6 +22,14 @@ def ext(code: int, payload: bytes) -> bytes:
 
 def registered(*fields: Any) -> bytes:
     return ext(REGISTERED, msgpack.packb(list(fields)))
+
+
+def model(*parts: Any) -> bytes:
+    """A stored model (LangGraph's Pydantic v2 form): ``[module, class name, fields, method]``."""
+    return ext(MODEL, msgpack.packb(list(parts)))
+
+
+HUMAN = "langchain_core.messages.human", "HumanMessage"
 
 
 def tuples_nested(depth: int) -> bytes:
@@ -77,10 +85,37 @@ MALFORMED: list[tuple[str, Any, str]] = [
     ("pickle payload", ("pickle", b"cos\nsystem\n(S'id'\ntR."), "serialized as 'pickle'"),
     ("not a pair", ("msgpack",), "(type, bytes) pair"),
     ("text instead of bytes", ("msgpack", "\x01"), "(type, bytes) pair"),
+    (
+        "model not a list",
+        ("msgpack", ext(MODEL, msgpack.packb("HumanMessage"))),
+        "[module, class name, fields",
+    ),
+    (
+        "model without its method",
+        ("msgpack", model(*HUMAN, {"content": "hi"})),
+        "[module, class name, fields",
+    ),
+    ("model fields a list", ("msgpack", model(*HUMAN, ["hi"], "model_validate_json")), "[module, class name"),
+    (
+        "model naming os.system",
+        ("msgpack", model("os", "system", {}, "model_validate_json")),
+        "os.system is not",
+    ),
+    (
+        "HumanMessage(content=5)",
+        ("msgpack", model(*HUMAN, {"content": 5, "type": "human"}, "model_validate_json")),
+        "HumanMessage does not build from its fields",
+    ),
+    (
+        "HumanMessage of type ai",
+        ("msgpack", model(*HUMAN, {"content": "hi", "type": "ai"}, "model_validate_json")),
+        "HumanMessage does not build from its fields",
+    ),
 ]
 
 
 def main() -> None:
+    import lab.messages  # noqa: F401  (registers the chat messages)
     import lab.types  # noqa: F401  (registers Interrupt, Send, Command)
     from lab.checkpoint.errors import CorruptRecordError
     from lab.checkpoint.serde import MsgpackSerializer

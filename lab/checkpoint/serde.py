@@ -21,7 +21,14 @@ code          value
 4             ``datetime`` (its ISO-8601 text; a time zone comes back as a fixed offset)
 5             ``uuid.UUID`` (its 16 bytes)
 6             a type registered with :func:`register_type`, e.g. ``Interrupt``, ``Send``
+7             a model registered with :func:`register_model`: a chat message
 ============  ====================================================================
+
+**Models** (code 7) are stored as LangGraph's ``JsonPlusSerializer`` stores a Pydantic v2 model
+(its extension code 5): the bytes of ``[module, class name, obj.model_dump(), "model_validate_json"]``,
+so a later tool can move such values between the two by changing one code. LangGraph imports
+``module`` and calls the class it names; here ``(module, class name)`` is only a key into the
+allow-list: loading builds the class registered for that key and refuses every other key.
 
 Subclasses of ``dict``, ``list``, ``tuple``, ``str``, ``int`` and ``float`` (``defaultdict``,
 a ``NamedTuple``, an ``IntEnum``...) are stored as that base type. Anything else raises
@@ -65,7 +72,7 @@ MAX_DEPTH = 50
 """How many containers (dict, list, set, tuple, registered type) a value may nest. Far more than
 any state needs, and far below the ~190 typed levels that overflow C msgpack's stack."""
 
-_SET, _FROZENSET, _TUPLE, _DATETIME, _UUID, _REGISTERED = 1, 2, 3, 4, 5, 6
+_SET, _FROZENSET, _TUPLE, _DATETIME, _UUID, _REGISTERED, _MODEL = 1, 2, 3, 4, 5, 6, 7
 
 
 class SerializerProtocol(Protocol):
@@ -122,6 +129,26 @@ def register_type(
     _registered_by_class[cls] = entry
 
 
+ModelKey = tuple[str, str]
+"""``(module, class name)`` as a model's record names it, e.g.
+``("langchain_core.messages.human", "HumanMessage")``."""
+
+_model_key_by_class: dict[type, ModelKey] = {}
+_model_class_by_key: dict[ModelKey, type] = {}
+
+
+def register_model(cls: type, key: ModelKey) -> None:
+    """Allow instances of ``cls``, a class with a ``model_dump()`` method that returns its fields and
+    a constructor that takes them back as keywords (a Pydantic v2 model, or one of the lab's own
+    message classes in ``lab.plain_messages``), in checkpoints, stored under ``key``.
+
+    Several classes may be saved under one key (the lab's own ``HumanMessage`` and LangChain's both
+    write ``("langchain_core.messages.human", "HumanMessage")``); loading builds the one registered
+    *last* for it (``lab.messages`` decides which)."""
+    _model_key_by_class[cls] = key
+    _model_class_by_key[key] = cls
+
+
 # --- depth ------------------------------------------------------------------------------------
 
 _LEAVES = frozenset({str, int, float, bool, bytes, type(None), datetime, uuid.UUID})
@@ -139,6 +166,8 @@ def _children(obj: Any) -> Iterable[tuple[Any, Any]] | None:
     registered = _registered_by_class.get(type(obj))
     if registered is not None:
         return [(field, getattr(obj, field)) for field in registered.fields]
+    if type(obj) in _model_key_by_class:
+        return obj.model_dump().items()
     return None
 
 
@@ -245,6 +274,9 @@ def _to_ext(obj: Any) -> Any:
     if registered is not None:
         values = [getattr(obj, field) for field in registered.fields]
         return msgpack.ExtType(_REGISTERED, _pack_fast([registered.name, *values]))
+    model_key = _model_key_by_class.get(type(obj))
+    if model_key is not None:
+        return msgpack.ExtType(_MODEL, _pack_fast([*model_key, obj.model_dump(), "model_validate_json"]))
     for base, convert in _BASE_TYPES:
         if isinstance(obj, base):
             return convert(obj)
@@ -316,6 +348,42 @@ def _load_registered(data: bytes) -> Any:
     )
 
 
+def _load_model(data: bytes) -> Any:
+    stored = _unpack(data)
+    if not (
+        isinstance(stored, list)
+        and len(stored) == 4
+        and all(isinstance(part, str) for part in (stored[0], stored[1], stored[3]))
+        and isinstance(stored[2], dict)
+        and all(isinstance(field, str) for field in stored[2])
+    ):
+        raise CorruptRecordError.coded(
+            "model_shape",
+            "a stored model must be [module, class name, fields, method], got {value}",
+            value=f"{stored!r:.60}",
+        )
+    module, name, fields, _ = stored
+    cls = _model_class_by_key.get((module, name))
+    if cls is None:
+        raise CorruptRecordError.coded(
+            "unregistered_model",
+            "stored model {module}.{name} is not registered for loading: import the module that "
+            "calls lab.checkpoint.serde.register_model for it (lab.messages registers chat messages)",
+            module=module,
+            name=name,
+        )
+    try:
+        return cls(**fields)
+    except (TypeError, ValueError) as error:  # a Pydantic ValidationError is a ValueError
+        raise CorruptRecordError.coded(
+            "model_fields",
+            "stored {name} does not build from its fields ({error}: {detail})",
+            name=name,
+            error=type(error).__name__,
+            detail=" ".join(str(error).split())[:160],
+        ) from error
+
+
 def _load_items(kind: type) -> Callable[[bytes], Any]:
     def load(data: bytes) -> Any:
         items = _unpack(data)
@@ -346,6 +414,7 @@ _DECODERS: dict[int, Callable[[bytes], Any]] = {
     _DATETIME: lambda data: datetime.fromisoformat(data.decode()),
     _UUID: _load_uuid,
     _REGISTERED: _load_registered,
+    _MODEL: _load_model,
 }
 
 _loading = threading.local()

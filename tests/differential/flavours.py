@@ -23,6 +23,13 @@ _NAMES["errors"] += ("NodeCancelledError",)
 _NAMES["types"] += ("Overwrite", "StateUpdate")
 _NAMES["config"] = ("get_config",)
 _NAMES["runtime"] = ("Runtime", "get_runtime")
+# --- names the message scenarios use (scenarios_messages.py) ------------------------------------------
+_NAMES["graph"] += ("MessagesState", "add_messages")
+_NAMES["graph.message"] = ("REMOVE_ALL_MESSAGES",)
+MESSAGE_CLASSES = ("HumanMessage", "AIMessage", "SystemMessage", "ToolMessage", "RemoveMessage")
+MESSAGE_MODULES = {"langgraph": "langchain_core.messages", "lab": "lab.messages"}
+"""Where a program takes its message classes from: LangChain's for LangGraph, ``lab.messages`` for the
+lab (LangChain's again where ``langchain_core`` is importable, the lab's own where it is not)."""
 # ------------------------------------------------------------------------------------------------
 OPTIONAL = frozenset({"Send", "Overwrite", "StateUpdate", "get_config", "Runtime", "get_runtime"})
 FLAVOURS = ("langgraph", "lab")
@@ -50,6 +57,15 @@ class Flavour:
     get_config: Any
     Runtime: Any
     get_runtime: Any
+    # --- message scenarios (scenarios_messages.py) ---
+    MessagesState: Any
+    add_messages: Any
+    REMOVE_ALL_MESSAGES: str
+    HumanMessage: Any
+    AIMessage: Any
+    SystemMessage: Any
+    ToolMessage: Any
+    RemoveMessage: Any
 
     def __repr__(self) -> str:
         return f"<flavour {self.name}>"
@@ -72,4 +88,6 @@ def load_flavour(package: str) -> Flavour:
                 found[name] = getattr(module, name, None)
             else:
                 found[name] = getattr(module, name)
+    messages = importlib.import_module(MESSAGE_MODULES[package])
+    found |= {name: getattr(messages, name) for name in MESSAGE_CLASSES}
     return Flavour(name=package, **found)

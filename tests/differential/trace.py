@@ -13,6 +13,8 @@ first), then ``Normaliser`` turns the whole record into plain JSON-able data:
 * timestamps -> ``<ts>``; channel versions -> their integer part (the random suffix is dropped);
 * exceptions -> type name, first builtin base class, first sentence of the message, notes;
 * tuples -> ``{"<tuple>": [...]}``, sets -> ``{"<set>": [...]}`` (a list stays a list);
+* chat messages -> ``{"message": <class name>, <field>: <value>...}`` (their ``model_dump()``), ids
+  through the placeholders above;
 * configs (``config``, ``parent_config``) -> every key kept; thread ids stay verbatim.
 
 Only the *consistency* of ids can be compared (the same placeholder where LangGraph reuses an id),
@@ -52,6 +54,13 @@ def is_snapshot(obj: Any) -> bool:
 
 def is_task(obj: Any) -> bool:
     return _fields(obj)[:3] == ("id", "name", "path")
+
+
+def is_message(obj: Any) -> bool:
+    """A chat message (``type``, ``content`` and ``model_dump()``), of either library."""
+    return (
+        isinstance(getattr(obj, "type", None), str) and hasattr(obj, "content") and hasattr(obj, "model_dump")
+    )
 
 
 def checkpoint_id(config: dict | None) -> str | None:
@@ -231,6 +240,7 @@ class Normaliser:
     def __init__(self) -> None:
         self.labels: dict[str, str] = {NULL_TASK_ID: "<null>"}
         self._counts: Counter[str] = Counter()
+        self._reading_back = False
 
     # --- placeholders -------------------------------------------------------------------------
 
@@ -304,15 +314,29 @@ class Normaliser:
         if type(obj).__name__ == "Command":  # the fields a learner set, not the class's repr
             fields = {f: getattr(obj, f, None) for f in ("graph", "update", "resume", "goto")}
             return {"command": self.value({f: v for f, v in fields.items() if v not in (None, (), [])})}
+        if is_message(obj):  # LangChain's or the lab's own class: compared as data, the class by name
+            return {"message": type(obj).__name__, **self.mapping(obj.model_dump())}
         if isinstance(obj, dict):
             return self.mapping(obj)
         if isinstance(obj, (set, frozenset)):
             return {"<set>": sorted((self.value(v) for v in obj), key=json.dumps)}
+        if isinstance(obj, tuple) and self._reading_back:
+            return [self.value(v, ck) for v in obj]
         if isinstance(obj, tuple):  # a learner sees ("a",) and ["a"] apart: so must the comparison
             return {"<tuple>": [self.value(v, ck) for v in obj]}
         if isinstance(obj, list):
             return [self.value(v, ck) for v in obj]
         return f"<{type(obj).__name__}> {self.text(repr(obj))}"
+
+    def read_back(self, obj: Any) -> Any:
+        """A value the saver stored and gave back (state values, task results, saved channel values
+        and writes): a tuple in it reads as a list, since LangGraph's serializer stores tuples as
+        lists and lab's keeps them (a deliberate difference: README, "Serializer")."""
+        was, self._reading_back = self._reading_back, True
+        try:
+            return self.value(obj)
+        finally:
+            self._reading_back = was
 
     def mapping(self, obj: dict) -> dict:
         out = {}
@@ -336,7 +360,7 @@ class Normaliser:
         out |= {
             "error": self.value(task.error),
             "interrupts": self.value(task.interrupts),
-            "result": self.value(task.result),
+            "result": self.read_back(task.result),
         }
         return out
 
@@ -349,7 +373,7 @@ class Normaliser:
             "metadata": self.value(snap.metadata),
             "created_at": _ts(snap.created_at),
             "next": self.value(snap.next),
-            "values": self.value(snap.values),
+            "values": self.read_back(snap.values),
             "tasks": [self.task(task, ck) for task in snap.tasks],
             "interrupts": self.value(snap.interrupts),
         }
@@ -390,6 +414,8 @@ class Normaliser:
                     node: {ch: _vint(v) for ch, v in sorted(seen.items())}
                     for node, seen in sorted(val.items())
                 }
+            elif key == "channel_values":
+                saved[key] = self.read_back(val)
             else:
                 saved[key] = self.value(val)
         saved["writes"] = [self.write(w, ck) for w in _canonical_writes(tup.pending_writes or ())]
@@ -398,7 +424,7 @@ class Normaliser:
     def write(self, write: tuple, ck: str) -> list:
         task_id, channel, value = write
         who = self.label(task_id, "T")
-        return [who.removesuffix(f"@{ck}"), channel, self.value(value)]
+        return [who.removesuffix(f"@{ck}"), channel, self.read_back(value)]
 
 
 def _canonical_writes(writes: Any) -> list[tuple]:

@@ -1,0 +1,98 @@
+"""The chat message classes a ``MessagesState`` holds: ``langchain_core.messages``, or the lab's own.
+
+LangGraph's ``add_messages`` builds LangChain's messages (``HumanMessage``, ``AIMessage``...).
+Where ``langchain_core`` is importable (CPython, where it comes with LangGraph) this module *is*
+those classes, so a lab graph and a LangGraph graph hold the very same objects. In the browser it
+is not shipped, and this module gives the lab's pure-Python twins from ``lab.plain_messages``
+instead (same names, fields, ``repr`` and equality). Either way, import them from here::
+
+    from lab.messages import AIMessage, HumanMessage, RemoveMessage
+
+**Checkpoints.** Both kinds are on the serializer's allow-list (``lab.checkpoint.serde``), stored in
+the form LangGraph's ``JsonPlusSerializer`` gives LangChain's messages: the record names LangChain's
+class (``("langchain_core.messages.human", "HumanMessage")``) and its fields, whichever kind saved
+it. A record loads as the kind this module gives: LangChain's where ``langchain_core`` is importable,
+the lab's own where it is not. So a thread saved in the browser reads on CPython, and back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from lab import plain_messages
+from lab.checkpoint.serde import register_model
+
+try:
+    from langchain_core import messages as _langchain
+except ImportError:  # the browser: the lab's own classes
+    _langchain = None
+
+_CLASS_NAMES = (
+    "HumanMessage",
+    "AIMessage",
+    "SystemMessage",
+    "ToolMessage",
+    "FunctionMessage",
+    "RemoveMessage",
+)
+
+WIRE_MODULES = {
+    "HumanMessage": "langchain_core.messages.human",
+    "AIMessage": "langchain_core.messages.ai",
+    "SystemMessage": "langchain_core.messages.system",
+    "ToolMessage": "langchain_core.messages.tool",
+    "FunctionMessage": "langchain_core.messages.function",
+    "RemoveMessage": "langchain_core.messages.modifier",
+}
+"""The module a checkpoint names for each class: LangChain's, where its class is defined."""
+
+USES_LANGCHAIN = _langchain is not None
+"""Whether the classes below are ``langchain_core``'s (else the lab's own)."""
+
+_source: Any = _langchain if _langchain is not None else plain_messages
+
+BaseMessage: Any = _source.BaseMessage
+HumanMessage: Any = _source.HumanMessage
+AIMessage: Any = _source.AIMessage
+SystemMessage: Any = _source.SystemMessage
+ToolMessage: Any = _source.ToolMessage
+FunctionMessage: Any = _source.FunctionMessage
+RemoveMessage: Any = _source.RemoveMessage
+AnyMessage: Any = _source.AnyMessage
+
+
+def _identity(message: Any) -> Any:
+    return message
+
+
+message_chunk_to_message: Callable[[Any], Any] = (
+    _langchain.message_chunk_to_message if _langchain is not None else _identity
+)
+"""A streamed chunk (``AIMessageChunk``...) as its whole message; other messages as they are. The
+lab's own classes have no chunks."""
+
+
+def _allow_in_checkpoints() -> None:
+    """Put both kinds on the allow-list; the kind this module gives is registered last, so records
+    load as it (``register_model``)."""
+    kinds = [plain_messages] if _langchain is None else [plain_messages, _langchain]
+    for kind in kinds:
+        for name in _CLASS_NAMES:
+            register_model(getattr(kind, name), (WIRE_MODULES[name], name))
+
+
+_allow_in_checkpoints()
+
+__all__ = [
+    "AIMessage",
+    "AnyMessage",
+    "BaseMessage",
+    "FunctionMessage",
+    "HumanMessage",
+    "RemoveMessage",
+    "SystemMessage",
+    "ToolMessage",
+    "USES_LANGCHAIN",
+    "message_chunk_to_message",
+]
