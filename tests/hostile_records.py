@@ -134,3 +134,11 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
+
+
+class FloatWithABadFloat(float):
+    """A float subclass whose ``__float__`` breaks its promise: msgpack's packer refuses it. (Here, not in
+    ``test_serde``: a second import of that module would register its types again under new classes.)"""
+
+    def __float__(self) -> Any:
+        return "not a float"

@@ -29,9 +29,8 @@ from lab.controller.validation import BadInputError, check_fork_size
 from lab.lessons import LESSONS
 from lab.lessons.play import moves_into
 from tests.controller_lab import Lab
-from tests.hostile_records import MALFORMED
+from tests.hostile_records import MALFORMED, FloatWithABadFloat
 from tests.test_lessons import send
-from tests.test_serde import FloatWithABadFloat
 
 CJK = re.compile("[\u4e00-\u9fff]")
 ENTRY = re.compile(r'^\s*"((?:[^"\\]|\\.)*)":\s*"((?:[^"\\]|\\.)*)",?\s*$', re.MULTILINE)

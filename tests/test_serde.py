@@ -19,7 +19,7 @@ import pytest
 
 from lab.checkpoint.errors import CorruptRecordError, UnsavableValueError
 from lab.checkpoint.serde import MAX_DEPTH, MsgpackSerializer, register_type
-from tests.hostile_records import MALFORMED
+from tests.hostile_records import MALFORMED, FloatWithABadFloat
 
 serde = MsgpackSerializer()
 
@@ -187,7 +187,7 @@ from datetime import datetime, timezone
 from typing import Any
 from msgpack import fallback
 assert msgpack.Packer is fallback.Packer, "fallback not in use"
-from tests.hostile_records import MALFORMED
+from tests.hostile_records import MALFORMED, FloatWithABadFloat
 from lab.checkpoint.errors import CorruptRecordError, UnsavableValueError
 from lab.checkpoint.serde import MAX_DEPTH, MsgpackSerializer, register_type
 
@@ -282,13 +282,6 @@ def test_an_int_beyond_64_bits_is_refused_clearly_by_code(big: int) -> None:
         2**64 - 1,
         -(2**63),
     ]  # the edges fit
-
-
-class FloatWithABadFloat(float):
-    """A float subclass whose ``__float__`` breaks its promise: msgpack's packer refuses it."""
-
-    def __float__(self) -> Any:
-        return "not a float"
 
 
 def test_any_other_packing_failure_is_refused_by_code_with_msgpacks_words_as_data() -> None:
