@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from lab.aml.profile import AML_PROFILE
 from lab.checkpoint import CheckpointSaver, InMemorySaver
 from lab.controller import LabController
 from lab.controller.journal import MemoryJournal
@@ -33,7 +34,9 @@ class Lab:
         self.controller = self.boot()
 
     def boot(self) -> LabController:
-        controller = LabController(self.saver, self.world, self.emit, journal=self.journal, delay=0)
+        controller = LabController(
+            self.saver, self.world, self.emit, profile=AML_PROFILE, journal=self.journal, delay=0
+        )
         for graph in controller.graphs.values():
             for name, node in graph.nodes.items():
                 if node.func is not None:
