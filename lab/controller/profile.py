@@ -79,8 +79,10 @@ def graph_profile(
     calls_out: frozenset[str] = frozenset(),
     interrupts: frozenset[str] = frozenset(),
     case_input: Callable[[str], dict[str, Any]] | None = None,
+    enter_run: Callable[[str], SeamHook | None] = no_run_context,
 ) -> GraphProfile:
-    """The profile of one graph ``build(world, checkpointer=...)`` compiles, with one case ("default")."""
+    """The profile of one graph ``build(world, checkpointer=...)`` compiles, with one case ("default")
+    that starts with ``case_input("default")`` (``{}`` if not given)."""
 
     def built(world: Any, variant: str, *, checkpointer: Any, delay: float) -> CompiledStateGraph:
         return build(world, checkpointer=checkpointer)
@@ -94,4 +96,5 @@ def graph_profile(
         build=built,
         case_input=one_case,
         node_traits=declared_traits(calls_out, interrupts),
+        enter_run=enter_run,
     )
