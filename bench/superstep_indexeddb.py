@@ -45,6 +45,7 @@ from saver_bench_page import IDB_PROMISES_JS, saver_bench_page  # noqa: E402
 
 import build  # noqa: E402
 from lab.aml.cases import case_summaries  # noqa: E402
+from lab.aml.profile import AML_PROFILE  # noqa: E402
 from lab.browser.saver_rpc import encode  # noqa: E402
 from lab.checkpoint import InMemorySaver  # noqa: E402
 from lab.controller import LabController  # noqa: E402
@@ -115,7 +116,7 @@ def recorded_steps() -> list[list[tuple[str, tuple[Any, ...]]]]:
         async def ignore(event: dict[str, Any]) -> None:
             return None
 
-        controller = LabController(saver, InMemoryWorld(), ignore, delay=0)
+        controller = LabController(saver, InMemoryWorld(), ignore, profile=AML_PROFILE, delay=0)
         case_id = case_summaries()[0]["id"]
         await controller.dispatch("start", {"case_id": case_id, "variant": "fixed", "durability": "sync"})
         await controller.dispatch("run")

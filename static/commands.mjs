@@ -73,7 +73,7 @@ export function createCommands({ model, store, session, render, showError, crash
   }
 
   /** Durability for a new run: the form's choice; a paused run keeps the mode it started with. */
-  const runDurability = () => (model.status?.phase === "paused" ? {} : { durability: model.choices.durability });
+  const runDurability = () => (model.run?.paused ? {} : { durability: model.choices.durability });
 
   async function start(choices) {
     Object.assign(model.choices, choices);
@@ -96,7 +96,7 @@ export function createCommands({ model, store, session, render, showError, crash
     if (seam === RANDOM) {
       // A random moment, not a seam: the session kills the process at a random time of the next run.
       showError(null);
-      if (model.armed) await act("disarm_crash", {}, { label: "disarm" });
+      if (model.actions?.disarm?.enabled) await act("disarm_crash", {}, { label: "disarm" });
       model.randomArmed = true;
       render();
       return;
@@ -108,7 +108,7 @@ export function createCommands({ model, store, session, render, showError, crash
   async function disarm() {
     model.randomArmed = false;
     clearTimeout(randomTimer);
-    if (model.armed) await act("disarm_crash", {}, { label: "disarm" });
+    if (model.actions?.disarm?.enabled) await act("disarm_crash", {}, { label: "disarm" });
     else render();
   }
 

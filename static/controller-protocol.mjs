@@ -11,8 +11,14 @@
  */
 
 /**
- * The controller's commands: args -> result (lab/controller/controller.py has the whole story).
+ * The controller's commands: args -> result, in the order of lab/controller/command_table.py's
+ * COMMANDS (tests/test_command_table.py checks that every command is here, with its arguments).
  * Run commands answer when their run stops, with a RunOutcome.
+ * Refused while another tab writes the thread (writes): step, run, resume, answer, replay, fork,
+ * checkout, reset, drop, prune.
+ * Reads (change nothing a learner did; a lesson check sees the answer to the last other command):
+ * catalog, restore, threads, state, frames, frame, branches, ledger, executions, view,
+ * lesson_command, lesson_check, set_writer, link, export_thread, storage.
  * @typedef {object} ControllerCommands
  * @property {{args: {}, result: {cases: object[], variants: string[], durabilities: string[],
  *            seams: string[], commands: string[], graphs: Object<string, object>,
@@ -34,8 +40,6 @@
  * @property {{args: {until?: "step" | "end", durability?: Durability}, result: RunOutcome}} resume
  * @property {{args: {approve: boolean, until?: "step" | "end", durability?: Durability},
  *            result: RunOutcome}} answer
- * @property {{args: {checkpoint_id: string, until?: "step" | "end", durability?: Durability},
- *            result: RunOutcome}} replay
  * @property {{args: {seam: string, node?: string, step?: number, after?: [string, string | null]},
  *            result: {armed: {seam: string, node: string | null, step: number | null,
  *                             after: [string, string | null] | null}}}} arm_crash
@@ -43,9 +47,13 @@
  * @property {{args: {}, result: {armed: null}}} disarm_crash
  * @property {{args: {}, result: {thread_id: string, frames: Frame[]}}} frames   oldest first
  * @property {{args: {checkpoint_id: string}, result: {frame: Frame, diff: object}}} frame
+ * @property {{args: {checkpoint_id: string, until?: "step" | "end", durability?: Durability},
+ *            result: RunOutcome}} replay
  * @property {{args: {checkpoint_id: string, values: object, as_node?: string},
  *            result: {checkpoint_id: string, frame: Frame}}} fork
  * @property {{args: {}, result: {head: string | null, nodes: object[], branches: object[]}}} branches
+ * @property {{args: {checkpoint_id: string}, result: {checkpoint_id: string, frame: Frame}}} checkout
+ *   switch branches: a copy of that checkpoint becomes the head (update_state(..., as_node="__copy__"))
  * @property {{args: {}, result: LedgerReport}} ledger
  *   the page's ledger rows as Python reads them (lab.controller.ledger_rules.annotate_ledger)
  * @property {{args: {}, result: {nodes: Object<string, {started: number, finished: number}>,
@@ -53,6 +61,12 @@
  *            checkpoint_id: string, rerun: string[], restored: string[]} | null}}} executions
  * @property {{args: {}, result: LabView}} view
  *   everything the page draws (lab/controller/view.py); the page's store keeps the last one
+ * @property {{args: {lesson: string, step: string, part?: number | "action"},
+ *            result: {name: ControllerCommandName, args: object}}} lesson_command
+ *   the command a lesson step's move sends, ids filled in from the lab now (lab/lessons)
+ * @property {{args: {lesson: string, step: string},
+ *            result: {done: boolean, facts: object[]}}} lesson_check
+ *   whether the step's facts hold on view() now, each with its value
  * @property {{args: {}, result: {threads_deleted: number}}} reset
  *   deletes every thread, the journal and (through the world) the ledger
  * @property {{args: {writer: "here" | "elsewhere"}, result: {writer: string}}} set_writer
@@ -70,6 +84,11 @@
  * @property {{args: {data: string, size?: number}, result: {session: Session, graph: object,
  *            imported: {checkpoints: number, journal: number, ledger: number}}}} import_thread
  *   validates the whole file first (a refused one stores nothing), then opens its thread
+ * -- issue 11: the storage panel (lab/controller/storage_panel.py) --
+ * @property {{args: {}, result: {threads: object[], thread: object | null}}} storage
+ *   every thread's bytes, and the open thread's bill checkpoint by checkpoint and what prune keeps
+ * @property {{args: {}, result: {threads: object[], thread: object | null}}} prune
+ *   keeps the open thread's newest checkpoint (prune(strategy="keep_latest")); answers as storage
  *
  * A refusal's error may carry `say`: its message as a code (`py.<code>` in the catalogues).
  */

@@ -15,16 +15,24 @@ from typing import Any
 
 import pytest
 
+from lab.aml.profile import AML_PROFILE
 from lab.checkpoint import CheckpointSaver, InMemorySaver
 from lab.controller import LabController
 from lab.controller.journal import MemoryJournal
+from lab.controller.profile import GraphProfile
 from lab.controller.world import InMemoryWorld
 
 
 class Lab:
     """What survives a crash (saver, world, journal, the page's event log) and the live controller."""
 
-    def __init__(self, saver: CheckpointSaver | None = None, journal: MemoryJournal | None = None) -> None:
+    def __init__(
+        self,
+        saver: CheckpointSaver | None = None,
+        journal: MemoryJournal | None = None,
+        profile: GraphProfile = AML_PROFILE,
+    ) -> None:
+        self.profile = profile  # the graph the controller drives (the AML investigation unless given)
         self.saver, self.world = saver or InMemorySaver(), InMemoryWorld()
         self.journal = journal or MemoryJournal()
         self.events: list[dict[str, Any]] = []
@@ -33,7 +41,9 @@ class Lab:
         self.controller = self.boot()
 
     def boot(self) -> LabController:
-        controller = LabController(self.saver, self.world, self.emit, journal=self.journal, delay=0)
+        controller = LabController(
+            self.saver, self.world, self.emit, profile=self.profile, journal=self.journal, delay=0
+        )
         for graph in controller.graphs.values():
             for name, node in graph.nodes.items():
                 if node.func is not None:

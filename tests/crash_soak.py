@@ -48,6 +48,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from lab.aml import VARIANTS, CaseState, build_graph, business_operation, describe_graph
+from lab.aml.profile import AML_PROFILE
 from lab.checkpoint.base import CheckpointTuple
 from lab.checkpoint.core import CheckpointSaver
 from lab.checkpoint.memory import MemoryStorage
@@ -133,7 +134,9 @@ class Outside:
         self.controller = self.boot_controller()
 
     def boot_controller(self) -> LabController:
-        return LabController(self.saver, self.world, self.listen, journal=self.journal, delay=0)
+        return LabController(
+            self.saver, self.world, self.listen, profile=AML_PROFILE, journal=self.journal, delay=0
+        )
 
     async def listen(self, event: dict[str, Any]) -> None:
         """The page's event stream: the soak keeps the moments a request left the process."""

@@ -450,10 +450,10 @@ async def test_a_spare_booting_mid_run_only_reads_and_the_takeover_notes_the_dea
     assert (await lab.do("step"))["status"] == "paused"  # a run in progress, held between steps
     spare = lab.boot()
     assert (await spare.dispatch("restore", {"observe_only": True}))["ok"]
-    records = await lab.journal.records(lab.controller.session.thread_id)
+    records = await lab.journal.records(lab.controller.state.session.thread_id)
     assert [r for r in records if r["type"] == "crash"] == []
     await lab.controller.terminate()  # the active process dies; the spare takes over for real
     lab.controller = spare
     assert (await lab.do("restore"))["session"] is not None
-    records = await lab.journal.records(lab.controller.session.thread_id)
+    records = await lab.journal.records(lab.controller.state.session.thread_id)
     assert [r["seam"] for r in records if r["type"] == "crash"] == ["kill"]

@@ -32,6 +32,7 @@ from typing import Any
 import pytest
 
 from lab.aml import VARIANTS
+from lab.aml.profile import AML_PROFILE
 from lab.checkpoint import InMemorySaver
 from lab.checkpoint.base import ERROR, INTERRUPT, RESUME
 from lab.controller import DURABILITIES, InMemoryWorld, LabController, MemoryJournal
@@ -75,7 +76,9 @@ class Storage:
         self.controller = self.boot()
 
     def boot(self) -> LabController:
-        controller = LabController(self.saver, self.world, self.record, journal=self.journal, delay=0)
+        controller = LabController(
+            self.saver, self.world, self.record, profile=AML_PROFILE, journal=self.journal, delay=0
+        )
         nodes = [node for graph in controller.graphs.values() for node in graph.nodes.values()]
         for node in (node for node in nodes if node.func is not None):
             node.func = functools.partial(counted_call, self.calls, node.name, node.func)

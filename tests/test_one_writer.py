@@ -21,6 +21,7 @@ from tests.controller_lab import Lab
 
 SESSION = {"thread_id": "S-1001-t", "case_id": "S-1001", "variant": "fixed", "durability": "sync"}
 WRITING_ACTIONS = ("step", "run", "resume", "approve", "reject", "replay", "fork", "checkout", "reset")
+WRITING_ACTIONS += ("prune", "drop")
 
 
 def enabled(view: dict[str, Any]) -> set[str]:
@@ -67,6 +68,7 @@ async def test_a_read_only_tab_refuses_every_writing_command_and_still_sees_the_
     head = view["frames"][-1]["checkpoint_id"]
     arguments = {"answer": {"approve": True}, "replay": {"checkpoint_id": head}}
     arguments |= {"fork": {"checkpoint_id": head, "values": {}}, "checkout": {"checkpoint_id": head}}
+    arguments |= {"drop": {"thread_id": view["session"]["thread_id"]}}  # deleting a thread is writing it
     for name in WRITES:
         error = await tab_b.fail(name, **arguments.get(name, {}))
         assert error["message"] == view["actions"]["run"]["reason"]["text"], name
@@ -101,7 +103,7 @@ async def test_losing_the_lock_closes_a_paused_run_and_refuses_while_a_run_is_li
     tab_a.probe = lose_the_lock_mid_run
     assert (await tab_a.do("run"))["status"] == "interrupted"
     assert answers[0]["error"]["message"] == "A run is in progress; wait for it to pause or finish"
-    assert tab_a.controller.writer == "here"  # refused: the page kills the process instead
+    assert tab_a.controller.state.writer == "here"  # refused: the page kills the process instead
     error = await tab_a.fail("set_writer", writer="nobody")
     assert "Unknown writer 'nobody'; choose one of: here, elsewhere" in error["message"]
 

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from lab.aml.graph import ChargeReceipt
+from lab.aml.profile import AML_PROFILE
 from lab.browser.page_world import ExternalWorldError, PageWorld
 from lab.checkpoint import InMemorySaver
 from lab.controller import LabController
@@ -201,7 +202,11 @@ async def test_the_ledger_verdict_is_one_rule_for_the_page_world_and_the_memory_
     for world in ("memory", "page"):
         page = LedgerPage()
         controller = LabController(
-            InMemorySaver(), InMemoryWorld() if world == "memory" else page.world, _ignore, delay=0
+            InMemorySaver(),
+            InMemoryWorld() if world == "memory" else page.world,
+            _ignore,
+            profile=AML_PROFILE,
+            delay=0,
         )
         await controller.dispatch("start", {"case_id": "S-1001", "variant": variant, "durability": "sync"})
         await controller.dispatch("run")

@@ -22,8 +22,7 @@ from lab.checkpoint import InMemorySaver, empty_checkpoint
 from lab.checkpoint.errors import CorruptRecordError, UnsavableValueError
 from lab.checkpoint.records import place_name, record_place
 from lab.checkpoint.serde import MAX_DEPTH, MsgpackSerializer
-from lab.controller.record_texts import corrupt_record_message, problem_message
-from lab.controller.thread_commands import damage
+from lab.controller.record_texts import corrupt_record_message, damage, problem_message
 from lab.controller.thread_file import ThreadFileError, read_thread_file
 from lab.controller.validation import BadInputError, check_fork_size
 from lab.lessons import LESSONS

@@ -45,7 +45,6 @@ seam hook; the task id comes from the running task (LangGraph puts it in ``check
 from __future__ import annotations
 
 import asyncio
-import inspect
 import operator
 import re
 from collections.abc import Callable
@@ -53,10 +52,10 @@ from contextvars import ContextVar, Token
 from dataclasses import asdict, dataclass
 from typing import Annotated, Any, Literal, Protocol, TypedDict
 
+from lab import diagram
 from lab.aml.cases import REPORTING_THRESHOLD, WATCHLIST, get_case
 from lab.config import get_config
 from lab.graph import END, START, CompiledStateGraph, StateGraph
-from lab.graph.drawing import diagram_edges
 from lab.pregel import Seam
 from lab.types import interrupt
 
@@ -574,23 +573,12 @@ def build_graph(
 
 
 def describe_graph(graph: CompiledStateGraph) -> dict[str, Any]:
-    """Plain data for the page's SVG diagram: the edges ``graph.get_graph()`` finds (what
-    ``draw_mermaid()`` prints), the node docstrings and traits, and the state's channels."""
-    builder = graph.builder
-    nodes = [{"id": START, "kind": "start"}]
-    for name, fn in builder.nodes.items():
-        doc = inspect.getdoc(fn) or ""
-        nodes.append(
-            {"id": name, "kind": "node", "summary": doc.splitlines()[0] if doc else "", **_traits(fn)}
-        )
-    nodes.append({"id": END, "kind": "end"})
-    return {
-        "nodes": nodes,
-        **diagram_edges(graph),
-        "state": [{"key": key, "channel": type(graph.channels[key]).__name__} for key in graph.state_keys],
-    }
+    """Plain data for the page's SVG diagram (``lab.diagram``), each node with its AML traits."""
+    return diagram.describe_graph(graph, node_traits)
 
 
-def _traits(fn: Callable[..., Any]) -> dict[str, bool]:
+def node_traits(name: str, fn: Callable[..., Any]) -> dict[str, Any]:
+    """What the diagram marks on a node (paid, interrupting, filing), and whether it calls out."""
     flags = {"paid": False, "interrupts": False, "charges_before_interrupt": False, "files_sar": False}
-    return {**flags, **getattr(fn, "aml_traits", {})}
+    flags |= getattr(fn, "aml_traits", {})
+    return {**flags, "calls_out": flags["paid"] or flags["files_sar"]}

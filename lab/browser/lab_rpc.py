@@ -48,6 +48,7 @@ from typing import TYPE_CHECKING, Any
 from pyodide.ffi import JsProxy
 
 from lab.aml.graph import DEFAULT_DELAY
+from lab.aml.profile import AML_PROFILE
 from lab.browser import idb, idb_journal
 from lab.browser.idb_journal import IndexedDBJournal
 from lab.browser.page_world import PageWorld
@@ -140,7 +141,9 @@ async def _build_controller(delay: float) -> dict[str, Any] | None:
     async def forward(event: dict[str, Any]) -> None:
         _lab.emit(event)
 
-    _lab.controller = LabController(_lab.saver, _lab.world, forward, journal=_lab.journal, delay=delay)
+    _lab.controller = LabController(
+        _lab.saver, _lab.world, forward, profile=AML_PROFILE, journal=_lab.journal, delay=delay
+    )
     _lab.delay = delay
     # Only read: this may be a spare booting while the active process runs the thread. LabSession
     # sends the real "restore" when this process becomes the active one.

@@ -1,8 +1,10 @@
 """The lab controller the page drives (through the Web Worker): commands in, events out.
 
-- :mod:`lab.controller.controller`: :class:`LabController`, the command surface, built from one
-  module per concern (the command table, session, run, crash-arming, time-travel, lesson, storage
-  and thread-file commands; listed in its docstring);
+- :mod:`lab.controller.controller`: :class:`LabController`, the command surface over any compiled
+  graph and its :class:`~lab.controller.profile.GraphProfile`: plain state
+  (:mod:`lab.controller.state`), one command table (:mod:`lab.controller.command_table`: each
+  command a function of the controller, in the session, run, time-travel, observation and thread
+  command modules) and the run driver;
 - :mod:`lab.controller.run_driver`: runs started, paused at a gate, killed at an armed seam;
 - :mod:`lab.controller.seam_events`: each seam as journal records and page events;
 - :mod:`lab.controller.session`: the session, and the error a refused command answers with;

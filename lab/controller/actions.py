@@ -127,6 +127,13 @@ def always(_facts: ThreadFacts) -> Message | None:
     return None
 
 
+def nothing_to_prune(facts: ThreadFacts) -> Message | None:
+    """Prune keeps the newest checkpoint: with one (or none) there is nothing to delete."""
+    if len(facts.frame_ids) <= 1:
+        return message("reason.nothing_to_prune", "This thread has one checkpoint or none: nothing to prune")
+    return None
+
+
 RULES: dict[str, Rule] = {
     "start": run_in_progress,
     "step": first_of(no_case, written_elsewhere, run_in_progress, can_advance),
@@ -141,8 +148,14 @@ RULES: dict[str, Rule] = {
     "disarm": crash_armed,
     "reset": first_of(written_elsewhere, run_in_progress),
     "take_over": can_take_over,
+    "prune": first_of(no_case, written_elsewhere, run_in_progress, run_paused, nothing_to_prune),
+    "open": run_in_progress,
+    "export_thread": no_case,
+    "import_thread": run_in_progress,
+    "drop": first_of(written_elsewhere, run_in_progress),
 }
-"""One rule per action the page offers (Approve and Reject are the ``answer`` command)."""
+"""One rule per action the page offers (Approve and Reject are the ``answer`` command; Open, Drop,
+Export and Import act on whole threads, a paused run is closed first)."""
 
 
 def actions(facts: ThreadFacts) -> dict[str, dict[str, Any]]:

@@ -17,7 +17,7 @@ from lab.controller.seam_catalog import THE_STEP
 Describe = Callable[[dict[str, Any]], Message]
 
 RUN_KINDS = ("input", "continue", "resume", "answer", "replay")
-"""What started a run (the controller's ``_start_run``)."""
+"""What started a run (``RunDriver.start_run``)."""
 RUN_ENDS = ("done", "interrupted", "error", "stopped", "crashed")
 """How a run ended (``run_end`` records)."""
 

@@ -1,85 +1,122 @@
-"""The command table: every command the page may send by name, and the one door they all go through.
+"""The command table: every command the page may send, by name, and the one door they all go through.
 
 LangGraph's Python API is method calls on a compiled graph (``invoke``, ``get_state``,
 ``update_state``, ...); LangGraph Server puts the same operations behind named routes. The lab's page
-reaches its controller the same way, by name: :meth:`CommandDispatch.dispatch` refuses a name not in
-:data:`COMMANDS`, arguments that do not fit the command, and a command in :data:`WRITES` while another
-tab writes the thread (LangGraph assumes one writer per thread). A part of ``LabController``.
+reaches its controller the same way, by name. :data:`COMMANDS` is the one list: each name, the
+function that does it (a function of the controller, ``lab``), and what it may change:
+
+- ``read``: nothing a learner did (a lesson check looks at the answer to the last other command);
+- ``write``: the thread (``reset``: every thread; ``drop``: a saved one), so it is refused while
+  another tab writes the thread (LangGraph assumes one writer per thread);
+- ``act``: the lab's own choices (which thread is open, the armed crash).
+
+:func:`dispatch` is generated from it: it refuses a name not in the table, arguments that do not fit
+the function, and a ``write`` while another tab writes; it turns any exception into the plain
+``{"ok": false, "error"}`` the page shows. ``static/controller-protocol.mjs`` documents the same
+commands for the page, and ``tests/test_command_table.py`` checks it against this table.
 """
 
 from __future__ import annotations
 
 import inspect
-from typing import Any
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, Literal
 
+from lab.controller import observation_commands as observe
+from lab.controller import run_commands as runs
+from lab.controller import session_commands as sessions
+from lab.controller import thread_commands as thread_files
+from lab.controller import thread_reading as read
+from lab.controller import time_travel as travel
 from lab.controller.actions import written_elsewhere
+from lab.controller.frames import to_jsonable
 from lab.controller.session import error_payload, refused, said
+from lab.controller.state import Lab
 
-COMMANDS = (
-    "catalog",
-    "start",
-    "restore",
-    "threads",
-    "open",
-    "state",
-    "step",
-    "run",
-    "resume",
-    "answer",
-    "arm_crash",
-    "disarm_crash",
-    "frames",
-    "frame",
-    "replay",
-    "fork",
-    "branches",
-    "checkout",
-    "ledger",
-    "executions",
-    "view",
-    "lesson_command",
-    "lesson_check",
-    "reset",
-    "set_writer",
+Access = Literal["read", "write", "act"]
+
+
+@dataclass(frozen=True)
+class Command:
+    """One of the page's commands: the function that does it, and what it may change."""
+
+    handler: Callable[..., Awaitable[dict[str, Any]]]
+    access: Access
+
+
+COMMANDS: dict[str, Command] = {
+    "catalog": Command(sessions.catalog, "read"),
+    "start": Command(sessions.start, "act"),
+    "restore": Command(sessions.restore, "read"),
+    "threads": Command(sessions.threads, "read"),
+    "open": Command(sessions.open_thread, "act"),
+    "state": Command(sessions.state, "read"),
+    "step": Command(runs.step, "write"),
+    "run": Command(runs.run, "write"),
+    "resume": Command(runs.resume, "write"),
+    "answer": Command(runs.answer, "write"),
+    "arm_crash": Command(runs.arm_crash, "act"),
+    "disarm_crash": Command(runs.disarm_crash, "act"),
+    "frames": Command(travel.frames, "read"),
+    "frame": Command(travel.frame, "read"),
+    "replay": Command(travel.replay, "write"),
+    "fork": Command(travel.fork, "write"),
+    "branches": Command(travel.branches, "read"),
+    "checkout": Command(travel.checkout, "write"),
+    "ledger": Command(observe.ledger, "read"),
+    "executions": Command(observe.executions, "read"),
+    "view": Command(observe.view, "read"),
+    "lesson_command": Command(observe.lesson_command, "read"),
+    "lesson_check": Command(observe.lesson_check, "read"),
+    "reset": Command(sessions.reset, "write"),
+    "set_writer": Command(sessions.set_writer, "read"),
     # -- issue 10: links, damaged threads, thread files (lab.controller.thread_commands) --
-    "link",
-    "drop",
-    "export_thread",
-    "import_thread",
+    "link": Command(thread_files.link, "read"),
+    "drop": Command(thread_files.drop, "write"),
+    "export_thread": Command(thread_files.export, "read"),
+    "import_thread": Command(thread_files.import_file, "act"),
     # -- issue 11: the storage panel (lab.controller.storage_panel) --
-    "storage",
-    "prune",
-)
+    "storage": Command(observe.storage, "read"),
+    "prune": Command(observe.prune, "write"),
+}
 """The page's commands, in the order a lesson meets them."""
-READS = ("catalog", "restore", "threads", "state", "frames", "frame", "branches", "ledger", "executions")
-READS += ("view", "lesson_command", "lesson_check", "set_writer", "link", "export_thread", "storage")
-"""Commands that change nothing a learner did: a lesson check looks at the answer to the last other one."""
-WRITES = ("step", "run", "resume", "answer", "replay", "fork", "checkout", "reset", "prune")
-"""Commands that write the thread (reset: every thread), refused while another tab writes it."""
+
+READS = tuple(name for name, command in COMMANDS.items() if command.access == "read")
+WRITES = tuple(name for name, command in COMMANDS.items() if command.access == "write")
 
 
-class CommandDispatch:
-    """``dispatch(name, args)``: one command by name (a part of ``LabController``)."""
+async def dispatch(lab: Lab, name: str, args: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Run the command ``name`` with keyword ``args``: ``{"ok": true, "result"}`` or
+    ``{"ok": false, "error": {"type", "message"[, "say", "notes"]}}``, JSON-able, never a traceback."""
+    args = args or {}
+    command = COMMANDS.get(name)
+    if command is None:
+        error = said(
+            "input.unknown_command",
+            "Unknown command {name}; the commands are: {commands}",
+            name=repr(name),
+            commands=", ".join(COMMANDS),
+        )
+        return {"ok": False, "error": error_payload(error)}
+    try:
+        inspect.signature(command.handler).bind(lab, **args)
+    except TypeError as exc:
+        refusal = said("input.bad_arguments", "{name}: {problem}", name=name, problem=str(exc))
+        return {"ok": False, "error": error_payload(refusal)}
+    if command.access == "write" and (reason := written_elsewhere(read.writer_facts(lab))) is not None:
+        return {"ok": False, "error": error_payload(refused(reason))}
+    answer = await answered(command, lab, args)
+    if command.access != "read":
+        lab.state.last_answer = {"command": name, "args": args, **answer}
+    return answer
 
-    async def dispatch(self, name: str, args: dict[str, Any] | None = None) -> dict[str, Any]:
-        """Run the command ``name`` with keyword ``args`` (what the worker calls)."""
-        if name not in COMMANDS:
-            error = said(
-                "input.unknown_command",
-                "Unknown command {name}; the commands are: {commands}",
-                name=repr(name),
-                commands=", ".join(COMMANDS),
-            )
-            return {"ok": False, "error": error_payload(error)}
-        method = getattr(self, name)
-        try:
-            inspect.signature(method).bind(**(args or {}))
-        except TypeError as exc:
-            refusal = said("input.bad_arguments", "{name}: {problem}", name=name, problem=str(exc))
-            return {"ok": False, "error": error_payload(refusal)}
-        if name in WRITES and (reason := written_elsewhere(self._writer_facts())) is not None:
-            return {"ok": False, "error": error_payload(refused(reason))}
-        answer = await method(**(args or {}))
-        if name not in READS:
-            self.last_answer = {"command": name, "args": args or {}, **answer}
-        return answer
+
+async def answered(command: Command, lab: Lab, args: dict[str, Any]) -> dict[str, Any]:
+    """The command's result as plain data, or what went wrong as plain data."""
+    try:
+        read.require_alive(lab)
+        result = await command.handler(lab, **args)
+    except Exception as exc:
+        return {"ok": False, "error": error_payload(exc)}
+    return {"ok": True, "result": to_jsonable(result)}

@@ -1,8 +1,8 @@
 """The lab controller: the commands the page sends, and the events it gets back.
 
 One :class:`LabController` per lab session (in the browser: per Web Worker). It holds the
-checkpoint saver, the external world, both compiled variants of the AML graph, the current
-thread and its durability mode, and runs the graph with LangGraph's own API: ``ainvoke`` to
+checkpoint saver, the external world, the compiled variants of a graph (with the graph's profile),
+the current thread and its durability mode, and runs the graph with LangGraph's own API: ``ainvoke`` to
 start, resume (``None`` on a thread-only config), answer (``Command(resume=...)``) or replay
 (``None`` on a config with a ``checkpoint_id``); ``aupdate_state`` to fork; ``alist`` /
 ``aget_tuple`` to read the frames.
@@ -80,24 +80,23 @@ JSON-able, never a traceback:
 **Durability** is a per-run choice: the session's default (set by ``start``) applies unless a run
 command passes ``durability=``; a paused run keeps the mode it started with.
 
-**Where each part lives.** :class:`LabController` only builds the session's objects; its commands
-and helpers are mixins, one concern each:
+**Where each part lives.** The controller is plain state, rules, one command table and a run
+driver, each in view:
 
-- :mod:`~lab.controller.command_table`: :data:`COMMANDS`, :data:`READS`, :data:`WRITES`, ``dispatch``;
-- :mod:`~lab.controller.session_commands`: ``catalog``, ``start``, ``restore``, ``threads``,
-  ``open``, ``state``, ``set_writer``, ``reset``;
-- :mod:`~lab.controller.run_commands`: ``step``, ``run``, ``resume``, ``answer``;
-- :mod:`~lab.controller.crash_arming`: ``arm_crash``, ``disarm_crash``;
-- :mod:`~lab.controller.time_travel`: ``frames``, ``frame``, ``replay``, ``fork``, ``branches``,
-  ``checkout``;
-- :mod:`~lab.controller.observation_commands`: ``ledger``, ``executions``, ``view``;
-- :mod:`~lab.controller.lesson_commands`: ``lesson_command``, ``lesson_check``;
-- :mod:`~lab.controller.storage_commands`: ``storage``, ``prune``;
-- :mod:`~lab.controller.thread_commands`: ``link``, ``drop``, ``export_thread``, ``import_thread``;
-- :mod:`~lab.controller.thread_reading` and :mod:`~lab.controller.guards`: the reads and the
-  refusals the commands share;
-- :mod:`~lab.controller.run_driver` and :mod:`~lab.controller.seam_events`: one run at a time, its
-  pause gate, its crash, and every seam as journal records and events.
+- :class:`~lab.controller.state.LabState`: everything a command reads or changes (``self.state``);
+- :mod:`~lab.controller.command_table`: :data:`COMMANDS`, each name with its function and whether
+  it reads, writes or acts; ``dispatch`` and the one-writer refusal are generated from it;
+- the commands, functions of the controller: :mod:`~lab.controller.session_commands`,
+  :mod:`~lab.controller.run_commands` (and crash arming), :mod:`~lab.controller.time_travel`,
+  :mod:`~lab.controller.observation_commands` (ledger, view, lessons, storage),
+  :mod:`~lab.controller.thread_commands` (links, drop, thread files); the reads and refusals they
+  share are :mod:`~lab.controller.thread_reading`'s;
+- the rules, pure functions of :class:`~lab.controller.facts.ThreadFacts`:
+  :mod:`~lab.controller.actions`, :mod:`~lab.controller.view` and the modules it names;
+- :class:`~lab.controller.run_driver.RunDriver` (``self.driver``): one run at a time, its pause
+  gate, its crash, and every seam as journal records and events (:mod:`~lab.controller.seam_events`);
+- the graph: any compiled graph with its :class:`~lab.controller.profile.GraphProfile` (the AML
+  investigation's is ``lab.aml.profile.AML_PROFILE``).
 """
 
 from __future__ import annotations
@@ -105,26 +104,16 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from lab.aml.graph import DEFAULT_DELAY, VARIANTS, ExternalWorld, build_graph
 from lab.checkpoint.base import BaseCheckpointSaver
-from lab.controller.command_table import COMMANDS, READS, WRITES, CommandDispatch
-from lab.controller.commands import validate_thread_id
-from lab.controller.crash_arming import CrashArming
-from lab.controller.guards import Guards
+from lab.controller.command_table import COMMANDS, READS, WRITES, dispatch
+from lab.controller.frames import to_jsonable
 from lab.controller.journal import Journal, MemoryJournal
-from lab.controller.lesson_commands import LessonCommands
-from lab.controller.observation_commands import ObservationCommands
 from lab.controller.process import Process, ProcessSaver, ProcessWorld
-from lab.controller.run_commands import RunCommands
-from lab.controller.run_driver import CrashPoint, Run, RunDriver
+from lab.controller.profile import GraphProfile
+from lab.controller.run_driver import RunDriver
 from lab.controller.seam_catalog import SEAMS
-from lab.controller.seam_events import SeamEvents
-from lab.controller.session import DURABILITIES, Session
-from lab.controller.session_commands import SessionCommands
-from lab.controller.storage_commands import StorageCommands
-from lab.controller.thread_commands import ThreadCommands
-from lab.controller.thread_reading import ThreadReading
-from lab.controller.time_travel import TimeTravelCommands
+from lab.controller.session import DURABILITIES, validate_thread_id
+from lab.controller.state import LabState
 from lab.graph import CompiledStateGraph
 
 __all__ = ["COMMANDS", "DURABILITIES", "READS", "SEAMS", "WRITES", "LabController", "validate_thread_id"]
@@ -132,47 +121,49 @@ __all__ = ["COMMANDS", "DURABILITIES", "READS", "SEAMS", "WRITES", "LabControlle
 Emit = Callable[[dict[str, Any]], Awaitable[None]]
 
 
-class LabController(
-    CommandDispatch,
-    SessionCommands,
-    RunCommands,
-    CrashArming,
-    TimeTravelCommands,
-    ObservationCommands,
-    LessonCommands,
-    StorageCommands,
-    ThreadCommands,
-    ThreadReading,
-    Guards,
-    RunDriver,
-    SeamEvents,
-):
-    """One lab session: the page's commands over a saver, an external world and a journal."""
+class LabController:
+    """One lab session: the page's commands over a graph, a saver, an outside world and a journal."""
+
+    command_names = tuple(COMMANDS)
 
     def __init__(
         self,
         saver: BaseCheckpointSaver,
-        world: ExternalWorld,
+        world: Any,
         emit: Emit,
         *,
+        profile: GraphProfile,
+        delay: float,
         journal: Journal | None = None,
-        delay: float = DEFAULT_DELAY,
     ) -> None:
+        """``delay``: seconds the graph's nodes wait, so a learner sees them run (tests pass 0)."""
+        self.profile = profile
+        self.state = LabState()
         self.process = Process()
         self.saver = ProcessSaver(saver, self.process)
         self.world = ProcessWorld(world, self.process)
-        self.world.on_call = self._on_external_call
         self.journal: Journal = journal if journal is not None else MemoryJournal()
         self.delay = delay
         self.graphs: dict[str, CompiledStateGraph] = {
-            variant: build_graph(self.world, variant, checkpointer=self.saver, delay=delay)
-            for variant in VARIANTS
+            variant: profile.build(self.world, variant, checkpointer=self.saver, delay=delay)
+            for variant in profile.variants
         }
-        self.session: Session | None = None
+        self.driver = RunDriver(self)
+        self.world.on_call = self.driver.on_external_call
         self._emit_callback = emit
-        self._run: Run | None = None
-        self._crash: CrashPoint | None = None
-        self._crash_report: dict[str, Any] | None = None
-        self._seq = 0
-        self.last_answer: dict[str, Any] | None = None  # to the last command not in READS
-        self.writer = "here"  # who holds the thread's lock across tabs (set_writer; the page knows)
+
+    async def dispatch(self, name: str, args: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Run the command ``name`` with keyword ``args`` (what the worker calls)."""
+        return await dispatch(self, name, args)
+
+    async def terminate(self) -> None:
+        """End this controller's process for good (CPython's stand-in for ``worker.terminate()``)."""
+        await self.driver.terminate()
+
+    async def emit(self, event: dict[str, Any]) -> None:
+        """Send the page one event, numbered (``seq``) and tagged with the open thread."""
+        if not self.process.alive:
+            return
+        self.state.seq += 1
+        thread_id = self.state.session.thread_id if self.state.session else None
+        await self._emit_callback(to_jsonable({"seq": self.state.seq, "thread_id": thread_id, **event}))

@@ -1,61 +1,103 @@
-"""What the lab observed: the ledger of the outside world, execution counts, and ``view()``.
+"""What the lab observed, and the commands that only read it: the ledger of the outside world,
+execution counts, ``view()``, the guided lessons' two commands, and the storage panel (with Prune).
 
 LangGraph reports a run through ``get_state`` and ``stream``; what a node did to the world outside
 (a paid API charged twice) no checkpoint records. The lab keeps that in the world's ledger and in
 the journal, and ``view()`` computes everything the page draws from them and from the saved
-checkpoints (:mod:`lab.controller.view`). ``ledger``, ``executions``, ``view``. A part of
-``LabController``.
+checkpoints (:mod:`lab.controller.view`). A lesson step asks for one LangGraph call and states what
+the runtime answered: ``lesson_command`` resolves a step's command against the lab now and
+``lesson_check`` checks its facts on the view (:mod:`lab.lessons`). LangGraph's savers store a
+channel's value only when its version changed, and ``prune(thread_ids, strategy="keep_latest")``
+keeps a thread's newest checkpoint only: ``storage`` reports the bytes, ``prune`` prunes
+(:mod:`lab.controller.storage_panel`). Each command is a function of the controller (``lab``),
+listed in :mod:`lab.controller.command_table`.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from lab.aml.graph import VARIANTS, describe_graph
-from lab.controller.commands import command
+from lab.controller import session_commands
+from lab.controller import thread_reading as read
 from lab.controller.journal import executions_report
 from lab.controller.ledger_rules import annotate_ledger
 from lab.controller.seam_catalog import SEAMS
 from lab.controller.session import DEFAULT_DURABILITY, DURABILITIES
+from lab.controller.state import Lab
 from lab.controller.view import build_view
 
 
-class ObservationCommands:
-    """``ledger``, ``executions`` and ``view`` (a part of ``LabController``)."""
+async def ledger(lab: Lab) -> dict[str, Any]:
+    """Every request the outside world received, repeated charges flagged."""
+    rows = await lab.world.entries()
+    return annotate_ledger(rows, await read.journals_of(lab, rows))
 
-    @command
-    async def ledger(self) -> dict[str, Any]:
-        """Every request the paid API and the SAR registry received, repeated charges flagged."""
-        rows = await self.world.entries()
-        return annotate_ledger(rows, await self._journals_of(rows))
 
-    @command
-    async def executions(self) -> dict[str, Any]:
-        """How often each node ran over the thread's life; restored vs re-run on the last resume."""
-        session = self._require_session()
-        return executions_report(await self.journal.records(session.thread_id))
+async def executions(lab: Lab) -> dict[str, Any]:
+    """How often each node ran over the thread's life; restored vs re-run on the last resume."""
+    session = read.require_session(lab)
+    return executions_report(await lab.journal.records(session.thread_id))
 
-    @command
-    async def view(self) -> dict[str, Any]:
-        """Everything the page draws, computed here (see :mod:`lab.controller.view`)."""
-        frames = await self._frames() if self.session else []
-        facts = await self._facts(frames)
-        rows = await self.world.entries()
-        journals = await self._journals_of(rows)
-        variant = self.session.variant if self.session else VARIANTS[0]
-        return build_view(
-            seq=self._seq,
-            facts=facts,
-            diagram=describe_graph(self.graphs[variant]),
-            frames=frames,
-            ledger_rows=rows,
-            journals=journals,
-            defaults={
-                "variant": VARIANTS[0],
-                "variants": VARIANTS,
-                "durability": DEFAULT_DURABILITY,
-                "durabilities": DURABILITIES,
-                "seams": SEAMS,
-                "delay": self.delay,
-            },
-        )
+
+async def view(lab: Lab) -> dict[str, Any]:
+    """Everything the page draws, computed here (see :mod:`lab.controller.view`)."""
+    frames = await read.frames(lab) if lab.state.session else []
+    rows = await lab.world.entries()
+    return build_view(
+        seq=lab.state.seq,
+        facts=await read.facts(lab, frames),
+        diagram=read.diagram(lab),
+        frames=frames,
+        ledger_rows=rows,
+        journals=await read.journals_of(lab, rows),
+        defaults={
+            "variant": lab.profile.variants[0],
+            "variants": lab.profile.variants,
+            "durability": DEFAULT_DURABILITY,
+            "durabilities": DURABILITIES,
+            "seams": SEAMS,
+            "delay": lab.delay,
+        },
+    )
+
+
+async def lesson_command(lab: Lab, lesson: str, step: str, part: int | str = "action") -> dict[str, Any]:
+    """``{"name", "args"}``: the command a lesson step's move sends, as its control would send it
+    (checkpoint and thread ids filled in from the lab now). ``part``: ``"action"`` or the index
+    of one of the step's ``prepare`` commands."""
+    # here, not above: the lessons are imported by the first lesson, not by every boot of the lab
+    from lab.lessons import get_lesson
+    from lab.lessons.play import command_of
+    from lab.lessons.refs import resolve
+
+    command = command_of(get_lesson(lesson), step, part)
+    return resolve(command, await view(lab), (await session_commands.threads(lab))["threads"])
+
+
+async def lesson_check(lab: Lab, lesson: str, step: str) -> dict[str, Any]:
+    """``{"done", "facts"}``: whether the step's facts hold on ``view()`` now, each with its value."""
+    from lab.lessons import get_lesson  # here, not above: see lesson_command
+    from lab.lessons.play import check_step
+
+    return check_step(get_lesson(lesson).step(step), await view(lab), lab.state.last_answer)
+
+
+async def storage(lab: Lab) -> dict[str, Any]:
+    """``{"threads", "thread"}``: every thread's bytes, and the current thread's bill checkpoint by
+    checkpoint, its growth against naive full snapshots, and what ``prune`` would keep."""
+    # here, not above: the panel's reckoning is imported when it is first opened, not by every boot
+    from lab.controller.storage_panel import storage_report
+
+    thread_id = lab.state.session.thread_id if lab.state.session else None
+    return await storage_report(lab.saver.reader, read.graph(lab), thread_id)
+
+
+async def prune(lab: Lab) -> dict[str, Any]:
+    """Prune the current thread to its newest checkpoint (``prune(strategy="keep_latest")``, its
+    delta values stored whole first); answers with ``storage()``'s report."""
+    from lab.controller.storage_panel import prune_thread, storage_report  # here: see storage
+
+    await read.refuse_unless(lab, "prune")
+    thread_id = read.require_session(lab).thread_id
+    await prune_thread(lab.saver.writer(), read.graph(lab), thread_id)
+    return await storage_report(lab.saver.reader, read.graph(lab), thread_id)

@@ -78,6 +78,17 @@ class ProcessSaver(BaseCheckpointSaver):
         self.saver = saver
         self.process = process
 
+    @property
+    def reader(self) -> BaseCheckpointSaver:
+        """The saver itself, for reading its stored rows (the storage bill, a thread file)."""
+        return self.saver
+
+    def writer(self) -> BaseCheckpointSaver:
+        """The saver itself, for a write no run is part of (an import, a prune): a dead process
+        gets :class:`ProcessKilled` instead. No run is live then, so nothing can kill it midway."""
+        self.process.check()
+        return self.saver
+
     async def aget_tuple(self, config: Config) -> CheckpointTuple | None:
         return await self.saver.aget_tuple(config)
 

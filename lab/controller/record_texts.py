@@ -55,3 +55,14 @@ def corrupt_record_message(error: CorruptRecordError) -> Message:
         where=place_message(error),
         problem=problem_message(error),
     )
+
+
+def damage(thread_id: str, error: CorruptRecordError) -> Message:
+    """What the page says about a saved thread whose records no longer load."""
+    return message(
+        "thread.damaged",
+        "Thread {thread} cannot be read: {problem}. Drop it to delete its saved rows; the other "
+        "threads are not affected.",
+        thread=thread_id,
+        problem=corrupt_record_message(error),  # names the record: thread, checkpoint, channel or write
+    )

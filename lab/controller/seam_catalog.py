@@ -2,11 +2,11 @@
 plus the two inside a node that calls the outside world, offered only where they can fire.
 
 The super-step loop reports every seam to one hook (``on_seam=``). Which seams a node meets
-follows from what the node does, read from the graph's description (``lab.aml.describe_graph``):
-every node starts, finishes (or raises) and saves its writes; only a node that calls
-``interrupt()`` meets ``interrupt``; only a node that pays or files meets the two ``side_effect``
-seams. A crash armed where it cannot fire would never happen, so arming it is refused with the
-reason (:func:`arm_refusal`).
+follows from what the node does, read from the graph's description (``lab.diagram``, with the
+node traits of the graph's profile): every node starts, finishes (or raises) and saves its writes;
+only a node that calls ``interrupt()`` meets ``interrupt``; only a node that calls the outside
+world meets the two ``side_effect`` seams. A crash armed where it cannot fire would never happen,
+so arming it is refused with the reason (:func:`arm_refusal`).
 """
 
 from __future__ import annotations
@@ -46,10 +46,9 @@ SIDE_EFFECT_SEAMS = ("side_effect", "side_effect_done")
 
 def node_seams(node: dict[str, Any]) -> list[str]:
     """The seams a node of the diagram can meet, in :data:`SEAMS` order."""
-    calls_out = node.get("paid") or node.get("files_sar")
     possible = {
         *EVERY_NODE_SEAMS,
-        *(SIDE_EFFECT_SEAMS if calls_out else ()),
+        *(SIDE_EFFECT_SEAMS if node.get("calls_out") else ()),
         *(("interrupt",) if node.get("interrupts") else ()),
     }
     return [seam for seam in SEAMS if seam in possible]

@@ -4,8 +4,7 @@ LangGraph tells a caller what happened through ``stream_mode`` ("updates", "chec
 the lab's page hears it as events (``{type, seq, thread_id, ...}``): every seam, and for ``put`` /
 ``put_writes`` what was just committed, read back from the saver. The journal keeps what no
 checkpoint records (which tasks started and finished, which run crashed where), so the view can be
-rebuilt after a reload. :class:`SeamEvents` is that part of
-:class:`~lab.controller.controller.LabController`.
+rebuilt after a reload. Each function takes the controller (``lab``) and one seam of a run.
 """
 
 from __future__ import annotations
@@ -14,7 +13,9 @@ import time
 from typing import Any, Protocol
 
 from lab.checkpoint.base import NULL_TASK_ID
-from lab.controller.frames import frame_of, to_jsonable, writer_name
+from lab.controller import thread_reading as read
+from lab.controller.frames import frame_of, writer_name
+from lab.controller.state import Lab
 from lab.pregel.loop import Seam
 
 
@@ -25,59 +26,51 @@ class RunIdentity(Protocol):
     thread_id: str
 
 
-class SeamEvents:
-    """Journal records and page events for seams (a part of ``LabController``)."""
+async def journal_seam(lab: Lab, run: RunIdentity, seam: Seam) -> None:
+    """Write down what a seam shows that no checkpoint keeps (side-effect seams: the ledger has them)."""
+    record: dict[str, Any] = {"type": seam.name, "run": run.number, "step": seam.step, "at": time.time()}
+    if seam.name == "step_start":
+        tasks, restored = seam.detail.get("tasks", []), seam.detail.get("restored", [])
+        record |= {"checkpoint_id": seam.checkpoint_id, "tasks": list(tasks), "restored": list(restored)}
+    elif seam.name in ("task_start", "task_finish", "put_writes", "interrupt", "error"):
+        record |= {"node": seam.node, "task_id": seam.task_id}
+        if seam.name == "error":
+            record["error"] = str(seam.detail.get("error", ""))
+    elif seam.name == "put":
+        record["checkpoint_id"] = seam.checkpoint_id
+    elif seam.name != "step_end":
+        return
+    await lab.journal.append(run.thread_id, record)
 
-    async def _journal_seam(self, run: RunIdentity, seam: Seam) -> None:
-        """Write down what a seam shows that no checkpoint keeps (side-effect seams: the ledger has them)."""
-        record: dict[str, Any] = {"type": seam.name, "run": run.number, "step": seam.step, "at": time.time()}
-        if seam.name == "step_start":
-            tasks, restored = seam.detail.get("tasks", []), seam.detail.get("restored", [])
-            record |= {"checkpoint_id": seam.checkpoint_id, "tasks": list(tasks), "restored": list(restored)}
-        elif seam.name in ("task_start", "task_finish", "put_writes", "interrupt", "error"):
-            record |= {"node": seam.node, "task_id": seam.task_id}
-            if seam.name == "error":
-                record["error"] = str(seam.detail.get("error", ""))
-        elif seam.name == "put":
-            record["checkpoint_id"] = seam.checkpoint_id
-        elif seam.name != "step_end":
-            return
-        await self.journal.append(run.thread_id, record)
 
-    async def _announce(self, run: RunIdentity, seam: Seam) -> None:
-        """The events that say what a seam committed or raised."""
-        if seam.name == "put":
-            committed = frame_of(await self._saved(seam.checkpoint_id), self._graph())
-            await self._emit({"type": "checkpoint", "run": run.number, "frame": committed})
-        elif seam.name == "put_writes":
-            await self._emit({"type": "writes", "run": run.number, **await self._committed_writes(seam)})
-        elif seam.name == "interrupt":
-            interrupts = seam.detail.get("interrupts", [])
-            await self._emit(
-                {"type": "interrupt", "run": run.number, **seam_payload(seam), "interrupts": interrupts}
-            )
-        elif seam.name == "error":
-            error = {"type": seam.detail["error_type"], "message": str(seam.detail["error"])}
-            await self._emit(
-                {"type": "error", "scope": "task", "run": run.number, **seam_payload(seam), "error": error}
-            )
+async def announce(lab: Lab, run: RunIdentity, seam: Seam) -> None:
+    """The events that say what a seam committed or raised."""
+    if seam.name == "put":
+        committed = frame_of(await read.saved(lab, seam.checkpoint_id), read.graph(lab))
+        await lab.emit({"type": "checkpoint", "run": run.number, "frame": committed})
+    elif seam.name == "put_writes":
+        await lab.emit({"type": "writes", "run": run.number, **await committed_writes(lab, seam)})
+    elif seam.name == "interrupt":
+        interrupts = seam.detail.get("interrupts", [])
+        await lab.emit(
+            {"type": "interrupt", "run": run.number, **seam_payload(seam), "interrupts": interrupts}
+        )
+    elif seam.name == "error":
+        error = {"type": seam.detail["error_type"], "message": str(seam.detail["error"])}
+        await lab.emit(
+            {"type": "error", "scope": "task", "run": run.number, **seam_payload(seam), "error": error}
+        )
 
-    async def _committed_writes(self, seam: Seam) -> dict[str, Any]:
-        """The writes ``put_writes`` just stored for the seam's task, read back from the saver."""
-        saved = await self._saved(seam.checkpoint_id)
-        task_id = seam.task_id or NULL_TASK_ID  # resume values and Command updates belong to no task
-        writer = seam.node or writer_name(task_id, {})
-        writes = [
-            (writer, channel, value) for tid, channel, value in saved.pending_writes or [] if tid == task_id
-        ]
-        return {"checkpoint_id": seam.checkpoint_id, "node": writer, "task_id": task_id, "writes": writes}
 
-    async def _emit(self, event: dict[str, Any]) -> None:
-        if not self.process.alive:
-            return
-        self._seq += 1
-        thread_id = self.session.thread_id if self.session else None
-        await self._emit_callback(to_jsonable({"seq": self._seq, "thread_id": thread_id, **event}))
+async def committed_writes(lab: Lab, seam: Seam) -> dict[str, Any]:
+    """The writes ``put_writes`` just stored for the seam's task, read back from the saver."""
+    saved = await read.saved(lab, seam.checkpoint_id)
+    task_id = seam.task_id or NULL_TASK_ID  # resume values and Command updates belong to no task
+    writer = seam.node or writer_name(task_id, {})
+    writes = [
+        (writer, channel, value) for tid, channel, value in saved.pending_writes or [] if tid == task_id
+    ]
+    return {"checkpoint_id": seam.checkpoint_id, "node": writer, "task_id": task_id, "writes": writes}
 
 
 def seam_payload(seam: Seam) -> dict[str, Any]:

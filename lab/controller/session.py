@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from lab.checkpoint.base import MAX_THREAD_ID_LENGTH, check_thread_id_length
 from lab.controller.messages import message
 
 Until = Literal["step", "end"]
@@ -89,3 +90,24 @@ def choose(value: Any, choices: tuple[str, ...], what: str) -> str:
             choices=", ".join(choices),
         )
     return value
+
+
+def validate_thread_id(thread_id: Any) -> str:
+    """``thread_id`` if it is text LangGraph's savers take (not empty, not too long), else refused."""
+    if not isinstance(thread_id, str):
+        raise said(
+            "thread.id_not_text", "A thread id must be text, got {given}", given=type(thread_id).__name__
+        )
+    if not thread_id.strip():
+        raise said("thread.id_empty", "A thread id must not be empty")
+    try:
+        check_thread_id_length(thread_id)
+    except ValueError as too_long:
+        raise said(
+            "thread.id_too_long",
+            "{problem}",
+            problem=str(too_long),
+            length=len(thread_id),
+            limit=MAX_THREAD_ID_LENGTH,
+        ) from None
+    return thread_id

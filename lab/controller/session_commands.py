@@ -4,8 +4,8 @@ In LangGraph a thread is only a key, ``{"configurable": {"thread_id": ...}}``: e
 saved under it, and ``delete_thread`` forgets one. The lab's session is that key plus what the
 learner chose for it (case, variant, durability), remembered in the journal so that a reload or a
 crash picks the same thread up again: ``catalog``, ``start``, ``restore``, ``threads``, ``open``,
-``state``, ``set_writer`` (one writer per thread across tabs) and ``reset``. A part of
-``LabController``.
+``state``, ``set_writer`` (one writer per thread across tabs) and ``reset``. Each command is a
+function of the controller (``lab``), listed in :mod:`lab.controller.command_table`.
 """
 
 from __future__ import annotations
@@ -15,174 +15,207 @@ import uuid
 from dataclasses import asdict
 from typing import Any
 
-from lab.aml.cases import CASES, get_case
-from lab.aml.graph import VARIANTS, describe_graph
 from lab.checkpoint.errors import CorruptRecordError
-from lab.controller.case_texts import case_choices, with_node_summaries
-from lab.controller.command_table import COMMANDS
-from lab.controller.commands import command, validate_thread_id
+from lab.controller import thread_reading as read
+from lab.controller.case_texts import with_node_summaries
 from lab.controller.facts import WRITERS, last_run
+from lab.controller.record_texts import damage
 from lab.controller.seam_catalog import SEAMS
-from lab.controller.session import DEFAULT_DURABILITY, DURABILITIES, Session, choose, said
-from lab.controller.thread_commands import damage
+from lab.controller.session import (
+    DEFAULT_DURABILITY,
+    DURABILITIES,
+    Session,
+    choose,
+    refused,
+    said,
+    validate_thread_id,
+)
+from lab.controller.state import Lab
 from lab.controller.thread_file import MAX_FILE_BYTES
 from lab.controller.validation import MAX_FORK_BYTES
 
 
-class SessionCommands:
-    """The commands that choose, list, restore and forget threads (a part of ``LabController``)."""
+async def catalog(lab: Lab) -> dict[str, Any]:
+    """Everything the page needs to draw itself: cases, variants, modes, seams, diagrams."""
+    session = lab.state.session
+    return {
+        "cases": lab.profile.cases(),
+        "variants": lab.profile.variants,
+        "durabilities": DURABILITIES,
+        "seams": SEAMS,
+        "commands": lab.command_names,
+        "graphs": {v: with_node_summaries(lab.profile.describe(graph)) for v, graph in lab.graphs.items()},
+        "session": asdict(session) if session else None,
+        "limits": {"thread_file_bytes": MAX_FILE_BYTES, "fork_bytes": MAX_FORK_BYTES},
+    }
 
-    @command
-    async def catalog(self) -> dict[str, Any]:
-        """Everything the page needs to draw itself: cases, variants, modes, seams, diagrams."""
-        return {
-            "cases": case_choices(),
-            "variants": VARIANTS,
-            "durabilities": DURABILITIES,
-            "seams": SEAMS,
-            "commands": COMMANDS,
-            "graphs": {v: with_node_summaries(describe_graph(graph)) for v, graph in self.graphs.items()},
-            "session": asdict(self.session) if self.session else None,
-            "limits": {"thread_file_bytes": MAX_FILE_BYTES, "fork_bytes": MAX_FORK_BYTES},
-        }
 
-    @command
-    async def start(
-        self,
-        case_id: str,
-        variant: str = "misplaced",
-        durability: str = DEFAULT_DURABILITY,
-        thread_id: str | None = None,
-    ) -> dict[str, Any]:
-        """A new thread for ``case_id``; nothing runs until ``step`` or ``run``."""
-        try:
-            get_case(case_id if isinstance(case_id, str) else repr(case_id))
-        except KeyError as exc:
-            raise said(
-                "input.unknown_case",
-                "{problem}",
-                problem=exc.args[0],
-                case=repr(case_id),
-                cases=", ".join(CASES),
-            ) from None
-        choose(variant, VARIANTS, "variant")
-        choose(durability, DURABILITIES, "durability")
-        thread_id = validate_thread_id(
-            f"{case_id}-{uuid.uuid4().hex[:8]}" if thread_id is None else thread_id
+async def start(
+    lab: Lab,
+    case_id: str,
+    variant: str | None = None,
+    durability: str = DEFAULT_DURABILITY,
+    thread_id: str | None = None,
+) -> dict[str, Any]:
+    """A new thread for ``case_id`` (``variant``: the profile's first unless given); nothing runs
+    until ``step`` or ``run``."""
+    check_case(lab, case_id)
+    variant = choose(lab.profile.variants[0] if variant is None else variant, lab.profile.variants, "variant")
+    choose(durability, DURABILITIES, "durability")
+    thread_id = validate_thread_id(f"{case_id}-{uuid.uuid4().hex[:8]}" if thread_id is None else thread_id)
+    if await read.head_id(lab, thread_id) is not None:
+        raise said(
+            "thread.exists_start",
+            "Thread {thread} already has checkpoints; choose another thread id",
+            thread=repr(thread_id),
         )
-        if await self._head_id(thread_id) is not None:
-            raise said(
-                "thread.exists_start",
-                "Thread {thread} already has checkpoints; choose another thread id",
-                thread=repr(thread_id),
-            )
-        await self._close_run()
-        self.session = Session(thread_id, case_id, variant, durability)
-        await self.journal.save_session(asdict(self.session))
-        await self._emit({"type": "session", "session": asdict(self.session)})
-        return {"session": asdict(self.session), "graph": describe_graph(self.graphs[variant])}
+    await become(lab, Session(thread_id, case_id, variant, durability))
+    return {"session": asdict(lab.state.session), "graph": read.diagram(lab)}
 
-    @command
-    async def restore(self, observe_only: bool = False, thread_id: str | None = None) -> dict[str, Any]:
-        """Pick up the session the journal remembers (after a crash or a reload), or the saved thread
-        ``thread_id`` (the one this tab had: another tab may have opened another since).
-        ``observe_only``: a warm spare boots while another process may still be running the thread,
-        so it only reads; the process that takes over restores for real and writes down a run that
-        died unseen (with tabs, ``set_writer("here")`` does that once this tab holds the lock)."""
-        await self._close_run()
-        saved = await self._remembered(thread_id)
-        self.session = Session(**saved) if saved else None
-        if self.session is None:
-            return {"session": None}
-        if not observe_only:
-            await self._note_unseen_death(self.session.thread_id)
-        try:
-            await self._checkpoint_count(self.session.thread_id)  # loads every record of the thread
-            return {"session": saved, "state": await self._state()}
-        except CorruptRecordError as error:  # the lab opens without it; threads() offers to drop it
-            damaged, self.session = damage(self.session.thread_id, error), None
-            return {"session": None, "damaged": damaged}
 
-    async def _remembered(self, thread_id: str | None) -> dict[str, Any] | None:
-        """The session to restore: the saved thread ``thread_id`` if it still is saved, else the
-        journal's current one."""
-        if thread_id is not None:
-            thread_id = validate_thread_id(thread_id)
-            for saved in await self.journal.sessions():
-                if saved["thread_id"] == thread_id:
-                    return {key: saved[key] for key in ("thread_id", "case_id", "variant", "durability")}
-        return await self.journal.session()
+def check_case(lab: Lab, case_id: Any) -> None:
+    """Refuse a case the graph's profile does not know."""
+    try:
+        lab.profile.case_input(case_id if isinstance(case_id, str) else repr(case_id))
+    except KeyError as exc:
+        raise said(
+            "input.unknown_case",
+            "{problem}",
+            problem=exc.args[0],
+            case=repr(case_id),
+            cases=", ".join(case["id"] for case in lab.profile.cases()),
+        ) from None
 
-    async def _note_unseen_death(self, thread_id: str) -> None:
-        """A run the journal saw start but never end or crash died with its process outside any
-        seam (the page killed the worker at a random moment): write that down, as a crash."""
-        records = await self.journal.records(thread_id)
-        run = last_run(records)
-        if run is None or run["status"] != "running":
-            return
-        step = max((r["step"] for r in records if r.get("run") == run["run"] and "step" in r), default=-1)
-        point = {"seam": "kill", "node": None, "step": step, "checkpoint_id": None}
-        await self.journal.append(thread_id, {"type": "crash", "run": run["run"], **point, "at": time.time()})
 
-    @command
-    async def threads(self) -> dict[str, Any]:
-        """Every saved thread, newest first: its case, variant, durability and checkpoint count."""
-        current = self.session.thread_id if self.session else None
-        threads = [await self._listed(saved, current) for saved in await self.journal.sessions()]
-        return {"current": current, "threads": threads}
+async def become(lab: Lab, session: Session) -> None:
+    """Make ``session`` the lab's thread (a paused run is closed first), remembered and announced."""
+    await lab.driver.close_run()
+    lab.state.session = session
+    await lab.journal.save_session(asdict(session))
+    await lab.emit({"type": "session", "session": asdict(session)})
 
-    @command
-    async def open(self, thread_id: str) -> dict[str, Any]:
-        """Make the saved thread ``thread_id`` the session again (a learner goes back to it)."""
-        thread_id = validate_thread_id(thread_id)
-        saved = next((s for s in await self.journal.sessions() if s["thread_id"] == thread_id), None)
-        if saved is None:
-            raise said(
-                "thread.not_saved",
-                "No saved thread {thread}; the saved threads are listed by threads()",
-                thread=repr(thread_id),
-            )
-        await self._refuse_damaged(thread_id)
-        await self._close_run()
-        self.session = Session(saved["thread_id"], saved["case_id"], saved["variant"], saved["durability"])
-        await self.journal.save_session(asdict(self.session))
-        await self._emit({"type": "session", "session": asdict(self.session)})
-        return {
-            "session": asdict(self.session),
-            "graph": describe_graph(self.graphs[self.session.variant]),
-            "state": await self._state(),
-        }
 
-    @command
-    async def state(self) -> dict[str, Any]:
-        """The thread now: live values, next nodes, open interrupts, and what the lab is doing."""
-        return await self._state()
+async def restore(lab: Lab, observe_only: bool = False, thread_id: str | None = None) -> dict[str, Any]:
+    """Pick up the session the journal remembers (after a crash or a reload), or the saved thread
+    ``thread_id`` (the one this tab had: another tab may have opened another since).
+    ``observe_only``: a warm spare boots while another process may still be running the thread,
+    so it only reads; the process that takes over restores for real and writes down a run that
+    died unseen (with tabs, ``set_writer("here")`` does that once this tab holds the lock)."""
+    await lab.driver.close_run()
+    saved = await remembered(lab, thread_id)
+    lab.state.session = session = Session(**saved) if saved else None
+    if session is None:
+        return {"session": None}
+    if not observe_only:
+        await note_unseen_death(lab, session.thread_id)
+    try:
+        await read.checkpoint_count(lab, session.thread_id)  # loads every record of the thread
+        return {"session": saved, "state": await read.thread_state(lab)}
+    except CorruptRecordError as error:  # the lab opens without it; threads() offers to drop it
+        lab.state.session = None
+        return {"session": None, "damaged": damage(session.thread_id, error)}
 
-    @command
-    async def set_writer(self, writer: str) -> dict[str, Any]:
-        """Who writes this thread across the browser's tabs (LangGraph assumes one writer per thread;
-        the page holds a Web Lock per thread and reports it): ``"here"`` or ``"elsewhere"``. While
-        another tab writes, every writing command is refused and the view is read-only. A paused run
-        is closed when the lock is lost; a live run cannot be, so that is refused (the page then
-        kills its process, as a lost lease should). Holding the lock with no run of its own, this
-        process knows a run the journal saw start and never end is dead, and writes that down."""
-        writer = choose(writer, WRITERS, "writer")
-        if writer == "elsewhere":
-            await self._close_run()
-        self.writer = writer
-        if writer == "here" and self.session is not None and self._run is None:
-            await self._note_unseen_death(self.session.thread_id)
-        return {"writer": writer}
 
-    @command
-    async def reset(self) -> dict[str, Any]:
-        """Forget everything: every thread's checkpoints, the ledger, the journal, the session."""
-        await self._close_run()
-        threads = {saved.config["configurable"]["thread_id"] async for saved in self.saver.alist(None)}
-        for thread_id in sorted(threads):
-            await self.saver.adelete_thread(thread_id)
-        await self.world.clear()
-        await self.journal.clear()
-        self.session, self._crash = None, None
-        await self._emit({"type": "reset", "threads_deleted": len(threads)})
-        return {"threads_deleted": len(threads)}
+async def remembered(lab: Lab, thread_id: str | None) -> dict[str, Any] | None:
+    """The session to restore: the saved thread ``thread_id`` if it still is saved, else the
+    journal's current one."""
+    if thread_id is not None and (saved := await saved_session(lab, validate_thread_id(thread_id))):
+        return {key: saved[key] for key in ("thread_id", "case_id", "variant", "durability")}
+    return await lab.journal.session()
+
+
+async def saved_session(lab: Lab, thread_id: str) -> dict[str, Any] | None:
+    """The journal's saved session of ``thread_id``, if it has one."""
+    return next((s for s in await lab.journal.sessions() if s["thread_id"] == thread_id), None)
+
+
+async def note_unseen_death(lab: Lab, thread_id: str) -> None:
+    """A run the journal saw start but never end or crash died with its process outside any
+    seam (the page killed the worker at a random moment): write that down, as a crash."""
+    records = await lab.journal.records(thread_id)
+    run = last_run(records)
+    if run is None or run["status"] != "running":
+        return
+    step = max((r["step"] for r in records if r.get("run") == run["run"] and "step" in r), default=-1)
+    point = {"seam": "kill", "node": None, "step": step, "checkpoint_id": None}
+    await lab.journal.append(thread_id, {"type": "crash", "run": run["run"], **point, "at": time.time()})
+
+
+async def threads(lab: Lab) -> dict[str, Any]:
+    """Every saved thread, newest first: its case, variant, durability and checkpoint count."""
+    current = lab.state.session.thread_id if lab.state.session else None
+    return {
+        "current": current,
+        "threads": [await listed(lab, s, current) for s in await lab.journal.sessions()],
+    }
+
+
+async def open_thread(lab: Lab, thread_id: str) -> dict[str, Any]:
+    """``open``: make the saved thread ``thread_id`` the session again (a learner goes back to it)."""
+    thread_id = validate_thread_id(thread_id)
+    saved = await saved_session(lab, thread_id)
+    if saved is None:
+        raise said(
+            "thread.not_saved",
+            "No saved thread {thread}; the saved threads are listed by threads()",
+            thread=repr(thread_id),
+        )
+    await refuse_damaged(lab, thread_id)
+    await become(lab, Session(saved["thread_id"], saved["case_id"], saved["variant"], saved["durability"]))
+    return {
+        "session": asdict(lab.state.session),
+        "graph": read.diagram(lab),
+        "state": await read.thread_state(lab),
+    }
+
+
+async def listed(lab: Lab, saved: dict[str, Any], current: str | None) -> dict[str, Any]:
+    """A saved thread as ``threads()`` lists it; ``damaged``: why it cannot be read, if so."""
+    thread_id = saved["thread_id"]
+    try:
+        count, damaged = await read.checkpoint_count(lab, thread_id), None
+    except CorruptRecordError as error:
+        count, damaged = 0, damage(thread_id, error)
+    return {**saved, "checkpoints": count, "current": thread_id == current, "damaged": damaged}
+
+
+async def refuse_damaged(lab: Lab, thread_id: str) -> None:
+    """Refuse to open a thread whose records no longer load, naming the record."""
+    try:
+        await read.checkpoint_count(lab, thread_id)  # loads every checkpoint, its values and writes
+    except CorruptRecordError as error:
+        raise refused(damage(thread_id, error)) from None
+
+
+async def state(lab: Lab) -> dict[str, Any]:
+    """The thread now: live values, next nodes, open interrupts, and what the lab is doing."""
+    return await read.thread_state(lab)
+
+
+async def set_writer(lab: Lab, writer: str) -> dict[str, Any]:
+    """Who writes this thread across the browser's tabs (LangGraph assumes one writer per thread;
+    the page holds a Web Lock per thread and reports it): ``"here"`` or ``"elsewhere"``. While
+    another tab writes, every writing command is refused and the view is read-only. A paused run
+    is closed when the lock is lost; a live run cannot be, so that is refused (the page then
+    kills its process, as a lost lease should). Holding the lock with no run of its own, this
+    process knows a run the journal saw start and never end is dead, and writes that down."""
+    writer = choose(writer, WRITERS, "writer")
+    if writer == "elsewhere":
+        await lab.driver.close_run()
+    lab.state.writer = writer
+    if writer == "here" and lab.state.session is not None and lab.state.run is None:
+        await note_unseen_death(lab, lab.state.session.thread_id)
+    return {"writer": writer}
+
+
+async def reset(lab: Lab) -> dict[str, Any]:
+    """Forget everything: every thread's checkpoints, the ledger, the journal, the session."""
+    await lab.driver.close_run()
+    thread_ids = {saved.config["configurable"]["thread_id"] async for saved in lab.saver.alist(None)}
+    for thread_id in sorted(thread_ids):
+        await lab.saver.adelete_thread(thread_id)
+    await lab.world.clear()
+    await lab.journal.clear()
+    lab.state.session, lab.state.crash = None, None
+    await lab.emit({"type": "reset", "threads_deleted": len(thread_ids)})
+    return {"threads_deleted": len(thread_ids)}

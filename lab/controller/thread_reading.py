@@ -1,10 +1,13 @@
-"""Reading the thread: its config, its saved checkpoints as frames, its state, and the view's facts.
+"""Reading the thread, and the refusals every command checks first.
 
 LangGraph reads a thread through its config: ``{"configurable": {"thread_id", "checkpoint_id"?}}``,
 ``aget_state`` (the head as a ``StateSnapshot``), and the saver's ``aget_tuple`` / ``alist`` (one
 checkpoint, every checkpoint newest first). The lab reads the same way, rebuilds delta channels'
 values (``acomplete``), and gathers what the view's rules read into one
-:class:`~lab.controller.facts.ThreadFacts`. A part of ``LabController``.
+:class:`~lab.controller.facts.ThreadFacts`. LangGraph also raises at its caller when a call cannot be
+made; the lab's commands refuse the same situations and more the page must explain (a crashed
+process, no thread chosen, a run still going, an action the view shows disabled), each with the
+reason the page shows. Every function here takes the controller (``lab``) and reads its state.
 """
 
 from __future__ import annotations
@@ -13,101 +16,154 @@ from dataclasses import asdict
 from typing import Any
 
 from lab.checkpoint.base import CheckpointTuple
+from lab.controller.actions import NO_CASE, PAUSED, RUNNING, refusal
 from lab.controller.facts import ThreadFacts
 from lab.controller.frames import checkpoint_id_of, frame_of
-from lab.controller.session import said
+from lab.controller.seam_catalog import THE_STEP
+from lab.controller.session import Session, refused, said
+from lab.controller.state import Lab
 from lab.graph import CompiledStateGraph
 
+# -- refusals ---------------------------------------------------------------------------------------
 
-class ThreadReading:
-    """The controller's reads of the current thread (a part of ``LabController``)."""
 
-    def _graph(self) -> CompiledStateGraph:
-        return self.graphs[self._require_session().variant]
-
-    def _thread_config(self, checkpoint_id: str | None = None) -> dict[str, Any]:
-        configurable = {"thread_id": self._require_session().thread_id}
-        if checkpoint_id is not None:
-            configurable["checkpoint_id"] = checkpoint_id
-        return {"configurable": configurable}
-
-    async def _snapshot(self) -> Any:
-        return await self._graph().aget_state(self._thread_config())
-
-    async def _head_id(self, thread_id: str) -> str | None:
-        saved = await self.saver.aget_tuple({"configurable": {"thread_id": thread_id, "checkpoint_ns": ""}})
-        return saved.checkpoint["id"] if saved else None
-
-    async def _checkpoint_count(self, thread_id: str) -> int:
-        config = {"configurable": {"thread_id": thread_id, "checkpoint_ns": ""}}
-        return len([saved async for saved in self.saver.alist(config)])
-
-    async def _saved(self, checkpoint_id: Any) -> CheckpointTuple:
-        if not isinstance(checkpoint_id, str) or not checkpoint_id:
-            raise said("input.checkpoint_not_text", "checkpoint_id must be a checkpoint id (text)")
-        config = {"configurable": {**self._thread_config(checkpoint_id)["configurable"], "checkpoint_ns": ""}}
-        saved = await self._graph().acomplete(await self.saver.aget_tuple(config))  # delta values rebuilt
-        if saved is None:
-            raise said(
-                "thread.no_checkpoint",
-                "Thread {thread} has no checkpoint {checkpoint}",
-                thread=repr(self._require_session().thread_id),
-                checkpoint=repr(checkpoint_id),
-            )
-        return saved
-
-    async def _frames(self) -> list[dict[str, Any]]:
-        config = {"configurable": {"thread_id": self._require_session().thread_id, "checkpoint_ns": ""}}
-        graph = self._graph()
-        newest_first = await graph.acomplete_all([saved async for saved in self.saver.alist(config)])
-        return [frame_of(saved, graph) for saved in reversed(newest_first)]
-
-    async def _state(self) -> dict[str, Any]:
-        snapshot = await self._snapshot()
-        run = self._run
-        return {
-            "session": asdict(self._require_session()),
-            "values": snapshot.values,
-            "next": snapshot.next,
-            "interrupts": snapshot.interrupts,
-            "checkpoint_id": checkpoint_id_of(snapshot.config) if snapshot.metadata else None,
-            "run": None
-            if run is None
-            else {"run": run.number, "kind": run.kind, "paused": run.gate is not None},
-            "crash_armed": asdict(self._crash) if self._crash else None,
-        }
-
-    async def _facts(self, frames: list[dict[str, Any]] | None = None) -> ThreadFacts:
-        """What the view's rules read: session, live run, saved head, journal, armed crash."""
-        armed = asdict(self._crash) if self._crash else None
-        if self.session is None:
-            return ThreadFacts(None, armed=armed, writer=self.writer)
-        frames = await self._frames() if frames is None else frames
-        run = self._run
-        live = None
-        if run is not None:
-            live = {
-                "run": run.number,
-                "kind": run.kind,
-                "durability": run.durability,
-                "paused": run.gate is not None,
-            }
-            if run.gate is not None and run.paused:
-                live |= {"step": run.paused["step"], "next": run.paused["next"]}
-        return ThreadFacts(
-            session=asdict(self.session),
-            run=live,
-            head=frames[-1] if frames else None,
-            records=await self.journal.records(self.session.thread_id),
-            armed=armed,
-            frame_ids=frozenset(f["checkpoint_id"] for f in frames),
-            writer=self.writer,
+def require_alive(lab: Lab) -> None:
+    if not lab.process.alive:
+        where = lab.state.crash_report or {}
+        raise said(
+            "process.crashed",
+            "This Python process crashed at {seam} of {node}; start a new controller over the same "
+            "storage, then resume",
+            seam=where.get("seam"),
+            node=where.get("node") or THE_STEP,
         )
 
-    def _writer_facts(self) -> ThreadFacts:
-        """Just enough facts for the one-writer rule (no storage read)."""
-        return ThreadFacts(asdict(self.session) if self.session else None, writer=self.writer)
 
-    async def _journals_of(self, rows: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
-        """The journal of every thread the ledger's requests came from (to tell why one repeated)."""
-        return {thread: await self.journal.records(thread) for thread in {r["thread_id"] for r in rows}}
+def require_session(lab: Lab) -> Session:
+    if lab.state.session is None:
+        raise refused(NO_CASE)
+    return lab.state.session
+
+
+def require_idle(lab: Lab) -> None:
+    if lab.state.run is not None:
+        raise refused(PAUSED if lab.state.run.gate is not None else RUNNING)
+
+
+async def refuse_unless(lab: Lab, action: str) -> None:
+    """Refuse ``action`` with the reason the page shows next to its disabled button."""
+    if (reason := refusal(action, await facts(lab))) is not None:
+        raise refused(reason)
+
+
+# -- reads ------------------------------------------------------------------------------------------
+
+
+def graph(lab: Lab) -> CompiledStateGraph:
+    return lab.graphs[require_session(lab).variant]
+
+
+def diagram(lab: Lab) -> dict[str, Any]:
+    """The diagram of the session's graph variant (the first variant's when no thread is open)."""
+    session = lab.state.session
+    return lab.profile.describe(lab.graphs[session.variant if session else lab.profile.variants[0]])
+
+
+def thread_config(lab: Lab, checkpoint_id: str | None = None) -> dict[str, Any]:
+    configurable = {"thread_id": require_session(lab).thread_id}
+    if checkpoint_id is not None:
+        configurable["checkpoint_id"] = checkpoint_id
+    return {"configurable": configurable}
+
+
+async def snapshot(lab: Lab) -> Any:
+    return await graph(lab).aget_state(thread_config(lab))
+
+
+async def head_id(lab: Lab, thread_id: str) -> str | None:
+    saved = await lab.saver.aget_tuple({"configurable": {"thread_id": thread_id, "checkpoint_ns": ""}})
+    return saved.checkpoint["id"] if saved else None
+
+
+async def checkpoint_count(lab: Lab, thread_id: str) -> int:
+    config = {"configurable": {"thread_id": thread_id, "checkpoint_ns": ""}}
+    return len([saved async for saved in lab.saver.alist(config)])
+
+
+async def saved(lab: Lab, checkpoint_id: Any) -> CheckpointTuple:
+    if not isinstance(checkpoint_id, str) or not checkpoint_id:
+        raise said("input.checkpoint_not_text", "checkpoint_id must be a checkpoint id (text)")
+    config = {"configurable": {**thread_config(lab, checkpoint_id)["configurable"], "checkpoint_ns": ""}}
+    found = await graph(lab).acomplete(await lab.saver.aget_tuple(config))  # delta values rebuilt
+    if found is None:
+        raise said(
+            "thread.no_checkpoint",
+            "Thread {thread} has no checkpoint {checkpoint}",
+            thread=repr(require_session(lab).thread_id),
+            checkpoint=repr(checkpoint_id),
+        )
+    return found
+
+
+async def frames(lab: Lab) -> list[dict[str, Any]]:
+    config = {"configurable": {"thread_id": require_session(lab).thread_id, "checkpoint_ns": ""}}
+    compiled = graph(lab)
+    newest_first = await compiled.acomplete_all([found async for found in lab.saver.alist(config)])
+    return [frame_of(found, compiled) for found in reversed(newest_first)]
+
+
+def live_run(lab: Lab) -> dict[str, Any] | None:
+    """The live run as the view shows it: ``{"run", "kind", "durability", "paused"[, "step", "next"]}``."""
+    run = lab.state.run
+    if run is None:
+        return None
+    live = {"run": run.number, "kind": run.kind, "durability": run.durability, "paused": run.gate is not None}
+    if run.gate is not None and run.paused:
+        live |= {"step": run.paused["step"], "next": run.paused["next"]}
+    return live
+
+
+def armed(lab: Lab) -> dict[str, Any] | None:
+    return asdict(lab.state.crash) if lab.state.crash else None
+
+
+async def thread_state(lab: Lab) -> dict[str, Any]:
+    now = await snapshot(lab)
+    run = live_run(lab)
+    return {
+        "session": asdict(require_session(lab)),
+        "values": now.values,
+        "next": now.next,
+        "interrupts": now.interrupts,
+        "checkpoint_id": checkpoint_id_of(now.config) if now.metadata else None,
+        "run": None if run is None else {key: run[key] for key in ("run", "kind", "paused")},
+        "crash_armed": armed(lab),
+    }
+
+
+async def facts(lab: Lab, shown: list[dict[str, Any]] | None = None) -> ThreadFacts:
+    """What the view's rules read: session, live run, saved head, journal, armed crash."""
+    state = lab.state
+    if state.session is None:
+        return ThreadFacts(None, armed=armed(lab), writer=state.writer)
+    shown = await frames(lab) if shown is None else shown
+    return ThreadFacts(
+        session=asdict(state.session),
+        run=live_run(lab),
+        head=shown[-1] if shown else None,
+        records=await lab.journal.records(state.session.thread_id),
+        armed=armed(lab),
+        frame_ids=frozenset(f["checkpoint_id"] for f in shown),
+        writer=state.writer,
+    )
+
+
+def writer_facts(lab: Lab) -> ThreadFacts:
+    """Just enough facts for the one-writer rule (no storage read)."""
+    session = lab.state.session
+    return ThreadFacts(asdict(session) if session else None, writer=lab.state.writer)
+
+
+async def journals_of(lab: Lab, rows: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    """The journal of every thread the ledger's requests came from (to tell why one repeated)."""
+    return {thread: await lab.journal.records(thread) for thread in {r["thread_id"] for r in rows}}

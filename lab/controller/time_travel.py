@@ -5,84 +5,82 @@ config_with_checkpoint_id)`` (replay: a ``fork`` checkpoint, then that step's ta
 ``update_state(config_with_checkpoint_id, values, as_node)`` (an ``update`` checkpoint as a new child,
 the thread's new head) and ``update_state(..., None, as_node="__copy__")`` (a copy of a checkpoint
 next to it: the lab's ``checkout``). ``frames``, ``frame``, ``replay``, ``fork``, ``branches``,
-``checkout``. A part of ``LabController``.
+``checkout``: each a function of the controller (``lab``), listed in
+:mod:`lab.controller.command_table`.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from lab.aml.graph import CaseState
-from lab.controller.commands import command
+from lab.controller import thread_reading as read
 from lab.controller.frames import branch_tree, checkpoint_id_of, diff_frames, frame_of
 from lab.controller.session import Until
+from lab.controller.state import Lab
 from lab.controller.validation import check_fork_values
 
 
-class TimeTravelCommands:
-    """The commands over a thread's past (a part of ``LabController``)."""
+async def frames(lab: Lab) -> dict[str, Any]:
+    """Every checkpoint of the thread, oldest first."""
+    session = read.require_session(lab)
+    return {"thread_id": session.thread_id, "frames": await read.frames(lab)}
 
-    @command
-    async def frames(self) -> dict[str, Any]:
-        """Every checkpoint of the thread, oldest first."""
-        session = self._require_session()
-        return {"thread_id": session.thread_id, "frames": await self._frames()}
 
-    @command
-    async def frame(self, checkpoint_id: str) -> dict[str, Any]:
-        """One checkpoint, and what changed since its parent."""
-        saved = await self._saved(checkpoint_id)
-        shown = frame_of(saved, self._graph())
-        parent = await self._saved(shown["parent_id"]) if shown["parent_id"] else None
-        return {
-            "frame": shown,
-            "diff": diff_frames(frame_of(parent, self._graph()) if parent else None, shown),
-        }
+async def frame(lab: Lab, checkpoint_id: str) -> dict[str, Any]:
+    """One checkpoint, and what changed since its parent."""
+    graph = read.graph(lab)
+    shown = frame_of(await read.saved(lab, checkpoint_id), graph)
+    parent = await read.saved(lab, shown["parent_id"]) if shown["parent_id"] else None
+    return {"frame": shown, "diff": diff_frames(frame_of(parent, graph) if parent else None, shown)}
 
-    @command
-    async def replay(
-        self, checkpoint_id: str, until: Until = "end", durability: str | None = None
-    ) -> dict[str, Any]:
-        """Re-execute from an old frame: ``ainvoke(None, config_with_checkpoint_id)`` writes a
-        fork checkpoint, then re-runs that step's tasks (saved writes are not reused)."""
-        self._require_session()
-        await self._close_run()
-        await self._saved(checkpoint_id)
-        config = self._thread_config(checkpoint_id)
-        return await self._start_run("replay", None, config, until, durability)
 
-    @command
-    async def fork(
-        self, checkpoint_id: str, values: dict[str, Any], as_node: str | None = None
-    ) -> dict[str, Any]:
-        """Edit the state at an old frame: ``aupdate_state(config_with_id, values, as_node)``
-        writes an ``update`` checkpoint as a new child of it, the thread's new head."""
-        self._require_session()
-        await self._close_run()
-        await self._saved(checkpoint_id)
-        graph = self._graph()
-        check_fork_values(values, CaseState)
-        config = await graph.aupdate_state(self._thread_config(checkpoint_id), values, as_node)
-        forked = frame_of(await self._saved(checkpoint_id_of(config)), graph)
-        await self._emit({"type": "checkpoint", "run": None, "frame": forked})
-        return {"checkpoint_id": forked["checkpoint_id"], "frame": forked}
+async def replay(
+    lab: Lab, checkpoint_id: str, until: Until = "end", durability: str | None = None
+) -> dict[str, Any]:
+    """Re-execute from an old frame: ``ainvoke(None, config_with_checkpoint_id)`` writes a
+    fork checkpoint, then re-runs that step's tasks (saved writes are not reused)."""
+    await travel_to(lab, checkpoint_id)
+    config = read.thread_config(lab, checkpoint_id)
+    return await lab.driver.start_run("replay", None, config, until, durability)
 
-    @command
-    async def branches(self) -> dict[str, Any]:
-        """The thread's checkpoints as a tree by parent id, with the head marked."""
-        return branch_tree(await self._frames())
 
-    @command
-    async def checkout(self, checkpoint_id: str) -> dict[str, Any]:
-        """Switch branches: make a copy of ``checkpoint_id`` the thread's head, so that the next
-        thread-only run continues there. LangGraph has no "checkout"; the head is always the
-        newest checkpoint, and ``update_state(config, None, as_node="__copy__")`` writes a ``fork``
-        copy next to the checkpoint (same parent, same values) without running anything."""
-        self._require_session()
-        await self._close_run()
-        await self._saved(checkpoint_id)
-        graph = self._graph()
-        config = await graph.aupdate_state(self._thread_config(checkpoint_id), None, as_node="__copy__")
-        copied = frame_of(await self._saved(checkpoint_id_of(config)), graph)
-        await self._emit({"type": "checkpoint", "run": None, "frame": copied})
-        return {"checkpoint_id": copied["checkpoint_id"], "frame": copied}
+async def fork(
+    lab: Lab, checkpoint_id: str, values: dict[str, Any], as_node: str | None = None
+) -> dict[str, Any]:
+    """Edit the state at an old frame: ``aupdate_state(config_with_id, values, as_node)``
+    writes an ``update`` checkpoint as a new child of it, the thread's new head."""
+    await travel_to(lab, checkpoint_id)
+    check_fork_values(values, read.graph(lab).builder.state_schema)
+    return await update_state(lab, checkpoint_id, values, as_node)
+
+
+async def branches(lab: Lab) -> dict[str, Any]:
+    """The thread's checkpoints as a tree by parent id, with the head marked."""
+    return branch_tree(await read.frames(lab))
+
+
+async def checkout(lab: Lab, checkpoint_id: str) -> dict[str, Any]:
+    """Switch branches: make a copy of ``checkpoint_id`` the thread's head, so that the next
+    thread-only run continues there. LangGraph has no "checkout"; the head is always the
+    newest checkpoint, and ``update_state(config, None, as_node="__copy__")`` writes a ``fork``
+    copy next to the checkpoint (same parent, same values) without running anything."""
+    await travel_to(lab, checkpoint_id)
+    return await update_state(lab, checkpoint_id, None, "__copy__")
+
+
+async def travel_to(lab: Lab, checkpoint_id: str) -> None:
+    """Close a paused run and check that the thread has ``checkpoint_id``."""
+    read.require_session(lab)
+    await lab.driver.close_run()
+    await read.saved(lab, checkpoint_id)
+
+
+async def update_state(
+    lab: Lab, checkpoint_id: str, values: dict[str, Any] | None, as_node: str | None
+) -> dict[str, Any]:
+    """``aupdate_state`` at ``checkpoint_id``; the new checkpoint announced and answered as a frame."""
+    graph = read.graph(lab)
+    config = await graph.aupdate_state(read.thread_config(lab, checkpoint_id), values, as_node)
+    written = frame_of(await read.saved(lab, checkpoint_id_of(config)), graph)
+    await lab.emit({"type": "checkpoint", "run": None, "frame": written})
+    return {"checkpoint_id": written["checkpoint_id"], "frame": written}

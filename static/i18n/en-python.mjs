@@ -28,6 +28,7 @@ export const enPython = {
   "py.reason.answer_saved": "The officer's answer is already saved: Resume continues with it",
   "py.reason.nothing_to_answer": "Nothing is waiting for an answer: the thread is not stopped at human_review",
   "py.reason.no_frames": "This thread has no checkpoint yet: press Step or Run first",
+  "py.reason.nothing_to_prune": "This thread has one checkpoint or none: nothing to prune",
   "py.reason.not_armed": "No crash is armed",
   "py.node.restored": "Restored: its writes were saved before the crash, so it did not run again",
   "py.node.crashed": "Crashed: the process was killed at {seam} while it ran",

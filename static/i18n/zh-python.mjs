@@ -28,6 +28,7 @@ export const zhPython = {
   "py.reason.answer_saved": "合规官的答复已经保存：Resume 会带着它继续",
   "py.reason.nothing_to_answer": "没有等待答复的中断：线程没有停在 human_review",
   "py.reason.no_frames": "这个线程还没有检查点：请先按 Step 或 Run",
+  "py.reason.nothing_to_prune": "这个线程只有一个检查点或没有：没有可以清理的",
   "py.reason.not_armed": "没有布置崩溃点",
   "py.node.restored": "已恢复：它的写入在崩溃前已保存，因此没有再次运行",
   "py.node.crashed": "已崩溃：进程在它运行时于 {seam} 处被终止",

@@ -2,7 +2,7 @@
  * Every action of the lab, with its keyboard shortcut: the buttons show the key, carry
  * `aria-keyshortcuts`, and the page's key handler (app.mjs) calls the same action.
  */
-import { t } from "../i18n.mjs";
+import { say, t } from "../i18n.mjs";
 import { h } from "./dom.mjs";
 
 /** action -> {key: what KeyboardEvent.key must be, shift, aria: the aria-keyshortcuts value, show: the label}. */
@@ -65,4 +65,18 @@ export function actionForKey(event) {
     if (event.key === s.key && (s.shift === undefined || s.shift === event.shiftKey || s.key === "?")) return action;
   }
   return null;
+}
+
+/**
+ * Enable an action's button as Python decided (`view().actions[name]`, lab/controller/actions.py),
+ * with the reason it is disabled as its tooltip. `busy`: the page waits for a command or a process,
+ * so no button may be pressed now whatever the rule says.
+ * @param {HTMLButtonElement} button
+ * @param {{enabled: boolean, reason: object | null} | undefined} action
+ * @param {boolean} busy
+ */
+export function showAction(button, action, busy) {
+  button.disabled = busy || !action?.enabled;
+  if (action?.reason) button.title = say(action.reason);
+  else button.removeAttribute("title");
 }

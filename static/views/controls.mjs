@@ -8,7 +8,7 @@
  * the thread (thread-writer.mjs then steals the thread's lock).
  */
 import { say, t } from "../i18n.mjs";
-import { actionButton, relabel } from "./actions.mjs";
+import { actionButton, relabel, showAction } from "./actions.mjs";
 import { h, replace } from "./dom.mjs";
 
 export function mountControls(root, actions) {
@@ -79,16 +79,13 @@ export function mountControls(root, actions) {
     const busy = Boolean(model.busy) || model.process !== "ready";
     const session = model.session;
     const actions = model.actions ?? {};
-    start.disabled = busy || !catalog;
+    showAction(start, actions.start, busy || !catalog);
     for (const [button, name] of [[step, "step"], [run, "run"], [resume, "resume"], [approve, "approve"], [reject, "reject"]]) {
-      const action = actions[name];
-      button.disabled = busy || !action?.enabled;
-      if (action?.reason) button.title = say(action.reason);
-      else button.removeAttribute("title");
+      showAction(button, actions[name], busy);
     }
     resume.classList.toggle("suggested", model.status?.action === "resume" && !resume.disabled);
     takeOver.hidden = !actions.take_over?.enabled; // only while another tab writes this thread
-    takeOver.disabled = busy;
+    showAction(takeOver, actions.take_over, busy);
 
     sessionFacts.textContent = session
       ? t("run.facts", {

@@ -6,7 +6,7 @@
  * lab/controller/seam_catalog.py): a seam a node never reaches is not offered for it.
  */
 import { say, t } from "../i18n.mjs";
-import { actionButton, relabel } from "./actions.mjs";
+import { actionButton, relabel, showAction } from "./actions.mjs";
 import { h, replace } from "./dom.mjs";
 
 export const RANDOM = "random";
@@ -64,9 +64,10 @@ export function mountCrash(root, actions, report) {
     const key = `${model.lang}|${JSON.stringify(model.seams)}`;
     if (drawnFor !== key) { drawnFor = key; draw(model); }
     const busy = Boolean(model.busy) || model.process !== "ready";
-    arm.disabled = busy || !model.session;
+    showAction(arm, model.actions?.arm, busy);
     const current = model.armed;
-    disarm.disabled = busy || !(current || model.randomArmed);
+    // a random moment is armed in the page (commands.mjs), not in Python: it can be disarmed too
+    showAction(disarm, model.randomArmed ? { enabled: true, reason: null } : model.actions?.disarm, busy);
     armed.textContent = model.randomArmed
       ? t("crash.armedRandom")
       : current

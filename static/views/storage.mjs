@@ -5,6 +5,7 @@
  * The panel is a <details>: the report is read when it is opened and again after each change while open.
  */
 import { t } from "../i18n.mjs";
+import { showAction } from "./actions.mjs";
 import { h, replace, s, shortId } from "./dom.mjs";
 
 const PLOT = { width: 480, height: 160, pad: 36 };
@@ -90,9 +91,9 @@ export function mountStorage(root, actions) {
           h("td", { class: "num", text: bytes(row.naive_bytes) })))));
     const pruneButton = h("button", {
       type: "button", id: "action-prune", class: "danger quiet", text: t("action.prune"),
-      disabled: Boolean(model.busy) || model.process !== "ready" || model.status?.phase === "running" || thread.checkpoints.length <= thread.prune.keeps.length,
       on: { click: () => actions.prune() },
     });
+    showAction(pruneButton, model.actions?.prune, Boolean(model.busy) || model.process !== "ready");
     replace(body,
       h("p", { id: "storage-total", dataset: { bytes: thread.bytes, naive: thread.naive_bytes }, text: t("storage.total", { bytes: bytes(thread.bytes), naive: bytes(thread.naive_bytes), ratio }) }),
       growthPlot(thread.growth),

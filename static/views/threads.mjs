@@ -9,7 +9,7 @@
  * It shows what Python listed; the only state it keeps is which option is chosen.
  */
 import { say, t } from "../i18n.mjs";
-import { actionButton, relabel } from "./actions.mjs";
+import { actionButton, relabel, showAction } from "./actions.mjs";
 import { h, replace } from "./dom.mjs";
 
 export function mountThreads(root, actions) {
@@ -70,17 +70,18 @@ export function mountThreads(root, actions) {
     }
     renderFiles(model, threads);
     select.disabled = !threads.length;
-    open.disabled = Boolean(model.busy) || model.process !== "ready" || !select.value || select.value === current;
+    // choosing the thread that is open already leaves nothing to open
+    showAction(open, model.actions?.open, Boolean(model.busy) || model.process !== "ready" || !select.value || select.value === current);
   }
 
   let drawnDamaged = null;
   function renderFiles(model, threads) {
     const idle = !model.busy && model.process === "ready";
     relabel(exportButton, t("action.export_thread"));
-    exportButton.disabled = !idle || !model.session;
+    showAction(exportButton, model.actions?.export_thread, !idle);
     if (importLabel.textContent !== t("action.import_thread")) importLabel.textContent = t("action.import_thread");
-    fileInput.disabled = !idle;
-    importLabel.classList.toggle("disabled", !idle);
+    showAction(fileInput, model.actions?.import_thread, !idle); // the file input is Import's control
+    importLabel.classList.toggle("disabled", fileInput.disabled);
     note.textContent = model.threadNote ? model.threadNote() : "";
     note.hidden = !model.threadNote;
     const broken = threads.filter((thread) => thread.damaged);
@@ -93,7 +94,7 @@ export function mountThreads(root, actions) {
         h("p", { text: say(thread.damaged) }),
         actionButton("drop", () => actions.dropThread(thread.thread_id), { id: `action-drop-${index}`, class: "danger" }))));
     }
-    for (const button of damagedList.querySelectorAll("button")) button.disabled = !idle;
+    for (const button of damagedList.querySelectorAll("button")) showAction(button, model.actions?.drop, !idle);
   }
 
   return { render };
