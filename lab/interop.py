@@ -27,7 +27,7 @@ Command line (CPython)::
 
     python -m lab.interop to-langgraph THREAD_FILE --sqlite PATH
     python -m lab.interop from-langgraph --sqlite PATH --thread ID [--case C --variant V
-        --durability D] > THREAD_FILE
+        --durability D] [--appending KEY...] > THREAD_FILE
 """
 
 from __future__ import annotations
@@ -42,13 +42,13 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from lab.checkpoint.base import WRITES_IDX_MAP, CheckpointTuple
-from lab.checkpoint.delta import DELTA, DeltaSnapshot
+from lab.checkpoint.delta import DELTA, DELTA_SENTINEL, DeltaSnapshot
 from lab.checkpoint.errors import UnsavableValueError
 from lab.checkpoint.memory import InMemorySaver
 from lab.checkpoint.serde import MsgpackSerializer
 from lab.controller.thread_file import ThreadFile, export_thread, import_thread, read_thread_file
 from lab.graph.schema import channel_for
-from lab.pregel.channels import Channel
+from lab.pregel.channels import MISSING, Channel
 from lab.pregel.delta import complete_all
 from lab.types import Interrupt, Overwrite, Send
 
@@ -227,33 +227,87 @@ async def to_langgraph(data: bytes, saver: Any) -> str:
 # -- out of LangGraph -------------------------------------------------------------------------------
 
 
-async def from_langgraph(saver: Any, thread_id: str, *, session: dict[str, Any] | None = None) -> bytes:
+class DeltaEncoder:
+    """Stores the ``appending`` keys of checkpoints coming from LangGraph as the lab does. Where a
+    key's version moved since the parent: the sentinel if the lab's walk rebuilds the same list
+    from the parent (its value plus its pending writes: ``lab.pregel.delta.from_parent``'s rule),
+    else a ``DeltaSnapshot``, and a snapshot every ``snapshot_frequency`` sentinels in a row. Where
+    it did not move, the checkpoint shares the parent's stored value (:meth:`new_versions`)."""
+
+    def __init__(self, appending: Iterable[str]) -> None:
+        self.specs = {name: channel_for(name, Annotated[list, operator.add]) for name in appending}
+        self.whole: dict[str, dict[str, Any]] = {}  # checkpoint id -> its whole values
+        self.chain: dict[tuple[str, str], int] = {}  # (checkpoint id, channel) -> sentinels since a snapshot
+
+    def encode(self, checkpoint: dict[str, Any], parent: Any | None) -> dict[str, Any]:
+        values = dict(checkpoint["channel_values"])
+        self.whole[checkpoint["id"]] = dict(values)
+        moved = self.new_versions(checkpoint, parent)
+        for name, spec in self.specs.items():
+            if name not in values:
+                continue
+            chain = self.chain.get((parent.checkpoint["id"], name), 0) if parent else 0
+            if name not in moved:
+                self.chain[checkpoint["id"], name] = chain
+            elif chain + 1 < spec.snapshot_frequency and self.rebuilt(name, parent) == values[name]:
+                values[name], self.chain[checkpoint["id"], name] = DELTA_SENTINEL, chain + 1
+            else:
+                values[name] = DeltaSnapshot(values[name])
+        return {**checkpoint, "channel_values": values}
+
+    def rebuilt(self, name: str, parent: Any | None) -> Any:
+        """The list the lab's walk gives a checkpoint whose version of ``name`` moved."""
+        if parent is None:
+            return self.specs[name].restore(MISSING).value
+        channel = self.specs[name].restore(self.whole[parent.checkpoint["id"]].get(name, MISSING))
+        # The walk reads writes in the order the lab's saver returns them: by task id (a write read
+        # through the saver API carries no task path), each task's in slot order.
+        writes = sorted((write for write in parent.pending_writes if write[1] == name), key=lambda w: w[0])
+        channel.replay_writes(writes)
+        return channel.value
+
+    @staticmethod
+    def new_versions(checkpoint: dict[str, Any], parent: Any | None) -> dict[str, Any]:
+        """The versions ``put`` stores values for: those that moved since the parent (a value that
+        did not move is the parent's, stored once under its version)."""
+        before = parent.checkpoint["channel_versions"] if parent else {}
+        return {name: v for name, v in checkpoint["channel_versions"].items() if before.get(name) != v}
+
+
+async def from_langgraph(
+    saver: Any, thread_id: str, *, session: dict[str, Any] | None = None, appending: Iterable[str] = ()
+) -> bytes:
     """A lab thread file of ``thread_id`` as ``saver`` (any LangGraph ``BaseCheckpointSaver``) holds
     it: every checkpoint of every namespace and its pending writes. ``session`` names the lab's case,
-    variant and durability the thread was run with (the lab page opens only threads of its cases)."""
+    variant and durability the thread was run with (the lab page opens only threads of its cases);
+    ``appending`` names the graph's ``Annotated[list, operator.add]`` keys, stored as deltas."""
     tuples = oldest_first(saver.list({"configurable": {"thread_id": thread_id}}))
     if not tuples:
         raise InteropError(f"The saver has no checkpoints of thread {thread_id!r}")
     staging = InMemorySaver()
     convert, style = to_lab_types(), version_style(staging)
+    encoder, by_id = DeltaEncoder(appending), {}
     for saved in tuples:
         checkpoint = restyled(saved.checkpoint, style, convert)
-        ns = saved.config["configurable"].get("checkpoint_ns", "")
+        saved = saved._replace(checkpoint=checkpoint, pending_writes=convert(saved.pending_writes or []))
+        by_id[checkpoint["id"]] = saved
+        parent = by_id.get(parent_id(saved))
+        checkpoint = encoder.encode(checkpoint, parent)
         where = f"checkpoint {checkpoint['id']!r}"
         with refused_at(where):
             written = await staging.aput(
-                config(thread_id, ns, parent_id(saved)),
+                config(thread_id, saved.config["configurable"].get("checkpoint_ns", ""), parent_id(saved)),
                 checkpoint,
                 convert(dict(saved.metadata)),
-                checkpoint["channel_versions"],
+                encoder.new_versions(checkpoint, parent),
             )
         by_task: dict[str, list[Write]] = {}
-        for task_id, channel, value in saved.pending_writes or ():
+        for task_id, channel, value in saved.pending_writes:
             by_task.setdefault(task_id, []).append((channel, value))
         for task_id, writes in by_task.items():
             for batch in write_batches(writes):
                 with refused_at(where):
-                    await staging.aput_writes(written, convert(batch), task_id)
+                    await staging.aput_writes(written, batch, task_id)
     return await export_thread(staging, thread_id, session=session)
 
 
@@ -285,6 +339,9 @@ def main(argv: list[str] | None = None) -> None:
     from_lg.add_argument("--case", help="the lab case the thread investigates (e.g. the AML graph's case id)")
     from_lg.add_argument("--variant", help="the lab graph variant it ran")
     from_lg.add_argument("--durability", default="async")
+    from_lg.add_argument(
+        "--appending", nargs="*", default=(), help="the Annotated[list, operator.add] keys, stored as deltas"
+    )
     args = parser.parse_args(argv)
     with SqliteSaver.from_conn_string(args.sqlite) as saver:
         if args.command == "to-langgraph":
@@ -294,7 +351,8 @@ def main(argv: list[str] | None = None) -> None:
             session = None
             if args.case:
                 session = {"case_id": args.case, "variant": args.variant, "durability": args.durability}
-            sys.stdout.buffer.write(asyncio.run(from_langgraph(saver, args.thread, session=session)))
+            data = from_langgraph(saver, args.thread, session=session, appending=args.appending)
+            sys.stdout.buffer.write(asyncio.run(data))
 
 
 if __name__ == "__main__":

@@ -32,6 +32,8 @@ from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
 import lab.aml.graph as aml
 from lab.aml.graph import RunContext, build_graph, use_run_context
+from lab.checkpoint.delta import DELTA
+from lab.controller.thread_file import read_thread_file
 from lab.controller.world import InMemoryWorld
 from lab.interop import InteropError, from_langgraph, main, to_langgraph
 from tests.controller_lab import Lab
@@ -39,6 +41,8 @@ from tests.controller_lab import Lab
 CASE = "S-1001"  # structuring: fetch || screen, then review, approved, then a filed SAR
 VARIANT = "fixed"
 REPO = Path(__file__).resolve().parents[1]
+APPENDING = ("charges", "log")
+"""The AML state's ``Annotated[list, operator.add]`` keys: the lab stores them as deltas."""
 
 
 # -- the AML graph on real LangGraph ------------------------------------------------------------------
@@ -191,8 +195,10 @@ async def test_a_langgraph_thread_opens_and_finishes_in_the_lab(
     history = await langgraph_thread_at_the_review(lab.world, database, "from-langgraph")
     session = {"case_id": CASE, "variant": VARIANT, "durability": "sync"}
     with SqliteSaver.from_conn_string(database) as saver:
-        data = await from_langgraph(saver, "from-langgraph", session=session)
+        data = await from_langgraph(saver, "from-langgraph", session=session, appending=APPENDING)
     on_langgraph.clear()
+    stored = {(b["channel"], tuple(b["value"]) == DELTA) for b in read_thread_file(data).blobs}
+    assert {("log", True), ("log", False)} <= stored  # sentinels, and the snapshots they start from
 
     imported = await lab.do("import_thread", data=base64.b64encode(data).decode())
     assert imported["session"]["thread_id"] == "from-langgraph"
@@ -217,7 +223,8 @@ def test_the_command_line_carries_a_thread_both_ways(tmp_path: Path, monkeypatch
     (tmp_path / "cli.thread").write_bytes(data)
     database = str(tmp_path / "cli.sqlite")
     main(["to-langgraph", str(tmp_path / "cli.thread"), "--sqlite", database])
-    main(["from-langgraph", "--sqlite", database, "--thread", "cli", "--case", CASE, "--variant", VARIANT])
+    main(["from-langgraph", "--sqlite", database, "--thread", "cli", "--case", CASE, "--variant", VARIANT,
+          "--appending", *APPENDING])  # fmt: skip
     back = capsysbinary.readouterr().out
 
     async def reimported() -> list[tuple]:
