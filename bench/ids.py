@@ -6,15 +6,19 @@ lab hashed the same bytes with before; ``python bench/ids.py --pyodide`` runs th
 inside the pinned Pyodide in Node (the worker's Python, without the browser), as ``build.py``
 runs it to compile bytecode. Each figure is the best of several repeats (``timeit``'s rule: the
 machine is shared, and load only ever adds time). A super-step derives one task id per task it
-prepares, and an interrupt id only when a node interrupts.
+prepares, and an interrupt id only when a node interrupts; for scale, the script also times a
+whole super-step of ``bench/superstep.py``'s 10-node graph (one task each), run with ``ainvoke``
+as the worker runs the lab, on the in-memory saver.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import hashlib
 import subprocess
 import sys
+import time
 import timeit
 from pathlib import Path
 
@@ -59,27 +63,54 @@ def measure() -> None:
     print(f"  interrupt id, '|1' form: xxh3 {best_us(lambda: interrupt_id(namespace, 1)):.2f}")
 
 
+async def superstep_us(runs: int = 30, repeat: int = 5) -> float:
+    """µs per super-step of ``bench/superstep.py``'s graph (durability "sync"), best of ``repeat``."""
+    from bench.superstep import NODES, build
+
+    app, best = build("lab"), float("inf")
+    for r in range(repeat):
+        start = time.perf_counter()
+        for i in range(runs):
+            await app.ainvoke(
+                {"n": 0, "log": []}, {"configurable": {"thread_id": f"{r}-{i}"}}, durability="sync"
+            )
+        best = min(best, (time.perf_counter() - start) / runs / (NODES + 1) * 1e6)
+    return best
+
+
 PYODIDE_JS = """
-const [indexURL, repo] = process.argv.slice(1);
+const [indexURL, repo, wheels, msgpackWheel] = process.argv.slice(1);
 const { loadPyodide } = await import(new URL("pyodide.mjs", "file://" + indexURL).href);
 const pyodide = await loadPyodide({ indexURL });
 pyodide.FS.mkdirTree("/repo");
 pyodide.FS.mount(pyodide.FS.filesystems.NODEFS, { root: repo }, "/repo");
-pyodide.runPython(`
-import runpy, sys, types
-for name in ("lab", "lab.pregel"):  # the id modules alone: bare Pyodide lacks the runtime's msgpack
-    sys.modules[name] = types.ModuleType(name)
-    sys.modules[name].__path__ = ["/repo/" + name.replace(".", "/")]
-sys.argv = ["bench/ids.py"]
-runpy.run_path("/repo/bench/ids.py", run_name="__main__")`);
+pyodide.FS.mkdirTree("/wheels");
+pyodide.FS.mount(pyodide.FS.filesystems.NODEFS, { root: wheels }, "/wheels");
+await pyodide.runPythonAsync(`
+import sys
+sys.path[:0] = ["/repo", "/wheels/${msgpackWheel}"]  # the build's pure-Python msgpack
+from bench.ids import measure, superstep_us
+measure()
+print(f"  a whole super-step (ainvoke): {await superstep_us():.0f}")`);
 """
 
 
 def run_in_pyodide() -> None:
     sys.path.insert(0, str(REPO))
-    from build import fetch_pyodide
+    from build import build_msgpack, fetch_pyodide
 
-    command = ["node", "--input-type=module", "-e", PYODIDE_JS, f"{fetch_pyodide()}/", str(REPO)]
+    wheel = build_msgpack().resolve()
+    pyodide = f"{fetch_pyodide()}/"
+    command = [
+        "node",
+        "--input-type=module",
+        "-e",
+        PYODIDE_JS,
+        pyodide,
+        str(REPO),
+        str(wheel.parent),
+        wheel.name,
+    ]
     subprocess.run(command, check=True)
 
 
@@ -90,3 +121,4 @@ if __name__ == "__main__":
         run_in_pyodide()
     else:
         measure()
+        print(f"  a whole super-step (ainvoke): {asyncio.run(superstep_us()):.0f}")
