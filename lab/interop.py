@@ -14,8 +14,10 @@ What changes at the border, and nothing else:
 - **Appending lists.** The lab stores ``Annotated[list, operator.add]`` keys as delta channels
   (a sentinel rebuilt from the ancestors' writes); LangGraph reads those only when a graph opts
   in, so every checkpoint goes to LangGraph with its lists written whole.
-- **Versions.** A saver picks its version style (``get_next_version``): strings in the lab and
-  LangGraph's ``InMemorySaver``, integers in ``SqliteSaver``. A version keeps its integer part.
+- **Versions.** A saver picks its version style (``get_next_version``): strings with a random
+  tail in the lab and in LangGraph's own savers, integers in a saver that keeps
+  ``BaseCheckpointSaver``'s default. A version keeps its integer part; an integer coming in gets
+  a tail that tells branches apart (:class:`LabVersions`).
 
 Ids need no change: checkpoint ids are UUIDs on both sides, and task and interrupt ids are derived
 alike (``lab.pregel.ids``), so a pending write still belongs to the task that made it. Values the
@@ -118,24 +120,46 @@ def to_lab_types() -> Convert:
 # -- versions ---------------------------------------------------------------------------------------
 
 
-def version_style(saver: Any) -> Convert:
-    """How ``saver`` writes versions, as a function of any version: ints keep the integer part;
-    strings are the lab's ``"<32 digits>.<tail>"`` (a string version passes unchanged)."""
+VersionStyle = Callable[[str, Any], Any]
+"""A channel's version as the receiving saver writes it: ``style(channel, version)``."""
+
+
+def langgraph_style(saver: Any) -> VersionStyle:
+    """The versions ``saver`` writes (``get_next_version``): integers keep the lab's integer part;
+    string versions (LangGraph's savers use the lab's own format) pass unchanged."""
     if isinstance(saver.get_next_version(None, None), int):
-        return lambda version: int(str(version).partition(".")[0])
-    return lambda version: version if isinstance(version, str) else f"{version:032}.0"
+        return lambda channel, version: int(str(version).partition(".")[0])
+    return lambda channel, version: version
 
 
-def restyled(checkpoint: Mapping[str, Any], style: Convert, convert: Convert) -> dict[str, Any]:
+class LabVersions:
+    """Integer versions (``BaseCheckpointSaver``'s default) as the lab's strings, ``"<32 digits>.<tail>"``. A
+    branch counts on from its parent, so two branches reach the same integer with different
+    values, while the lab stores a value once per channel and version: a version takes as its tail
+    the id of the checkpoint it first appears in, and keeps it on that lineage."""
+
+    def __init__(self) -> None:
+        self.lineages: dict[str, dict[tuple[str, Any], str]] = {}  # checkpoint id -> its versions
+
+    def style(self, checkpoint: Mapping[str, Any], parent: str | None) -> VersionStyle:
+        lineage = dict(self.lineages.get(parent or "", {}))
+        for channel, version in checkpoint["channel_versions"].items():
+            if not isinstance(version, str):
+                lineage.setdefault((channel, version), f"{version:032}.{checkpoint['id']}")
+        self.lineages[checkpoint["id"]] = lineage
+        return lambda channel, v: v if isinstance(v, str) else lineage.get((channel, v), f"{v:032}.0")
+
+
+def restyled(checkpoint: Mapping[str, Any], style: VersionStyle, convert: Convert) -> dict[str, Any]:
     """A checkpoint dict with its values converted and its versions in ``style``."""
     return {
         "v": checkpoint["v"],
         "id": checkpoint["id"],
         "ts": checkpoint["ts"],
         "channel_values": convert(dict(checkpoint["channel_values"])),
-        "channel_versions": {name: style(v) for name, v in checkpoint["channel_versions"].items()},
+        "channel_versions": {name: style(name, v) for name, v in checkpoint["channel_versions"].items()},
         "versions_seen": {
-            node: {name: style(v) for name, v in seen.items()}
+            node: {name: style(name, v) for name, v in seen.items()}
             for node, seen in checkpoint["versions_seen"].items()
         },
         "updated_channels": checkpoint.get("updated_channels"),
@@ -208,7 +232,7 @@ async def to_langgraph(data: bytes, saver: Any) -> str:
     return its thread id. The file is validated whole first (``read_thread_file``)."""
     thread_file = read_thread_file(data)
     thread_id = thread_file.thread_id
-    convert, style = to_langgraph_types(), version_style(saver)
+    convert, style = to_langgraph_types(), langgraph_style(saver)
     for saved in await whole_checkpoints(thread_file):
         checkpoint = restyled(saved.checkpoint, style, convert)
         ns = saved.config["configurable"]["checkpoint_ns"]
@@ -285,10 +309,10 @@ async def from_langgraph(
     if not tuples:
         raise InteropError(f"The saver has no checkpoints of thread {thread_id!r}")
     staging = InMemorySaver()
-    convert, style = to_lab_types(), version_style(staging)
+    convert, versions = to_lab_types(), LabVersions()
     encoder, by_id = DeltaEncoder(appending), {}
     for saved in tuples:
-        checkpoint = restyled(saved.checkpoint, style, convert)
+        checkpoint = restyled(saved.checkpoint, versions.style(saved.checkpoint, parent_id(saved)), convert)
         saved = saved._replace(checkpoint=checkpoint, pending_writes=convert(saved.pending_writes or []))
         by_id[checkpoint["id"]] = saved
         parent = by_id.get(parent_id(saved))
