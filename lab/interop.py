@@ -57,9 +57,6 @@ from lab.types import Interrupt, Overwrite, Send
 Convert = Callable[[Any], Any]
 Write = tuple[str, Any]
 
-CHECKPOINT_KEYS = ("v", "id", "ts", "channel_values", "channel_versions", "versions_seen", "updated_channels")
-"""The fields of a checkpoint dict (format ``v`` 4) both sides store."""
-
 
 class InteropError(ValueError):
     """A thread that cannot cross: the message says which value of which checkpoint, and why."""
@@ -256,7 +253,7 @@ class DeltaEncoder:
     key's version moved since the parent: the sentinel if the lab's walk rebuilds the same list
     from the parent (its value plus its pending writes: ``lab.pregel.delta.from_parent``'s rule),
     else a ``DeltaSnapshot``, and a snapshot every ``snapshot_frequency`` sentinels in a row. Where
-    it did not move, the checkpoint shares the parent's stored value (:meth:`new_versions`)."""
+    it did not move, the checkpoint shares the parent's stored value (:func:`moved_versions`)."""
 
     def __init__(self, appending: Iterable[str]) -> None:
         self.specs = {name: channel_for(name, Annotated[list, operator.add]) for name in appending}
@@ -266,7 +263,7 @@ class DeltaEncoder:
     def encode(self, checkpoint: dict[str, Any], parent: Any | None) -> dict[str, Any]:
         values = dict(checkpoint["channel_values"])
         self.whole[checkpoint["id"]] = dict(values)
-        moved = self.new_versions(checkpoint, parent)
+        moved = moved_versions(checkpoint, parent)
         for name, spec in self.specs.items():
             if name not in values:
                 continue
@@ -290,12 +287,12 @@ class DeltaEncoder:
         channel.replay_writes(writes)
         return channel.value
 
-    @staticmethod
-    def new_versions(checkpoint: dict[str, Any], parent: Any | None) -> dict[str, Any]:
-        """The versions ``put`` stores values for: those that moved since the parent (a value that
-        did not move is the parent's, stored once under its version)."""
-        before = parent.checkpoint["channel_versions"] if parent else {}
-        return {name: v for name, v in checkpoint["channel_versions"].items() if before.get(name) != v}
+
+def moved_versions(checkpoint: dict[str, Any], parent: Any | None) -> dict[str, Any]:
+    """The versions ``put`` stores values for: those that moved since the parent (a value that did
+    not move is the parent's, stored once under its version)."""
+    before = parent.checkpoint["channel_versions"] if parent else {}
+    return {name: v for name, v in checkpoint["channel_versions"].items() if before.get(name) != v}
 
 
 async def from_langgraph(
@@ -323,7 +320,7 @@ async def from_langgraph(
                 config(thread_id, saved.config["configurable"].get("checkpoint_ns", ""), parent_id(saved)),
                 checkpoint,
                 convert(dict(saved.metadata)),
-                encoder.new_versions(checkpoint, parent),
+                moved_versions(checkpoint, parent),
             )
         by_task: dict[str, list[Write]] = {}
         for task_id, channel, value in saved.pending_writes:
