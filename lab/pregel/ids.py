@@ -3,14 +3,16 @@
 A task id is a hash of the checkpoint the step starts from, the step, the node and its
 triggers. Re-running a step *from the same checkpoint* therefore regenerates the same ids,
 which is how a resumed step finds the writes its finished tasks saved before a crash. A fork
-(a new checkpoint id) yields new ids, so old writes never match. LangGraph hashes with xxh3;
-we use BLAKE2b from the standard library (pure Python, same role, different digits).
+(a new checkpoint id) yields new ids, so old writes never match. The hash is LangGraph's own,
+XXH3-128 (``lab.pregel.xxh3``, pure Python), over the same bytes: a thread made here is one real
+LangGraph recognises, pending writes and interrupts included, and the other way round.
 """
 
 from __future__ import annotations
 
-import hashlib
 import re
+
+from lab.pregel.xxh3 import xxh3_128_hexdigest
 
 _HEX32 = re.compile(r"[0-9a-f]{32}")
 
@@ -18,14 +20,14 @@ _HEX32 = re.compile(r"[0-9a-f]{32}")
 def task_id(checkpoint_id: str, step: int, node: str, kind: str, parts: tuple[str, ...]) -> str:
     """``kind`` is ``__pregel_pull`` (parts: the triggers) or ``__pregel_push`` (parts: the index)."""
     key = bytes.fromhex(checkpoint_id.replace("-", "")) + f"{node}{step}{node}{kind}{''.join(parts)}".encode()
-    h = hashlib.blake2b(key, digest_size=16).hexdigest()
+    h = xxh3_128_hexdigest(key)
     return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
 
 
 def interrupt_id(task_namespace: str, answered: int) -> str:
     """The id of a task's next interrupt, keyed by how many answers the task already has."""
     key = f"{task_namespace}|{answered}" if answered else task_namespace
-    return hashlib.blake2b(key.encode(), digest_size=16).hexdigest()
+    return xxh3_128_hexdigest(key.encode())
 
 
 def is_interrupt_id(value: object) -> bool:

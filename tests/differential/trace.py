@@ -17,8 +17,9 @@ first), then ``Normaliser`` turns the whole record into plain JSON-able data:
   through the placeholders above;
 * configs (``config``, ``parent_config``) -> every key kept; thread ids stay verbatim.
 
-Only the *consistency* of ids can be compared (the same placeholder where LangGraph reuses an id),
-because ``lab`` computes its task and interrupt ids differently.
+Only the *consistency* of ids is compared here (the same placeholder where LangGraph reuses an id):
+checkpoint ids hold the clock, and task and interrupt ids derive from them. ``test_raw_ids.py``
+compares the derived ids themselves, from checkpoint ids both runtimes are given.
 """
 
 from __future__ import annotations
