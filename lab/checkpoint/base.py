@@ -63,7 +63,8 @@ def check_thread_id_length(thread_id: str) -> None:
     if len(thread_id) > MAX_THREAD_ID_LENGTH:
         raise ValueError(
             f"thread_id is {len(thread_id)} characters long; the lab accepts at most {MAX_THREAD_ID_LENGTH} "
-            "(LangGraph's InMemorySaver accepts it, but Postgres-backed savers break on long ids)."
+            "(a limit of the lab's own: LangGraph's InMemorySaver and PostgresSaver, whose thread_id "
+            "columns are TEXT, accept longer ids)."
         )
 
 
