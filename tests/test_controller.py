@@ -330,9 +330,8 @@ async def test_fork_with_edited_state_gives_two_branches(lab):
 @pytest.mark.parametrize(
     ("args", "says"),
     [
-        ({"case_id": CASE, "thread_id": ""}, "must not be empty"),
         ({"case_id": CASE, "thread_id": "x" * 256}, "at most 255"),
-        ({"case_id": CASE, "thread_id": 7}, "must be text"),
+        ({"case_id": CASE, "thread_id": 7.5}, "must be text"),
         ({"case_id": "S-9"}, "the seeded cases are"),
         ({"case_id": CASE, "durability": "later"}, "choose one of: sync, async, exit"),
         ({"case_id": CASE, "variant": "sloppy"}, "choose one of: misplaced, task-key, fixed"),
@@ -341,6 +340,13 @@ async def test_fork_with_edited_state_gives_two_branches(lab):
 )
 async def test_start_refuses_bad_input_with_a_clear_message(lab, args, says):
     assert says in (await lab.fail("start", **args))["message"]
+
+
+async def test_a_thread_id_is_keyed_by_its_text_as_langgraph_savers_key_it(lab):
+    """LangGraph's savers key a thread by the text of its id: 42 and "42" are one thread, "" is a thread."""
+    assert (await lab.do("start", case_id=CASE, thread_id=42))["session"]["thread_id"] == "42"
+    assert (await lab.do("open", thread_id="42"))["session"]["thread_id"] == "42"
+    assert (await lab.do("start", case_id=CASE, thread_id=""))["session"]["thread_id"] == ""
 
 
 async def test_misuse_is_answered_not_raised(lab):
@@ -431,9 +437,9 @@ async def test_threads_lists_saved_threads_and_open_goes_back_to_one(lab):
     ("thread_id", "says"),
     [
         ("nope", "No saved thread 'nope'"),
-        ("", "must not be empty"),
+        ("", "No saved thread ''"),
         ("x" * 256, "at most 255"),
-        (7, "must be text"),
+        (7.5, "must be text"),
     ],
 )
 async def test_open_refuses_an_unknown_or_invalid_thread(lab, thread_id, says):

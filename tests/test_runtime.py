@@ -149,8 +149,8 @@ def test_overlong_thread_id_is_refused_with_the_reason():
     with pytest.raises(ValueError) as refused:
         app.invoke({"log": []}, {"configurable": {"thread_id": "x" * 256}})
     assert str(refused.value) == (
-        "thread_id is 256 characters long; the lab accepts at most 255 (LangGraph's InMemorySaver "
-        "accepts it, but Postgres-backed savers break on long ids)."
+        "thread_id is 256 characters long; the lab accepts at most 255 (a limit of the lab's own: "
+        "LangGraph's InMemorySaver and PostgresSaver, whose thread_id columns are TEXT, accept longer ids)."
     )
 
 

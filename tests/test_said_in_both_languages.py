@@ -96,7 +96,7 @@ async def test_every_sentence_said_on_the_lessons_way_is_in_both_languages():
         "status.done",
         "case.outcome.filed",
         "case.S-1001.title",
-        "thread.id_not_text",
+        "thread.id_too_long",
         "case.purpose.sar",
         "case.narrative",
         "case.finding.structuring",

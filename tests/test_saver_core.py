@@ -284,8 +284,8 @@ def test_long_thread_ids_are_rejected_with_the_reason() -> None:
     with pytest.raises(ValueError) as refused:
         saver.put(thread_config("x" * 256), make_checkpoint(0, {}, {}), {}, {})
     assert str(refused.value) == (
-        "thread_id is 256 characters long; the lab accepts at most 255 (LangGraph's InMemorySaver "
-        "accepts it, but Postgres-backed savers break on long ids)."
+        "thread_id is 256 characters long; the lab accepts at most 255 (a limit of the lab's own: "
+        "LangGraph's InMemorySaver and PostgresSaver, whose thread_id columns are TEXT, accept longer ids)."
     )
     with pytest.raises(ValueError, match="Postgres"):
         saver.put_writes(thread_config("x" * 300, checkpoint_id=uuid6(0)), [("a", 1)], "task")

@@ -54,8 +54,9 @@ LATEST_VERSION = 4
 """The checkpoint format version LangGraph 1.2 writes (its TypedDict docs still say 1)."""
 
 MAX_THREAD_ID_LENGTH = 255
-"""The longest thread id the lab stores. LangGraph's ``InMemorySaver`` has no limit, but
-Postgres-backed savers break on longer ids, so the lab refuses them everywhere, up front."""
+"""The longest thread id the lab stores, a limit of its own (README: where lab deliberately
+differs): LangGraph's ``InMemorySaver`` has none, and ``PostgresSaver`` keeps ids in ``TEXT``
+columns. The lab refuses longer ids everywhere, up front, saying so."""
 
 
 def check_thread_id_length(thread_id: str) -> None:
@@ -63,7 +64,8 @@ def check_thread_id_length(thread_id: str) -> None:
     if len(thread_id) > MAX_THREAD_ID_LENGTH:
         raise ValueError(
             f"thread_id is {len(thread_id)} characters long; the lab accepts at most {MAX_THREAD_ID_LENGTH} "
-            "(LangGraph's InMemorySaver accepts it, but Postgres-backed savers break on long ids)."
+            "(a limit of the lab's own: LangGraph's InMemorySaver and PostgresSaver, whose thread_id "
+            "columns are TEXT, accept longer ids)."
         )
 
 

@@ -93,13 +93,15 @@ def choose(value: Any, choices: tuple[str, ...], what: str) -> str:
 
 
 def validate_thread_id(thread_id: Any) -> str:
-    """``thread_id`` if it is text LangGraph's savers take (not empty, not too long), else refused."""
+    """``thread_id`` as a saver keys it. LangGraph's savers key a thread by the text of its id, so a
+    whole number is taken as its text (``42`` and ``"42"`` are one thread) and ``""`` is a thread like
+    any other; refused: any other type (``None`` included) and ids over the lab's length limit."""
+    if isinstance(thread_id, int) and not isinstance(thread_id, bool):
+        thread_id = str(thread_id)
     if not isinstance(thread_id, str):
         raise said(
             "thread.id_not_text", "A thread id must be text, got {given}", given=type(thread_id).__name__
         )
-    if not thread_id.strip():
-        raise said("thread.id_empty", "A thread id must not be empty")
     try:
         check_thread_id_length(thread_id)
     except ValueError as too_long:

@@ -166,6 +166,11 @@ def sent_thread_id(view: View, last: Any) -> str | None:
     return f"{len(value)} characters"
 
 
+def thread_id(view: View, last: Any) -> str | None:
+    """The id of the thread the lab is on (a number sent as ``thread_id`` is kept as its text)."""
+    return view["session"]["thread_id"] if view["session"] else None
+
+
 FACTS: dict[str, Fact] = {
     fact.__name__: fact
     for fact in (
@@ -191,6 +196,7 @@ FACTS: dict[str, Fact] = {
         durability,
         refused,
         sent_thread_id,
+        thread_id,
     )
 }
 """Every fact a lesson may expect, by name."""

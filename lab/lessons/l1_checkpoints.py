@@ -21,16 +21,17 @@ LESSON = Lesson(
             action=do("step"),
             predict=Predict("checkpoints", (0, 1, 2)),
             expects={"checkpoints": 1, "first_checkpoint": "-1 input", "next_nodes": ["__start__"]},
-            code='graph.invoke({"case_id": "S-1001"}, {"configurable": {"thread_id": "t1"}},\n'
-            '             interrupt_before="*")\n'
-            'list(graph.get_state_history(config))[-1].metadata  # {"source": "input", "step": -1}',
+            code='graph.invoke({"case_id": "S-1001"}, config, interrupt_before="*")\n'
+            "first = list(graph.get_state_history(config))[-1]  # the oldest\n"
+            'first.metadata["source"], first.metadata["step"]  # (\'input\', -1)\n'
+            "first.next  # ('__start__',)",
         ),
         Step(
             id="start-node",
             action=do("step"),
             expects={"checkpoints": 2, "head_step": 0, "next_nodes": ["intake"]},
-            code="graph.invoke(None, config)  # __start__ copies the input into the channels\n"
-            "graph.get_state(config).next  # ('intake',)",
+            code="head = graph.get_state(config)  # __start__ copied the input into the channels\n"
+            "head.metadata[\"step\"], head.next  # (0, ('intake',))",
         ),
         Step(
             id="fan-out",
@@ -44,7 +45,9 @@ LESSON = Lesson(
                 "next_nodes": ["fetch_transactions", "screen_sanctions"],
             },
             code='builder.add_edge("intake", "fetch_transactions")\n'
-            'builder.add_edge("intake", "screen_sanctions")  # both run in the same super-step',
+            'builder.add_edge("intake", "screen_sanctions")\n'
+            'graph.invoke(None, config, interrupt_before="*")  # one super-step: intake\n'
+            "graph.get_state(config).next  # ('fetch_transactions', 'screen_sanctions')",
         ),
         Step(
             id="pending-writes",
@@ -57,8 +60,10 @@ LESSON = Lesson(
                 "head_step": 1,
                 "saved_writes_on_head": ["fetch_transactions"],
             },
-            code="saver.get_tuple(config).pending_writes\n"
-            "# [(task_id, 'transactions', [...]), ...]: fetch_transactions' writes, on step 1's checkpoint",
+            code="graph.invoke(None, config)  # the process dies as screen_sanctions finishes\n"
+            'graph.get_state(config).metadata["step"]  # 1\n'
+            "saved = [task.name for task in graph.get_state(config).tasks if task.result]\n"
+            "saved  # ['fetch_transactions']: its writes, pending on that checkpoint",
         ),
     ),
 )

@@ -42,13 +42,15 @@ LESSON = Lesson(
                 ),
             ),
             expects={"ran_twice": ["screen_sanctions"], "phase": "waiting"},
-            code="graph.invoke(None, config)  # None: continue the thread from its last checkpoint",
+            code="graph.invoke(None, config)  # no new input: continue from the newest checkpoint\n"
+            "graph.get_state(config).next  # ('human_review',)",
         ),
         Step(
             id="ledger",
             predict=Predict("paid_requests", (2, 3)),
             expects={"paid_requests": 2, "charged": "14.50", "double_causes": []},
-            code="# fetch_transactions was restored, not re-run: its query was paid once",
+            code="# fetch_transactions was restored from its pending writes, not run again:\n"
+            "# its query was paid once",
         ),
     ),
 )

@@ -14,14 +14,15 @@ LESSON = Lesson(
             expects={"phase": "waiting", "node_states": {"human_review": "interrupted"}, "charged": "14.50"},
             code="def human_review(state):\n"
             '    export = api.buy_export(state["case_id"])  # before interrupt()\n'
-            '    decision = interrupt({"question": "File a SAR?"})',
+            '    decision = interrupt({"question": "File a SAR?"})\n'
+            '    return {"review": {**decision, "export": export}}',
         ),
         Step(
             id="approve",
             action=do("answer", approve=True),
             predict=Predict("charged", ("14.50", "26.50", "38.50")),
             expects={"charged": "26.50", "double_causes": ["interrupt"], "phase": "done"},
-            code='graph.invoke(Command(resume={"approved": True}), config)',
+            code='graph.invoke(Command(resume={"approved": True}), config)["outcome"]  # \'Filed: SAR\'',
         ),
         Step(
             id="why",
@@ -36,15 +37,17 @@ LESSON = Lesson(
             expects={"phase": "waiting", "charged": "2.50"},
             code="def human_review(state):\n"
             '    decision = interrupt({"question": "File a SAR?"})  # first\n'
+            "    export = None\n"
             '    if decision["approved"]:\n'
-            '        export = api.buy_export(state["case_id"], idempotency_key=key)',
+            '        export = api.buy_export(state["case_id"])\n'
+            '    return {"review": {**decision, "export": export}}',
         ),
         Step(
             id="fixed-approve",
             action=do("answer", approve=True),
             predict=Predict("charged", ("14.50", "26.50")),
             expects={"charged": "14.50", "double_causes": [], "phase": "done"},
-            code='graph.invoke(Command(resume={"approved": True}), config)',
+            code='graph.invoke(Command(resume={"approved": True}), config)["outcome"]  # \'Filed: SAR\'',
         ),
     ),
 )

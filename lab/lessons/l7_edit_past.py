@@ -27,7 +27,9 @@ LESSON = Lesson(
             ),
             predict=Predict("log_lines", (1, 5, 6)),
             expects={"log_lines": 6, "next_nodes": ["human_review"]},
-            code='graph.update_state(config, {"log": ["officer: ..."]}, as_node="draft_sar")',
+            code='graph.update_state(config, {"log": ["officer: checked"]}, as_node="draft_sar")\n'
+            'len(graph.get_state(config).values["log"])  # 6\n'
+            "graph.get_state(config).next  # ('human_review',)",
         ),
         Step(
             id="replace",
@@ -44,7 +46,10 @@ LESSON = Lesson(
             ),
             predict=Predict("findings", (2, 3)),
             expects={"findings": 2, "log_lines": 6},
-            code='graph.update_state(config, {"findings": ["officer: ..."]}, as_node="draft_sar")',
+            code='two = ["officer: deposits match the takings", "officer: on her route"]\n'
+            'graph.update_state(config, {"findings": two}, as_node="draft_sar")\n'
+            "values = graph.get_state(config).values\n"
+            'len(values["findings"]), len(values["log"])  # (2, 6)',
         ),
         Step(
             id="as-node",
@@ -58,16 +63,19 @@ LESSON = Lesson(
                 "next_nodes", (["close_case"], ["classify_typology", "close_case"], ["draft_sar"])
             ),
             expects={"next_nodes": ["classify_typology", "close_case"]},
-            code='graph.update_state(config, {"typology": "none"}, as_node="classify_typology")\n'
-            "graph.get_state(config).next  # ('classify_typology', 'close_case') in LangGraph 1.2 too",
+            code="history = graph.get_state_history(config)\n"
+            'before = next(s for s in history if s.next == ("classify_typology",))\n'
+            'edit = graph.update_state(before.config, {"typology": "none"}, as_node="classify_typology")\n'
+            "graph.get_state(edit).next  # ('classify_typology', 'close_case')",
         ),
         Step(
             id="run",
             action=do("run"),
             predict=Predict("phase", ("done", "waiting")),
             expects={"phase": "waiting", "outcome": "Closed: no", "next_nodes": ["human_review"]},
-            code="graph.invoke(None, config)  # close_case closes the case, and classify_typology,\n"
-            "# run again, routes to draft_sar: the case is closed AND waits for review",
+            code="graph.invoke(None, edit)  # close_case closes the case, and classify_typology,\n"
+            "# run again, routes to draft_sar: the case is closed AND waits for review\n"
+            "graph.get_state(config).next  # ('human_review',)",
         ),
     ),
 )

@@ -118,7 +118,6 @@ export const enPython = {
   "py.case.outcome.rejected": "Closed: the officer rejected the SAR",
   "py.case.outcome.closed": "Closed: no suspicious typology",
   "py.thread.id_not_text": "A thread id must be text, got {given}",
-  "py.thread.id_empty": "A thread id must not be empty",
   "py.thread.id_too_long": "{problem}",
   "py.thread.exists_start": "Thread {thread} already has checkpoints; choose another thread id",
   "py.thread.not_saved": "No saved thread {thread}; the saved threads are listed by threads()",

@@ -119,6 +119,7 @@ async function check() {
   }
   section.dataset.done = "true";
   view.stage("why");
+  reveal(view.find("[data-why]"), view.find("[data-after-vote]"), view.find("[data-takeaway]"));
   view.find("[data-why]").open = true;
   // A step about a repeated charge or filing brings the ledger's flag into view.
   if (step.expects.double_causes?.length) view.find(".double-charge")?.scrollIntoView({ block: "nearest" });
@@ -151,13 +152,20 @@ function predicted(index) {
   choices[index].dataset.right = "true";
   view.find("[data-hint]").hidden = true;
   view.find("[data-correct]").hidden = false;
+  reveal(view.find("[data-after-vote]")); // its comments state the answer: shown once it is given
   view.section.dataset.predicted = "true";
   if (step.action) open();
   else check().catch(failed);
 }
 
+/** No spoilers: why, the step's LangGraph code and the takeaway are in the page but hidden until
+ * the vote (the code of a step without a question is shown from the start). */
+function reveal(...parts) {
+  for (const part of parts) if (part) part.hidden = false;
+}
+
 /** Presenter mode's R: the class has voted, show the answer (as the right pick would). */
-function reveal() {
+function revealAnswer() {
   if (view.step.predict) predicted(view.step.predict.answer);
 }
 
@@ -219,6 +227,6 @@ async function goNext(event) {
   await enter(moves).catch(failed); // a step that cannot be set up says so, as on a fresh page
 }
 
-const presenterShown = mountPresenter(words, { reveal, pick: predicted });
+const presenterShown = mountPresenter(words, { reveal: revealAnswer, pick: predicted });
 addEventListener("popstate", () => location.reload()); // back to an earlier step: rebuild it
 enter(view.step.moves).catch(failed);
