@@ -3,7 +3,8 @@
 ``invoke``/``stream`` run the super-step loop (``lab.pregel.loop``); ``get_state``,
 ``get_state_history`` and ``update_state`` read and write the thread's checkpoints directly.
 Everything is async underneath (the browser has no threads and IndexedDB is asynchronous);
-the sync methods are thin wrappers for CPython.
+the sync methods are thin wrappers (``lab.pregel.sync_loop``). Run inside a running task, a graph
+is that task's subgraph (``lab.pregel.subgraph``).
 """
 
 from __future__ import annotations

@@ -125,6 +125,7 @@ class SuperStepLoop:
         # -- a subgraph's run (``lab.pregel.subgraph``): what the task running it lent it
         self.parent = parent
         self.namespace: str = config["configurable"].get("checkpoint_ns", "")
+        self.namespace_tuple = subgraph.as_tuple(self.namespace)  # how its stream chunks name it
         self.relay = parent.relay if parent else None  # the root's stream with subgraphs=True
         self.own_modes = stream_modes
         self.stream_modes = stream_modes | (self.relay.modes if self.relay else frozenset())
@@ -326,7 +327,7 @@ class SuperStepLoop:
         """Run one task's node and save what came of it: its writes, its interrupt or its error."""
         node = self.graph.nodes[task.name]
         await self.seam("task_start", task)
-        task.loan = self.loan_to_subgraphs(task)
+        task.lender = self
         token = task.activate()
         try:
             writes = await self.run_node(task, node)
@@ -611,11 +612,10 @@ class SuperStepLoop:
     # -- output: stream chunks and seams ------------------------------------------------------------
     def emit(self, mode: str, chunk: Any) -> None:
         """A chunk for the caller, and for the root's stream with ``subgraphs=True``."""
-        namespace = subgraph.as_tuple(self.namespace)
         if mode in self.own_modes:
-            self.output.append((namespace, mode, chunk))
+            self.output.append((self.namespace_tuple, mode, chunk))
         if self.relay is not None and mode in self.relay.modes:
-            self.relay.put((namespace, mode, chunk))
+            self.relay.put((self.namespace_tuple, mode, chunk))
 
     def output_chunk(self, chunk: Chunk) -> None:
         """A subgraph's chunk for this (root) run's stream, between this run's own."""

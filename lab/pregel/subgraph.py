@@ -18,7 +18,7 @@ that task what LangGraph passes down through the config (a :class:`Loan`, made b
 
 Going up, an ``interrupt()`` inside is raised through the parent's node, and the parent saves it
 as its own task's interrupt; ``Command(graph=Command.PARENT, ...)`` travels up as
-``ParentCommand`` and becomes the writes of the parent's task (``ParentCommand.addressed_to``).
+``ParentCommand`` and becomes the writes of the parent's task (``addressed_to``).
 
 Reading state: ``get_state(config, subgraphs=True)`` nests a subgraph's snapshot in
 ``tasks[i].state`` (just a config naming its namespace otherwise), and a config whose
@@ -168,13 +168,14 @@ def loan_here(config: dict[str, Any] | None) -> Loan | None:
     addresses a thread or a checkpoint of its own makes a run of its own (as in LangGraph), unless
     it is the task's own config (a node passing its ``config`` on)."""
     task = running_task()
-    loan = task.loan if task is not None else None
-    if loan is None:
+    if task is None or task.lender is None:
         return None
     given = (config or {}).get("configurable") or {}
     if any(given.get(key) for key in COORDINATES) and given.get("checkpoint_ns") != task.namespace:
         return None
-    return loan
+    if task.loan is None:
+        task.loan = task.lender.loan_to_subgraphs(task)
+    return task.loan
 
 
 def nested_config(graph: Pregel, config: dict[str, Any] | None, loan: Loan) -> dict[str, Any]:

@@ -58,8 +58,10 @@ class Task:
     interrupts_asked: int = 0
     graph_namespace: str = ""
     """The namespace of the graph the task belongs to; ``""`` for the root graph."""
+    lender: Any = None
+    """While its node runs, its loop: it lends a graph run inside the node what that inherits."""
     loan: Any = None
-    """While its node runs: what a graph run inside it inherits (``lab.pregel.subgraph.Loan``)."""
+    """What it lent, once a graph ran inside its node (``lab.pregel.subgraph.Loan``)."""
 
     @property
     def namespace(self) -> str:

@@ -72,6 +72,7 @@ def subgraph_as_node(t: Trace) -> None:
     cfg = thread()
     t.invoke(app, {"log": ["in"]}, cfg)
     t.state(app, cfg)
+    t.call("get_graph().draw_mermaid()", lambda: app.get_graph().draw_mermaid())
 
 
 @scenario
@@ -370,3 +371,53 @@ def subgraph_reached_by_send(t: Trace) -> None:
     cfg = thread()
     app = t.compile(g)
     t.invoke(app, {"log": ["in"]}, cfg)
+
+
+@scenario
+def subgraph_built_inside_the_node(t: Trace) -> None:
+    """A graph compiled inside the node's function cannot be found by reading the function: its
+    checkpoints are still saved under the task's namespace, but the task shows no ``state`` and a
+    config naming that namespace is read with the parent's nodes and channels."""
+
+    def call(state: dict) -> dict:
+        t.counts["call"] += 1
+        return build(t, "START>i1 i1>ask ask>END", ask=asker(t, "ask", "ok?")).compile().invoke(state)
+
+    app = t.compile(build(t, "START>call call>END", call=call))
+    cfg = thread()
+    t.invoke(app, {"log": ["in"]}, cfg)
+    t.state(app, cfg, label="get_state(subgraphs=True)", subgraphs=True)
+    t.invoke(app, t.fl.Command(resume="yes"), cfg, label="invoke(Command(resume='yes'))")
+
+
+@scenario
+def subgraph_parent_edited_while_paused(t: Trace) -> None:
+    """``update_state`` on the parent while its subgraph waits on an interrupt makes a new
+    checkpoint, so the subgraph task is a new one: it starts over under a new namespace and asks
+    again."""
+    app = t.compile(build(t, "START>a a>sub sub>END", sub=asking_child(t)))
+    cfg = thread()
+    t.invoke(app, {"log": ["in"]}, cfg)
+    t.update(app, cfg, {"log": ["edited"]}, as_node="a")
+    t.invoke(app, None, cfg, label="invoke(None)")
+    t.invoke(app, t.fl.Command(resume="yes"), cfg, label="invoke(Command(resume='yes'))")
+
+
+@scenario
+def subgraph_interrupts_in_turn(t: Trace) -> None:
+    """A subgraph's node asks two questions, one resume each; then the parent's own node asks after
+    its subgraph finished: on that resume the subgraph is not run again (it is done) and the
+    answer goes to the parent's question."""
+    sub = build(t, "START>ask ask>END", ask=asker(t, "ask", "q1?", "q2?")).compile()
+
+    def call(state: dict) -> dict:
+        t.counts["call before"] += 1
+        out = sub.invoke({"log": ["p"]})
+        answer = t.fl.interrupt("parent?")
+        return {"log": [*out["log"], f"parent:{answer}"]}
+
+    app = t.compile(build(t, "START>call call>END", call=call))
+    cfg = thread()
+    t.invoke(app, {"log": ["in"]}, cfg)
+    for answer in ("a1", "a2", "a3"):
+        t.invoke(app, t.fl.Command(resume=answer), cfg, label=f"invoke(Command(resume={answer!r}))")

@@ -205,14 +205,19 @@ class Trace:
         return Normaliser().trace(raw)
 
     def _subgraph_namespaces(self, tid: str) -> list[str]:
-        """The thread's subgraph namespaces (a thread-only ``list`` returns every namespace), in
-        the order their first checkpoint was made."""
+        """The thread's subgraph namespaces (a thread-only ``list`` returns every namespace), by
+        node names, then by their first checkpoint: parallel subgraphs run on LangGraph's threads,
+        so which one starts first is timing."""
         oldest: dict[str, str] = {}
         for saved in self.saver.list(thread(tid)):
             namespace, cid = saved.config["configurable"]["checkpoint_ns"], checkpoint_id(saved.config)
             if namespace:
                 oldest[namespace] = min(cid, oldest.get(namespace, cid))
-        return sorted(oldest, key=oldest.__getitem__)
+
+        def order(namespace: str) -> tuple[str, str]:
+            return "|".join(part.split(":")[0] for part in namespace.split("|")), oldest[namespace]
+
+        return sorted(oldest, key=order)
 
     def _rows(self, app: Any, config: dict) -> list[HistoryRow] | Raised:
         namespace = config["configurable"].get("checkpoint_ns", "")
