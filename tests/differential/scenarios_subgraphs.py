@@ -54,6 +54,14 @@ def calling(t: Trace, name: str, sub: Any, calls: int = 1) -> Callable:
     return run
 
 
+def pause_look_answer(t: Trace, app: Any, answer: str) -> None:
+    """Run until a subgraph asks, look with ``get_state(subgraphs=True)``, answer."""
+    cfg = thread()
+    t.invoke(app, {"log": ["in"]}, cfg)
+    t.state(app, cfg, label="get_state(subgraphs=True)", subgraphs=True)
+    t.invoke(app, t.fl.Command(resume=answer), cfg, label=f"invoke(Command(resume={answer!r}))")
+
+
 def ainvoke(t: Trace, app: Any, inp: Any, config: dict, label: str = "ainvoke", **kwargs: Any) -> Any:
     """Record ``asyncio.run(app.ainvoke(...))`` (a graph with ``async def`` nodes)."""
     t._use(app, config)
@@ -167,11 +175,7 @@ def subgraph_interrupt_reruns_parent_node(t: Trace) -> None:
 def subgraph_interrupt_two_levels(t: Trace) -> None:
     """An interrupt two graphs deep, seen from the top with ``subgraphs=True``, resumed from the top."""
     middle = build(t, "START>m m>inner inner>END", inner=asking_child(t)).compile()
-    app = t.compile(build(t, "START>middle middle>END", middle=middle))
-    cfg = thread()
-    t.invoke(app, {"log": ["in"]}, cfg)
-    t.state(app, cfg, label="get_state(subgraphs=True)", subgraphs=True)
-    t.invoke(app, t.fl.Command(resume="deep"), cfg, label="invoke(Command(resume='deep'))")
+    pause_look_answer(t, t.compile(build(t, "START>middle middle>END", middle=middle)), "deep")
 
 
 @scenario
@@ -280,7 +284,7 @@ def subgraph_checkpointer_false_interrupt(t: Trace) -> None:
 def subgraph_stream(t: Trace) -> None:
     """``stream(..., subgraphs=True)``: ``(namespace, chunk)`` for one mode, ``(namespace, mode,
     chunk)`` for a list; the subgraph's chunks come between the parent's, also on resume; without
-    ``subgraphs=True`` only the parent's."""
+    ``subgraphs=True`` only the parent's; with no saver, no checkpoints."""
     app = t.compile(build(t, "START>a a>sub sub>END", sub=asking_child(t)))
     modes: list[Any] = ["updates", "values", ["values", "updates"], "checkpoints", ["checkpoints", "updates"]]
     for mode in modes:
@@ -290,6 +294,15 @@ def subgraph_stream(t: Trace) -> None:
         t.stream(app, resume, cfg, label=f"resume {mode}", stream_mode=mode, subgraphs=True)
     cfg = thread("parent only")
     t.stream(app, {"log": ["in"]}, cfg, label="stream updates (subgraphs=False)", stream_mode="updates")
+    unsaved = t.compile(build(t, "START>sub sub>END", sub=child(t)), checkpointer=False)
+    t.stream(
+        unsaved,
+        {"log": ["in"]},
+        None,
+        label="stream checkpoints, no saver",
+        stream_mode="checkpoints",
+        subgraphs=True,
+    )
 
 
 @scenario
@@ -383,11 +396,7 @@ def subgraph_built_inside_the_node(t: Trace) -> None:
         t.counts["call"] += 1
         return build(t, "START>i1 i1>ask ask>END", ask=asker(t, "ask", "ok?")).compile().invoke(state)
 
-    app = t.compile(build(t, "START>call call>END", call=call))
-    cfg = thread()
-    t.invoke(app, {"log": ["in"]}, cfg)
-    t.state(app, cfg, label="get_state(subgraphs=True)", subgraphs=True)
-    t.invoke(app, t.fl.Command(resume="yes"), cfg, label="invoke(Command(resume='yes'))")
+    pause_look_answer(t, t.compile(build(t, "START>call call>END", call=call)), "yes")
 
 
 @scenario
