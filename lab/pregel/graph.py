@@ -121,7 +121,8 @@ class Pregel:
             return [chunk async for chunk in self.astream(input, config, stream_mode=stream_mode, **kwargs)]
         latest: Any = None
         asked: list[Any] = []
-        async for mode, chunk in self.astream(input, config, stream_mode=["values", "updates"], **kwargs):
+        # (with subgraphs=True a chunk also names its graph, and a subgraph's interrupts count too)
+        async for *_, mode, chunk in self.astream(input, config, stream_mode=["values", "updates"], **kwargs):
             if mode == "values":  # invoke returns the output schema's keys; values chunks have all
                 latest = (
                     {k: v for k, v in chunk.items() if k in self.output_keys}

@@ -228,9 +228,10 @@ def subgraph_command_parent(t: Trace) -> None:
         return t.fl.Command(graph=t.fl.Command.PARENT, goto="c", update={"log": ["jumped"]})
 
     sub = build(t, "START>i1 i1>jump jump>END", jump=jump).compile()
-    app = t.compile(build(t, "START>sub sub>b b>END c>END", sub=sub, c=t.node("c")))
+    app = t.compile(build(t, "START>sub sub>END c>END", sub=sub, c=t.node("c")))
     cfg = thread()
     t.stream(app, {"log": ["in"]}, cfg, label="stream updates", stream_mode="updates", subgraphs=True)
+    # b and c run in one step: invoked, not streamed (LangGraph's threads finish them in any order)
     called = t.compile(build(t, "START>call call>b b>END c>END", call=calling(t, "call", sub), c=t.node("c")))
     t.invoke(called, {"log": ["in"]}, thread("called"), label="invoke [a def node calls it]")
     alone = t.compile(build(t, "START>jump jump>END c>END", jump=jump, c=t.node("c")))
@@ -284,7 +285,8 @@ def subgraph_checkpointer_false_interrupt(t: Trace) -> None:
 def subgraph_stream(t: Trace) -> None:
     """``stream(..., subgraphs=True)``: ``(namespace, chunk)`` for one mode, ``(namespace, mode,
     chunk)`` for a list; the subgraph's chunks come between the parent's, also on resume; without
-    ``subgraphs=True`` only the parent's; with no saver, no checkpoints."""
+    ``subgraphs=True`` only the parent's; with no saver, no checkpoints. ``invoke(subgraphs=True)``
+    counts the subgraph's interrupt as well as the parent's (twice the same one), as LangGraph does."""
     app = t.compile(build(t, "START>a a>sub sub>END", sub=asking_child(t)))
     modes: list[Any] = ["updates", "values", ["values", "updates"], "checkpoints", ["checkpoints", "updates"]]
     for mode in modes:
@@ -294,6 +296,7 @@ def subgraph_stream(t: Trace) -> None:
         t.stream(app, resume, cfg, label=f"resume {mode}", stream_mode=mode, subgraphs=True)
     cfg = thread("parent only")
     t.stream(app, {"log": ["in"]}, cfg, label="stream updates (subgraphs=False)", stream_mode="updates")
+    t.invoke(app, {"log": ["in"]}, thread("invoke"), label="invoke(subgraphs=True)", subgraphs=True)
     unsaved = t.compile(build(t, "START>sub sub>END", sub=child(t)), checkpointer=False)
     t.stream(
         unsaved,
