@@ -72,7 +72,6 @@ class CompiledGraph(Protocol):
     channels: dict[str, Channel]
     state_keys: list[str]
     trigger_to_nodes: dict[str, list[str]]
-    checkpointer: BaseCheckpointSaver | None
 
 
 MULTIPLE_INTERRUPTS = (
@@ -109,7 +108,7 @@ class SuperStepLoop:
         interrupt_before: list[str] | str = (),
         interrupt_after: list[str] | str = (),
         context: Any = None,
-        saver: BaseCheckpointSaver | None = None,
+        saver: BaseCheckpointSaver | None,
         parent: Loan | None = None,
         stream_subgraphs: bool = False,
     ) -> None:
