@@ -1,10 +1,11 @@
 """``get_config()``: the config of the node that is running, as ``langgraph.config.get_config``.
 
 While a node runs, the loop makes a *task config* current: the caller's config plus what the task
-is (``configurable.checkpoint_ns`` = ``"<node>:<task id>"``, ``checkpoint_id`` as the caller gave
-it, or ``None``, and ``metadata.langgraph_node`` / ``langgraph_step`` / ``langgraph_triggers`` /
-``langgraph_path``). A node reads it with ``get_config()`` or by declaring a ``config`` parameter.
-The ``Runtime`` (``lab.runtime``) travels inside it, under ``configurable.__pregel_runtime``.
+is (``configurable.checkpoint_ns`` = ``"<node>:<task id>"``, nested with ``|`` inside a subgraph,
+``checkpoint_id`` as the caller gave it, or ``None``, and ``metadata.langgraph_node`` /
+``langgraph_step`` / ``langgraph_triggers`` / ``langgraph_path``). A node reads it with
+``get_config()`` or by declaring a ``config`` parameter. The ``Runtime`` (``lab.runtime``) travels
+inside it, under ``configurable.__pregel_runtime``.
 """
 
 from __future__ import annotations
@@ -32,15 +33,15 @@ def task_config(
     run_config: dict[str, Any],
     *,
     node: str,
-    task_id: str,
+    namespace: str,
     step: int,
     triggers: tuple[str, ...],
     path: tuple[Any, ...],
     runtime: Any,
 ) -> dict[str, Any]:
-    """The config one task runs with (what ``get_config()`` returns inside its node)."""
+    """The config one task runs with (what ``get_config()`` returns inside its node); ``namespace``
+    is the task's (``"<node>:<task id>"``, under its graph's when that runs as a subgraph)."""
     configurable = run_config.get("configurable") or {}
-    namespace = f"{node}:{task_id}"
     metadata = {
         **(run_config.get("metadata") or {}),
         **({"thread_id": configurable["thread_id"]} if "thread_id" in configurable else {}),

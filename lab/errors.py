@@ -46,3 +46,20 @@ class GraphInterrupt(GraphBubbleUp):
     def __init__(self, interrupts: tuple[Any, ...] = ()) -> None:
         super().__init__(interrupts)
         self.interrupts = interrupts
+
+
+class ParentCommand(GraphBubbleUp):
+    """A subgraph's node returned ``Command(graph=Command.PARENT, ...)``: the command travels up to
+    the task that ran the subgraph, whose writes it becomes."""
+
+    def __init__(self, command: Any) -> None:
+        super().__init__(command)
+
+    @property
+    def command(self) -> Any:
+        """The command; each graph it passes on the way up readdresses it (as LangGraph does)."""
+        return self.args[0]
+
+    @command.setter
+    def command(self, command: Any) -> None:
+        self.args = (command,)

@@ -7,8 +7,8 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any, Generic, Literal, NamedTuple, TypeVar
+from dataclasses import dataclass, field, fields
+from typing import Any, ClassVar, Generic, Literal, NamedTuple, TypeVar
 
 from lab.errors import GraphInterrupt
 
@@ -48,11 +48,22 @@ N = TypeVar("N", bound=str)
 class Command(Generic[N]):
     """Input that steers a run: answer interrupts (``resume``), write state (``update``),
     or route to nodes (``goto``, when returned from a node). A node's return annotation
-    ``Command[Literal["b", "c"]]`` names where its ``goto`` may lead (``get_graph`` draws it)."""
+    ``Command[Literal["b", "c"]]`` names where its ``goto`` may lead (``get_graph`` draws it).
+    Returned by a subgraph's node with ``graph=Command.PARENT``, it is the writes of the parent's
+    node that ran the subgraph (``lab.pregel.subgraph``)."""
 
     resume: Any = None
     update: dict[str, Any] | None = None
     goto: str | Sequence[str] = field(default=())
+    graph: str | None = None
+
+    PARENT: ClassVar[Literal["__parent__"]] = "__parent__"
+
+    def __repr__(self) -> str:
+        """The fields that are set, in LangGraph's order (its exceptions quote a command so)."""
+        order = ("graph", "update", "resume", "goto")
+        given = {f.name: getattr(self, f.name) for f in fields(self)}
+        return f"Command({', '.join(f'{key}={given[key]!r}' for key in order if given[key])})"
 
 
 class StateUpdate(NamedTuple):
@@ -113,7 +124,11 @@ def _allow_in_checkpoints() -> None:
 
     register_type(Interrupt, field_types={"id": (str,)})
     register_type(Send, field_types={"node": (str,)})
-    register_type(Command, field_types={"update": (dict, type(None)), "goto": (str, list, tuple)})
+    register_type(  # ``graph`` is not stored: a command for a parent graph is never saved
+        Command,
+        fields=("resume", "update", "goto"),
+        field_types={"update": (dict, type(None)), "goto": (str, list, tuple)},
+    )
     register_type(Overwrite, field_types={"type": (str,)})
 
 

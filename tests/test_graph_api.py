@@ -58,11 +58,6 @@ def test_compile_accepts_options_left_at_their_defaults():
     assert app.invoke({"log": []}) == {"log": ["a"]}
 
 
-def test_inherited_checkpointer_is_refused_by_name():
-    with refused(r"compile\(checkpointer=True\)"):
-        one_node_graph().compile(checkpointer=True)
-
-
 @pytest.mark.parametrize("parameter", ["writer", "store", "previous"])
 def test_node_parameters_lab_cannot_fill_are_refused_by_name(parameter):
     namespace: dict = {}
@@ -99,7 +94,7 @@ def test_drawing_to_an_image_is_refused_by_name_and_points_at_draw_mermaid():
     assert drawn.draw_mermaid(with_styles=False) == "graph TD;\n\t__start__ --> a;\n\ta --> __end__;\n"
 
 
-@pytest.mark.parametrize("method", ["batch", "astream_events", "with_config", "get_subgraphs"])
+@pytest.mark.parametrize("method", ["batch", "astream_events", "with_config", "clear_cache"])
 def test_compiled_graph_methods_lab_lacks_fail_by_name(method):
     app = one_node_graph().compile()
     with pytest.raises(AttributeError, match=rf"^lab does not support CompiledStateGraph\.{method}\(\)"):

@@ -17,6 +17,7 @@ from lab.errors import EmptyInputError, InvalidUpdateError
 from lab.graph import END, START, StateGraph
 from lab.pregel import Seam
 from lab.pregel.channels import BinaryOperatorAggregate, EphemeralValue, LastValue, NamedBarrierValue, Topic
+from lab.pregel.sync_loop import WouldBlockError
 from lab.types import Command, interrupt
 
 
@@ -130,18 +131,40 @@ def test_a_seam_hook_can_stop_the_process_between_side_effect_and_saved_writes()
     assert "b" in live.next  # b's writes never reached the saver: it will run again
 
 
-def test_sync_api_inside_a_running_loop_says_to_use_the_async_twin():
+def test_sync_api_inside_a_running_loop_runs_to_the_end_on_a_loop_of_its_own():
     app = fan_out_graph()
+    cfg = {"configurable": {"thread_id": "x"}}
+
+    async def in_a_notebook():
+        outer = asyncio.current_task()
+        result = app.invoke({"log": []}, cfg)
+        chunks = list(app.stream({"log": []}, {"configurable": {"thread_id": "y"}}))
+        assert asyncio.current_task() is outer  # the running loop and its task are put back
+        return result, chunks, app.get_state(cfg).values
+
+    result, chunks, values = asyncio.run(in_a_notebook())
+    assert result == values == {"log": ["a", "b", "c"]}
+    assert chunks == [{"a": {"log": ["a"]}}, {"b": {"log": ["b"]}}, {"c": {"log": ["c"]}}]
+
+
+class NeverAnsweringSaver(InMemorySaver):
+    """A saver whose reads wait for an event nothing in Python delivers (IndexedDB in the browser)."""
+
+    async def aget_tuple(self, config):
+        await asyncio.get_running_loop().create_future()
+
+
+def test_sync_api_inside_a_running_loop_names_the_async_twin_when_it_would_wait():
+    app = fan_out_graph()
+    app.checkpointer = NeverAnsweringSaver()
 
     async def misuse():
         app.invoke({"log": []}, {"configurable": {"thread_id": "x"}})
 
-    with pytest.raises(RuntimeError) as refused:
+    with pytest.raises(WouldBlockError) as refused:
         asyncio.run(misuse())
-    assert str(refused.value) == (
-        "This is the sync API, but an event loop is already running here (the browser, Jupyter). "
-        "Use the async twin instead: ainvoke, astream, aget_state, aget_state_history, aupdate_state."
-    )
+    assert "Use the async twin instead (ainvoke, astream, aget_state," in str(refused.value)
+    assert "call `await sub.ainvoke(...)` from an `async def` node" in str(refused.value)
 
 
 def test_overlong_thread_id_is_refused_with_the_reason():

@@ -17,7 +17,7 @@ keys, a reducer that cannot take ``(a, b)``, a checkpointer that is not a saver,
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Hashable, Iterator, Mapping, Sequence
 from typing import Any
 
 from lab.checkpoint.base import BaseCheckpointSaver
@@ -25,10 +25,12 @@ from lab.graph.drawing import DrawableGraph, draw_graph
 from lab.graph.jsonschema import json_schema
 from lab.graph.node_calls import bind_node, command_destinations, router_destinations
 from lab.graph.schema import allow_in_checkpoints, channels_of, first_parameter_schema, schema_fields
+from lab.graph.subgraphs import as_node, find_subgraph
 from lab.graph.unsupported import UNSUPPORTED, NotSupportedError
 from lab.pregel.channels import Channel, EphemeralValue, NamedBarrierValue, Topic
 from lab.pregel.graph import Pregel, run_sync
 from lab.pregel.nodes import END, START, TASKS, Branch, Node, branch_channel
+from lab.pregel.subgraph import subgraphs_of
 from lab.types import StateUpdate
 
 RESERVED = frozenset(
@@ -69,8 +71,6 @@ UNSUPPORTED_METHODS = frozenset(
         "with_config",
         "with_retry",
         "with_fallbacks",
-        "get_subgraphs",
-        "aget_subgraphs",
         "clear_cache",
         "aclear_cache",
         "get_context_jsonschema",
@@ -99,10 +99,26 @@ class CompiledStateGraph(Pregel):
             raise AttributeError(UNSUPPORTED.format(f"{type(self).__name__}.{name}()"))
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
-    def get_graph(self, config: dict[str, Any] | None = None, *, xray: bool = False) -> DrawableGraph:
-        """The graph as nodes and edges, as LangGraph draws it (``.draw_mermaid()`` prints it);
-        ``xray`` changes nothing: lab has no subgraphs to expand."""
+    def get_graph(self, config: dict[str, Any] | None = None, *, xray: bool | int = False) -> DrawableGraph:
+        """The graph as nodes and edges, as LangGraph draws it (``.draw_mermaid()`` prints it).
+        ``xray`` would draw the subgraphs' nodes inside their nodes: lab draws each graph on its own
+        (a graph without subgraphs is the same either way)."""
+        if xray and any(True for _ in self.get_subgraphs()):
+            raise NotSupportedError("get_graph(xray=...) of a graph with subgraphs (draw each on its own)")
         return draw_graph(self)
+
+    def get_subgraphs(
+        self, *, namespace: str | None = None, recurse: bool = False
+    ) -> Iterator[tuple[str, Pregel]]:
+        """``(namespace, subgraph)`` of the nodes that run a subgraph (``lab.pregel.subgraph``);
+        ``namespace="outer|inner"`` picks one, ``recurse=True`` goes into nested ones."""
+        return subgraphs_of(self, namespace=namespace, recurse=recurse)
+
+    async def aget_subgraphs(
+        self, *, namespace: str | None = None, recurse: bool = False
+    ) -> AsyncIterator[tuple[str, Pregel]]:
+        for found in subgraphs_of(self, namespace=namespace, recurse=recurse):
+            yield found
 
     async def abulk_update_state(
         self, config: dict[str, Any], supersteps: Sequence[Sequence[StateUpdate | tuple]]
@@ -179,7 +195,9 @@ class StateGraph:
         if action is None:
             if isinstance(node, str):
                 raise ValueError(f"Node '{node}' needs a function: add_node('{node}', fn)")
-            node, action = getattr(node, "__name__", type(node).__name__), node
+            node, action = node_name(node), node
+        if isinstance(action, Pregel):  # a compiled graph as the node: it runs as a subgraph
+            action = as_node(action)
         if node in self.nodes:
             raise ValueError(f"Node `{node}` already present.")
         if node in (START, END):
@@ -276,9 +294,7 @@ class StateGraph:
         **unsupported: Any,
     ) -> CompiledStateGraph:
         refuse_options("compile", unsupported)
-        if checkpointer is True:
-            raise NotSupportedError("compile(checkpointer=True) (subgraphs that inherit a saver)")
-        if checkpointer is not None and checkpointer is not False:
+        if not isinstance(checkpointer, bool | None):
             check_checkpointer(checkpointer)
         self._validate(interrupt_before, interrupt_after)
         channels = dict(self.channels)
@@ -296,6 +312,7 @@ class StateGraph:
                 [branch_channel(node)],
                 ends=self.node_ends[node],
                 metadata=self.node_metadata[node],
+                subgraph=find_subgraph(fn),
             )
         for start, end in self.edges:
             if end != END:
@@ -314,10 +331,11 @@ class StateGraph:
             nodes=nodes,
             channels=channels,
             state_keys=state_keys,
-            checkpointer=checkpointer or None,
+            checkpointer=None if isinstance(checkpointer, bool) else checkpointer,
             interrupt_before=interrupt_before,
             interrupt_after=interrupt_after,
         )
+        graph.checkpointer_flag = checkpointer if isinstance(checkpointer, bool) else None
         graph.output_keys = list(schema_fields(self.output_schema))
         graph.name = name or "LangGraph"
         graph.builder = self
@@ -355,6 +373,13 @@ class StateGraph:
         for name in self.nodes:
             if name in RESERVED:
                 raise ValueError(f"Node name '{name}' is reserved")
+
+
+def node_name(action: Any) -> str:
+    """The name ``add_node(action)`` gives a node: a compiled graph's name, a function's."""
+    if isinstance(action, Pregel):
+        return action.name
+    return getattr(action, "__name__", type(action).__name__)
 
 
 def refuse_options(method: str, options: dict[str, Any]) -> None:

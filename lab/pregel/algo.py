@@ -119,17 +119,21 @@ def prepare_tasks(
     *,
     candidates: Iterable[str] | None = None,
     resume_map: Mapping[str, Any] | None = None,
+    namespace: str = "",
 ) -> dict[str, Task]:
     """The next step's tasks, keyed by their deterministic ids: one *push* task per ``Send``
-    packet written last step, then one *pull* task per node whose trigger fired."""
+    packet written last step, then one *pull* task per node whose trigger fired. ``namespace``:
+    the graph's, when it runs as a subgraph (it goes into the ids)."""
     tasks: list[Task] = []
     if TASKS in channels:
         for index, packet in enumerate(channels[TASKS].value):
             if packet.node not in nodes:
                 logger.warning(f"Ignoring unknown node name {packet.node} in pending sends")
                 continue
-            tid = task_id(checkpoint["id"], step, packet.node, PUSH, (str(index),))
-            tasks.append(Task(tid, packet.node, (PUSH,), packet.arg, (PUSH, index, False)))
+            tid = task_id(checkpoint["id"], step, packet.node, PUSH, (str(index),), namespace)
+            tasks.append(
+                Task(tid, packet.node, (PUSH,), packet.arg, (PUSH, index, False), graph_namespace=namespace)
+            )
     if candidates is None:
         candidates = nodes if checkpoint["channel_versions"] else ()
     for name in candidates:
@@ -137,11 +141,11 @@ def prepare_tasks(
         if not triggered(node, channels, checkpoint):
             continue
         triggers = tuple(sorted(node.triggers))
-        tid = task_id(checkpoint["id"], step, name, PULL, triggers)
+        tid = task_id(checkpoint["id"], step, name, PULL, triggers, namespace)
         node_input = (
             channels[node.triggers[0]].value if node.func is None else read_state(channels, state_keys)
         )
-        tasks.append(Task(tid, name, triggers, node_input, (PULL, name)))
+        tasks.append(Task(tid, name, triggers, node_input, (PULL, name), graph_namespace=namespace))
     for task in tasks:
         give_answers(task, pending_writes, resume_map)
     return {task.id: task for task in tasks}

@@ -3,17 +3,16 @@
 ``invoke``/``stream`` run the super-step loop (``lab.pregel.loop``); ``get_state``,
 ``get_state_history`` and ``update_state`` read and write the thread's checkpoints directly.
 Everything is async underneath (the browser has no threads and IndexedDB is asynchronous);
-the sync methods are thin wrappers for CPython.
+the sync methods are thin wrappers (``lab.pregel.sync_loop``). Run inside a running task, a graph
+is that task's subgraph (``lab.pregel.subgraph``).
 """
 
 from __future__ import annotations
 
-import asyncio
-import threading
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Iterator, Mapping
+from collections.abc import AsyncIterator, Iterator, Mapping
 from contextlib import aclosing
-from typing import Any, TypeVar
+from typing import Any
 
 from lab.checkpoint.base import (
     BaseCheckpointSaver,
@@ -23,14 +22,13 @@ from lab.checkpoint.base import (
     empty_checkpoint,
 )
 from lab.errors import InvalidUpdateError
-from lab.pregel import algo, delta
+from lab.pregel import algo, delta, subgraph
 from lab.pregel.algo import INTERRUPT_SEEN, StepWrites
 from lab.pregel.channels import Channel
 from lab.pregel.loop import SeamHook, SuperStepLoop
 from lab.pregel.nodes import END, START, Node, task_result
+from lab.pregel.sync_loop import iterate_sync, run_sync
 from lab.types import Durability, PregelTask, StateSnapshot
-
-T = TypeVar("T")
 
 
 class Pregel:
@@ -49,6 +47,9 @@ class Pregel:
         self.state_keys = state_keys
         self.output_keys = state_keys
         self.checkpointer = checkpointer
+        self.checkpointer_flag: bool | None = None
+        """``compile(checkpointer=True/False)``: as a subgraph, keep one history per thread (True)
+        or none (False); ``None``: the saver it is given, or the parent's (``lab.pregel.subgraph``)."""
         self.interrupt_before = interrupt_before or []
         self.interrupt_after = interrupt_after or []
         self.trigger_to_nodes: dict[str, list[str]] = {}
@@ -63,15 +64,27 @@ class Pregel:
         config: dict[str, Any] | None = None,
         *,
         stream_mode: str | list[str] = "updates",
+        subgraphs: bool = False,
         durability: Durability | None = None,
         on_seam: SeamHook | None = None,
         interrupt_before: list[str] | str | None = None,
         interrupt_after: list[str] | str | None = None,
         context: Any = None,
     ) -> AsyncIterator[Any]:
+        """The run's chunks; with ``subgraphs=True`` its subgraphs' too, each as
+        ``(namespace, chunk)`` (``(namespace, mode, chunk)`` for a list of modes)."""
         modes = [stream_mode] if isinstance(stream_mode, str) else list(stream_mode)
         check_stream_modes(modes)
-        config = self._config(config)
+        parent = subgraph.loan_here(config)  # run inside a running task: a subgraph
+        if parent is None:
+            config = self._config(config)
+            subgraph.check_root_run(self, config)
+            saver = self.checkpointer
+        else:
+            config = subgraph.nested_config(self, config, parent)
+            saver = None if self.checkpointer_flag is False else parent.saver
+            durability = durability or parent.durability
+            context = parent.runtime.context if context is None else context
         check_recursion_limit(config)
         loop = SuperStepLoop(
             self,
@@ -83,10 +96,16 @@ class Pregel:
             interrupt_before=interrupt_before or self.interrupt_before,
             interrupt_after=interrupt_after or self.interrupt_after,
             context=context,
+            saver=saver,
+            parent=parent,
+            stream_subgraphs=subgraphs,
         )
         async with aclosing(loop.run()) as chunks:  # closing this stream stops the run now
-            async for mode, chunk in chunks:
-                yield chunk if isinstance(stream_mode, str) else (mode, chunk)
+            async for namespace, mode, chunk in chunks:
+                if isinstance(stream_mode, str):
+                    yield (namespace, chunk) if subgraphs else chunk
+                else:
+                    yield (namespace, mode, chunk) if subgraphs else (mode, chunk)
 
     async def ainvoke(
         self,
@@ -102,7 +121,8 @@ class Pregel:
             return [chunk async for chunk in self.astream(input, config, stream_mode=stream_mode, **kwargs)]
         latest: Any = None
         asked: list[Any] = []
-        async for mode, chunk in self.astream(input, config, stream_mode=["values", "updates"], **kwargs):
+        # (with subgraphs=True a chunk also names its graph, and a subgraph's interrupts count too)
+        async for *_, mode, chunk in self.astream(input, config, stream_mode=["values", "updates"], **kwargs):
             if mode == "values":  # invoke returns the output schema's keys; values chunks have all
                 latest = (
                     {k: v for k, v in chunk.items() if k in self.output_keys}
@@ -117,23 +137,25 @@ class Pregel:
         return run_sync(self.ainvoke(input, config, **kwargs))
 
     def stream(self, input: Any, config: dict[str, Any] | None = None, **kwargs: Any) -> Iterator[Any]:
-        chunks = self.astream(input, config, **kwargs)
-        loop = _thread_loop()
-        try:
-            while True:
-                try:
-                    yield run_sync(chunks.__anext__(), loop)
-                except StopAsyncIteration:
-                    return
-        finally:
-            run_sync(chunks.aclose(), loop)
+        yield from iterate_sync(self.astream(input, config, **kwargs))
 
     # -- reading state ----------------------------------------------------------------------------
     async def aget_state(self, config: dict[str, Any], *, subgraphs: bool = False) -> StateSnapshot:
+        """The thread's state; a ``checkpoint_ns`` in ``config`` reads that subgraph's, and
+        ``subgraphs=True`` nests each subgraph task's own snapshot in ``tasks[i].state``."""
         saver = self._saver()
         config = self._config(config)
-        saved = await self.acomplete(await saver.aget_tuple(config))
-        return self.snapshot(saved, config, live="checkpoint_id" not in config["configurable"])
+        graph = subgraph.graph_for_namespace(self, config["configurable"].get("checkpoint_ns", ""))
+        return await graph.state_at(saver, config, subgraphs=subgraphs)
+
+    async def state_at(
+        self, saver: BaseCheckpointSaver, config: dict[str, Any], *, subgraphs: bool
+    ) -> StateSnapshot:
+        """This graph's snapshot of the checkpoint ``config`` addresses in ``saver``."""
+        config = subgraph.own_checkpoint_config(self, config)
+        saved = await delta.complete(self.channels, await saver.aget_tuple(config), saver)
+        snapshot = self.snapshot(saved, config, live="checkpoint_id" not in config["configurable"])
+        return await subgraph.with_subgraph_states(self, snapshot, saver) if subgraphs else snapshot
 
     def get_state(self, config: dict[str, Any], *, subgraphs: bool = False) -> StateSnapshot:
         return run_sync(self.aget_state(config, subgraphs=subgraphs))
@@ -148,15 +170,14 @@ class Pregel:
     ) -> AsyncIterator[StateSnapshot]:
         saver = self._saver()
         conf = self._config(config)["configurable"]
-        root = {"thread_id": conf["thread_id"], "checkpoint_ns": conf.get("checkpoint_ns", "")}
+        graph = subgraph.graph_for_namespace(self, conf.get("checkpoint_ns", ""))
+        where = {"thread_id": conf["thread_id"], "checkpoint_ns": conf.get("checkpoint_ns", "")}
         if conf.get("checkpoint_id"):
-            root["checkpoint_id"] = conf["checkpoint_id"]
-        listed = [
-            saved
-            async for saved in saver.alist({"configurable": root}, filter=filter, before=before, limit=limit)
-        ]
-        for saved in await self.acomplete_all(listed):
-            yield self.snapshot(saved, saved.config, live=False)
+            where["checkpoint_id"] = conf["checkpoint_id"]
+        where = subgraph.own_checkpoint_config(graph, {"configurable": where})
+        listed = [saved async for saved in saver.alist(where, filter=filter, before=before, limit=limit)]
+        for saved in await delta.complete_all(graph.channels, listed, saver):
+            yield graph.snapshot(saved, saved.config, live=False)
 
     def get_state_history(self, config: dict[str, Any], **kwargs: Any) -> Iterator[StateSnapshot]:
         async def collect() -> list[StateSnapshot]:
@@ -166,8 +187,11 @@ class Pregel:
 
     async def acomplete(self, saved: CheckpointTuple | None) -> CheckpointTuple | None:
         """A stored checkpoint with its delta channels' values rebuilt (``lab.pregel.delta``):
-        what ``snapshot`` and anything else reading ``channel_values`` needs."""
-        return await delta.complete(self.channels, saved, self.checkpointer)
+        what ``snapshot`` and anything else reading ``channel_values`` needs. A subgraph's
+        checkpoint is read with that subgraph's channels."""
+        namespace = saved.config["configurable"].get("checkpoint_ns", "") if saved else ""
+        graph = subgraph.graph_for_namespace(self, namespace)
+        return await delta.complete(graph.channels, saved, self.checkpointer)
 
     async def acomplete_all(self, tuples: list[CheckpointTuple]) -> list[CheckpointTuple]:
         """``acomplete`` for many checkpoints of one thread, in one pass (``delta.complete_all``)."""
@@ -182,7 +206,10 @@ class Pregel:
         channels = algo.channels_from_checkpoint(self.channels, checkpoint)
         pending = list(saved.pending_writes or [])
         step = saved.metadata.get("step", -1) + 1
-        tasks = algo.prepare_tasks(self.nodes, checkpoint, channels, pending, step, self.state_keys)
+        namespace = saved.config["configurable"].get("checkpoint_ns", "")
+        tasks = algo.prepare_tasks(
+            self.nodes, checkpoint, channels, pending, step, self.state_keys, namespace=namespace
+        )
         algo.apply_null_writes(checkpoint, channels, pending, None, {})
         statuses = algo.task_statuses(pending)
         if live and (finished := algo.reuse_finished_writes(tasks, pending)):
@@ -192,16 +219,17 @@ class Pregel:
             status = statuses.get(task.id, algo.TaskStatus())
             result = task_result(status.output, self.state_keys) if status.finished else None
             interrupts = status.pending_interrupts if live else status.interrupts
+            state = subgraph.task_state(self, task, saved.config)
             shown.append(
-                PregelTask(task.id, task.name, task.path, status.error, tuple(interrupts), None, result)
+                PregelTask(task.id, task.name, task.path, status.error, tuple(interrupts), state, result)
             )
         return StateSnapshot(
             values=algo.read_state(channels, self.state_keys),
             next=tuple(t.name for t in tasks.values() if not t.writes),
-            config=saved.config,
+            config=subgraph.with_checkpoint_map(saved.config, saved.metadata),
             metadata=saved.metadata,
             created_at=saved.checkpoint["ts"],
-            parent_config=saved.parent_config,
+            parent_config=subgraph.with_checkpoint_map(saved.parent_config, saved.metadata),
             tasks=tuple(shown),
             interrupts=tuple(i for t in shown for i in t.interrupts),
         )
@@ -222,6 +250,7 @@ class Pregel:
         values, as_node = updates[0]
         saver = self._saver()
         config = self._config(config)
+        subgraph.refuse_update_in_subgraph(config)
         saved = await self.acomplete(await saver.aget_tuple(config))
         checkpoint = copy_checkpoint(saved.checkpoint) if saved else empty_checkpoint()
         stored_versions = dict(checkpoint["channel_versions"])
@@ -321,6 +350,7 @@ class Pregel:
 
     # -- config -----------------------------------------------------------------------------------
     def _saver(self) -> BaseCheckpointSaver:
+        subgraph.check_root_saver(self)
         if self.checkpointer is None:
             raise ValueError("No checkpointer set")
         return self.checkpointer
@@ -363,27 +393,3 @@ def check_recursion_limit(config: dict[str, Any]) -> None:
     """A run needs room for at least one super-step; refused before anything is written."""
     if config.get("recursion_limit", 1) < 1:
         raise ValueError("recursion_limit must be at least 1")
-
-
-# -- the sync API: one private event loop per thread --------------------------------------------------
-_local = threading.local()
-
-
-def _thread_loop() -> asyncio.AbstractEventLoop:
-    loop = getattr(_local, "loop", None)
-    if loop is None or loop.is_closed():
-        loop = _local.loop = asyncio.new_event_loop()
-    return loop
-
-
-def run_sync(awaitable: Awaitable[T], loop: asyncio.AbstractEventLoop | None = None) -> T:
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return (loop or _thread_loop()).run_until_complete(awaitable)
-    if asyncio.iscoroutine(awaitable):
-        awaitable.close()
-    raise RuntimeError(
-        "This is the sync API, but an event loop is already running here (the browser, Jupyter). "
-        "Use the async twin instead: ainvoke, astream, aget_state, aget_state_history, aupdate_state."
-    )

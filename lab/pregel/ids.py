@@ -17,9 +17,14 @@ from lab.pregel.xxh3 import xxh3_128_hexdigest
 _HEX32 = re.compile(r"[0-9a-f]{32}")
 
 
-def task_id(checkpoint_id: str, step: int, node: str, kind: str, parts: tuple[str, ...]) -> str:
-    """``kind`` is ``__pregel_pull`` (parts: the triggers) or ``__pregel_push`` (parts: the index)."""
-    key = bytes.fromhex(checkpoint_id.replace("-", "")) + f"{node}{step}{node}{kind}{''.join(parts)}".encode()
+def task_id(
+    checkpoint_id: str, step: int, node: str, kind: str, parts: tuple[str, ...], namespace: str = ""
+) -> str:
+    """``kind`` is ``__pregel_pull`` (parts: the triggers) or ``__pregel_push`` (parts: the index);
+    ``namespace`` is the graph's when it runs as a subgraph (``lab.pregel.subgraph``)."""
+    where = f"{namespace}|{node}" if namespace else node
+    key = bytes.fromhex(checkpoint_id.replace("-", ""))
+    key += f"{where}{step}{node}{kind}{''.join(parts)}".encode()
     h = xxh3_128_hexdigest(key)
     return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
 

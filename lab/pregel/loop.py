@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Mapping
 from contextlib import aclosing
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -41,6 +41,7 @@ from lab.checkpoint.base import (
     WRITES_IDX_MAP,
     BaseCheckpointSaver,
     Checkpoint,
+    CheckpointTuple,
     copy_checkpoint,
     empty_checkpoint,
 )
@@ -50,13 +51,15 @@ from lab.errors import (
     GraphInterrupt,
     GraphRecursionError,
     NodeCancelledError,
+    ParentCommand,
     with_troubleshooting,
 )
-from lab.pregel import algo, delta
+from lab.pregel import algo, delta, subgraph
 from lab.pregel.algo import INTERRUPT_SEEN, StepWrites
 from lab.pregel.channels import Channel
 from lab.pregel.ids import is_interrupt_id
 from lab.pregel.nodes import START, Node, goto_writes, state_writes_view, task_result
+from lab.pregel.subgraph import Chunk, Loan, Relay, Replay
 from lab.pregel.task import Task
 from lab.runtime import Runtime
 from lab.types import Command, Durability
@@ -69,7 +72,6 @@ class CompiledGraph(Protocol):
     channels: dict[str, Channel]
     state_keys: list[str]
     trigger_to_nodes: dict[str, list[str]]
-    checkpointer: BaseCheckpointSaver | None
 
 
 MULTIPLE_INTERRUPTS = (
@@ -106,18 +108,31 @@ class SuperStepLoop:
         interrupt_before: list[str] | str = (),
         interrupt_after: list[str] | str = (),
         context: Any = None,
+        saver: BaseCheckpointSaver | None,
+        parent: Loan | None = None,
+        stream_subgraphs: bool = False,
     ) -> None:
         self.graph = graph
         self.runtime = Runtime(context=context)
-        self.saver = graph.checkpointer
+        self.saver = saver
         self.input = input
         self.config = config
         self.durability = durability
         self.on_seam = on_seam
-        self.stream_modes = stream_modes
         self.interrupt_before = interrupt_before
         self.interrupt_after = interrupt_after
-        self.output: list[tuple[str, Any]] = []  # stream chunks, drained by the caller
+        # -- a subgraph's run (``lab.pregel.subgraph``): what the task running it lent it
+        self.parent = parent
+        self.namespace: str = config["configurable"].get("checkpoint_ns", "")
+        self.namespace_tuple = subgraph.as_tuple(self.namespace)  # how its stream chunks name it
+        self.relay = parent.relay if parent else None  # the root's stream with subgraphs=True
+        self.own_modes = stream_modes
+        self.stream_modes = stream_modes | (self.relay.modes if self.relay else frozenset())
+        """The modes chunks are made for: the caller's, and the root stream's."""
+        self.output: list[Chunk] = []  # stream chunks, drained by the caller
+        self.relay_for_subgraphs = Relay(stream_modes, self.output_chunk) if stream_subgraphs else self.relay
+        self.resuming: bool | None = parent.resuming if parent else None
+        self.replay: Replay | None = parent.replay if parent else None
         self.status = "pending"
         self._saving: asyncio.Future[None] | None = None  # background saves (durability="async")
         self.running: list[asyncio.Future[None]] = []  # the current step's tasks
@@ -125,7 +140,7 @@ class SuperStepLoop:
     # -- 1. load ---------------------------------------------------------------------------------
     async def load(self) -> None:
         conf = self.config["configurable"]
-        saved = await self.saver.aget_tuple(self.config) if self.saver else None
+        saved = await self.load_saved()
         self.superseded = False
         if saved is not None and conf.get("checkpoint_id"):
             latest = await self.saver.aget_tuple(self._thread_config())
@@ -150,13 +165,24 @@ class SuperStepLoop:
         self.stop = self.step + self.config.get("recursion_limit", 25) + 1
         self.updated: set[str] | None = set(self.checkpoint.get("updated_channels") or []) or None
         self.written_task_ids: set[str] = set()
-        self.resume_map: dict[str, Any] | None = None
+        self.resume_map: Mapping[str, Any] | None = self.parent.resume_map if self.parent else None
+
+    async def load_saved(self) -> CheckpointTuple | None:
+        """The checkpoint the config addresses, or the latest; for a subgraph's first run under a
+        replaying root, the last one from before the replayed point (and it takes its input again)."""
+        if self.saver is None:
+            return None
+        if self.replay is not None and self.replay.first_visit(self.namespace):
+            self.resuming = None
+            return await self.replay.checkpoint(self.saver, self.config)
+        return await self.saver.aget_tuple(self.config)
 
     # -- 2. first: input, resume or time travel ---------------------------------------------------
     async def first(self) -> None:
         is_command = isinstance(self.input, Command)
         addressed = bool(self.config["configurable"].get("checkpoint_id"))
-        resuming = bool(self.checkpoint["channel_versions"]) and (self.input is None or is_command)
+        asked = self.input is None or is_command if self.resuming is None else self.resuming
+        resuming = bool(self.checkpoint["channel_versions"]) and asked
         time_travel = addressed and not (is_command and self.input.resume is not None)
         self.replaying = time_travel or self.superseded
         if time_travel:  # old answers are not replayed: interrupts fire again
@@ -186,6 +212,8 @@ class SuperStepLoop:
         if self.updated is not None:
             self.updated |= updated
 
+        replayed_edit = self.metadata.get("source") in ("update", "fork")
+        replay_bound = self.parent_config if forks and replayed_edit else None
         if resuming:
             self.checkpoint["versions_seen"][INTERRUPT_SEEN] = dict(self.checkpoint["channel_versions"])
             if forks:
@@ -196,8 +224,18 @@ class SuperStepLoop:
             unfinished = self.prepare()  # a new input discards the tasks left from the last run
             self.updated = self.apply([*unfinished.values(), StepWrites("__input__", [(START, self.input)])])
             await self.put_checkpoint({"source": "input"})
-        else:
+        elif self.parent is None or self.resuming is None:
             raise EmptyInputError(f"Received no input for {START}")
+        if self.parent is None:  # what the subgraphs of this run's first step inherit
+            self.resuming = resuming
+            self.replay = Replay(self.replay_point(replay_bound)) if time_travel else None
+
+    def replay_point(self, bound: dict[str, Any] | None) -> str:
+        """The checkpoint a replay's subgraphs start from before (as LangGraph picks it): the one
+        replayed, or the parent of a replayed ``update``/``fork`` checkpoint."""
+        if bound is None and self.metadata.get("source") in ("update", "fork") and self.parent_config:
+            bound = self.parent_config
+        return bound["configurable"]["checkpoint_id"] if bound else self.checkpoint["id"]
 
     def _command_writes(self, command: Command) -> list[tuple[str, Any]]:
         """The caller's ``Command`` as writes of the NULL task (``goto``, ``resume``, ``update``)."""
@@ -224,7 +262,7 @@ class SuperStepLoop:
     # -- 3. tick: which tasks run next? -----------------------------------------------------------
     async def tick(self) -> bool:
         self.tasks = self.prepare(self.updated)
-        if "checkpoints" in self.stream_modes:
+        if "checkpoints" in self.stream_modes and self.saver:
             self.emit("checkpoints", self.checkpoint_event())
         if self.step > self.stop:
             self.status = "out_of_steps"
@@ -246,7 +284,7 @@ class SuperStepLoop:
         candidates = None
         if updated:
             candidates = sorted({n for chan in updated for n in self.graph.trigger_to_nodes.get(chan, ())})
-        return algo.prepare_tasks(
+        tasks = algo.prepare_tasks(
             self.graph.nodes,
             self.checkpoint,
             self.channels,
@@ -255,10 +293,15 @@ class SuperStepLoop:
             self.graph.state_keys,
             candidates=candidates,
             resume_map=self.resume_map,
+            namespace=self.namespace,
         )
+        if self.parent is not None:  # an answer the root was given may be for an interrupt in here
+            for task in tasks.values():
+                task.take_fresh_answer = subgraph.or_from(task.take_fresh_answer, self.parent.task)
+        return tasks
 
     # -- 4. run the step's tasks -------------------------------------------------------------------
-    async def run_step(self) -> AsyncIterator[tuple[str, Any]]:
+    async def run_step(self) -> AsyncIterator[Chunk]:
         """Run the step's tasks concurrently; each task's stream chunks are yielded as soon as it
         finishes, while its slower siblings keep running. A failure does not cancel the others."""
         todo = [t for t in self.tasks.values() if not t.writes]
@@ -276,24 +319,27 @@ class SuperStepLoop:
                     yield chunk
         if failures := [o for o in self.finish_order if not isinstance(o, GraphInterrupt)]:
             raise failures[0]
-        if asked := [i for o in self.finish_order if isinstance(o, GraphInterrupt) for i in o.interrupts]:
-            raise GraphInterrupt(tuple(asked))
+        if paused := [o for o in self.finish_order if isinstance(o, GraphInterrupt)]:
+            raise GraphInterrupt(tuple(i for o in paused for i in o.interrupts))
 
     async def execute(self, task: Task, *, alone: bool = False) -> None:
         """Run one task's node and save what came of it: its writes, its interrupt or its error."""
         node = self.graph.nodes[task.name]
         await self.seam("task_start", task)
+        task.lender = self
         token = task.activate()
         try:
-            result = task.input if node.func is None else node.call(task.input, self.task_config(task))
-            if inspect.isawaitable(result):
-                result = await result
-            graph = self.graph
-            keys = node.input_keys or graph.state_keys  # START keeps only the input schema's keys
-            writes = await algo.node_writes(node, result, task.input, graph.channels, keys, graph.nodes)
+            writes = await self.run_node(task, node)
+        except ParentCommand as bubbled:  # for the graph that ran this one: no writes here
+            task.deactivate(token)
+            subgraph.readdress(bubbled, task)
+            self.finish_order.append(bubbled)
+            return
         except GraphInterrupt as interrupt:
             task.deactivate(token)
             self.finish_order.append(interrupt)
+            if not interrupt.interrupts:  # a subgraph's static breakpoint: nothing to save
+                return
             answers = [w for w in task.writes if w[0] == RESUME]
             await self.save_writes(task.id, [(INTERRUPT, list(interrupt.interrupts)), *answers], task)
             self.emit("updates", {INTERRUPT: interrupt.interrupts})
@@ -323,6 +369,36 @@ class SuperStepLoop:
         await self.seam("task_finish", task)
         await self.save_writes(task.id, task.writes, task)
         self.emit_update(task)
+
+    async def run_node(self, task: Task, node: Node) -> list[tuple[str, Any]]:
+        """Call the task's node; what it returned, as writes. A ``Command.PARENT`` a subgraph of
+        this node returned is this node's result."""
+        try:
+            result = task.input if node.func is None else node.call(task.input, self.task_config(task))
+            if inspect.isawaitable(result):
+                result = await result
+        except ParentCommand as bubbled:
+            result = subgraph.addressed_to(bubbled, task)
+            if result is None:
+                raise
+        graph = self.graph
+        keys = node.input_keys or graph.state_keys  # START keeps only the input schema's keys
+        return await algo.node_writes(node, result, task.input, graph.channels, keys, graph.nodes)
+
+    def loan_to_subgraphs(self, task: Task) -> Loan:
+        """What a graph run inside the task's node inherits from it (``lab.pregel.subgraph``)."""
+        parents = self.parent.checkpoint_map if self.parent else {}
+        return Loan(
+            task=task,
+            saver=self.saver,
+            checkpoint_map={**parents, self.namespace: self.checkpoint["id"]},
+            resuming=self.resuming,
+            durability=self.durability,
+            runtime=self.runtime,
+            relay=self.relay_for_subgraphs,
+            resume_map=self.resume_map,
+            replay=self.replay,
+        )
 
     def saves_cancellation(self, alone: bool) -> bool:
         """Does a task the caller cancelled leave ``__error__: CancelledError()``? As in LangGraph:
@@ -376,6 +452,7 @@ class SuperStepLoop:
         ):
             self.status = "interrupt_after"
             raise GraphInterrupt()
+        self.resuming = None  # only the first step's subgraphs resume with the run
 
     def apply(self, tasks: Any) -> set[str]:
         return algo.apply_writes(
@@ -396,7 +473,8 @@ class SuperStepLoop:
         saving = bool(self.saver) and (exiting or self.durability != "exit")
         snapshot = self._delta_snapshot(forced=None if exiting else self.delta_forced) if saving else set()
         if not exiting:
-            self.metadata = {**metadata, "step": self.step, "parents": {}}
+            parents = self.parent.checkpoint_map if self.parent else {}
+            self.metadata = {**metadata, "step": self.step, "parents": parents}
             self.checkpoint = algo.create_checkpoint(
                 self.checkpoint, self.channels, self.step, updated, snapshot
             )
@@ -449,9 +527,10 @@ class SuperStepLoop:
             await saving
             await self.seam(seam, task, detail=detail)
 
-    async def settle(self) -> None:
-        """End of run: with ``durability="exit"`` save now; wait for background saves."""
-        await self.save_on_exit()
+    async def settle(self, stopped: bool) -> None:
+        """End of run: with ``durability="exit"`` save now; wait for background saves. ``stopped``:
+        by an interrupt or an exception."""
+        await self.save_on_exit(stopped)
         if self._saving is not None:
             await self._saving
 
@@ -459,7 +538,7 @@ class SuperStepLoop:
         """The run stops mid-way, as in LangGraph: what is done is kept (``durability="exit"``
         saves it now), tasks still running are cancelled (``saves_cancellation`` says when that
         leaves an ``__error__``; either way they run again on resume), background saves are awaited."""
-        await self.save_on_exit()
+        await self.save_on_exit(stopped=True)
         unfinished = [running for running in self.running if not running.done()]
         for running in unfinished:
             running.cancel()
@@ -467,8 +546,12 @@ class SuperStepLoop:
         if self._saving is not None:
             await self._saving
 
-    async def save_on_exit(self) -> None:
-        """``durability="exit"``: the checkpoint the run stopped at and its tasks' writes."""
+    async def save_on_exit(self, stopped: bool) -> None:
+        """``durability="exit"``: the checkpoint the run stopped at and its tasks' writes. A
+        subgraph saves only where a resume needs it (it stopped, or it keeps one history per
+        thread, ``checkpointer=True``), as in LangGraph."""
+        if self.parent is not None and not stopped and subgraph.NS_END in self.namespace:
+            return
         if self.saver and self.durability == "exit":
             await self.put_checkpoint(None)
             by_task: dict[str, list[tuple[str, Any]]] = {}
@@ -479,7 +562,7 @@ class SuperStepLoop:
                 await self.persist_writes(tid, writes, getattr(self, "tasks", {}).get(tid))
 
     # -- the run, as the caller sees it ------------------------------------------------------------
-    async def run(self) -> AsyncIterator[tuple[str, Any]]:
+    async def run(self) -> AsyncIterator[Chunk]:
         await self.load()
         error: BaseException | None = None
         try:
@@ -499,15 +582,18 @@ class SuperStepLoop:
                 await self.finish_step()
         except GraphInterrupt as paused:
             self.status = "interrupted"
-            if not paused.interrupts:  # a static breakpoint (interrupt_before/after) asks nothing
-                self.emit("updates", {INTERRUPT: ()})
-            self.emit_values_with_finished_tasks()
+            if self.parent is not None:  # a subgraph: the parent's node pauses with it
+                error = paused
+            else:
+                if not paused.interrupts:  # a static breakpoint (interrupt_before/after) asks nothing
+                    self.emit("updates", {INTERRUPT: ()})
+                self.emit_values_with_finished_tasks()
         except Exception as exc:
             error = exc
         except BaseException:  # the caller closed the stream or cancelled the run
             await self.abandon()
             raise
-        await self.settle()
+        await self.settle(stopped=error is not None or self.status == "interrupted")
         for chunk in self.drain():
             yield chunk
         if error is not None:
@@ -524,10 +610,17 @@ class SuperStepLoop:
 
     # -- output: stream chunks and seams ------------------------------------------------------------
     def emit(self, mode: str, chunk: Any) -> None:
-        if mode in self.stream_modes:
-            self.output.append((mode, chunk))
+        """A chunk for the caller, and for the root's stream with ``subgraphs=True``."""
+        if mode in self.own_modes:
+            self.output.append((self.namespace_tuple, mode, chunk))
+        if self.relay is not None and mode in self.relay.modes:
+            self.relay.put((self.namespace_tuple, mode, chunk))
 
-    def drain(self) -> list[tuple[str, Any]]:
+    def output_chunk(self, chunk: Chunk) -> None:
+        """A subgraph's chunk for this (root) run's stream, between this run's own."""
+        self.output.append(chunk)
+
+    def drain(self) -> list[Chunk]:
         chunks, self.output = self.output, []
         return chunks
 
@@ -541,21 +634,25 @@ class SuperStepLoop:
         """The ``stream_mode="checkpoints"`` chunk: the checkpoint a step starts from and its tasks."""
         statuses = algo.task_statuses(self.pending)
         state_keys = self.graph.state_keys
+        config = self._config_at(self.checkpoint["id"])
 
         def task_entry(task: Task) -> dict[str, Any]:
             status = statuses.get(task.id, algo.TaskStatus())
             entry: dict[str, Any] = {"id": task.id, "name": task.name}
+            state = subgraph.task_state(self.graph, task, config)
             if status.error:
-                return {**entry, "error": status.error, "state": None}
+                return {**entry, "error": status.error, "state": state}
             if status.finished:
                 entry["result"] = task_result(status.output, state_keys)
-            return {**entry, "interrupts": tuple(vars(i) for i in status.interrupts), "state": None}
+            interrupts = tuple({**vars(i), "response_schema": None} for i in status.interrupts)  # as 1.2's
+            return {**entry, "interrupts": interrupts, "state": state}
 
         def plain(config: dict[str, Any] | None) -> dict[str, Any] | None:
+            config = subgraph.with_checkpoint_map(config, self.metadata)
             return {"configurable": dict(config["configurable"])} if config else None
 
         return {
-            "config": plain(self._config_at(self.checkpoint["id"])),
+            "config": plain(config),
             "parent_config": plain(self.parent_config),
             "values": algo.read_state(self.channels, state_keys),
             "metadata": self.metadata,
@@ -609,7 +706,7 @@ class SuperStepLoop:
         return task_config(
             self.config,
             node=task.name,
-            task_id=task.id,
+            namespace=task.namespace,
             step=self.step,
             triggers=task.triggers,
             path=task.path,

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from lab.config import running_with
-from lab.errors import InvalidUpdateError, with_troubleshooting
+from lab.errors import InvalidUpdateError, ParentCommand, with_troubleshooting
 from lab.types import Command, Send
 
 START = "__start__"
@@ -90,6 +90,9 @@ class Node:
     """``add_node(metadata=...)``: shown by ``get_graph()``."""
     input_keys: tuple[str, ...] = ()
     """``START`` only: the keys of the graph's input schema (the caller's input is cut to them)."""
+    subgraph: Any = None
+    """The compiled graph the node runs, if any (``lab.pregel.subgraph.find_subgraph``): its
+    tasks show that graph's state (``tasks[i].state``)."""
 
     def call(self, state: Any, config: dict[str, Any]) -> Any:
         """Run the function with ``config`` current (``get_config()``); an ``async def`` node's
@@ -107,6 +110,7 @@ async def _awaiting_with(config: dict[str, Any], func: Callable[..., Awaitable[A
 
 def state_update(result: Any, state_keys: Sequence[str]) -> list[tuple[str, Any]]:
     """Turn what a node returned into channel writes (LangGraph's ``_get_updates``)."""
+    raise_parent_command(result)
     if list(state_keys) == [ROOT]:
         return root_update(result)
     if result is None:
@@ -123,6 +127,15 @@ def state_update(result: Any, state_keys: Sequence[str]) -> list[tuple[str, Any]
     raise InvalidUpdateError(
         with_troubleshooting(f"Expected dict, got {result}", "INVALID_GRAPH_NODE_RETURN_VALUE")
     )
+
+
+def raise_parent_command(result: Any) -> None:
+    """A ``Command(graph=Command.PARENT, ...)`` (alone or in a list) writes nothing here: it goes
+    up to the graph that ran this one as a subgraph (``lab.pregel.subgraph``)."""
+    commands = result if isinstance(result, list | tuple) else (result,)
+    for command in commands:
+        if isinstance(command, Command) and command.graph == Command.PARENT:
+            raise ParentCommand(command)
 
 
 def command_update(update: Any, state_keys: Sequence[str]) -> list[tuple[str, Any]]:

@@ -33,6 +33,18 @@ def current_task() -> Task:
         raise RuntimeError("interrupt() can only be called from inside a running graph node") from None
 
 
+def task_namespace(graph_namespace: str, node: str, task_id: str) -> str:
+    """A task's namespace, and that of a graph it runs: ``"<node>:<task id>"`` under its own
+    graph's namespace (``"outer:<id>|inner:<id>"``; see ``lab.pregel.subgraph``)."""
+    own = f"{node}:{task_id}"
+    return f"{graph_namespace}|{own}" if graph_namespace else own
+
+
+def running_task() -> Task | None:
+    """The task whose node is running here, if any (a graph run inside it is its subgraph)."""
+    return _current.get(None)
+
+
 @dataclass
 class Task:
     id: str
@@ -44,10 +56,16 @@ class Task:
     take_fresh_answer: Callable[[], Any] = lambda: None
     writes: list[tuple[str, Any]] = field(default_factory=list)
     interrupts_asked: int = 0
+    graph_namespace: str = ""
+    """The namespace of the graph the task belongs to; ``""`` for the root graph."""
+    lender: Any = None
+    """While its node runs, its loop: it lends a graph run inside the node what that inherits."""
+    loan: Any = None
+    """What it lent, once a graph ran inside its node (``lab.pregel.subgraph.Loan``)."""
 
     @property
     def namespace(self) -> str:
-        return f"{self.name}:{self.id}"
+        return task_namespace(self.graph_namespace, self.name, self.id)
 
     def take_answer(self) -> Any:
         """The answer to this task's next ``interrupt()`` call, or ``NO_ANSWER``."""

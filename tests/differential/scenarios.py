@@ -659,4 +659,9 @@ def aml_exit_durability(t: Trace) -> None:
     t.invoke(app, t.fl.Command(resume="approved"), cfg, label="approve", durability="exit")
 
 
-from . import scenarios_api, scenarios_messages, scenarios_runtime  # noqa: E402, F401  (register them)
+from . import (  # noqa: E402, F401  (register them)
+    scenarios_api,
+    scenarios_messages,
+    scenarios_runtime,
+    scenarios_subgraphs,
+)

@@ -179,9 +179,9 @@ class Trace:
 
         return self.call(label, consume)
 
-    def state(self, app: Any, config: Any, label: str = "get_state") -> Any:
+    def state(self, app: Any, config: Any, label: str = "get_state", **kwargs: Any) -> Any:
         self._use(app, config)
-        return self.call(label, app.get_state, config)
+        return self.call(label, app.get_state, config, **kwargs)
 
     def update(self, app: Any, config: Any, values: Any, label: str = "update_state", **kwargs: Any) -> Any:
         self._use(app, config)
@@ -203,16 +203,41 @@ class Trace:
     # --- finishing ----------------------------------------------------------------------------
 
     def finish(self) -> dict[str, Any]:
-        """Append counters and every touched thread's history, and return the normalised trace."""
+        """Append counters and every touched thread's history, and return the normalised trace:
+        ``history[<thread>]`` for the root graph, then ``history[<thread>|<namespace>]`` for each
+        subgraph namespace the thread holds, oldest first."""
         raw: list[tuple[str, Any]] = [*self.entries, ("counters", dict(self.counts))]
         for tid, app in self._apps.items():
             raw.append((f"history[{tid}]", self._rows(app, thread(tid))))
+            for namespace in self._subgraph_namespaces(tid):
+                config = thread(tid, checkpoint_ns=namespace)
+                raw.append((f"history[{tid}|{namespace}]", self._rows(app, config)))
         return Normaliser().trace(raw)
 
+    def _subgraph_namespaces(self, tid: str) -> list[str]:
+        """The thread's subgraph namespaces (a thread-only ``list`` returns every namespace), by
+        node names, then by their first checkpoint: parallel subgraphs run on LangGraph's threads,
+        so which one starts first is timing."""
+        oldest: dict[str, str] = {}
+        for saved in self.saver.list(thread(tid)):
+            namespace, cid = saved.config["configurable"]["checkpoint_ns"], checkpoint_id(saved.config)
+            if namespace:
+                oldest[namespace] = min(cid, oldest.get(namespace, cid))
+
+        def order(namespace: str) -> tuple[str, str]:
+            return "|".join(part.split(":")[0] for part in namespace.split("|")), oldest[namespace]
+
+        return sorted(oldest, key=order)
+
     def _rows(self, app: Any, config: dict) -> list[HistoryRow] | Raised:
+        namespace = config["configurable"].get("checkpoint_ns", "")
         try:
             snapshots = list(app.get_state_history(config))[::-1]
-            tuples = [with_delta_values(app, saved) for saved in self.saver.list(config)][::-1]
+            tuples = [
+                with_delta_values(app, saved)
+                for saved in self.saver.list(config)
+                if saved.config["configurable"]["checkpoint_ns"] == namespace
+            ][::-1]
         except Exception as exc:  # recorded, compared like any result
             return Raised.of(exc)
         by_id = {checkpoint_id(s.config): s for s in snapshots}
@@ -256,7 +281,8 @@ class Normaliser:
         return self.labels[raw]
 
     def _register_tasks(self, obj: Any) -> None:
-        """Name every task id after its node and the checkpoint whose snapshot lists it."""
+        """Name every task id after its node and the checkpoint whose snapshot lists it (also in
+        a subgraph's snapshot nested in a task's ``state``)."""
         if is_snapshot(obj):
             ck = self.label(checkpoint_id(obj.config), "C")
             for task in obj.tasks:
@@ -264,6 +290,7 @@ class Normaliser:
                     self._counts[f"{task.name}@{ck}"] += 1
                     k = self._counts[f"{task.name}@{ck}"]
                     self.labels[str(task.id)] = f"{task.name}{f'#{k}' if k > 1 else ''}@{ck}"
+                self._register_tasks(task.state)
         elif isinstance(obj, HistoryRow):
             self._register_tasks(obj.snapshot)
         elif isinstance(obj, (list, tuple)) and not _fields(obj):
@@ -288,7 +315,7 @@ class Normaliser:
         for _, value in raw:
             self._register_tasks(value)
         return {
-            key: self.history(value) if key.startswith("history[") else self.value(value)
+            self.text(key): self.history(value) if key.startswith("history[") else self.value(value)
             for key, value in raw
         }
 
@@ -345,7 +372,7 @@ class Normaliser:
             if key == "checkpoint_id":
                 out[key] = self.label(val, "C")
             elif key == "parents" and isinstance(val, dict):
-                out[key] = {ns: self.label(cid, "C") for ns, cid in val.items()}
+                out[key] = {self.text(ns): self.label(cid, "C") for ns, cid in val.items()}
             elif key == "__interrupt__" and isinstance(val, (list, tuple)):
                 # parallel interrupts are listed in completion order (timing): compare them sorted
                 in_order = sorted(val, key=lambda i: repr(getattr(i, "value", i)))
@@ -362,6 +389,7 @@ class Normaliser:
             "error": self.value(task.error),
             "interrupts": self.value(task.interrupts),
             "result": self.read_back(task.result),
+            "state": self.value(task.state),
         }
         return out
 

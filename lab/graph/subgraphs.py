@@ -1,0 +1,72 @@
+"""Nodes that run a subgraph: which graph a node runs, as LangGraph's ``find_subgraph_pregel``.
+
+A compiled graph added as a node runs as a subgraph (``as_node``). A node *function* may run one
+too (``sub.invoke(...)``); LangGraph finds that graph by reading the function: the values it
+reaches from outside its body. Either way the graph is remembered on the compiled node
+(``Node.subgraph``), so that ``get_state`` can show its state in the node's tasks, and a config
+naming its namespace can read it (``lab.pregel.subgraph``).
+"""
+
+from __future__ import annotations
+
+import dis
+import types
+from collections.abc import Callable
+from typing import Any
+
+from lab.pregel.graph import Pregel
+
+
+def find_subgraph(action: Any) -> Pregel | None:
+    """The graph a node runs, found as LangGraph finds it (``find_subgraph_pregel``): the node
+    itself, or a graph its function reaches through a closure variable, a global or an attribute
+    path (``sub.invoke``, ``self.graphs.sub``). A graph compiled with ``checkpointer=False`` keeps
+    no state to show, so it is not one."""
+    for candidate in (action, *reached_values(action)):
+        candidate = getattr(candidate, "__self__", candidate)  # a bound method: its object
+        if isinstance(candidate, Pregel) and candidate.checkpointer_flag is not False:
+            return candidate
+    return None
+
+
+def reached_values(fn: Any) -> list[Any]:
+    """The values a function reaches from outside its own body, nested functions included:
+    closure variables, globals, and each value along an attribute path it loads."""
+    fn = getattr(fn, "__func__", fn)
+    wrapped = getattr(fn, "__wrapped__", None)
+    if callable(wrapped):
+        fn = getattr(wrapped, "__func__", wrapped)
+    if not isinstance(fn, types.FunctionType):
+        return []
+    cells = {}
+    for name, cell in zip(fn.__code__.co_freevars, fn.__closure__ or (), strict=False):
+        try:
+            cells[name] = cell.cell_contents
+        except ValueError:  # an empty cell: a recursive function not bound yet
+            continue
+    values = list(cells.values())
+    codes = [fn.__code__]
+    for code in codes:
+        codes.extend(const for const in code.co_consts if isinstance(const, types.CodeType))
+        value: Any = None
+        for instruction in dis.get_instructions(code):
+            if instruction.opname == "LOAD_GLOBAL":
+                value = fn.__globals__.get(instruction.argval)
+            elif instruction.opname == "LOAD_DEREF":
+                value = cells.get(instruction.argval)
+            elif instruction.opname in ("LOAD_ATTR", "LOAD_METHOD"):
+                value = getattr(value, instruction.argval, None)
+            else:
+                value = None  # anything else ends an attribute path
+            if value is not None:
+                values.append(value)
+    return values
+
+
+def as_node(graph: Pregel) -> Callable[[Any], Any]:
+    """A compiled graph added as a node: the node runs it on the state it is given."""
+
+    async def run_subgraph(state: Any) -> Any:
+        return await graph.ainvoke(state)
+
+    return run_subgraph

@@ -1,0 +1,112 @@
+"""Subgraphs: what ``lab`` refuses by name, and what only the lab has (its sync loop's limit).
+
+Everything ``lab`` supports of subgraphs is compared with LangGraph in
+``tests/differential/scenarios_subgraphs.py``; these are the deliberate differences.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import operator
+from typing import Annotated, TypedDict
+
+import pytest
+
+from lab.checkpoint.memory import InMemorySaver
+from lab.graph import START, StateGraph
+from lab.graph.unsupported import NotSupportedError
+from lab.pregel.sync_loop import WouldBlockError
+from lab.types import interrupt
+
+
+class Log(TypedDict):
+    log: Annotated[list, operator.add]
+
+
+def child():
+    def ask(state: Log) -> dict:
+        return {"log": [interrupt("ok?")]}
+
+    return StateGraph(Log).add_node("ask", ask).add_edge(START, "ask").compile()
+
+
+def parent(saver=None):
+    return StateGraph(Log).add_node("sub", child()).add_edge(START, "sub").compile(checkpointer=saver)
+
+
+def refused(feature: str) -> pytest.RaisesContext:
+    return pytest.raises(NotSupportedError, match=rf"^lab does not support {feature}.*; see README")
+
+
+def test_drawing_the_subgraphs_inside_their_nodes_is_refused_by_name():
+    app = parent()
+    with refused(r"get_graph\(xray=\.\.\.\) of a graph with subgraphs"):
+        app.get_graph(xray=True)
+    assert app.get_graph().draw_mermaid() == app.get_graph(xray=False).draw_mermaid()
+    assert child().get_graph(xray=True).draw_mermaid() == child().get_graph().draw_mermaid()
+
+
+def test_writing_or_running_from_a_subgraphs_checkpoint_is_refused_by_name():
+    saver = InMemorySaver()
+    app = parent(saver)
+    cfg = {"configurable": {"thread_id": "t"}}
+    app.invoke({"log": []}, cfg)
+    inner = app.get_state(cfg, subgraphs=True).tasks[0].state.config
+    saved = len(list(saver.list(cfg)))
+    with refused(r"update_state of a subgraph's checkpoint"):
+        app.update_state(inner, {"log": ["edited"]})
+    with refused(r"running a graph from a subgraph's checkpoint"):
+        app.invoke(None, inner)
+    assert len(list(saver.list(cfg))) == saved
+
+
+class BrowserLikeSaver(InMemorySaver):
+    """A subgraph's reads are answered through the event loop the run started on, as IndexedDB's
+    are in the browser (a JavaScript callback, run by the browser's loop)."""
+
+    home: asyncio.AbstractEventLoop
+
+    async def aget_tuple(self, config):
+        if config["configurable"].get("checkpoint_ns"):
+            answered = asyncio.get_running_loop().create_future()
+            self.home.call_soon(lambda: answered.done() or answered.set_result(None))
+            await answered
+        return await super().aget_tuple(config)
+
+
+def run_on(saver: InMemorySaver, node) -> dict:
+    app = StateGraph(Log).add_node("call", node).add_edge(START, "call").compile(checkpointer=saver)
+
+    async def main() -> dict:
+        saver.home = asyncio.get_running_loop()
+        return await app.ainvoke({"log": []}, {"configurable": {"thread_id": "t"}})
+
+    return asyncio.run(main())
+
+
+def test_a_def_node_invoking_a_subgraph_on_a_browser_like_saver_names_the_remedy():
+    sub = child()
+    with pytest.raises(
+        WouldBlockError, match=r"call `await sub\.ainvoke\(\.\.\.\)` from an `async def` node"
+    ):
+        run_on(BrowserLikeSaver(), lambda state: sub.invoke(state))
+
+
+def test_an_async_def_node_awaiting_the_subgraph_on_the_same_saver_runs():
+    sub = child()
+
+    async def call(state: Log) -> dict:
+        return await sub.ainvoke(state)
+
+    result = run_on(BrowserLikeSaver(), call)
+    assert [i.value for i in result["__interrupt__"]] == ["ok?"]
+
+
+def test_a_sync_subgraph_call_waits_for_its_own_threads_and_timers():
+    async def slow(state: Log) -> dict:
+        await asyncio.sleep(0.001)
+        return {"log": [await asyncio.to_thread(lambda: "from a thread")]}
+
+    sub = StateGraph(Log).add_node("slow", slow).add_edge(START, "slow").compile()
+    result = run_on(InMemorySaver(), lambda state: sub.invoke({"log": []}))
+    assert result == {"log": ["from a thread"]}
