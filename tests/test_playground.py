@@ -260,9 +260,9 @@ def test_world_calls_outside_a_node_have_no_call_site_and_the_recorder_is_restor
 
 # -- the gallery --------------------------------------------------------------------------------------
 
-LAB_RUNS_TODAY = {"charge_before_interrupt", "charge_after_interrupt", "fan_out_failing_branch", "durability"}
-"""Gallery programs lab runs already: five_minutes needs MessagesState, subgraph_interrupt a subgraph
-invoked inside a node (issue 23); each joins this set when lab has its feature."""
+LAB_RUNS_TODAY = {entry.id for entry in GALLERY}
+"""Every gallery program runs on lab with LangGraph's answers (five_minutes needs MessagesState,
+subgraph_interrupt a subgraph invoked inside a node: both came with issue 23)."""
 
 
 def test_the_gallery_lists_every_program_file_with_both_languages() -> None:
