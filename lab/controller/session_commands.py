@@ -17,7 +17,6 @@ from typing import Any
 
 from lab.checkpoint.errors import CorruptRecordError
 from lab.controller import thread_reading as read
-from lab.controller.case_texts import with_node_summaries
 from lab.controller.facts import WRITERS, last_run
 from lab.controller.record_texts import damage
 from lab.controller.seam_catalog import SEAMS
@@ -44,7 +43,7 @@ async def catalog(lab: Lab) -> dict[str, Any]:
         "durabilities": DURABILITIES,
         "seams": SEAMS,
         "commands": lab.command_names,
-        "graphs": {v: with_node_summaries(lab.profile.describe(graph)) for v, graph in lab.graphs.items()},
+        "graphs": {v: lab.profile.describe(graph) for v, graph in lab.graphs.items()},
         "session": asdict(session) if session else None,
         "limits": {"thread_file_bytes": MAX_FILE_BYTES, "fork_bytes": MAX_FORK_BYTES},
     }
