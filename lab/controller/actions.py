@@ -163,6 +163,14 @@ RULES: dict[str, Rule] = {
 Export and Import act on whole threads, a paused run is closed first)."""
 
 
+def already_open(thread_id: str, current: str | None) -> Message | None:
+    """Open, for one saved thread: the thread that is open already has nothing to open (``threads()``
+    lists this verdict with each thread, and ``open`` refuses with it)."""
+    if thread_id == current:
+        return message("reason.already_open", "Thread {thread} is open already", thread=thread_id)
+    return None
+
+
 def actions(facts: ThreadFacts) -> dict[str, dict[str, Any]]:
     """``{action: {"enabled": bool, "reason": message | None}}`` for every action."""
     return {

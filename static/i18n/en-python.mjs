@@ -31,6 +31,7 @@ export const enPython = {
   "py.reason.no_frames": "This thread has no checkpoint yet: press Step or Run first",
   "py.reason.nothing_to_prune": "This thread has one checkpoint or none: nothing to prune",
   "py.reason.not_armed": "No crash is armed",
+  "py.reason.already_open": "Thread {thread} is open already",
   "py.node.restored": "Restored: its writes were saved before the crash, so it did not run again",
   "py.node.crashed": "Crashed: the process was killed at {seam} while it ran",
   "py.node.crashed_lost": "Crashed at {seam}; the checkpoint of its step was not saved, so resume starts again from the head",

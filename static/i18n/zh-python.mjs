@@ -31,6 +31,7 @@ export const zhPython = {
   "py.reason.no_frames": "这个线程还没有检查点：请先按 Step 或 Run",
   "py.reason.nothing_to_prune": "这个线程只有一个检查点或没有：没有可以清理的",
   "py.reason.not_armed": "没有布置崩溃点",
+  "py.reason.already_open": "线程 {thread} 已经打开",
   "py.node.restored": "已恢复：它的写入在崩溃前已保存，因此没有再次运行",
   "py.node.crashed": "已崩溃：进程在它运行时于 {seam} 处被终止",
   "py.node.crashed_lost": "在 {seam} 处崩溃；它所在步骤的检查点没有保存，恢复将从最新检查点重新开始",
