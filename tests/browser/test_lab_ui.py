@@ -431,7 +431,7 @@ def test_language_switch_and_one_catalogue(page, site):
     thread = view(page, "m.session.thread_id")
     press(page, "运行")
     expect(page.locator("#status")).to_have_text(
-        "human_review 在等待合规官：按 Approve（批准）或 Reject（驳回）。"
+        "human_review 调用了 interrupt()，正在等待答复：按 Approve（批准）或 Reject（驳回）。"
     )
     assert_table_is_storage(page, thread)
     # Case data and Python's sentences in Chinese too (names, ids and code stay as they are).
