@@ -391,7 +391,7 @@ def static_diagram() -> dict:
     ``lab.graph.drawing``): the page shows it while Python boots (a list without JavaScript, the SVG of
     ``static/views/graph.mjs`` with it), and the live diagram replaces it once Python is ready."""
     from lab.aml.graph import VARIANTS, build_graph, describe_graph
-    from lab.controller.case_texts import with_node_summaries
+    from lab.aml.texts import with_node_summaries
     from lab.controller.world import InMemoryWorld
 
     return with_node_summaries(describe_graph(build_graph(InMemoryWorld(), VARIANTS[0])))

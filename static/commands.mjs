@@ -82,7 +82,7 @@ export function createCommands({ model, store, session, render, showError, crash
   }
 
   async function openThread(threadId) {
-    if (!threadId || threadId === model.session?.thread_id) return;
+    if (!threadId) return;
     Object.assign(model, { selectedId: null, detail: null, follow: true, branchLeaf: null });
     await act("open", { thread_id: threadId });
   }

@@ -23,6 +23,7 @@ from lab.aml import (
     use_run_context,
 )
 from lab.aml.graph import call_site, classify, watchlist_matches
+from lab.aml.profile import AML_PROFILE
 from lab.checkpoint import InMemorySaver
 from lab.checkpoint.serde import MsgpackSerializer
 from lab.controller.process import Process, ProcessKilled, ProcessSaver, ProcessWorld
@@ -82,7 +83,7 @@ async def test_same_key_returns_the_same_receipt_and_charges_nothing_new():
     first = await world.charge("k1", **SITE, amount_cents=250, purpose="query")
     again = await world.charge("k1", **SITE, amount_cents=250, purpose="query")
     assert again.receipt_id == first.receipt_id and again.replayed and not first.replayed
-    ledger = annotate_ledger(await world.entries())
+    ledger = annotate_ledger(await world.entries(), profile=AML_PROFILE)
     assert ledger["charges"] == 1 and ledger["total_charged_cents"] == 250 and ledger["duplicates"] == []
     assert [e["attempt"] for e in ledger["entries"]] == [1, 2]
 
@@ -91,7 +92,7 @@ async def test_no_key_charges_every_time_and_is_flagged():
     world = InMemoryWorld()
     for _ in range(2):
         await world.charge(None, **SITE, amount_cents=250, purpose="query")
-    ledger = annotate_ledger(await world.entries())
+    ledger = annotate_ledger(await world.entries(), profile=AML_PROFILE)
     assert ledger["charges"] == 2
     assert [d["label"] for d in ledger["duplicates"]] == ["charged ×2"]
 
@@ -120,7 +121,8 @@ async def test_clean_case_closes_without_asking_anyone():
     graph, world = fresh()
     out = await run(graph, {"case_id": "S-1003"}, "clean")
     assert out["outcome"] == "Closed: no suspicious typology" and "__interrupt__" not in out
-    assert annotate_ledger(await world.entries())["charges"] == 1  # the transaction query
+    ledger = annotate_ledger(await world.entries(), profile=AML_PROFILE)
+    assert ledger["charges"] == 1  # the transaction query
 
 
 @pytest.mark.parametrize(("variant", "export_charges"), [("misplaced", 2), ("fixed", 1)])

@@ -225,3 +225,71 @@ async def test_an_interrupt_of_another_graph_is_answered_with_the_profiles_value
     done = await lab.do("answer", approve=False)
     assert done["status"] == "done" and done["values"] == {"days": 3, "approved": False}
     assert (await lab.view())["status"]["phase"] == "done"
+
+
+def said(view: dict[str, Any], *path: str) -> str:
+    """The English text of the message at ``path`` in ``view``."""
+    for key in path:
+        view = view[key]
+    return view["text"]
+
+
+async def test_the_status_line_and_the_reasons_name_the_graphs_own_nodes() -> None:
+    lab = Lab(profile=LEAVE)
+    await lab.do("start", case_id="default", durability="sync", thread_id="leave-1")
+    view = await lab.view()
+    assert said(view, "status", "message") == (
+        "Thread leave-1 is open: Press Run (or Step, one super-step at a time)."
+    )
+    assert said(view, "actions", "approve", "reason") == (
+        "Nothing is waiting for an answer: no node of this thread is stopped at interrupt()"
+    )
+    await lab.do("run")
+    view = await lab.view()
+    assert said(view, "status", "message") == (
+        "decide called interrupt() and waits for an answer: Press Approve or Reject."
+    )
+    assert said(view, "actions", "run", "reason") == (
+        "The thread waits at decide's interrupt(): approve or reject first"
+    )
+    assert view["review"]["say"] is None and view["review"]["exports_bought"] == []
+    await lab.do("arm_crash", seam="put_writes", node="decide")
+    await lab.do("answer", approve=True)  # the answer is saved, then the process dies
+    await lab.crash_and_reboot()
+    assert said(await lab.view(), "actions", "approve", "reason") == (
+        "The answer to decide's interrupt() is already saved: Resume continues with it"
+    )
+    await lab.do("resume")
+    view = await lab.view()
+    assert view["status"]["message"]["code"] == "status.done"  # no outcome: the profile says none
+    assert said(view, "status", "message") == "The thread reached END."
+    assert said(view, "actions", "run", "reason").startswith("This thread reached END")
+    assert [said(node, "say_summary") for node in view["graph"]["nodes"] if node["kind"] == "node"] == [
+        "Ask for three days off.",
+        "The manager decides (interrupt).",
+    ]
+
+
+async def test_the_ledger_of_another_graph_says_its_rows_as_written(basket: Lab) -> None:
+    await basket.do("start", case_id="default", durability="sync")
+    await basket.do("run")
+    (first,) = (await basket.do("frames"))["frames"][1:2]
+    await basket.do("replay", checkpoint_id=first["checkpoint_id"])
+    ledger = (await basket.view())["ledger"]
+    assert [entry["purpose_say"] for entry in ledger["entries"]] == [
+        {"code": "written", "params": {"value": "bread"}, "text": "bread"}
+    ] * 2
+    (twice,) = ledger["duplicates"]  # one business operation: this thread's bread
+    assert twice["operation"] == ["charge", twice["thread_id"], "bread"] and twice["causes"] == ["replay"]
+
+
+async def test_open_refuses_the_thread_that_is_open_already_and_threads_says_so(basket: Lab) -> None:
+    await basket.do("start", case_id="default", thread_id="basket-1")
+    await basket.do("start", case_id="default", thread_id="basket-2")
+    listed = {
+        thread["thread_id"]: thread["open_refused"] for thread in (await basket.do("threads"))["threads"]
+    }
+    assert listed["basket-1"] is None
+    assert listed["basket-2"]["text"] == "Thread basket-2 is open already"
+    assert (await basket.fail("open", thread_id="basket-2"))["say"]["code"] == "reason.already_open"
+    await basket.do("open", thread_id="basket-1")

@@ -335,7 +335,7 @@ def test_the_pages_carry_the_graph_diagram_computed_at_build_time(built):
     """The lab's pages hold the AML graph's diagram before any script runs (issue 11): the data the page's
     SVG is drawn from (``describe_graph``, as the live controller describes it) and a list of its nodes."""
     from lab.aml.graph import VARIANTS, build_graph, describe_graph
-    from lab.controller.case_texts import with_node_summaries
+    from lab.aml.texts import with_node_summaries
     from lab.controller.world import InMemoryWorld
 
     expected = with_node_summaries(describe_graph(build_graph(InMemoryWorld(), VARIANTS[0])))

@@ -357,7 +357,7 @@ async def test_misuse_is_answered_not_raised(lab):
     assert "has no checkpoint" in (await lab.fail("replay", checkpoint_id="nope"))["message"]
     assert "belongs to no node" in (await lab.fail("arm_crash", seam="put", node="intake"))["message"]
     await lab.do("run")
-    assert "waits at human_review" in (await lab.fail("run"))["message"]
+    assert "waits at human_review's interrupt()" in (await lab.fail("run"))["message"]
     unknown = await lab.fail("fork", checkpoint_id=(await lab.frames())[0]["checkpoint_id"], values={"x": 1})
     assert "Unknown state key" in unknown["message"]
 

@@ -12,11 +12,11 @@ from typing import Any
 
 import pytest
 
-from lab.aml.graph import ChargeReceipt
 from lab.aml.profile import AML_PROFILE
 from lab.browser.page_world import ExternalWorldError, PageWorld
 from lab.checkpoint import InMemorySaver
 from lab.controller import LabController
+from lab.controller.paid_api import ChargeReceipt
 from lab.controller.world import IdempotencyError, InMemoryWorld
 
 SITE = {"thread_id": "t-1", "node": "fetch_transactions", "task_id": "task-1", "checkpoint_id": "c-1"}

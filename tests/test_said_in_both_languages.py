@@ -93,7 +93,7 @@ async def test_every_sentence_said_on_the_lessons_way_is_in_both_languages():
     said = [m for m in await said_while_walking_every_lesson() if not m["code"].startswith("ledger.explain.")]
     codes = {m["code"] for m in said}
     assert {
-        "status.done",
+        "status.done_with",
         "case.outcome.filed",
         "case.S-1001.title",
         "thread.id_too_long",

@@ -17,9 +17,9 @@ import pytest
 from lab.aml import VARIANTS, build_graph, describe_graph
 from lab.aml.cases import CASES
 from lab.aml.graph import FINDINGS, OUTCOMES
+from lab.aml.texts import PURPOSES
 from lab.controller import DURABILITIES
 from lab.controller.activity import RUN_ENDS, RUN_KINDS
-from lab.controller.case_texts import PURPOSES
 from lab.controller.ledger_rules import CAUSES, LABELS
 from lab.controller.seam_catalog import seam_catalog
 from lab.controller.status import FORWARD
@@ -189,7 +189,7 @@ async def test_the_interrupt_survives_a_reload(lab):
         assert states(view)["human_review"] == "interrupted"
         assert view["status"]["phase"] == "waiting" and view["status"]["action"] == "approve"
         assert {"approve", "reject"} <= enabled(view) and not {"step", "run"} & enabled(view)
-        assert "waits at human_review" in view["actions"]["run"]["reason"]["text"]
+        assert "waits at human_review's interrupt()" in view["actions"]["run"]["reason"]["text"]
         kinds = [entry["kind"] for entry in view["activity"]]
         assert kinds[0] == "run_start" and "interrupt" in kinds and kinds[-1] == "run_end"
         await lab.crash_and_reboot()
@@ -388,9 +388,10 @@ async def test_the_review_says_what_was_bought_even_when_a_crash_hid_it(lab):
 
 
 def python_message_codes() -> set[str]:
-    """Every code ``lab.controller`` can say (``message("code", ...)``; f-string codes expanded)."""
+    """Every code ``lab.controller`` and the AML profile's words can say (``message("code", ...)``;
+    f-string codes expanded)."""
     codes: set[str] = set()
-    for path in Path("lab/controller").glob("*.py"):
+    for path in [*Path("lab/controller").glob("*.py"), *Path("lab/aml").glob("*.py")]:
         for node in ast.walk(ast.parse(path.read_text())):
             name = getattr(getattr(node, "func", None), "id", None)
             if isinstance(node, ast.Call) and name in {"message", "said"} and node.args:

@@ -1,8 +1,8 @@
 """The AML case investigation the lab runs: seeded cases (``cases``) and the graph (``graph``).
 
 ``build_graph(world, variant)`` compiles it (``VARIANT_INFO`` says what each variant does);
-``describe_graph(compiled)`` is the diagram as plain data. The graph's side effects go through an
-:class:`ExternalWorld` that lives outside Python.
+``describe_graph(compiled)`` is the diagram as plain data. The graph's side effects go through the
+lab's outside world (``lab.controller.paid_api.ExternalWorld``), which lives outside Python.
 """
 
 from lab.aml.cases import CASES, REPORTING_THRESHOLD, WATCHLIST, case_summaries, get_case
@@ -12,9 +12,6 @@ from lab.aml.graph import (
     VARIANTS,
     CallSite,
     CaseState,
-    ChargeReceipt,
-    ExternalWorld,
-    FilingReceipt,
     RunContext,
     Variant,
     VariantInfo,
@@ -33,9 +30,6 @@ __all__ = [
     "WATCHLIST",
     "CallSite",
     "CaseState",
-    "ChargeReceipt",
-    "ExternalWorld",
-    "FilingReceipt",
     "RunContext",
     "Variant",
     "VariantInfo",

@@ -17,8 +17,9 @@ The LangGraph concepts it shows:
 - **human in the loop**: ``human_review`` calls ``interrupt()``; ``Command(resume={"approved": ...})``
   answers it, and the node runs again *from its first line*;
 - **side effects outside the process**: ``fetch_transactions`` pays for a transaction-graph API call
-  and ``file_sar`` files a report. Both go through :class:`ExternalWorld`, which lives outside Python
-  (a page-side ledger in the browser, :class:`lab.controller.world.InMemoryWorld` in tests).
+  and ``file_sar`` files a report. Both go through the lab's outside world
+  (:class:`~lab.controller.paid_api.ExternalWorld`), which lives outside Python (a page-side ledger
+  in the browser, :class:`lab.controller.world.InMemoryWorld` in tests).
 
 Three variants of the same graph, chosen when it is built (:data:`VARIANTS`, described for the
 page in :data:`VARIANT_INFO`):
@@ -50,11 +51,12 @@ import re
 from collections.abc import Callable
 from contextvars import ContextVar, Token
 from dataclasses import asdict, dataclass
-from typing import Annotated, Any, Literal, Protocol, TypedDict
+from typing import Annotated, Any, Literal, TypedDict
 
 from lab import diagram
 from lab.aml.cases import REPORTING_THRESHOLD, WATCHLIST, get_case
 from lab.config import get_config
+from lab.controller.paid_api import ExternalWorld
 from lab.graph import END, START, CompiledStateGraph, StateGraph
 from lab.pregel import Seam
 from lab.types import interrupt
@@ -166,83 +168,6 @@ def business_operation(entry: dict[str, Any]) -> tuple[str, ...]:
     if entry["kind"] == "sar":
         return "sar", entry.get("case_id") or entry["purpose"]
     return "charge", entry["thread_id"], entry["purpose"]
-
-
-@dataclass(frozen=True)
-class ChargeReceipt:
-    """What the paid API answers. ``replayed``: the idempotency key was seen before, so this is
-    the original receipt again and no money moved (Stripe's behaviour)."""
-
-    receipt_id: str
-    idempotency_key: str | None
-    amount_cents: int
-    purpose: str
-    thread_id: str
-    node: str
-    task_id: str
-    checkpoint_id: str
-    replayed: bool = False
-
-    def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-
-@dataclass(frozen=True)
-class FilingReceipt:
-    """What the SAR registry answers; ``replayed`` as for :class:`ChargeReceipt`."""
-
-    sar_id: str
-    idempotency_key: str | None
-    case_id: str
-    thread_id: str
-    node: str
-    task_id: str
-    checkpoint_id: str
-    replayed: bool = False
-
-    def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-
-class ExternalWorld(Protocol):
-    """The paid API and the SAR registry. The graph calls ``charge`` and ``file_sar``; the lab
-    reads ``entries`` (one row per request received, oldest first) and ``clear``s on reset.
-
-    With an ``idempotency_key`` seen before, an implementation must return the original receipt
-    with ``replayed=True`` and charge or file nothing new; ``None`` means "no key": always new.
-    """
-
-    async def charge(
-        self,
-        idempotency_key: str | None,
-        *,
-        thread_id: str,
-        node: str,
-        task_id: str,
-        checkpoint_id: str,
-        amount_cents: int,
-        purpose: str,
-    ) -> ChargeReceipt: ...
-
-    async def file_sar(
-        self,
-        idempotency_key: str | None,
-        *,
-        thread_id: str,
-        node: str,
-        task_id: str,
-        checkpoint_id: str,
-        case_id: str,
-        report: dict[str, Any],
-    ) -> FilingReceipt: ...
-
-    async def entries(self) -> list[dict[str, Any]]: ...
-
-    async def clear(self) -> None: ...
-
-    async def add_entries(self, rows: list[dict[str, Any]]) -> None:
-        """Append requests received elsewhere (an imported thread's), numbered after the existing ones."""
-        ...
 
 
 # -- what a node knows about its run (LangGraph: get_config()) --------------------------------------

@@ -4,7 +4,9 @@ Its variants are the three ways ``human_review`` buys the export; its cases the 
 thread starts with ``{"case_id"}``); its nodes that call out are those that pay the transaction-graph
 API or file a SAR; Approve / Reject answer the officer's review with ``{"approved": ...}``; and its
 nodes learn their thread and step's checkpoint from a :class:`~lab.aml.graph.RunContext` (the call
-site the ledger records).
+site the ledger records). Its words (what a node does, what a request was for, what the review asks,
+how a case ended) are :mod:`lab.aml.texts`'s; a SAR is filed once per case, whichever thread files it
+(``business_operation``).
 """
 
 from __future__ import annotations
@@ -12,8 +14,8 @@ from __future__ import annotations
 from typing import Any
 
 from lab.aml.cases import get_case
-from lab.aml.graph import VARIANTS, RunContext, build_graph, node_traits, use_run_context
-from lab.controller.case_texts import case_choices
+from lab.aml.graph import VARIANTS, RunContext, build_graph, business_operation, node_traits, use_run_context
+from lab.aml.texts import case_choices, node_summary, outcome_message, purpose_message, review_texts
 from lab.controller.profile import GraphProfile, SeamHook
 
 
@@ -42,4 +44,9 @@ AML_PROFILE = GraphProfile(
     node_traits=node_traits,
     answer=review_answer,
     enter_run=enter_run,
+    node_summary=node_summary,
+    purpose=purpose_message,
+    business_operation=business_operation,
+    outcome=outcome_message,
+    review_texts=review_texts,
 )

@@ -1,14 +1,14 @@
 """The external world of the browser lab: the paid API and the SAR registry, answered by the page.
 
-Durable execution is about what survives the death of the process that runs the graph. A charge
-made by a node is exactly such a thing: once the paid API has taken the money, killing the Web
-Worker does not give it back. So the world the AML graph calls (:class:`~lab.aml.graph.ExternalWorld`)
-must not live in the worker's Python: the page's ledger (``static/ledger.mjs``) keeps the raw
-requests in an IndexedDB database of its own. The page only stores and lists rows; what a request
-does (execute, or replay its idempotency key the way Stripe does) is decided here, by the one rule
-of :mod:`lab.controller.paid_api` that the in-memory world uses too. A charge is two calls: read
-the rows (``entries``), then ``record`` the row the rule decided (outcome, receipt id, amount,
-time); the receipt is answered once the page has recorded it.
+Durable execution is about what survives the death of the process that runs the graph. A charge made
+by a node is exactly such a thing: once the paid API has taken the money, killing the Web Worker
+does not give it back. So the world the AML graph calls
+(:class:`~lab.controller.paid_api.ExternalWorld`) must not live in the worker's Python: the page's
+ledger (``static/ledger.mjs``) keeps the raw requests in an IndexedDB database of its own. The page
+only stores and lists rows; what a request does (execute, or replay its idempotency key the way
+Stripe does) is decided here, by the one rule of :mod:`lab.controller.paid_api` that the in-memory
+world uses too. A charge is two calls: read the rows (``entries``), then ``record`` the row the rule
+decided (outcome, receipt id, amount, time); the receipt is answered once the page has recorded it.
 
 Each call is one round trip of :class:`lab.browser.page_calls.PageCalls`: the event
 ``{type: "world", call, op, args}`` (``op``: ``entries``, ``record`` (``args``: the row) or
@@ -32,9 +32,15 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
-from lab.aml.graph import ChargeReceipt, FilingReceipt
 from lab.browser.page_calls import REPLY_TIMEOUT_S, Emit, PageCalls
-from lab.controller.paid_api import Decision, decide_import, decide_request, request_row
+from lab.controller.paid_api import (
+    ChargeReceipt,
+    Decision,
+    FilingReceipt,
+    decide_import,
+    decide_request,
+    request_row,
+)
 
 MAX_DECISIONS = 20
 """How often one request is decided again because another tab recorded a row first."""
@@ -51,7 +57,7 @@ class StaleDecision(ExternalWorldError):
 
 
 class PageWorld:
-    """:class:`~lab.aml.graph.ExternalWorld` whose every call is answered by the page.
+    """:class:`~lab.controller.paid_api.ExternalWorld` whose every call is answered by the page.
 
     ``emit(event)`` posts an event to the page (``lab.browser.worker_api.emit`` in the worker).
     """

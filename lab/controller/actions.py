@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from lab.controller.facts import ThreadFacts, answer_saved, is_finished, waits_for_answer
+from lab.controller.facts import ThreadFacts, answer_saved, is_finished, waiting_at, waits_for_answer
 from lab.controller.messages import Message, message
 
 Rule = Callable[[ThreadFacts], Message | None]
@@ -68,7 +68,7 @@ def first_of(*rules: Rule) -> Rule:
 
 def finished() -> Message:
     return message(
-        "reason.finished", "This case is finished: replay or fork an earlier frame, or start a new case"
+        "reason.finished", "This thread reached END: replay or fork an earlier frame, or start a new thread"
     )
 
 
@@ -77,7 +77,11 @@ def can_advance(facts: ThreadFacts) -> Message | None:
     if facts.run is not None and facts.run["paused"]:
         return None
     if waits_for_answer(facts.head):
-        return message("reason.waits_for_answer", "The thread waits at human_review: approve or reject first")
+        return message(
+            "reason.waits_for_answer",
+            "The thread waits at {node}'s interrupt(): approve or reject first",
+            node=waiting_at(facts.head),
+        )
     if is_finished(facts.head):
         return finished()
     return None
@@ -101,12 +105,13 @@ def can_answer(facts: ThreadFacts) -> Message | None:
     if answer_saved(facts.head):
         return message(
             "reason.answer_saved",
-            "The officer's answer is already saved: Resume continues with it",
+            "The answer to {node}'s interrupt() is already saved: Resume continues with it",
+            node=waiting_at(facts.head),
         )
     if not waits_for_answer(facts.head):
         return message(
             "reason.nothing_to_answer",
-            "Nothing is waiting for an answer: the thread is not stopped at human_review",
+            "Nothing is waiting for an answer: no node of this thread is stopped at interrupt()",
         )
     return None
 
@@ -156,6 +161,14 @@ RULES: dict[str, Rule] = {
 }
 """One rule per action the page offers (Approve and Reject are the ``answer`` command; Open, Drop,
 Export and Import act on whole threads, a paused run is closed first)."""
+
+
+def already_open(thread_id: str, current: str | None) -> Message | None:
+    """Open, for one saved thread: the thread that is open already has nothing to open (``threads()``
+    lists this verdict with each thread, and ``open`` refuses with it)."""
+    if thread_id == current:
+        return message("reason.already_open", "Thread {thread} is open already", thread=thread_id)
+    return None
 
 
 def actions(facts: ThreadFacts) -> dict[str, dict[str, Any]]:

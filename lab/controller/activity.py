@@ -57,7 +57,7 @@ DESCRIBE: dict[str, Describe] = {
     "task_finish": lambda r: message("log.task_finish", "{node} finished", node=r["node"]),
     "put_writes": lambda r: message("log.put_writes", "{node}: writes saved", node=r["node"] or "<null>"),
     "interrupt": lambda r: message(
-        "log.interrupt", "{node} called interrupt(): waiting for the officer", node=r["node"]
+        "log.interrupt", "{node} called interrupt(): waiting for an answer", node=r["node"]
     ),
     "error": lambda r: message(
         "log.error", "{node} raised {error}", node=r["node"], error=r.get("error", "")

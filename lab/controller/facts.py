@@ -58,7 +58,7 @@ def last_crash(records: list[dict[str, Any]]) -> dict[str, Any] | None:
 
 
 def answer_saved(head: dict[str, Any] | None) -> bool:
-    """The officer's answer is already saved on the head (a crash came during Approve / Reject):
+    """The answer to the interrupt is already saved on the head (a crash came during Approve / Reject):
     a thread-only run picks it up, as ``Command(resume=...)`` would."""
     return head is not None and any(
         writer == NULL_WRITER and channel == RESUME_CHANNEL for writer, channel, _ in head["pending_writes"]
@@ -68,6 +68,16 @@ def answer_saved(head: dict[str, Any] | None) -> bool:
 def waits_for_answer(head: dict[str, Any] | None) -> bool:
     """The head stops at ``interrupt()`` and nobody answered yet."""
     return head is not None and bool(head["interrupts"]) and not answer_saved(head)
+
+
+def waiting_nodes(head: dict[str, Any] | None) -> list[str]:
+    """The nodes whose ``interrupt()`` the head stops at."""
+    return [task["name"] for task in (head or {}).get("tasks", []) if task["interrupts"]]
+
+
+def waiting_at(head: dict[str, Any] | None) -> str:
+    """:func:`waiting_nodes`, as the lines that ask for an answer name them."""
+    return ", ".join(waiting_nodes(head))
 
 
 def is_finished(head: dict[str, Any] | None) -> bool:

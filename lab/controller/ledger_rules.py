@@ -8,9 +8,9 @@ idempotency key, as Stripe honours). The outside world (``InMemoryWorld`` in CPy
 says what they mean, for both worlds:
 
 - each request's outcome: a new charge (or filing), or replayed by its idempotency key;
-- the verdict, grouped by *business operation* - this thread's purchase of one thing
-  (``charge``: thread and purpose), this case's SAR filing (``sar``: case) - never by task id, since
-  a replay or a lost checkpoint runs the node as a new task;
+- the verdict, grouped by *business operation*, which the graph's profile defines (this thread's
+  request of one kind for one purpose, unless it says otherwise: the AML investigation files one SAR
+  per case) - never by task id, since a replay or a lost checkpoint runs the node as a new task;
 - for every repeat, its cause, read from the journal: an interrupt answered, a crash (that lost
   the task's writes, or the checkpoint of its step), a replay, another thread of the same case.
 """
@@ -20,21 +20,20 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from lab.aml.graph import business_operation
-from lab.controller.case_texts import purpose_message
 from lab.controller.messages import Message, message
+from lab.controller.profile import GraphProfile
 
 LABELS = {"charge": "charged", "sar": "filed"}
 
 CAUSES = {
-    "interrupt": "human_review ran again from its first line when the officer answered, and bought it again",
+    "interrupt": "{node} ran again from its first line when its interrupt was answered, and did it again",
     "crash_rerun": "a crash came before the task's writes were saved, so the same task ran again",
     "crash_lost_checkpoint": "a crash lost the checkpoint of its step, so the step ran again as a new task",
     "replay": "a replay of an old frame ran the node again as a new task",
     "other_thread": "another thread of the same case did it already",
     "again": "the node ran again in a later run of this thread",
 }
-"""Why a business operation happened again, by cause code."""
+"""Why a business operation happened again, by cause code (``{node}``: the node that repeated it)."""
 
 
 def run_at(records: list[dict[str, Any]], at_ms: float | None) -> dict[str, Any] | None:
@@ -85,18 +84,22 @@ def outcome_of(row: dict[str, Any], executed_before: int) -> Message:
 
 
 def annotate_ledger(
-    rows: list[dict[str, Any]], journals: dict[str, list[dict[str, Any]]] | None = None
+    rows: list[dict[str, Any]],
+    journals: dict[str, list[dict[str, Any]]] | None = None,
+    *,
+    profile: GraphProfile,
 ) -> dict[str, Any]:
     """The ledger as the page shows it: each request with its ``attempt`` (n-th request of the same
     business operation), ``outcome`` and ``flag``; the ``duplicates`` (operations executed more
     than once, each with its causes and explanation); totals; and the ``verdict``. ``journals``
-    (thread id → journal records) lets the causes be told apart; without it a repeat is "again"."""
+    (thread id → journal records) lets the causes be told apart; without it a repeat is "again".
+    ``profile`` says which rows are one business operation, and what each was for."""
     journals = journals or {}
     attempts: Counter[tuple[str, ...]] = Counter()
     executed: dict[tuple[str, ...], list[dict[str, Any]]] = {}
     entries = []
     for row in rows:
-        operation = business_operation(row)
+        operation = profile.business_operation(row)
         attempts[operation] += 1
         done = executed.setdefault(operation, [])
         entries.append(
@@ -104,17 +107,17 @@ def annotate_ledger(
                 **row,
                 "attempt": attempts[operation],
                 "outcome": outcome_of(row, len(done)),
-                "purpose_say": purpose_message(row),
+                "purpose_say": profile.purpose(row),
             }
         )
         if not row["replayed"]:
             done.append(row)
     duplicates = [
-        duplicate(operation, done, journals) for operation, done in executed.items() if len(done) > 1
+        duplicate(operation, done, journals, profile) for operation, done in executed.items() if len(done) > 1
     ]
     flagged = {tuple(d["operation"]): d for d in duplicates}
     for entry in entries:
-        group = None if entry["replayed"] else flagged.get(business_operation(entry))
+        group = None if entry["replayed"] else flagged.get(profile.business_operation(entry))
         entry["flag"] = group["label"] if group else None
         entry["repeats"] = group["times"] if group else None
     charges = [e for e in entries if e["kind"] == "charge" and not e["replayed"]]
@@ -129,7 +132,10 @@ def annotate_ledger(
 
 
 def duplicate(
-    operation: tuple[str, ...], done: list[dict[str, Any]], journals: dict[str, list[dict[str, Any]]]
+    operation: tuple[str, ...],
+    done: list[dict[str, Any]],
+    journals: dict[str, list[dict[str, Any]]],
+    profile: GraphProfile,
 ) -> dict[str, Any]:
     """One business operation executed more than once, and why each repeat happened."""
     first, kind = done[0], done[0]["kind"]
@@ -141,7 +147,7 @@ def duplicate(
         "thread_id": first["thread_id"],
         "node": done[-1]["node"],
         "purpose": first["purpose"],
-        "purpose_say": purpose_message(first),
+        "purpose_say": profile.purpose(first),
         "times": len(done),
         "label": label,
         "ids": [row["id"] for row in done],
@@ -151,18 +157,22 @@ def duplicate(
             "{purpose} {label}: {why}",
             purpose=first["purpose"],
             label=label,
-            why="; ".join(CAUSES[c] for c in dict.fromkeys(causes)),
+            why="; ".join(CAUSES[c].format(node=done[-1]["node"]) for c in dict.fromkeys(causes)),
             causes=list(dict.fromkeys(causes)),
         ),
     }
 
 
 def thread_ledger(
-    rows: list[dict[str, Any]], thread_id: str | None, journals: dict[str, list[dict[str, Any]]] | None = None
+    rows: list[dict[str, Any]],
+    thread_id: str | None,
+    journals: dict[str, list[dict[str, Any]]] | None = None,
+    *,
+    profile: GraphProfile,
 ) -> dict[str, Any]:
     """The ledger of one thread: only the requests ``thread_id`` made, annotated as a ledger of its own
     (what a lesson shows beside its step: the lesson's thread, not every thread of the browser)."""
-    return annotate_ledger([row for row in rows if row["thread_id"] == thread_id], journals)
+    return annotate_ledger([row for row in rows if row["thread_id"] == thread_id], journals, profile=profile)
 
 
 def verdict(duplicates: list[dict[str, Any]]) -> dict[str, Any]:

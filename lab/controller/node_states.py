@@ -12,7 +12,7 @@ whose writes were saved and *re-runs* the others. A node's state here tells that
 ``saved``            its writes are saved (pending writes of the step's checkpoint)
 ``restored``         on resume, its saved writes were reused: it did not run again
 ``rerun``            on resume, it ran again: nothing of its first run was saved
-``interrupted``      it called ``interrupt()``: waits for the officer
+``interrupted``      it called ``interrupt()``: waits for an answer
 ``failed``           it raised
 ``crashed``          the process was killed while it ran (or at its seam)
 ``idle``             none of the above now
@@ -120,7 +120,7 @@ def step_state(
         )
     if seen(after, "interrupt", node):
         return "interrupted", message(
-            "node.interrupted", "Interrupted: it called interrupt() and waits for the officer"
+            "node.interrupted", "Interrupted: it called interrupt() and waits for an answer"
         )
     if failed := seen(after, "error", node):
         return "failed", message("node.failed", "Failed: it raised {error}", error=failed.get("error", ""))
@@ -166,7 +166,7 @@ def head_state(node: str, head: dict[str, Any] | None) -> tuple[str, Message]:
         return "idle", message("node.idle", "Not part of this step")
     if task["interrupts"] and not _answered(head):
         return "interrupted", message(
-            "node.interrupted", "Interrupted: it called interrupt() and waits for the officer"
+            "node.interrupted", "Interrupted: it called interrupt() and waits for an answer"
         )
     if task["error"]:
         return "failed", message("node.failed", "Failed: it raised {error}", error=task["error"])

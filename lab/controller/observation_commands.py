@@ -30,7 +30,7 @@ from lab.controller.view import build_view
 async def ledger(lab: Lab) -> dict[str, Any]:
     """Every request the outside world received, repeated charges flagged."""
     rows = await lab.world.entries()
-    return annotate_ledger(rows, await read.journals_of(lab, rows))
+    return annotate_ledger(rows, await read.journals_of(lab, rows), profile=lab.profile)
 
 
 async def executions(lab: Lab) -> dict[str, Any]:
@@ -45,6 +45,7 @@ async def view(lab: Lab) -> dict[str, Any]:
     rows = await lab.world.entries()
     return build_view(
         seq=lab.state.seq,
+        profile=lab.profile,
         facts=await read.facts(lab, frames),
         diagram=read.diagram(lab),
         frames=frames,

@@ -1,4 +1,5 @@
-"""The outside world's one rule: Stripe's idempotency keys, decided over the raw rows of a ledger.
+"""The outside world the lab gives a graph (a paid API and a filing registry), and its one rule:
+Stripe's idempotency keys, decided over the raw rows of a ledger.
 
 LangGraph re-runs a node from its first line after a crash or an interrupt, so a paid call inside it
 must be idempotent: the node sends an idempotency key, and the API answers a key it has seen with the
@@ -19,18 +20,26 @@ plus ``seq``, its place in arrival order: the row is decided over every row befo
 the number of those rows plus one. A ledger shared by several processes (two browser tabs) keeps
 ``seq`` unique, so it refuses a row whose ``seq`` is taken: that decision was made over stale rows,
 and the caller decides again over fresh ones (:class:`lab.browser.page_world.PageWorld`). In the
-browser the ledger also adds ``worker``.
+browser the ledger also adds ``worker``. What the world answers is a :class:`ChargeReceipt` or a
+:class:`FilingReceipt`; what a graph may call is :class:`ExternalWorld` (the AML graph calls both).
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
-from typing import Any, Literal
+from dataclasses import asdict, dataclass
+from typing import Any, Literal, Protocol
 
-from lab.aml.graph import ChargeReceipt, FilingReceipt
-
-__all__ = ["Decision", "IdempotencyError", "decide_import", "decide_request", "request_row"]
+__all__ = [
+    "ChargeReceipt",
+    "Decision",
+    "ExternalWorld",
+    "FilingReceipt",
+    "IdempotencyError",
+    "decide_import",
+    "decide_request",
+    "request_row",
+]
 
 Kind = Literal["charge", "sar"]
 RECEIPT_PREFIX: dict[str, str] = {"charge": "ch", "sar": "sar"}
@@ -41,6 +50,83 @@ COMPARED_PARAMETERS = ("amount_cents", "purpose", "case_id")
 
 class IdempotencyError(Exception):
     """An idempotency key reused with different parameters (Stripe answers HTTP 400)."""
+
+
+@dataclass(frozen=True)
+class ChargeReceipt:
+    """What the paid API answers. ``replayed``: the idempotency key was seen before, so this is
+    the original receipt again and no money moved (Stripe's behaviour)."""
+
+    receipt_id: str
+    idempotency_key: str | None
+    amount_cents: int
+    purpose: str
+    thread_id: str
+    node: str
+    task_id: str
+    checkpoint_id: str
+    replayed: bool = False
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class FilingReceipt:
+    """What the SAR registry answers; ``replayed`` as for :class:`ChargeReceipt`."""
+
+    sar_id: str
+    idempotency_key: str | None
+    case_id: str
+    thread_id: str
+    node: str
+    task_id: str
+    checkpoint_id: str
+    replayed: bool = False
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+class ExternalWorld(Protocol):
+    """The paid API and the SAR registry. The graph calls ``charge`` and ``file_sar``; the lab
+    reads ``entries`` (one row per request received, oldest first) and ``clear``s on reset.
+
+    With an ``idempotency_key`` seen before, an implementation must return the original receipt
+    with ``replayed=True`` and charge or file nothing new; ``None`` means "no key": always new.
+    """
+
+    async def charge(
+        self,
+        idempotency_key: str | None,
+        *,
+        thread_id: str,
+        node: str,
+        task_id: str,
+        checkpoint_id: str,
+        amount_cents: int,
+        purpose: str,
+    ) -> ChargeReceipt: ...
+
+    async def file_sar(
+        self,
+        idempotency_key: str | None,
+        *,
+        thread_id: str,
+        node: str,
+        task_id: str,
+        checkpoint_id: str,
+        case_id: str,
+        report: dict[str, Any],
+    ) -> FilingReceipt: ...
+
+    async def entries(self) -> list[dict[str, Any]]: ...
+
+    async def clear(self) -> None: ...
+
+    async def add_entries(self, rows: list[dict[str, Any]]) -> None:
+        """Append requests received elsewhere (an imported thread's), numbered after the existing ones."""
+        ...
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,6 @@ import contextlib
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any, NoReturn
 
-from lab.aml.graph import ChargeReceipt, ExternalWorld, FilingReceipt
 from lab.checkpoint.base import (
     BaseCheckpointSaver,
     ChannelVersion,
@@ -31,6 +30,7 @@ from lab.checkpoint.base import (
     Config,
 )
 from lab.checkpoint.delta import DeltaChannelHistory
+from lab.controller.paid_api import ChargeReceipt, ExternalWorld, FilingReceipt
 
 
 class ProcessKilled(asyncio.CancelledError):

@@ -4,8 +4,11 @@ LangGraph runs any compiled graph the same way (``ainvoke``, ``aget_state``, ``a
 the lab drives it with those calls only. What the lab also shows is not in the graph: which nodes
 call the outside world (so a crash can be armed between the call and its saved writes), what a
 thread starts with, what the page sends to answer an ``interrupt()`` (Approve / Reject), and what a
-node needs to know about its run to call out (the thread, the checkpoint of its step). A
-:class:`GraphProfile` says it, in a few plain fields; :func:`graph_profile` makes one for a graph
+node needs to know about its run to call out (the thread, the checkpoint of its step), and the
+words for what its nodes and its outside calls mean (what a node does, what a paid request was for,
+which requests are one business operation, how a finished thread ended, how to caption a frame).
+A :class:`GraphProfile` says it, in a few plain fields whose defaults say only what any graph
+shows (its nodes' docstrings, its data as written); :func:`graph_profile` makes one for a graph
 built by a function, and the AML investigation is one such profile (``lab.aml.profile``).
 """
 
@@ -15,6 +18,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from lab.controller.frame_captions import frame_caption
+from lab.controller.messages import Message, message
 from lab.diagram import NodeTraits, describe_graph, no_traits
 from lab.graph import CompiledStateGraph
 from lab.pregel.loop import Seam
@@ -40,6 +45,36 @@ def approved(approve: bool) -> Any:
     return approve
 
 
+def written(value: Any) -> Message:
+    """Data shown as written: no sentence of the lab's or the graph's, so nothing to say by code."""
+    return message("written", "{value}", value=value)
+
+
+def summary_as_written(node: dict[str, Any]) -> Message:
+    """What a node does: the first line of its function's docstring (``describe_graph``'s ``summary``)."""
+    return written(node.get("summary", ""))
+
+
+def purpose_as_written(row: dict[str, Any]) -> Message:
+    """What a request to the outside world was for: its ``purpose``, as the node wrote it."""
+    return written(row.get("purpose", ""))
+
+
+def same_purpose(row: dict[str, Any]) -> tuple[str, ...]:
+    """The business operation a ledger row performed: this thread's request of one kind for one purpose."""
+    return row["kind"], row["thread_id"], row.get("purpose", "")
+
+
+def no_outcome(values: dict[str, Any]) -> Message | None:
+    """A finished thread's outcome when the profile says nothing: none beyond reaching END."""
+    return None
+
+
+def no_review_texts(request: Any, values: dict[str, Any]) -> dict[str, Message] | None:
+    """What an open interrupt asks, in words, when the profile says nothing: its payload as it is."""
+    return None
+
+
 @dataclass(frozen=True)
 class GraphProfile:
     """What the lab knows about a graph beyond the graph (see the module docstring)."""
@@ -56,10 +91,32 @@ class GraphProfile:
     """What Approve / Reject resume an ``interrupt()`` with (``Command(resume=answer(approve))``)."""
     enter_run: Callable[[str], SeamHook | None] = no_run_context
     """Called in a run's task before ``ainvoke``: the hook that tells the nodes about their run."""
+    node_summary: Callable[[dict[str, Any]], Message] = summary_as_written
+    """What a node of the diagram does (its tooltip), as a message."""
+    purpose: Callable[[dict[str, Any]], Message] = purpose_as_written
+    """What a ledger row's request was for, as a message."""
+    business_operation: Callable[[dict[str, Any]], tuple[str, ...]] = same_purpose
+    """Which ledger rows are one business operation: the ledger flags one done more than once."""
+    outcome: Callable[[dict[str, Any]], Message | None] = no_outcome
+    """How a finished thread ended, from its values (the status line says it)."""
+    review_texts: Callable[[Any, dict[str, Any]], dict[str, Message] | None] = no_review_texts
+    """What an open interrupt asks (its payload and the thread's values), in words the page says."""
+    caption: Callable[[dict[str, Any], dict[str, Any] | None], Message] = frame_caption
+    """What made a frame (the scrubber's caption), from the frame and its parent."""
 
     def describe(self, graph: CompiledStateGraph) -> dict[str, Any]:
-        """The diagram of ``graph`` with this profile's node traits (``lab.diagram``)."""
-        return describe_graph(graph, self.node_traits)
+        """The diagram of ``graph`` with this profile's node traits (``lab.diagram``) and, on each
+        node, what it does as a message (``say_summary``; START and END have none)."""
+        return summarised(describe_graph(graph, self.node_traits), self.node_summary)
+
+
+def summarised(diagram: dict[str, Any], node_summary: Callable[[dict[str, Any]], Message]) -> dict[str, Any]:
+    """``diagram`` with each node's ``node_summary`` as ``say_summary`` (START and END have none)."""
+    nodes = [
+        {**node, "say_summary": node_summary(node)} if node.get("kind") == "node" else node
+        for node in diagram["nodes"]
+    ]
+    return {**diagram, "nodes": nodes}
 
 
 def declared_traits(

@@ -17,7 +17,7 @@ from typing import Any
 
 from lab.checkpoint.errors import CorruptRecordError
 from lab.controller import thread_reading as read
-from lab.controller.case_texts import with_node_summaries
+from lab.controller.actions import already_open
 from lab.controller.facts import WRITERS, last_run
 from lab.controller.record_texts import damage
 from lab.controller.seam_catalog import SEAMS
@@ -44,7 +44,7 @@ async def catalog(lab: Lab) -> dict[str, Any]:
         "durabilities": DURABILITIES,
         "seams": SEAMS,
         "commands": lab.command_names,
-        "graphs": {v: with_node_summaries(lab.profile.describe(graph)) for v, graph in lab.graphs.items()},
+        "graphs": {v: lab.profile.describe(graph) for v, graph in lab.graphs.items()},
         "session": asdict(session) if session else None,
         "limits": {"thread_file_bytes": MAX_FILE_BYTES, "fork_bytes": MAX_FORK_BYTES},
     }
@@ -160,6 +160,8 @@ async def open_thread(lab: Lab, thread_id: str) -> dict[str, Any]:
             "No saved thread {thread}; the saved threads are listed by threads()",
             thread=repr(thread_id),
         )
+    if reason := already_open(thread_id, lab.state.session.thread_id if lab.state.session else None):
+        raise refused(reason)
     await refuse_damaged(lab, thread_id)
     await become(lab, Session(saved["thread_id"], saved["case_id"], saved["variant"], saved["durability"]))
     return {
@@ -170,13 +172,20 @@ async def open_thread(lab: Lab, thread_id: str) -> dict[str, Any]:
 
 
 async def listed(lab: Lab, saved: dict[str, Any], current: str | None) -> dict[str, Any]:
-    """A saved thread as ``threads()`` lists it; ``damaged``: why it cannot be read, if so."""
+    """A saved thread as ``threads()`` lists it; ``damaged``: why it cannot be read, if so;
+    ``open_refused``: why Open cannot open it (it is open already), if so."""
     thread_id = saved["thread_id"]
     try:
         count, damaged = await read.checkpoint_count(lab, thread_id), None
     except CorruptRecordError as error:
         count, damaged = 0, damage(thread_id, error)
-    return {**saved, "checkpoints": count, "current": thread_id == current, "damaged": damaged}
+    return {
+        **saved,
+        "checkpoints": count,
+        "current": thread_id == current,
+        "damaged": damaged,
+        "open_refused": already_open(thread_id, current),
+    }
 
 
 async def refuse_damaged(lab: Lab, thread_id: str) -> None:

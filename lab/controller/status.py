@@ -5,18 +5,22 @@ LangGraph's answer to "where am I?" is ``get_state(thread)``: ``next`` says what
 what a checkpoint cannot say (a live or paused run, a crash that killed the process, another tab
 that writes the thread) and turns the whole into one sentence that names the action to press. Every
 phase names an action that :mod:`lab.controller.actions` enables, so a learner is never told to
-press a disabled button.
+press a disabled button. The line names the graph's own nodes; how a finished thread ended is the
+graph profile's to say (``GraphProfile.outcome``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from lab.controller.activity import run_kind
-from lab.controller.case_texts import outcome_message
-from lab.controller.facts import ThreadFacts, is_finished, last_crash, last_run, waits_for_answer
-from lab.controller.messages import message
+from lab.controller.facts import ThreadFacts, is_finished, last_crash, last_run, waiting_at, waits_for_answer
+from lab.controller.messages import Message, message
+from lab.controller.profile import no_outcome
 from lab.controller.seam_catalog import THE_STEP
+
+Outcome = Callable[[dict[str, Any]], Message | None]
 
 
 def phase(facts: ThreadFacts) -> str:
@@ -60,13 +64,14 @@ FORWARD = {
 """The action each phase's status line names (``None``: nothing to press, the story moves or ended)."""
 
 
-def status(facts: ThreadFacts) -> dict[str, Any]:
-    """``{"phase", "action", "message"}``: the status line, from the facts alone."""
+def status(facts: ThreadFacts, outcome: Outcome = no_outcome) -> dict[str, Any]:
+    """``{"phase", "action", "message"}``: the status line, from the facts and how the graph's
+    profile says a finished thread ended (``outcome`` of its values)."""
     now = phase(facts)
-    return {"phase": now, "action": FORWARD[now], "message": status_message(now, facts)}
+    return {"phase": now, "action": FORWARD[now], "message": status_message(now, facts, outcome)}
 
 
-def status_message(now: str, facts: ThreadFacts) -> dict[str, Any]:
+def status_message(now: str, facts: ThreadFacts, outcome: Outcome) -> dict[str, Any]:
     crash = last_crash(facts.records) or {}
     where = {"seam": crash.get("seam"), "node": crash.get("node") or THE_STEP, "step": crash.get("step")}
     run = facts.run or {}
@@ -93,21 +98,24 @@ def status_message(now: str, facts: ThreadFacts) -> dict[str, Any]:
             {**where, "durability": (last_run(facts.records) or {}).get("durability")},
         ),
         "crashed_waiting": (
-            "The process was killed at {seam} of {node}; the saved thread waits at human_review. "
+            "The process was killed at {seam} of {node}; the saved thread waits at {waiting}'s interrupt(). "
             "Press Approve or Reject.",
-            where,
+            {**where, "waiting": waiting_at(facts.head)},
         ),
-        "waiting": ("human_review asks the officer: Press Approve or Reject.", {}),
+        "waiting": (
+            "{node} called interrupt() and waits for an answer: Press Approve or Reject.",
+            {"node": waiting_at(facts.head)},
+        ),
         "crashed": (
             "The process was killed at {seam} of {node} (step {step}); {kept} checkpoint(s) survived. "
             "Press Resume.",
             {**where, "kept": len(facts.frame_ids)},
         ),
         "new": (
-            "Case {case} is open: Press Run (or Step, one super-step at a time).",
-            {"case": (facts.session or {}).get("case_id")},
+            "Thread {thread} is open: Press Run (or Step, one super-step at a time).",
+            {"thread": (facts.session or {}).get("thread_id")},
         ),
-        "done": ("The case is finished: {outcome}", {"outcome": outcome_message(head.get("values", {}))}),
+        "done": ("The thread reached END.", {}),
         "error": ("The run failed; replay or fork an earlier frame.", {}),
         "ready": ("Next: {next}. Press Run to continue.", {"next": ", ".join(head.get("next", []))}),
     }
@@ -119,6 +127,8 @@ def status_message(now: str, facts: ThreadFacts) -> dict[str, Any]:
             step=crash.get("step"),
             kept=len(facts.frame_ids),
         )
+    if now == "done" and (ended := outcome(head.get("values", {}))) is not None:
+        return message("status.done_with", "The thread reached END: {outcome}", outcome=ended)
     text, params = texts[now]
     return message(f"status.{now}", text, **params)
 

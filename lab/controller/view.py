@@ -7,7 +7,9 @@ the page sends back: the saver (frames), the journal (the seams the lab recorded
 world's raw requests. Each rule lives in its own module: :mod:`~lab.controller.node_states`,
 :mod:`~lab.controller.actions`, :mod:`~lab.controller.status`, :mod:`~lab.controller.ledger_rules`,
 :mod:`~lab.controller.seam_catalog`, :mod:`~lab.controller.activity`. The page keeps the last view
-in one store and renders from it; ``seq`` lets it drop a stale answer.
+in one store and renders from it; ``seq`` lets it drop a stale answer. What the graph means beyond
+its structure (what a request was for, how a thread ended, what an interrupt asks, a frame's
+caption) is its profile's (:class:`~lab.controller.profile.GraphProfile`), so any graph has a view.
 """
 
 from __future__ import annotations
@@ -16,26 +18,25 @@ from typing import Any
 
 from lab.controller.actions import actions
 from lab.controller.activity import activity
-from lab.controller.case_texts import review_texts, with_node_summaries
-from lab.controller.facts import ThreadFacts
-from lab.controller.frame_captions import frame_caption
+from lab.controller.facts import ThreadFacts, waiting_nodes
 from lab.controller.frames import branch_tree, diff_frames
 from lab.controller.journal import executions_report
 from lab.controller.ledger_rules import annotate_ledger, thread_ledger
 from lab.controller.node_states import NODE_STATES, node_states
+from lab.controller.profile import GraphProfile
 from lab.controller.seam_catalog import graph_nodes, seam_catalog
 from lab.controller.status import status
 
 
-def frames_with_diffs(frames: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def frames_with_diffs(frames: list[dict[str, Any]], profile: GraphProfile) -> list[dict[str, Any]]:
     """Every frame with its ``diff`` against its parent (a frame whose parent is unsaved: from nothing)
-    and its ``caption`` (what made it)."""
+    and its ``caption`` (what made it, as the profile captions a frame)."""
     by_id = {f["checkpoint_id"]: f for f in frames}
     return [
         {
             **f,
             "diff": diff_frames(parent := by_id.get(f["parent_id"]), f),
-            "caption": frame_caption(f, parent),
+            "caption": profile.caption(f, parent),
         }
         for f in frames
     ]
@@ -52,14 +53,17 @@ def graph_view(facts: ThreadFacts, diagram: dict[str, Any], records: list[dict[s
             **states.get(node["id"], {}),
             "counts": counts.get(node["id"], {"started": 0, "finished": 0}),
         }
-        for node in with_node_summaries(diagram)["nodes"]
+        for node in diagram["nodes"]
     ]
     return {**diagram, "nodes": nodes}
 
 
-def review(facts: ThreadFacts, ledger_rows: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """What the officer is asked (the open interrupt), and what this thread already paid for the
-    export: the payload alone cannot say it when a crash came after the purchase."""
+def review(
+    facts: ThreadFacts, ledger_rows: list[dict[str, Any]], profile: GraphProfile
+) -> dict[str, Any] | None:
+    """What the open interrupt asks (its payload, and the profile's words for it), and what the
+    interrupted node already paid for on this thread (``exports_bought``: receipt ids): the payload
+    alone cannot say it when a crash came after the purchase."""
     if facts.head is None or not facts.head["interrupts"] or facts.session is None:
         return None
     thread = facts.session["thread_id"]
@@ -67,18 +71,22 @@ def review(facts: ThreadFacts, ledger_rows: list[dict[str, Any]]) -> dict[str, A
         row["id"]
         for row in ledger_rows
         if row["thread_id"] == thread
-        and row["node"] == "human_review"
+        and row["node"] in waiting_nodes(facts.head)
         and row["kind"] == "charge"
         and not row["replayed"]
     ]
     request = facts.head["interrupts"][0]["value"]
-    texts = review_texts(request, facts.head["values"]) if isinstance(request, dict) else None
-    return {"request": request, "exports_bought": bought, "say": texts}
+    return {
+        "request": request,
+        "exports_bought": bought,
+        "say": profile.review_texts(request, facts.head["values"]),
+    }
 
 
 def build_view(
     *,
     seq: int,
+    profile: GraphProfile,
     facts: ThreadFacts,
     diagram: dict[str, Any],
     frames: list[dict[str, Any]],
@@ -86,23 +94,26 @@ def build_view(
     journals: dict[str, list[dict[str, Any]]],
     defaults: dict[str, Any],
 ) -> dict[str, Any]:
-    """The lab at one moment (``defaults``: the session's choices, the seams, the node delay)."""
+    """The lab at one moment of a graph with ``profile`` (``defaults``: the session's choices, the
+    seams, the node delay)."""
     records = facts.records
     return {
         "seq": seq,
         "session": facts.session,
         "run": facts.run,
         "armed": facts.armed,
-        "status": status(facts),
+        "status": status(facts, profile.outcome),
         "actions": actions(facts),
         "graph": graph_view(facts, diagram, records),
         "seams": seam_catalog(diagram),
-        "review": review(facts, ledger_rows),
-        "frames": frames_with_diffs(frames),
+        "review": review(facts, ledger_rows, profile),
+        "frames": frames_with_diffs(frames, profile),
         "tree": branch_tree(frames),
         "executions": executions_report(records),
-        "ledger": annotate_ledger(ledger_rows, journals),
-        "thread_ledger": thread_ledger(ledger_rows, (facts.session or {}).get("thread_id"), journals),
+        "ledger": annotate_ledger(ledger_rows, journals, profile=profile),
+        "thread_ledger": thread_ledger(
+            ledger_rows, (facts.session or {}).get("thread_id"), journals, profile=profile
+        ),
         "activity": activity(records),
         "defaults": {**defaults, "node_states": NODE_STATES},
     }

@@ -14,9 +14,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from lab.aml.graph import ChargeReceipt, FilingReceipt
 from lab.controller.ledger_rules import annotate_ledger
-from lab.controller.paid_api import IdempotencyError, decide_import, decide_request, request_row
+from lab.controller.paid_api import (
+    ChargeReceipt,
+    FilingReceipt,
+    IdempotencyError,
+    decide_import,
+    decide_request,
+    request_row,
+)
 
 __all__ = ["IdempotencyError", "InMemoryWorld", "annotate_ledger"]
 

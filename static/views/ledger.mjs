@@ -32,7 +32,7 @@ export function mountLedger(root) {
       h("p", { dataset: { node: d.node, times: d.times, causes: d.causes.join(" ") } },
         h("strong", { class: "flag", text: `${say(d.purpose_say)} ${say(repeat(d.kind, d.times))}` }), " ",
         h("span", { text: `(${d.node}, ${d.ids.join(", ")}): ` }),
-        [...new Set(d.causes)].map((c) => say({ code: `ledger.cause.${c}`, params: {}, text: c })).join("; "))));
+        [...new Set(d.causes)].map((c) => say({ code: `ledger.cause.${c}`, params: { node: d.node }, text: c })).join("; "))));
     if (!entries.length) { replace(table); return; }
     replace(table,
       h("caption", { id: "ledger-caption", text: t("ledger.caption") }),
@@ -46,7 +46,7 @@ export function mountLedger(root) {
           h("td", {}, h("code", { text: e.node })),
           h("td", { class: "id", title: e.checkpoint_id ?? "", text: shortId(e.checkpoint_id) }),
           h("td", { class: "num", text: e.worker ? `#${e.worker}` : "—" }),
-          h("td", { text: say(e.purpose_say) }), // case data, said by code (lab/controller/case_texts.py)
+          h("td", { text: say(e.purpose_say) }), // case data, said by code (lab/aml/texts.py, by the graph profile)
           h("td", { class: "num", text: e.replayed ? t("ledger.replayed") : money(e.amount_cents) }),
           h("td", { class: "key", title: e.idempotency_key ?? "", text: e.idempotency_key ? `…${e.idempotency_key.slice(-8)}` : t("ledger.noKey") }),
           h("td", { class: "num", text: String(e.attempt ?? 1) }),

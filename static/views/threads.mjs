@@ -70,8 +70,10 @@ export function mountThreads(root, actions) {
     }
     renderFiles(model, threads);
     select.disabled = !threads.length;
-    // choosing the thread that is open already leaves nothing to open
-    showAction(open, model.actions?.open, Boolean(model.busy) || model.process !== "ready" || !select.value || select.value === current);
+    // Python's verdicts: this thread's (threads(): it is open already), else the lab's (view().actions)
+    const chosen = threads.find((thread) => thread.thread_id === select.value);
+    const verdict = chosen?.open_refused ? { enabled: false, reason: chosen.open_refused } : model.actions?.open;
+    showAction(open, verdict, Boolean(model.busy) || model.process !== "ready" || !chosen);
   }
 
   let drawnDamaged = null;

@@ -38,7 +38,7 @@ MARKUP = "<img src=x onerror=window.__xss=1>"
 SERDE = MsgpackSerializer()
 CRAFTED = msgpack.packb({"format": FORMAT, "version": VERSION, "x": msgpack.ExtType(42, b"?")})
 """A file that names a type the serializer does not know: refused, nothing executed."""
-WAITING = "human_review asks the officer: Press Approve or Reject."
+WAITING = "human_review called interrupt() and waits for an answer: Press Approve or Reject."
 
 
 @pytest.fixture(autouse=True)

@@ -50,7 +50,7 @@ def no_page_errors(page):
     assert problems == [], problems
 
 
-WAITING = "human_review asks the officer: Press Approve or Reject."
+WAITING = "human_review called interrupt() and waits for an answer: Press Approve or Reject."
 ACTIONS = ["Start", "Step", "Run", "Resume", "Approve", "Reject", "Arm crash", "Disarm", "First", "Previous",
            "Next", "Last", "Replay from here", "Fork", "Reset lab", "Keyboard shortcuts"]  # fmt: skip
 
@@ -87,7 +87,7 @@ def test_step_through_a_full_run(page, site):
     assert button(page, "Approve").is_enabled() and button(page, "Run").is_disabled()
 
     key(page, "a")  # Approve, by its shortcut
-    expect(page.locator("#status")).to_have_text("The case is finished: SAR sar_0001 filed")
+    expect(page.locator("#status")).to_have_text("The thread reached END: SAR sar_0001 filed")
     ids = assert_table_is_storage(page, thread)
     rows = table_rows(page)
     assert [r["step"] for r in rows] == ["-1", "0", "1", "2", "3", "4", "5", "6"]
@@ -379,7 +379,9 @@ def test_reset_asks_first_then_clears_storage(page, site):
     thread = start(page, variant="misplaced", durability="sync")
     press(page, "Run")
     key(page, "x")  # Reject, by its shortcut: the case closes, no SAR is filed
-    expect(page.locator("#status")).to_have_text("The case is finished: Closed: the officer rejected the SAR")
+    expect(page.locator("#status")).to_have_text(
+        "The thread reached END: Closed: the officer rejected the SAR"
+    )
     assert [r["kind"] for r in idb_ledger(page)] == [
         "charge",
         "charge",
@@ -429,7 +431,7 @@ def test_language_switch_and_one_catalogue(page, site):
     thread = view(page, "m.session.thread_id")
     press(page, "运行")
     expect(page.locator("#status")).to_have_text(
-        "human_review 在等待合规官：按 Approve（批准）或 Reject（驳回）。"
+        "human_review 调用了 interrupt()，正在等待答复：按 Approve（批准）或 Reject（驳回）。"
     )
     assert_table_is_storage(page, thread)
     # Case data and Python's sentences in Chinese too (names, ids and code stay as they are).
@@ -503,7 +505,7 @@ def test_a_link_opens_an_earlier_saved_thread_at_its_frame(page, site):
     key(page, "o")
     wait_until(page, lambda: view(page, "m.session.thread_id") == second, "thread B to be open")
     expect(page.locator("#status")).to_have_text(
-        "Case S-1003 is open: Press Run (or Step, one super-step at a time)."
+        f"Thread {second} is open: Press Run (or Step, one super-step at a time)."
     )
     assert table_ids(page) == [] and f"thread={second}" in page.url
     expect(page.locator("#thread-facts")).to_contain_text(f"Thread {second} · case S-1003")
@@ -537,7 +539,7 @@ def test_a_thread_that_no_longer_loads_is_named_and_dropped_and_the_others_work(
     press(page, "Open thread")
     assert view(page, "m.session.thread_id") == good and assert_table_is_storage(page, good)
     press(page, "Approve")
-    expect(page.locator("#status")).to_contain_text("The case is finished")
+    expect(page.locator("#status")).to_contain_text("The thread reached END")
 
     press(page, "Drop thread")  # deletes the damaged thread's rows, nothing else
     expect(damaged).to_be_hidden()

@@ -1,5 +1,6 @@
-"""The case data a learner reads, as messages: each case's title and alert, what a ledger request
-was for, and how a case ended.
+"""The AML investigation's words, as messages: each case's title and alert, what a ledger request
+was for, what the officer's review asks, how a case ended, and what each node does. The AML graph
+profile (:mod:`lab.aml.profile`) hands them to the lab controller, which knows no case.
 
 LangGraph has no such thing: a graph's state holds what its nodes wrote (``outcome`` is the English
 sentence ``file_sar`` or ``close_case`` wrote). The lab shows that data in the learner's language, so
@@ -18,6 +19,7 @@ from lab.aml.cases import case_summaries
 from lab.aml.graph import EXPORT, FINDINGS, NARRATIVE, OUTCOMES, QUERY, REVIEW_QUESTION
 from lab.controller.messages import Message, message
 from lab.controller.paid_api import SAR_PURPOSE
+from lab.controller.profile import summarised, written
 
 
 def case_choices() -> list[dict[str, Any]]:
@@ -50,11 +52,6 @@ def purpose_message(row: dict[str, Any]) -> Message:
     return written(purpose)
 
 
-def written(text: Any) -> Message:
-    """Case data shown as written: no sentence of the graph's, so nothing to say by code."""
-    return message("case.written", "{value}", value=text)
-
-
 def finding_message(text: str) -> Message:
     """One of ``classify_typology``'s findings by name (its numbers and names as parameters)."""
     for name, template in FINDINGS.items():
@@ -64,9 +61,12 @@ def finding_message(text: str) -> Message:
     return written(text)
 
 
-def review_texts(request: dict[str, Any], values: dict[str, Any]) -> dict[str, Message]:
+def review_texts(request: Any, values: dict[str, Any]) -> dict[str, Message] | None:
     """What the officer's review box says: the question, and the SAR draft's narrative and typology
-    (each by code when it is the graph's own sentence, else as written)."""
+    (each by code when it is the graph's own sentence, else as written; nothing for a payload that
+    is not the review's dict)."""
+    if not isinstance(request, dict):
+        return None
     draft = request.get("draft") or {}
     case = values.get("case_id")
     findings = values.get("findings") or []
@@ -113,9 +113,5 @@ def node_summary(node: dict[str, Any]) -> Message:
 
 
 def with_node_summaries(diagram: dict[str, Any]) -> dict[str, Any]:
-    """The diagram with each node's :func:`node_summary` as ``say_summary`` (START and END have none)."""
-    nodes = [
-        {**node, "say_summary": node_summary(node)} if node.get("kind") == "node" else node
-        for node in diagram["nodes"]
-    ]
-    return {**diagram, "nodes": nodes}
+    """The AML diagram with each node's :func:`node_summary`, as the lab controller describes it."""
+    return summarised(diagram, node_summary)
