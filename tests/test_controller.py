@@ -345,8 +345,8 @@ async def test_start_refuses_bad_input_with_a_clear_message(lab, args, says):
 async def test_a_thread_id_is_keyed_by_its_text_as_langgraph_savers_key_it(lab):
     """LangGraph's savers key a thread by the text of its id: 42 and "42" are one thread, "" is a thread."""
     assert (await lab.do("start", case_id=CASE, thread_id=42))["session"]["thread_id"] == "42"
-    assert (await lab.do("open", thread_id="42"))["session"]["thread_id"] == "42"
     assert (await lab.do("start", case_id=CASE, thread_id=""))["session"]["thread_id"] == ""
+    assert (await lab.do("open", thread_id="42"))["session"]["thread_id"] == "42"
 
 
 async def test_misuse_is_answered_not_raised(lab):
