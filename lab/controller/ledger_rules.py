@@ -24,7 +24,7 @@ from lab.aml.graph import business_operation
 from lab.controller.case_texts import purpose_message
 from lab.controller.messages import Message, message
 
-LABELS = {"charge": "charged", "sar": "filed"}
+LABELS = {"charge": "charged", "sar": "filed", "email": "sent"}
 
 CAUSES = {
     "interrupt": "human_review ran again from its first line when the officer answered, and bought it again",
