@@ -27,6 +27,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from lab.browser import lab_rpc
+from lab.graph import CompiledStateGraph
+from lab.graph.unsupported import NotSupportedError
 from lab.playground import ProgramError, load_program
 from lab.playground.problems import Problem
 from lab.playground.session import LabLedger, playground_profile
@@ -74,9 +76,18 @@ async def play_load(args: dict[str, Any]) -> dict[str, Any]:
         "skipped": list(program.skipped) if program.skipped else None,
         "input": given,
         "example": program.example,
-        "input_schema": graph.get_input_jsonschema(),
+        "input_schema": input_schema(graph),
         "nodes": list(controller.graphs["default"].builder.nodes),
     }
+
+
+def input_schema(graph: CompiledStateGraph) -> dict[str, Any] | None:
+    """The graph's input JSON schema, the input box's hint; ``None`` where lab has none for a field's
+    type (a message class: ``MessagesState``)."""
+    try:
+        return graph.get_input_jsonschema()
+    except NotSupportedError:
+        return None
 
 
 async def play_problem(_args: dict[str, Any]) -> dict[str, Any]:
