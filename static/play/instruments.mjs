@@ -10,6 +10,9 @@
  * armed seam and swaps in a warm spare. A new process is told the program before it restores the
  * thread (LabSession's `prepare`), so a crash resumes the learner's own graph.
  *
+ * The worker boots when the page opens, so Run finds Python ready; a page opened from a shared link
+ * boots it at the first Run (someone else's program: nothing of Python loads until the learner asks).
+ *
  * Run loads the program when it changed (a new controller: its graph, its seams), then starts a new
  * thread and runs it; the same program again only starts a new thread, so a crash armed meanwhile
  * stays armed.
@@ -59,10 +62,18 @@ export function mountInstruments({ onProblem, show }) {
     render();
   };
 
-  const session = new LabSession({ ledger: new Ledger(PLAY_LEDGER), prepare });
-  const client = createPlayClient((cmd, args) => session.request(cmd, args));
-  window.lab = session;
+  /** @type {LabSession | null} the lab's worker, booted by `boot()` (at once, or at the first Run) */
+  let session = null;
+  const client = createPlayClient((cmd, args) => boot().request(cmd, args));
   window.labView = model; // for the curious and for tests, as on the lab page
+
+  function boot() {
+    if (session) return session;
+    session = new LabSession({ ledger: new Ledger(PLAY_LEDGER), prepare });
+    session.onEvent(onEvent);
+    window.lab = session;
+    return session;
+  }
 
   /** A new process: load the program before it restores the thread (nothing loaded: it only reads). */
   async function prepare(request) {
@@ -179,12 +190,12 @@ export function mountInstruments({ onProblem, show }) {
     document.body.dataset.busy = model.busy ?? "";
   }
 
-  session.onEvent((event) => {
+  function onEvent(event) {
     if (event.type === "process") onProcessEvent(event);
     else if (event.type !== "world" && event.type !== "boot" && loaded && !crashing()) {
       store.changed().catch(() => {});
     }
-  });
+  }
 
   function onProcessEvent(event) {
     if (event.worker && ["booting", "ready", "crashed"].includes(event.state)) processNumber = event.worker;
@@ -249,6 +260,7 @@ export function mountInstruments({ onProblem, show }) {
 
   return {
     client,
+    boot,
     runProgram,
     translate() {
       model.langChanged = true;

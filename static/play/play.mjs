@@ -159,5 +159,6 @@ fillGallery();
 if (!(await openSharedProgram())) {
   picker.value = gallery[0].id;
   openFromGallery();
+  lab.boot(); // a shared program's page boots Python at its first Run (instruments.mjs)
 }
 document.body.dataset.ready = "true";

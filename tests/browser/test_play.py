@@ -92,7 +92,7 @@ def test_a_shared_link_reproduces_the_program_and_runs_nothing(page: Page, site:
 
     other.click("#play-run")
     expect(instruments).to_have_attribute("data-asked", "1")
-    expect(other.locator("#play-run-status")).to_contain_text("not connected")
+    expect(other.locator("#play-run-status")).to_contain_text("Loading your program in the lab's Python")
 
 
 @pytest.mark.no_python
