@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, Protocol
 
-__all__ = ["MemoryLedger", "Recorder", "charge", "send_email", "use_recorder"]
+__all__ = ["MemoryLedger", "Recorder", "charge", "send_email", "set_recorder", "use_recorder"]
 
 
 class Recorder(Protocol):
@@ -54,15 +54,22 @@ class MemoryLedger:
 _recorder: Recorder = MemoryLedger()
 
 
-@contextmanager
-def use_recorder(recorder: Recorder) -> Iterator[Recorder]:
-    """Send this module's requests to ``recorder`` while the block runs (the page's ledger, a test's)."""
+def set_recorder(recorder: Recorder) -> Recorder:
+    """Send this module's requests to ``recorder`` from now on (the playground's worker: the lab's
+    ledger, for as long as a program is loaded); returns the recorder it replaces."""
     global _recorder
     previous, _recorder = _recorder, recorder
+    return previous
+
+
+@contextmanager
+def use_recorder(recorder: Recorder) -> Iterator[Recorder]:
+    """Send this module's requests to ``recorder`` while the block runs (a test's ledger)."""
+    previous = set_recorder(recorder)
     try:
         yield recorder
     finally:
-        _recorder = previous
+        set_recorder(previous)
 
 
 def charge(amount: float, purpose: str, idempotency_key: str | None = None) -> dict[str, Any]:

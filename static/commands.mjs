@@ -3,7 +3,7 @@
  * LabSession, then asks the store to re-read `view()`. A refusal is shown as the error line in the
  * learner's language; what is enabled was decided by Python before the button could be pressed.
  * Also here: the page's own choices (the form, the selected frame and branch), and the dialogs
- * (reset, wipe, help).
+ * (reset, wipe, help), where the page has them (the playground, static/play/instruments.mjs, has none).
  */
 import { say, t } from "./i18n.mjs";
 import { createThreadFileActions } from "./thread-file-ui.mjs";
@@ -181,8 +181,8 @@ export function createCommands({ model, store, session, render, showError, crash
     $("#reset-dialog").showModal();
     $("#reset-cancel").focus();
   }
-  $("#reset-cancel").addEventListener("click", () => $("#reset-dialog").close());
-  $("#reset-confirm").addEventListener("click", async () => {
+  $("#reset-cancel")?.addEventListener("click", () => $("#reset-dialog").close());
+  $("#reset-confirm")?.addEventListener("click", async () => {
     $("#reset-dialog").close();
     Object.assign(model, { selectedId: null, detail: null, follow: true, branchLeaf: null });
     const result = await act("reset");
@@ -193,9 +193,9 @@ export function createCommands({ model, store, session, render, showError, crash
     $("#wipe-dialog").showModal();
     $("#wipe-cancel").focus();
   }
-  $("#boot-wipe").addEventListener("click", askWipe);
-  $("#wipe-cancel").addEventListener("click", () => $("#wipe-dialog").close());
-  $("#wipe-confirm").addEventListener("click", async () => {
+  $("#boot-wipe")?.addEventListener("click", askWipe);
+  $("#wipe-cancel")?.addEventListener("click", () => $("#wipe-dialog").close());
+  $("#wipe-confirm")?.addEventListener("click", async () => {
     $("#wipe-dialog").close();
     try {
       await session().wipeStorage();
@@ -210,7 +210,7 @@ export function createCommands({ model, store, session, render, showError, crash
     $("#help-dialog").showModal();
     $("#help-close").focus();
   }
-  $("#help-close").addEventListener("click", () => $("#help-dialog").close());
+  $("#help-close")?.addEventListener("click", () => $("#help-dialog").close());
 
   /** A shortcut whose button is disabled: say why, in Python's words when it gave a reason. */
   function unavailable(action, reason) {

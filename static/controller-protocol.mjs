@@ -38,8 +38,8 @@
  * @property {{args: {durability?: Durability}, result: RunOutcome}} step  one super-step
  * @property {{args: {durability?: Durability}, result: RunOutcome}} run   to the interrupt or the end
  * @property {{args: {until?: "step" | "end", durability?: Durability}, result: RunOutcome}} resume
- * @property {{args: {approve: boolean, until?: "step" | "end", durability?: Durability},
- *            result: RunOutcome}} answer
+ * @property {{args: {approve?: boolean, until?: "step" | "end", durability?: Durability, value?: any},
+ *            result: RunOutcome}} answer   Approve / Reject, or `value` (any JSON) as the resume value
  * @property {{args: {seam: string, node?: string, step?: number, after?: [string, string | null]},
  *            result: {armed: {seam: string, node: string | null, step: number | null,
  *                             after: [string, string | null] | null}}}} arm_crash

@@ -61,6 +61,8 @@ export class LabSession {
   #oneWriter;
   /** @type {Promise<{snapshotNow: () => Promise<object>}>} the background work, once the first process is ready */
   #background;
+  /** @type {((request: (cmd: string, args?: object) => Promise<any>) => Promise<object>) | null} */
+  #prepare;
 
   /**
    * @param {object} [options]
@@ -72,11 +74,16 @@ export class LabSession {
    *   later visits restore Python from it (default true)
    * @param {boolean} [options.oneWriter] the page keeps one writer per thread across tabs and says
    *   who writes with setWriter (thread-writer.mjs); until it has, a process only reads (default false)
+   * @param {(request: (cmd: string, args?: object) => Promise<any>) => Promise<object>} [options.prepare]
+   *   what a new process is told before it restores, through its platform commands (the playground
+   *   loads the learner's program: play_load); resolves with arguments added to its `restore`
    */
   constructor({
     spare = true, delay = null, ledger = new Ledger(), offline = true, snapshot = true, oneWriter = false,
+    prepare = null,
   } = {}) {
     this.#oneWriter = oneWriter;
+    this.#prepare = prepare;
     let startBackground;
     this.#background = new Promise((resolve) => (startBackground = resolve));
     performance.mark("lab:session");
@@ -90,7 +97,7 @@ export class LabSession {
       spare,
       delay,
       whenCanStart: whenControlled,
-      restore: (call) => this.#restore(call),
+      restore: (call, request) => this.#restore(call, request),
       serve: (process, event) => this.#serve(process, event),
       started: () => startBackground(this.#afterFirstBoot(whenControlled, snapshot)),
       emit: (event) => this.#emit(event),
@@ -223,9 +230,11 @@ export class LabSession {
    * only reading while the page keeps one writer per thread, then say who writes it (Python's
    * set_writer("here") then writes down a run that died).
    * @param {ControllerCall} call the new process's controller
+   * @param {(cmd: string, args?: object) => Promise<any>} request its platform commands
    */
-  async #restore(call) {
-    const restored = await call("restore", this.#restoreArgs());
+  async #restore(call, request) {
+    const prepared = this.#prepare ? await this.#prepare(request) : {};
+    const restored = await call("restore", { ...this.#restoreArgs(), ...prepared });
     if (this.#writer) await call("set_writer", { writer: this.#writer.writer });
     return restored;
   }

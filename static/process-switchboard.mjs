@@ -52,8 +52,9 @@ export class ProcessSwitchboard {
    * @param {boolean} session.spare keep a second process booted, so a crash swaps it in
    * @param {number | null} session.delay seconds each node works; null: the controller's default
    * @param {Promise<unknown>} session.whenCanStart what the first process waits for before it starts
-   * @param {(call: ControllerCall) => Promise<object>} session.restore bring the controller's session up
-   *   in a new process through `call`; resolves with what its `restore` said
+   * @param {(call: ControllerCall, request: (cmd: string, args?: object) => Promise<any>) => Promise<object>}
+   *   session.restore bring the controller's session up in a new process through `call` (its platform
+   *   commands through `request`); resolves with what its `restore` said
    * @param {(process: PythonProcess, event: object) => void} session.serve answer what a process asks
    *   of the page: `records` (from any live process, a spare too) and `world` (from the active one)
    * @param {() => void} session.started the first process is ready: the session's background work may start
@@ -182,7 +183,8 @@ export class ProcessSwitchboard {
     let info, restored;
     try {
       info = await process.whenBooted;
-      restored = await this.#restore((name, args) => this.#call(process, name, args));
+      const request = (cmd, args) => process.client.request(cmd, args);
+      restored = await this.#restore((name, args) => this.#call(process, name, args), request);
     } catch (error) {
       if (process === this.#active) {
         this.#state = "failed";

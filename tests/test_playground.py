@@ -302,3 +302,23 @@ def test_every_problem_is_said_in_both_catalogues_as_python_says_it() -> None:
     for kind, text in TEXTS.items():
         assert english[f"py.play.{kind}"] == text
         assert is_chinese(chinese[f"py.play.{kind}"]), kind
+
+
+def test_langchain_core_messages_resolve_to_lab_messages_where_langchain_core_is_not_installed(monkeypatch):
+    """The browser has no langchain_core: a program's ``from langchain_core.messages import ...`` gets
+    lab.messages' classes there, while it loads; where it is installed, it is langchain_core itself."""
+    import lab.messages
+    from lab.playground import langgraph_imports
+
+    source = program(
+        "from langchain_core.messages import HumanMessage\n"
+        "def work(state: State) -> dict:\n"
+        "    return {}\n"
+        "builder = StateGraph(State)\n"
+        "builder.add_node('work', work)\n"
+        "builder.add_edge(START, 'work')\n"
+        "graph = builder.compile()\n"
+    )
+    monkeypatch.setattr(langgraph_imports, "installed", lambda package: package != "langchain_core")
+    assert load_program(source).module.HumanMessage is lab.messages.HumanMessage
+    assert "langchain_core.messages" not in sys.modules or sys.modules["langchain_core.messages"].__file__

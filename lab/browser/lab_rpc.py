@@ -56,6 +56,7 @@ from lab.checkpoint import BaseCheckpointSaver, CheckpointSaver
 from lab.checkpoint.indexeddb import IndexedDBSaver
 from lab.checkpoint.indexeddb import create_stores as create_checkpoint_stores
 from lab.controller import Journal, LabController
+from lab.controller.profile import GraphProfile
 
 if TYPE_CHECKING:
     from lab.browser.page_records import PageRecords
@@ -105,9 +106,7 @@ async def open_lab(emit: Emit, *, indexeddb: bool) -> dict[str, Any]:
     Returns ``{"lab": {...}}`` for the restore stage's detail: :func:`lab_info` plus ``session``.
     """
     if indexeddb:
-        notice = version_change_notice(emit, DATABASE)
-        db = await idb.open_database(DATABASE, SCHEMA_VERSION, _upgrade, notice)
-        _lab.saver, _lab.journal, _lab.database = IndexedDBSaver(db), IndexedDBJournal(db), DATABASE
+        await open_storage(emit, DATABASE)
     else:
         # here, not above: only a lab without IndexedDB (a cross-site frame) needs them
         from lab.browser.page_journal import PageJournal
@@ -121,6 +120,32 @@ async def open_lab(emit: Emit, *, indexeddb: bool) -> dict[str, Any]:
     _lab.world = PageWorld(emit)
     restored = await _build_controller(_lab.delay)
     return {"lab": {**await lab_info({}), "session": restored}}
+
+
+async def open_storage(emit: Emit, database: str) -> None:
+    """Keep this worker's checkpoints and journal in the IndexedDB database ``database`` (the lab's,
+    or the playground's own, ``lab.browser.play_rpc``), with the lab's schema."""
+    notice = version_change_notice(emit, database)
+    db = await idb.open_database(database, SCHEMA_VERSION, _upgrade, notice)
+    _lab.saver, _lab.journal, _lab.database = IndexedDBSaver(db), IndexedDBJournal(db), database
+
+
+async def use_profile(profile: GraphProfile, database: str) -> LabController:
+    """Make a controller over ``profile``'s graph this worker's (the playground's loaded program),
+    over the worker's world and, where IndexedDB is open, the database ``database`` (without it, the
+    page's records, as for the lab); nothing is restored (the page says which thread)."""
+    _controller()  # the lab must be open: its world (and, without IndexedDB, its records) are reused
+    if _lab.database not in (None, database):
+        await open_storage(_lab.emit, database)
+    _lab.controller = LabController(
+        _lab.saver, _lab.world, _forward, profile=profile, journal=_lab.journal, delay=0
+    )
+    return _lab.controller
+
+
+async def _forward(event: dict[str, Any]) -> None:
+    """The controller's events go to the page as they are."""
+    _lab.emit(event)
 
 
 def version_change_notice(emit: Emit, database: str) -> Callable[[], None]:
@@ -137,12 +162,8 @@ def version_change_notice(emit: Emit, database: str) -> Callable[[], None]:
 
 async def _build_controller(delay: float) -> dict[str, Any] | None:
     """A new controller over this worker's storage and world; the session it restored, if any."""
-
-    async def forward(event: dict[str, Any]) -> None:
-        _lab.emit(event)
-
     _lab.controller = LabController(
-        _lab.saver, _lab.world, forward, profile=AML_PROFILE, journal=_lab.journal, delay=delay
+        _lab.saver, _lab.world, _forward, profile=AML_PROFILE, journal=_lab.journal, delay=delay
     )
     _lab.delay = delay
     # Only read: this may be a spare booting while the active process runs the thread. LabSession

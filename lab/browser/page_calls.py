@@ -70,6 +70,10 @@ class PageCalls:
         finally:
             self._waiting.pop(call, None)
 
+    def tell(self, op: str, args: dict[str, Any]) -> None:
+        """Emit one call and wait for nothing: the page's answer finds no call waiting, and is dropped."""
+        self._emit({"type": self._type, "call": next(self._ids), "op": op, "args": args})
+
     def reply(self, answer: dict[str, Any]) -> bool:
         """Settle a call with the page's ``answer`` ``{call, ok, result | error}``; ``False`` if no
         call waits for that number (any more: it timed out, or was never made)."""

@@ -96,6 +96,12 @@ class PageWorld:
         for row in rows:
             await self._record(lambda kept, row=row: decide_import(kept, row))
 
+    def record_now(self, row: dict[str, Any]) -> None:
+        """Ask the page to record a row decided in Python, without waiting for its answer:
+        ``lab.world``'s calls are synchronous. The event leaves before the node goes on, so a crash
+        after it (the page kills the worker on a later event) still finds the row recorded."""
+        self._calls.tell("record", row)
+
     async def _serve(self, request: dict[str, Any]) -> ChargeReceipt | FilingReceipt:
         decision = await self._record(lambda kept: decide_request(kept, request))
         assert decision.receipt is not None  # a request's decision always answers with a receipt

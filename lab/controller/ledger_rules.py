@@ -23,7 +23,7 @@ from typing import Any
 from lab.controller.messages import Message, message
 from lab.controller.profile import GraphProfile
 
-LABELS = {"charge": "charged", "sar": "filed"}
+LABELS = {"charge": "charged", "sar": "filed", "email": "sent"}
 
 CAUSES = {
     "interrupt": "{node} ran again from its first line when its interrupt was answered, and did it again",

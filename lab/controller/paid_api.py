@@ -41,8 +41,9 @@ __all__ = [
     "request_row",
 ]
 
-Kind = Literal["charge", "sar"]
-RECEIPT_PREFIX: dict[str, str] = {"charge": "ch", "sar": "sar"}
+Kind = Literal["charge", "sar", "email"]
+RECEIPT_PREFIX: dict[str, str] = {"charge": "ch", "sar": "sar", "email": "em"}
+"""Receipt numbers per kind (``email``: ``lab.world.send_email`` in the playground, answered by its row)."""
 SITE_FIELDS = ("thread_id", "node", "task_id", "checkpoint_id")
 COMPARED_PARAMETERS = ("amount_cents", "purpose", "case_id")
 """What a reused key must repeat exactly (Stripe compares the request's parameters)."""
@@ -132,7 +133,8 @@ class ExternalWorld(Protocol):
 @dataclass(frozen=True)
 class Decision:
     """What the world does with one request: the raw ``row`` to record and the ``receipt`` to answer
-    (none for an imported row: its caller was answered in the lab that made it)."""
+    (none for an imported row: its caller was answered in the lab that made it; none for an email,
+    whose caller, ``lab.world``, answers with the row)."""
 
     row: dict[str, Any]
     receipt: ChargeReceipt | FilingReceipt | None
@@ -188,7 +190,8 @@ def decide_request(rows: list[dict[str, Any]], request: dict[str, Any]) -> Decis
         "amount_cents": 0 if original else request["amount_cents"],
         "at": time.time() * 1000,  # ms since 1970, as a JavaScript clock reads it
     }
-    return Decision(row, receipt_for(original or row, replayed=original is not None))
+    receipt = receipt_for(original or row, replayed=original is not None) if row["kind"] != "email" else None
+    return Decision(row, receipt)
 
 
 def decide_import(rows: list[dict[str, Any]], row: dict[str, Any]) -> Decision:

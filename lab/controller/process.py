@@ -174,3 +174,8 @@ class ProcessWorld:
     async def add_entries(self, rows: list[dict[str, Any]]) -> None:
         self.process.check()
         await self.world.add_entries(rows)
+
+    def record_now(self, row: dict[str, Any]) -> None:
+        """Record a row decided in this process without waiting (``lab.world``'s synchronous calls)."""
+        self.process.check()
+        self.world.record_now(row)

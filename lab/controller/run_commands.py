@@ -44,14 +44,23 @@ async def resume(lab: Lab, until: Until = "end", durability: str | None = None) 
     return await lab.driver.start_run("resume", None, read.thread_config(lab), until, durability)
 
 
+NO_VALUE: Any = object()
+"""``answer`` without ``value``: Approve / Reject decide the resume value."""
+
+
 async def answer(
-    lab: Lab, approve: bool, until: Until = "end", durability: str | None = None
+    lab: Lab,
+    approve: bool | None = None,
+    until: Until = "end",
+    durability: str | None = None,
+    value: Any = NO_VALUE,
 ) -> dict[str, Any]:
-    """Answer the open interrupt: ``Command(resume=profile.answer(approve))`` (Approve / Reject)."""
-    if not isinstance(approve, bool):
+    """Answer the open interrupt: ``Command(resume=profile.answer(approve))`` (Approve / Reject), or,
+    given ``value`` (any JSON value, the playground's answer box), ``Command(resume=value)``."""
+    if value is NO_VALUE and not isinstance(approve, bool):
         raise said("input.approve_not_bool", "approve must be true or false")
     await read.refuse_unless(lab, "approve")
-    value = lab.profile.answer(approve)
+    value = lab.profile.answer(approve) if value is NO_VALUE else value
     check_resume((await read.snapshot(lab)).interrupts, value)
     request = Command(resume=value)
     return await lab.driver.start_run("answer", request, read.thread_config(lab), until, durability)

@@ -52,6 +52,10 @@ class InMemoryWorld:
         for row in rows:
             self._rows.append(decide_import(self._rows, row).row)
 
+    def record_now(self, row: dict[str, Any]) -> None:
+        """Keep a row its caller decided (``lab.world``'s synchronous calls in the playground)."""
+        self._rows.append(row)
+
     def _serve(self, request: dict[str, Any]) -> ChargeReceipt | FilingReceipt:
         decision = decide_request(self._rows, request)
         self._rows.append(decision.row)

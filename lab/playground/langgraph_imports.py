@@ -5,7 +5,9 @@ swap itself. While :func:`langgraph_resolves_to_lab` is active, a meta-path find
 ``langgraph`` import: a module the lab mirrors (the table :data:`LAB_MODULES`) gets a thin module
 named after LangGraph's that holds the lab module's names (so ``from langgraph.graph import
 StateGraph`` gives ``lab.graph.StateGraph`` itself); any other ``langgraph`` module is refused by
-name, and so is a client of the network or of an LLM (:data:`NETWORK_MODULES`). Nothing of
+name, and so is a client of the network or of an LLM (:data:`NETWORK_MODULES`). Where
+``langchain_core`` is not installed (the browser), ``langchain_core.messages`` is answered by
+``lab.messages`` the same way (:data:`STAND_INS`). Nothing of
 ``lab`` is changed, and on exit ``sys.modules`` is as it was: in CPython tests,
 where real LangGraph is the oracle, its modules are put back untouched.
 """
@@ -49,6 +51,13 @@ A lab module that does not exist yet (``lab.graph.message`` before ``MessagesSta
 missing, so its import is refused by name like any other."""
 
 
+STAND_INS: dict[str, str | None] = {"langchain_core": None, "langchain_core.messages": "lab.messages"}
+"""Modules a LangGraph program imports besides ``langgraph`` that lab stands in for *only where they
+are not installed* (the browser): ``from langchain_core.messages import HumanMessage`` gives
+``lab.messages``' classes there; where ``langchain_core`` is installed, it is imported itself (and
+``lab.messages`` gives its classes too)."""
+
+
 NETWORK_MODULES = frozenset(
     {"requests", "httpx", "aiohttp", "urllib3", "openai", "anthropic", "langchain", "langchain_openai",
      "langchain_anthropic", "langchain_community", "langsmith"}
@@ -80,9 +89,19 @@ def _is_langgraph(name: str) -> bool:
     return name == "langgraph" or name.startswith("langgraph.")
 
 
+def _stood_in(name: str) -> bool:
+    """``langchain_core(.messages)`` where it is not installed: lab answers it."""
+    return name in STAND_INS and not installed(name.split(".")[0])
+
+
+def installed(package: str) -> bool:
+    """Whether ``package`` is on ``sys.path`` (asked of the path finder: this finder never answers)."""
+    return importlib.machinery.PathFinder.find_spec(package) is not None
+
+
 def _answered_here(name: str) -> bool:
     """Imports the finder answers, whatever ``sys.modules`` held before (it is put back on exit)."""
-    return _is_langgraph(name) or name.split(".")[0] in NETWORK_MODULES
+    return _is_langgraph(name) or name.split(".")[0] in NETWORK_MODULES or _stood_in(name)
 
 
 def _is_package(name: str) -> bool:
@@ -97,6 +116,8 @@ class _LabAsLangGraph(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     ) -> importlib.machinery.ModuleSpec | None:
         if fullname.split(".")[0] in NETWORK_MODULES:
             raise NeedsNetworkError(fullname.split(".")[0])
+        if _stood_in(fullname):
+            return importlib.util.spec_from_loader(fullname, self, is_package=STAND_INS[fullname] is None)
         if not _is_langgraph(fullname):
             return None
         if fullname not in LAB_MODULES or (LAB_MODULES[fullname] and not _exists(LAB_MODULES[fullname])):
@@ -107,7 +128,7 @@ class _LabAsLangGraph(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         return types.ModuleType(spec.name)
 
     def exec_module(self, module: types.ModuleType) -> None:
-        target = LAB_MODULES[module.__name__]
+        target = {**LAB_MODULES, **STAND_INS}[module.__name__]
         if target is None:
             module.__doc__ = f"{module.__name__}, answered by lab (a package: only its modules hold names)"
             return

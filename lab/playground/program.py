@@ -4,7 +4,13 @@ graph a ``langgraph.json`` names.
 The program is LangGraph code (``from langgraph.graph import StateGraph``): it runs in a fresh module
 (``__name__`` is ``playground_program``, so the lines under ``if __name__ == "__main__":``, what the
 program does when run in a terminal, are skipped: in the playground the lab's Run drives the graph),
-with ``langgraph.*`` answered by ``lab`` (:mod:`lab.playground.langgraph_imports`). Then the graph:
+with ``langgraph.*`` answered by ``lab`` (:mod:`lab.playground.langgraph_imports`). A program that
+drives its graph at the top level, outside that guard (``graph.invoke(...)`` right after
+``compile()``, as LangGraph's five-minute example does), has its lines from the first such call on
+skipped too (:func:`script_start`; ``Program.skipped`` says which, the page says so): lab's sync API
+cannot run inside the worker's running event loop, and the lab's Run is what drives the graph here.
+The input of the program's own first ``invoke`` (a literal) is what a new thread starts with, unless
+the learner gives another (:func:`example_input`). Then the graph:
 the one compiled graph the module holds, or, when there are several, the one named ``graph``. A
 compiled graph that is a node of another (a subgraph) does not count. Anything else is a
 :class:`~lab.playground.problems.ProgramError` whose problem names the line.
@@ -12,9 +18,13 @@ compiled graph that is a node of another (a subgraph) does not count. Anything e
 
 from __future__ import annotations
 
+import ast
+import json
 import sys
 import types
+from collections.abc import Collection
 from dataclasses import dataclass
+from typing import Any
 
 from lab.graph.state import CompiledStateGraph, StateGraph
 from lab.playground.langgraph_imports import NeedsNetworkError, NotInLabError, langgraph_resolves_to_lab
@@ -26,7 +36,9 @@ __all__ = [
     "PROGRAM_MODULE",
     "Program",
     "describe_run_error",
+    "example_input",
     "load_program",
+    "script_start",
 ]
 
 MAX_PROGRAM_BYTES = 256 * 1024
@@ -36,6 +48,12 @@ PROGRAM_MODULE = "playground_program"
 their annotations); loading another program replaces it."""
 GRAPH_NAME = "graph"
 """The name that picks the graph to run when a program compiles several."""
+DRIVING_CALLS = frozenset(
+    {"invoke", "stream", "batch", "ainvoke", "astream", "get_state", "get_state_history", "update_state",
+     "bulk_update_state"}
+)  # fmt: skip
+"""Methods whose call at the top level means the program runs its graph there (its script part)."""
+INPUT_CALLS = ("invoke", "stream", "ainvoke", "astream")
 
 
 @dataclass(frozen=True)
@@ -46,6 +64,10 @@ class Program:
     module: types.ModuleType
     graph_name: str
     graph: CompiledStateGraph
+    skipped: tuple[int, int] | None = None
+    """The first and last line of the top-level script part that did not run, if any."""
+    example: Any = None
+    """The input the program's own first ``invoke`` passes, as JSON data (``None``: none found)."""
 
 
 def load_program(source: str) -> Program:
@@ -58,9 +80,12 @@ def load_program(source: str) -> Program:
     if size > MAX_PROGRAM_BYTES:
         raise ProgramError(problem("too_large", size=size, limit=MAX_PROGRAM_BYTES))
     try:
-        code = compile(source, PROGRAM_FILE, "exec")
+        tree = ast.parse(source, PROGRAM_FILE)
     except SyntaxError as error:
         raise ProgramError(problem_at_error(error, "syntax")) from None
+    start = script_start(tree)
+    skipped = None if start is None else (tree.body[start].lineno, tree.body[-1].end_lineno or 0)
+    code = compile(ast.Module(tree.body[:start], type_ignores=[]), PROGRAM_FILE, "exec")
     module = types.ModuleType(PROGRAM_MODULE)
     module.__file__ = PROGRAM_FILE
     sys.modules[PROGRAM_MODULE] = module
@@ -70,7 +95,55 @@ def load_program(source: str) -> Program:
         except Exception as error:
             raise ProgramError(loading_problem(error)) from error
     graph_name, graph = find_graph(module)
-    return Program(source, module, graph_name, graph)
+    return Program(source, module, graph_name, graph, skipped, example_input(tree))
+
+
+def script_start(tree: ast.Module) -> int | None:
+    """The index of the first top-level statement that drives a graph (calls ``.invoke``, ``.stream``,
+    ``.get_state``, ... or ``asyncio.run``), outside functions and classes; ``None`` if there is none."""
+    for index, statement in enumerate(tree.body):
+        if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            continue
+        if _is_main(statement):
+            continue
+        if any(_drives(node) for node in ast.walk(statement)):
+            return index
+    return None
+
+
+def _is_main(statement: ast.stmt) -> bool:
+    """``if __name__ == "__main__":``, which never runs here anyway (the module has another name)."""
+    test = statement.test if isinstance(statement, ast.If) else None
+    return (
+        isinstance(test, ast.Compare)
+        and isinstance(test.left, ast.Name)
+        and test.left.id == "__name__"
+        and any(isinstance(c, ast.Constant) and c.value == "__main__" for c in test.comparators)
+    )
+
+
+def _drives(node: ast.AST) -> bool:
+    """A call of a graph's driving method, or ``asyncio.run(...)``."""
+    if _is_call_of(node, DRIVING_CALLS):
+        return True
+    owner = getattr(getattr(node, "func", None), "value", None)
+    return _is_call_of(node, ("run",)) and isinstance(owner, ast.Name) and owner.id == "asyncio"
+
+
+def _is_call_of(node: ast.AST, methods: Collection[str]) -> bool:
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in methods
+
+
+def example_input(tree: ast.Module) -> Any:
+    """The first argument of the program's first ``.invoke(...)`` (or ``stream``), anywhere in it, when
+    it is a literal (tuples become lists: JSON data); ``None`` otherwise."""
+    for node in ast.walk(tree):
+        if _is_call_of(node, INPUT_CALLS) and node.args:
+            try:
+                return json.loads(json.dumps(ast.literal_eval(node.args[0])))
+            except (ValueError, TypeError, SyntaxError, RecursionError):
+                return None
+    return None
 
 
 def loading_problem(error: Exception) -> Problem:

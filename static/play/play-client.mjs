@@ -2,11 +2,12 @@
  * The seam between /play and the lab's Python worker: the page asks for the playground's commands
  * here and nowhere else, so connecting the instruments is one change in this module.
  *
- * The commands (the controller answers them once it serves any graph; lab/playground/ is their
- * Python side): `play_load {source}` loads a program (lab.playground.load_program: its graph, or a
- * problem `{kind, line, column, say}` at its line), then the lab's own commands drive the loaded
- * graph (run, step, crash, time travel, fork). Until a `send` is given, the client is not connected:
- * it records what the page asked for and answers `{connected: false}`, and the page says so.
+ * The commands (lab/browser/play_rpc.py): `play_load {source, input}` loads a program
+ * (lab.playground.load_program: its graph, or a problem `{kind, line, column, say}` at its line) and
+ * makes it the graph the lab's controller drives; then the lab's own commands drive it (run, step,
+ * crash, time travel, fork: ./instruments.mjs); `play_problem` says where the last failing run raised.
+ * Without a `send`, the client is not connected: it records what the page asked for and answers
+ * `{connected: false}`.
  */
 
 /** @typedef {(command: string, args: Record<string, unknown>) => Promise<unknown>} Send */
@@ -27,7 +28,13 @@ export function createPlayClient(send) {
     connected: Boolean(send),
     /** Everything the page asked for, in order (the tests read it: a shared link asks nothing). */
     asked,
-    /** Load `source` in the worker: `{graph, problem}` once connected. @param {string} source */
-    load: (source) => ask("play_load", { source }),
+    /**
+     * Load `source` in the worker: `{problem}` at its line, or `{graph, checkpointer, skipped, input,
+     * example, input_schema}` (lab/browser/play_rpc.py).
+     * @param {string} source @param {unknown} [input] a new thread's input (null: the program's own example)
+     */
+    load: (source, input = null) => ask("play_load", { source, input }),
+    /** Where the last failing run raised: `{problem}` (null when none did). */
+    problem: () => ask("play_problem", {}),
   };
 }

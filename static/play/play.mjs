@@ -6,13 +6,14 @@
  * - The gallery (./gallery.json, written at build time from gallery/) opens a program.
  * - Share by link (./share.mjs): the program travels in the URL fragment; a shared program is shown,
  *   and nothing runs until Run is pressed.
- * - Run asks the worker through ./play-client.mjs, the one seam to the lab's Python side.
+ * - Run loads the program in the lab's worker and runs it on a new thread, with the lab's instruments
+ *   (./instruments.mjs, through ./play-client.mjs); a problem is marked at its line in the editor.
  * - Every string comes from the catalogues (../i18n/*-play.mjs), in English or 简体中文 (`?lang=zh`).
  */
 
-import { LANGS, lang, onLangChange, setLang, t, translateDom } from "../i18n.mjs";
+import { LANGS, lang, onLangChange, say, setLang, t, translateDom } from "../i18n.mjs";
 import { createEditor } from "./editor.mjs";
-import { createPlayClient } from "./play-client.mjs";
+import { mountInstruments } from "./instruments.mjs";
 import { programFragment, programFromFragment, ShareError } from "./share.mjs";
 
 const $ = (selector) => document.querySelector(selector);
@@ -21,7 +22,6 @@ const requested = new URLSearchParams(location.search).get("lang");
 if (requested && LANGS.includes(requested)) setLang(requested);
 translateDom(document);
 
-const client = createPlayClient();
 const instruments = $("#play-instruments");
 const editorHost = $("#play-editor");
 const editor = createEditor(editorHost, { label: t("play.editorLabel"), describedBy: "play-keys" });
@@ -53,6 +53,7 @@ function openFromGallery() {
   const program = gallery.find((entry) => entry.id === picker.value);
   if (!program) return;
   editor.setDoc(program.source);
+  $("#play-input").value = ""; // a new program: its own invoke's input, unless the learner gives one
   $("#play-origin").hidden = true;
   history.replaceState(null, "", location.pathname + location.search); // the link no longer names it
   fillGallery();
@@ -94,12 +95,47 @@ async function openSharedProgram() {
   return true;
 }
 
+/** A problem of the program (or null: none): said beside the editor, its line marked in it. */
+function showProblem(problem) {
+  const box = $("#play-problem");
+  box.hidden = !problem;
+  if (!problem) {
+    editor.markProblem(null);
+    return;
+  }
+  const text = () => say(problem.say);
+  box.textContent = text();
+  box.dataset.kind = problem.kind;
+  box.dataset.line = String(problem.line ?? "");
+  if (problem.line) editor.markProblem(problem.line, problem.column ?? 1);
+}
+
+const lab = mountInstruments({ onProblem: showProblem, show });
+
 async function run() {
   instruments.dataset.runs = String(Number(instruments.dataset.runs) + 1);
-  const answer = await client.load(editor.getDoc());
-  instruments.dataset.asked = String(client.asked.length);
-  if (!client.connected) show($("#play-run-status"), "play.notConnected");
-  return answer;
+  const text = $("#play-input").value.trim();
+  let input = null;
+  try {
+    input = text ? JSON.parse(text) : null;
+  } catch (error) {
+    show($("#play-run-status"), "play.badJson", { message: error.message });
+    return undefined;
+  }
+  show($("#play-run-status"), "play.running");
+  $("#play-run").disabled = true;
+  const running = lab.runProgram(editor.getDoc(), input);
+  instruments.dataset.asked = String(lab.client.asked.length); // what the page asked of the worker
+  try {
+    const answer = await running;
+    show($("#play-run-status"), answer.problem ? "play.notLoaded" : "play.ran");
+    return answer;
+  } catch (error) {
+    show($("#play-run-status"), "play.failed", { message: error.message ?? String(error) });
+    return undefined;
+  } finally {
+    $("#play-run").disabled = false;
+  }
 }
 
 $("#play-run").addEventListener("click", run);
@@ -109,6 +145,7 @@ $("#lang-select").value = lang();
 $("#lang-select").addEventListener("change", (event) => setLang(event.target.value));
 onLangChange(() => {
   translateDom(document);
+  lab.translate();
   fillGallery();
   editor.view.contentDOM.setAttribute("aria-label", t("play.editorLabel"));
   for (const element of document.querySelectorAll("[data-key]")) {
@@ -122,5 +159,6 @@ fillGallery();
 if (!(await openSharedProgram())) {
   picker.value = gallery[0].id;
   openFromGallery();
+  lab.boot(); // a shared program's page boots Python at its first Run (instruments.mjs)
 }
 document.body.dataset.ready = "true";

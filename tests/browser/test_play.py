@@ -1,12 +1,17 @@
 """The playground page, /play: the editor (CodeMirror, bundled at build time, under the site's CSP) loads
 with line numbers, the gallery opens a program, a shared link reproduces the program and runs nothing
-until Run is pressed, and the page speaks Chinese with ``?lang=zh``. The page boots no Python yet (its
-instruments are connected later), so each test gets an empty profile."""
+until Run is pressed, and the page speaks Chinese with ``?lang=zh`` (these need no Python: each gets an
+empty profile, ``no_python``). Then the instruments, on the returning learner's profile: a gallery
+program runs to its end with LangGraph's values, a crash at a seam of a node the learner wrote resumes
+with the right restored / re-run split and a flagged double charge, an infinite loop is stopped (the
+worker killed and replaced), and the line of a failing node is marked in the editor."""
+
+import json
 
 import pytest
 from playwright.sync_api import Page, expect
 
-pytestmark = pytest.mark.no_python
+from tests.browser.lab_page import wait_until
 
 PROGRAM = "from langgraph.graph import StateGraph\n\n# shared: 你好\nx = 1\n"
 
@@ -27,6 +32,7 @@ def type_program(page: Page, text: str) -> None:
     page.keyboard.insert_text(text)
 
 
+@pytest.mark.no_python
 def test_the_editor_loads_with_line_numbers_and_python_highlighting(page: Page, site: str) -> None:
     errors = open_play(page, f"{site}/play")
     expect(page.locator("#play-editor[data-state='ready'] .cm-editor")).to_be_visible()
@@ -42,6 +48,7 @@ def test_the_editor_loads_with_line_numbers_and_python_highlighting(page: Page, 
     assert errors == []
 
 
+@pytest.mark.no_python
 def test_escape_then_tab_leaves_the_editor(page: Page, site: str) -> None:
     open_play(page, f"{site}/play")
     page.locator(".cm-content").click()
@@ -53,6 +60,7 @@ def test_escape_then_tab_leaves_the_editor(page: Page, site: str) -> None:
     assert not page.evaluate(in_editor)
 
 
+@pytest.mark.no_python
 def test_the_gallery_opens_a_program(page: Page, site: str) -> None:
     open_play(page, f"{site}/play")
     page.select_option("#play-gallery", "fan_out_failing_branch")
@@ -60,6 +68,7 @@ def test_the_gallery_opens_a_program(page: Page, site: str) -> None:
     expect(page.locator("#play-gallery-about")).to_contain_text("pending writes")
 
 
+@pytest.mark.no_python
 def test_a_shared_link_reproduces_the_program_and_runs_nothing(page: Page, site: str) -> None:
     open_play(page, f"{site}/play")
     type_program(page, PROGRAM)
@@ -83,9 +92,10 @@ def test_a_shared_link_reproduces_the_program_and_runs_nothing(page: Page, site:
 
     other.click("#play-run")
     expect(instruments).to_have_attribute("data-asked", "1")
-    expect(other.locator("#play-run-status")).to_contain_text("not connected")
+    expect(other.locator("#play-run-status")).to_contain_text("Loading your program in the lab's Python")
 
 
+@pytest.mark.no_python
 def test_a_program_too_long_for_a_link_is_refused_with_its_size(page: Page, site: str) -> None:
     open_play(page, f"{site}/play")
     noise = page.evaluate("Array.from({length: 30000}, () => Math.random().toString(36)[2]).join('')")
@@ -95,14 +105,190 @@ def test_a_program_too_long_for_a_link_is_refused_with_its_size(page: Page, site
     expect(page.locator("#play-share-link")).to_be_hidden()
 
 
+@pytest.mark.no_python
 def test_a_damaged_link_says_so(page: Page, site: str) -> None:
     open_play(page, f"{site}/play#program=not-deflate-at-all")
     expect(page.locator("#play-origin")).to_contain_text("could not be read")
 
 
+@pytest.mark.no_python
 def test_the_page_speaks_chinese_with_lang_zh(page: Page, site: str) -> None:
     open_play(page, f"{site}/play?lang=zh")
     expect(page.locator("h1")).to_have_text("练习场：运行你自己的图")
     expect(page.locator("#play-gallery option[value='five_minutes']")).to_have_text("五分钟：对话记忆")
     expect(page.locator("#play-run")).to_have_text("运行")
     assert page.evaluate("document.documentElement.lang") == "zh-CN"
+
+
+# -- the instruments (Python boots: the returning learner's profile) ------------------------------------
+
+PAYING_FAN_OUT = """\
+import operator
+from typing import Annotated, TypedDict
+
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.graph import END, START, StateGraph
+
+from lab.world import charge
+
+
+class Order(TypedDict):
+    item: str
+    done: Annotated[list[str], operator.add]
+
+
+def pack(state: Order) -> dict:
+    return {"done": ["packed"]}
+
+
+def pay(state: Order) -> dict:
+    charge(12.50, "shipping of " + state["item"])
+    return {"done": ["paid"]}
+
+
+def ship(state: Order) -> dict:
+    return {"done": ["shipped"]}
+
+
+builder = StateGraph(Order)
+builder.add_node("pack", pack)
+builder.add_node("pay", pay)
+builder.add_node("ship", ship)
+builder.add_edge(START, "pack")
+builder.add_edge(START, "pay")
+builder.add_edge(["pack", "pay"], "ship")
+builder.add_edge("ship", END)
+graph = builder.compile(checkpointer=InMemorySaver())
+graph.invoke({"item": "a lamp", "done": []}, {"configurable": {"thread_id": "t"}})
+"""
+
+LOOPING = """\
+from typing import TypedDict
+
+from langgraph.graph import START, StateGraph
+
+
+class State(TypedDict):
+    n: int
+
+
+def spin(state: State) -> dict:
+    while True:
+        state["n"] += 1
+
+
+builder = StateGraph(State)
+builder.add_node("spin", spin)
+builder.add_edge(START, "spin")
+graph = builder.compile()
+"""
+
+FAILING = LOOPING.replace('    while True:\n        state["n"] += 1\n', '    return {"n": 1 // state["n"]}\n')
+
+
+def open_instruments(page: Page, site: str) -> None:
+    open_play(page, f"{site}/play")
+    wait_until(page, lambda: python_ready(page), "the playground's Python process to be ready")
+
+
+def python_ready(page: Page) -> bool:
+    return page.evaluate("() => document.body.dataset.process === 'ready'")
+
+
+def worker(page: Page) -> int:
+    return page.evaluate("() => window.lab.status.worker")
+
+
+def replaced(page: Page, first_worker: int, what: str) -> None:
+    wait_until(page, lambda: python_ready(page) and worker(page) > first_worker, what)
+
+
+def idle(page: Page) -> bool:
+    return not page.evaluate("() => window.labView.busy")
+
+
+def phase(page: Page) -> str | None:
+    return page.evaluate("() => window.labView.status?.phase ?? null")
+
+
+def controller(page: Page, name: str, args: dict | None = None):
+    return page.evaluate("([name, args]) => window.lab.command(name, args)", [name, args or {}])
+
+
+def run_program(page: Page, source: str | None = None, until: tuple[str, ...] = ("done",)) -> None:
+    """Put ``source`` in the editor (if given), press Run, wait for the run to stop in one of ``until``."""
+    if source is not None:
+        type_program(page, source)
+    page.locator("#play-run").click()
+    wait_until(
+        page,
+        lambda: (
+            page.evaluate("() => !document.querySelector('#play-problem').hidden")
+            or (phase(page) in until and not page.evaluate("() => window.labView.busy"))
+        ),
+        f"the program to run until {until}",
+    )
+
+
+def test_a_gallery_program_runs_to_its_end_with_langgraphs_values(page: Page, site: str) -> None:
+    open_instruments(page, site)  # the gallery's first program: the seed's five-minute chat
+    run_program(page)
+    messages = controller(page, "state")["values"]["messages"]  # each as its repr, the lab's JSON form
+    assert [message.split("(content=")[0] for message in messages] == ["HumanMessage", "AIMessage"]
+    assert ["content='你好'" in messages[0], "content='收到：你好'" in messages[1]] == [True, True]
+    expect(page.locator("#play-load-notes")).to_contain_text("InMemorySaver")
+    assert json.loads(page.locator("#play-input").input_value()) == {"messages": [["user", "你好"]]}
+    expect(page.locator("#checkpoints tbody tr")).to_have_count(3)  # input, loop step 0, chatbot
+
+
+def test_a_crash_in_a_learners_node_resumes_with_the_right_split(page: Page, site: str) -> None:
+    open_instruments(page, site)
+    run_program(page, PAYING_FAN_OUT)
+    expect(page.locator("#play-load-notes")).to_contain_text("Lines 37–37")
+    first_worker = worker(page)
+    controller(page, "arm_crash", {"seam": "task_finish", "node": "pay", "after": ["put_writes", "pack"]})
+    run_program(page, until=("crashed", "resumable"))  # the same program: a new thread, the crash armed
+    replaced(page, first_worker, "the next worker to take over")
+    wait_until(
+        page, lambda: page.locator("button[data-action='resume']").is_enabled(), "Resume to be offered"
+    )
+    page.locator("button[data-action='resume']").click()
+    wait_until(page, lambda: phase(page) == "done" and idle(page), "the resume")
+    resumed = controller(page, "executions")["last_resume"]
+    assert (resumed["restored"], resumed["rerun"]) == (["pack"], ["pay"])
+    thread = controller(page, "state")
+    assert thread["values"]["done"] == ["packed", "paid", "shipped"]
+    ledger = controller(page, "ledger")
+    thread_id = page.evaluate("() => window.labView.session.thread_id")
+    mine = [row for row in ledger["entries"] if row["thread_id"] == thread_id]
+    assert [row["amount_cents"] for row in mine] == [1250, 1250]
+    assert any(d["causes"] == ["crash_rerun"] for d in ledger["duplicates"])
+    expect(page.locator("#ledger")).to_contain_text("×2")
+
+
+def test_an_infinite_loop_is_stopped_by_killing_the_worker(page: Page, site: str) -> None:
+    open_instruments(page, site)
+    type_program(page, LOOPING)
+    page.locator("#play-input").fill('{"n": 0}')
+    page.locator("#play-run").click()
+    stop = page.locator("#play-stop")
+    wait_until(page, lambda: stop.is_enabled(), "Stop to be offered while the node spins")
+    first_worker = worker(page)
+    stop.click()
+    replaced(page, first_worker, "a new worker to replace the spinning one")
+    expect(page.locator("#play-run-status")).to_contain_text("Stopped: the worker was killed")
+    assert page.evaluate("() => window.labView.session.case_id") == "default"  # the thread is still there
+
+
+def test_the_line_of_a_failing_node_is_marked(page: Page, site: str) -> None:
+    open_instruments(page, site)
+    type_program(page, FAILING)
+    page.locator("#play-input").fill('{"n": 0}')
+    run_program(page, until=("error",))
+    problem = page.locator("#play-problem")
+    expect(problem).to_contain_text("Node spin raised at line 11: ZeroDivisionError")
+    expect(page.locator(".cm-line[data-problem-line='11']")).to_be_visible()
+    type_program(page, "x = (\n")  # a syntax error: marked without running anything
+    page.locator("#play-run").click()
+    expect(problem).to_have_attribute("data-kind", "syntax")
+    expect(page.locator(".cm-line[data-problem-line='1']")).to_be_attached()

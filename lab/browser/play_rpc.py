@@ -1,0 +1,98 @@
+"""Worker commands of the playground (``/play``): a learner's program becomes the graph the lab drives.
+
+LangGraph Studio loads the graph a ``langgraph.json`` names and runs it with the server's
+checkpointer; the playground's page sends ``play_load {source, input?}`` and the worker does the
+same: it loads the program (:func:`lab.playground.load_program`, ``langgraph.*`` answered by lab),
+builds the lab's controller over its graph (:func:`lab.playground.session.playground_profile`: the
+graph compiled again over the lab's IndexedDB saver, in the playground's own database
+:data:`PLAY_DATABASE`, so the lab's threads and the playground's never mix), and connects
+``lab.world`` to the lab's ledger. From then on the lab's own commands (``lab {name, args}``: start,
+step, run, resume, answer, arm_crash, frames, fork, view, ...) drive the program's graph.
+
+=============  ===========================  ============================================================
+command        args                         result
+=============  ===========================  ============================================================
+play_load      ``{source, input?}``         ``{problem}`` at its line, or ``{graph, checkpointer,
+                                            skipped, input, example, input_schema}``
+play_problem   ``{}``                       ``{problem}``: where the last failing run raised, or null
+=============  ===========================  ============================================================
+
+A crash kills the worker; the page sends the next one ``play_load`` with the same program before
+it restores the thread (``static/play/instruments.mjs``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from lab.browser import lab_rpc
+from lab.graph import CompiledStateGraph
+from lab.graph.unsupported import NotSupportedError
+from lab.playground import ProgramError, load_program
+from lab.playground.problems import Problem
+from lab.playground.session import LabLedger, playground_profile
+from lab.world import set_recorder
+
+PLAY_DATABASE = "checkpoint-lab-play"
+"""The playground's IndexedDB database: its threads' checkpoints and journal (the lab's schema)."""
+
+
+@dataclass
+class _Play:
+    """This worker's loaded program: where its last failing run raised."""
+
+    problem: Problem | None = None
+
+
+_play = _Play()
+
+
+def _remember(problem: Problem) -> None:
+    _play.problem = problem
+
+
+async def play_load(args: dict[str, Any]) -> dict[str, Any]:
+    """Load ``args["source"]`` and make its graph the one the lab drives; a new thread starts with
+    ``args["input"]`` if given, else with the input of the program's own first ``invoke``, else ``{}``."""
+    source = args.get("source")
+    if not isinstance(source, str):
+        raise ValueError("'source' must be the program's text")
+    try:
+        program = load_program(source)
+    except ProgramError as error:
+        return {"problem": error.problem.as_dict()}
+    given = args["input"] if args.get("input") is not None else program.example or {}
+    ledger = LabLedger()
+    set_recorder(ledger)  # lab.world's calls go to the lab's ledger from now on
+    _play.problem = None
+    profile = playground_profile(program, ledger, given, _remember)
+    controller = await lab_rpc.use_profile(profile, PLAY_DATABASE)
+    graph = program.graph
+    return {
+        "problem": None,
+        "graph": program.graph_name,
+        "checkpointer": type(graph.checkpointer).__name__ if graph.checkpointer is not None else None,
+        "skipped": list(program.skipped) if program.skipped else None,
+        "input": given,
+        "example": program.example,
+        "input_schema": input_schema(graph),
+        "nodes": list(controller.graphs["default"].builder.nodes),
+    }
+
+
+def input_schema(graph: CompiledStateGraph) -> dict[str, Any] | None:
+    """The graph's input JSON schema, the input box's hint; ``None`` where lab has none for a field's
+    type (a message class: ``MessagesState``)."""
+    try:
+        return graph.get_input_jsonschema()
+    except NotSupportedError:
+        return None
+
+
+async def play_problem(_args: dict[str, Any]) -> dict[str, Any]:
+    """Where the last failing run of the loaded program raised: ``{problem: {kind, line, column, say}}``."""
+    return {"problem": _play.problem.as_dict() if _play.problem else None}
+
+
+COMMANDS = {"play_load": play_load, "play_problem": play_problem}

@@ -1,0 +1,151 @@
+"""The playground's lab: a learner's program driven by the lab controller, with the lab's saver and ledger.
+
+LangGraph Studio runs the graph a ``langgraph.json`` names with the server's own checkpointer,
+whatever the code passed to ``compile()``; the playground does the same in the browser. A loaded
+:class:`~lab.playground.program.Program` becomes a
+:class:`~lab.controller.profile.GraphProfile` (:func:`playground_profile`), so every instrument of the
+lab (Step/Run, crash at a seam, resume, interrupts, time travel, the ledger) serves it:
+
+- **the checkpointer is replaced by recompiling**: the program's ``StateGraph`` (the compiled graph's
+  ``builder``) is compiled again with the lab's saver and the program's own ``interrupt_before``,
+  ``interrupt_after`` and ``name``. Whatever the program passed (``InMemorySaver()``, or none) is
+  not used: the lab's saver stores in IndexedDB, so a killed worker's thread resumes;
+- **the outside world**: ``lab.world``'s ``charge`` / ``send_email`` are synchronous (a node calls
+  them like any library), while the lab's ledger lives in the page and answers asynchronously. So
+  :class:`LabLedger` decides each request *synchronously* over its copy of the ledger's rows (the
+  same rule as the AML paid API, :func:`lab.controller.paid_api.decide_request`), posts the decided
+  row to the ledger without waiting, and keeps it in its copy. The copy is read again at the start
+  of every super-step (the profile's run hook), so requests made by an earlier, killed process
+  count, and a double charge is flagged as in the AML lab;
+- **what the crash picker offers**: a node interrupts if its code names ``interrupt`` (read from its
+  code object, not run), and the diagram marks a node whose code names ``charge`` / ``send_email``
+  (``paid``). Such a node is not offered the two ``side_effect`` seams: those are awaited around an
+  *async* call to the world, and ``lab.world`` is called synchronously; its ``task_finish`` (the
+  request made, the writes not yet saved) is the crash that repeats the request on resume;
+- **the input** a new thread starts with is the JSON the learner gave (or the program's own
+  ``invoke`` example, :func:`lab.playground.program.example_input`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+from types import CodeType
+from typing import Any, Protocol
+
+from lab.controller.paid_api import decide_request
+from lab.controller.profile import GraphProfile, SeamHook, graph_profile
+from lab.graph import CompiledStateGraph
+from lab.playground.problems import Problem
+from lab.playground.program import Program, describe_run_error
+from lab.pregel.loop import Seam
+
+__all__ = ["LabLedger", "lab_graph", "node_calls", "playground_profile"]
+
+WORLD_CALLS = frozenset({"charge", "send_email"})
+"""``lab.world``'s functions: a node whose code names one calls the outside world."""
+
+
+class RecordingWorld(Protocol):
+    """The lab's outside world as the ledger copy needs it (the controller's ``ProcessWorld``)."""
+
+    async def entries(self) -> list[dict[str, Any]]: ...
+
+    def record_now(self, row: dict[str, Any]) -> None: ...
+
+
+class LabLedger:
+    """``lab.world``'s recorder in the lab: decides over a copy of the ledger, records in the lab's world."""
+
+    def __init__(self) -> None:
+        self.world: RecordingWorld | None = None  # the live controller's (set when it builds the graph)
+        self.rows: list[dict[str, Any]] = []  # the ledger's rows as last read, plus those decided since
+        self.checkpoint_id: str | None = None  # the checkpoint of the step that runs now
+
+    async def refresh(self, checkpoint_id: str | None) -> None:
+        """Read the ledger again (a new super-step begins at ``checkpoint_id``)."""
+        self.checkpoint_id = checkpoint_id
+        if self.world is not None:
+            self.rows = await self.world.entries()
+
+    def record(self, request: dict[str, Any]) -> dict[str, Any]:
+        """Decide ``request`` (``lab.world``'s raw request) over the copy, record it, answer the row."""
+        if self.world is None:
+            raise RuntimeError("lab.world called outside a run of the playground's lab")
+        request = {**request, "checkpoint_id": request.get("checkpoint_id") or self.checkpoint_id}
+        row = decide_request(self.rows, request).row
+        self.rows.append(row)
+        self.world.record_now(row)
+        return dict(row)
+
+
+def lab_graph(graph: CompiledStateGraph, checkpointer: Any) -> CompiledStateGraph:
+    """``graph`` compiled again from its ``StateGraph`` with ``checkpointer`` instead of its own."""
+    return graph.builder.compile(
+        checkpointer=checkpointer,
+        interrupt_before=graph.interrupt_before or None,
+        interrupt_after=graph.interrupt_after or None,
+        name=graph.name,
+    )
+
+
+def reporting_problems(
+    program: Program, graph: CompiledStateGraph, on_problem: Callable[[Problem], None]
+) -> CompiledStateGraph:
+    """``graph`` whose ``ainvoke`` (what the lab's run driver calls) tells ``on_problem`` where in the
+    program a failing run raised (:func:`~lab.playground.program.describe_run_error`: the node or
+    router, at its line) before the exception goes on as it would."""
+    ainvoke = graph.ainvoke
+
+    async def located(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return await ainvoke(*args, **kwargs)
+        except Exception as error:
+            on_problem(describe_run_error(program, error))
+            raise
+
+    graph.ainvoke = located  # type: ignore[method-assign]
+    return graph
+
+
+def code_names(code: CodeType) -> Iterator[str]:
+    """Every global or attribute name ``code`` and the functions defined in it refer to."""
+    yield from code.co_names
+    for constant in code.co_consts:
+        if isinstance(constant, CodeType):
+            yield from code_names(constant)
+
+
+def node_calls(function: Callable[..., Any]) -> set[str]:
+    """Which of ``charge``, ``send_email``, ``interrupt`` a node's own code names."""
+    code = getattr(function, "__code__", None)
+    return set(code_names(code)) & (WORLD_CALLS | {"interrupt"}) if code else set()
+
+
+def playground_profile(
+    program: Program,
+    ledger: LabLedger,
+    given_input: Any,
+    on_problem: Callable[[Problem], None] = lambda problem: None,
+) -> GraphProfile:
+    """The profile of ``program``'s graph: recompiled over the lab's saver, one case started with
+    ``given_input``, the nodes that call out or interrupt read from their code, ``ledger`` kept fresh,
+    and a failing run's place in the program told to ``on_problem``."""
+
+    def build(world: Any, *, checkpointer: Any) -> CompiledStateGraph:
+        ledger.world = world
+        return reporting_problems(program, lab_graph(program.graph, checkpointer), on_problem)
+
+    def follow(thread_id: str) -> SeamHook:
+        async def on_seam(seam: Seam) -> None:
+            if seam.name == "step_start":
+                await ledger.refresh(seam.checkpoint_id)
+
+        return on_seam
+
+    def traits(name: str, function: Callable[..., Any]) -> dict[str, Any]:
+        calls = node_calls(function)
+        return {"calls_out": False, "interrupts": "interrupt" in calls, "paid": bool(calls & WORLD_CALLS)}
+
+    profile = graph_profile(build, case_input=lambda case_id: given_input, enter_run=follow)
+    return replace(profile, node_traits=traits)

@@ -1,0 +1,271 @@
+/**
+ * The playground's instruments: the lab's own views (static/views/*) over the learner's program.
+ *
+ * LangGraph Studio loads a graph and runs it with its server's checkpointer; here the lab's worker
+ * does (lab/browser/play_rpc.py): `play_load {source, input}` makes the program's graph the one the
+ * lab's controller drives, compiled again over the lab's IndexedDB saver (database
+ * "checkpoint-lab-play"), and `lab.world`'s charges land in the playground's own ledger
+ * ("checkpoint-lab-play-ledger"). From then on everything is the lab page's machinery: the store
+ * over Python's `view()`, the commands (commands.mjs), the LabSession that kills the worker at an
+ * armed seam and swaps in a warm spare. A new process is told the program before it restores the
+ * thread (LabSession's `prepare`), so a crash resumes the learner's own graph.
+ *
+ * The worker boots when the page opens, so Run finds Python ready; a page opened from a shared link
+ * boots it at the first Run (someone else's program: nothing of Python loads until the learner asks).
+ *
+ * Run loads the program when it changed (a new controller: its graph, its seams), then starts a new
+ * thread and runs it; the same program again only starts a new thread, so a crash armed meanwhile
+ * stays armed.
+ *
+ * Stop: a node that never returns keeps the worker's Python busy, and nothing but killing the worker
+ * stops it; Stop does (LabSession.kill, as a crash at a random moment), and says why.
+ */
+import { createCommands } from "../commands.mjs";
+import { say, t } from "../i18n.mjs";
+import { LabSession } from "../lab-session.mjs";
+import { Ledger } from "../ledger.mjs";
+import { createModel, settleSelection, takeView } from "../page-model.mjs";
+import { createStore } from "../store.mjs";
+import { actionButton, relabel, showAction } from "../views/actions.mjs";
+import { mountActivity } from "../views/activity.mjs";
+import { mountBranches } from "../views/branches.mjs";
+import { mountCheckpoints } from "../views/checkpoints.mjs";
+import { mountCrash } from "../views/crash.mjs";
+import { mountExecutions } from "../views/executions.mjs";
+import { mountFork } from "../views/fork.mjs";
+import { mountGraph } from "../views/graph.mjs";
+import { mountInspector } from "../views/inspector.mjs";
+import { mountLedger } from "../views/ledger.mjs";
+import { mountScrubber } from "../views/scrubber.mjs";
+import { h } from "../views/dom.mjs";
+import { mountStorage } from "../views/storage.mjs";
+import { createPlayClient } from "./play-client.mjs";
+
+export const PLAY_LEDGER = "checkpoint-lab-play-ledger";
+const RUN_COMMANDS = ["step", "run", "resume"];
+
+const $ = (selector) => document.querySelector(selector);
+
+/**
+ * Mount the instruments and boot the lab's worker.
+ * @param {{onProblem: (problem: {kind: string, line: number | null, column: number | null,
+ *          say: object} | null) => void, show: (element: HTMLElement, key: string, params?: object) => void}} page
+ */
+export function mountInstruments({ onProblem, show }) {
+  /** @type {{source: string, input: unknown} | null} the program the worker runs (told to every new process) */
+  let loaded = null;
+  let processNumber = 1;
+  let stopping = false;
+  const model = createModel({});
+  model.refreshSelection = () => {
+    settleSelection(model);
+    render();
+  };
+
+  /** @type {LabSession | null} the lab's worker, booted by `boot()` (at once, or at the first Run) */
+  let session = null;
+  const client = createPlayClient((cmd, args) => boot().request(cmd, args));
+  window.labView = model; // for the curious and for tests, as on the lab page
+
+  function boot() {
+    if (session) return session;
+    session = new LabSession({ ledger: new Ledger(PLAY_LEDGER), prepare });
+    session.onEvent(onEvent);
+    window.lab = session;
+    return session;
+  }
+
+  /** A new process: load the program before it restores the thread (nothing loaded: it only reads). */
+  async function prepare(request) {
+    if (!loaded) return { observe_only: true };
+    const answer = await request("play_load", loaded);
+    if (answer.problem) throw new Error(answer.problem.say.text);
+    return {};
+  }
+
+  const crashing = () => model.process !== "ready";
+  const store = createStore(() => session.command("view"), () => processNumber);
+  store.subscribe((view) => {
+    takeView(model, view, processNumber);
+    render();
+  });
+
+  let errorText = null;
+  function showError(text) {
+    errorText = text;
+    $("#error-line").textContent = text ? text() : "";
+    $("#error-line").hidden = !text;
+  }
+
+  const commands = createCommands({ model, store, session: () => session, render, showError, crashing });
+  const { actions } = commands;
+  const views = {
+    crash: mountCrash($("#crash"), actions, $("#crash-report")),
+    graph: mountGraph($("#graph")),
+    executions: mountExecutions($("#executions")),
+    checkpoints: mountCheckpoints($("#checkpoints"), { onSelect: (id) => actions.select(id) }),
+    scrubber: mountScrubber($("#scrubber-view"), actions),
+    inspector: mountInspector($("#inspector-view")),
+    fork: mountFork($("#fork-view"), actions),
+    branches: mountBranches($("#branches-view"), { onBranch: actions.selectBranch, onSelect: (id) => actions.select(id) }),
+    ledger: mountLedger($("#ledger")),
+    activity: mountActivity($("#activity")),
+    storage: mountStorage($("#storage"), actions),
+  };
+
+  /** A run command, then, if the run failed, where in the program (play_problem). */
+  async function located(run) {
+    const result = await run();
+    if (result?.status === "error") onProblem((await client.problem()).problem);
+    return result;
+  }
+
+  const buttons = {
+    ...Object.fromEntries(RUN_COMMANDS.map((name) => [name, actionButton(name, () => located(actions[name]))])),
+    approve: actionButton("approve", () => located(() => actions.answer(true)), { class: "approve" }),
+    reject: actionButton("reject", () => located(() => actions.answer(false)), { class: "reject" }),
+  };
+  const answerJson = h("button", { type: "button", id: "play-answer-json" });
+  answerJson.addEventListener("click", () => located(answerWithJson));
+  const stop = h("button", { type: "button", id: "play-stop", class: "danger" });
+  stop.addEventListener("click", stopRun);
+  $("#play-run-controls").append(buttons.step, buttons.run, buttons.resume, stop);
+  $("#play-answer-buttons").append(buttons.approve, buttons.reject, answerJson);
+
+  function answerWithJson() {
+    let value;
+    try {
+      value = JSON.parse($("#play-answer").value);
+    } catch (error) {
+      showError(() => t("play.badJson", { message: error.message }));
+      return undefined;
+    }
+    model.follow = true;
+    return commands.act("answer", { value }, { label: "approve" });
+  }
+
+  /** Kill the worker under a run that does not stop (an infinite loop in a node) and boot the next. */
+  async function stopRun() {
+    stopping = true;
+    show($("#play-run-status"), "play.stopped");
+    await session.kill();
+  }
+
+  let renderQueued = false;
+  function render() {
+    if (renderQueued) return;
+    renderQueued = true;
+    requestAnimationFrame(renderNow);
+  }
+
+  function renderNow() {
+    renderQueued = false;
+    for (const [name, view] of Object.entries(views)) {
+      try {
+        view.render(model);
+      } catch (error) {
+        console.error(`view ${name} failed to render`, error);
+      }
+    }
+    model.langChanged = false;
+    const busy = Boolean(model.busy) || crashing();
+    for (const [name, button] of Object.entries(buttons)) {
+      relabel(button, t(`action.${name}`));
+      showAction(button, model.actions?.[name], busy || !loaded);
+    }
+    answerJson.textContent = t("play.answerJson");
+    answerJson.disabled = busy || !model.actions?.approve?.enabled;
+    stop.textContent = t("play.stop");
+    stop.disabled = !model.busy || crashing(); // only while a command (a run) waits on the worker
+    const asked = model.review?.request ?? null;
+    $("#play-answer-box").hidden = !model.actions?.approve?.enabled;
+    $("#play-question").textContent = asked ? JSON.stringify(asked) : "";
+    const status = model.status ? say(model.status.message) : "";
+    if ($("#status").textContent !== status) $("#status").textContent = status;
+    $("#process").textContent = crashing()
+      ? t("process.booting", { n: processNumber, stage: "…" })
+      : t("process.ready", { n: processNumber });
+    $("#process").dataset.state = model.process;
+    document.body.dataset.process = model.process;
+    document.body.dataset.busy = model.busy ?? "";
+  }
+
+  function onEvent(event) {
+    if (event.type === "process") onProcessEvent(event);
+    else if (event.type !== "world" && event.type !== "boot" && loaded && !crashing()) {
+      store.changed().catch(() => {});
+    }
+  }
+
+  function onProcessEvent(event) {
+    if (event.worker && ["booting", "ready", "crashed"].includes(event.state)) processNumber = event.worker;
+    if (event.state === "crashed") {
+      model.crashes += 1;
+      model.crashPoint = stopping ? null : (event.crash ?? null);
+      model.process = "crashed";
+    } else if (event.state === "ready") {
+      model.process = "ready";
+      model.busy = null;
+      if (loaded) commands.reread().then(() => { model.crashPoint = null; render(); });
+      if (stopping) show($("#play-run-status"), "play.stoppedDone", { n: processNumber });
+      stopping = false;
+    } else if (event.state === "failed") {
+      showError(() => t("process.rebootFailed", { message: event.error?.message ?? "" }));
+    }
+    render();
+  }
+
+  /**
+   * Load `source` in the worker and run it on a new thread: `{problem}` if it did not load.
+   * @param {string} source @param {unknown} input the thread's input (null: the program's own example)
+   */
+  async function runProgram(source, input) {
+    onProblem(null);
+    showError(null);
+    if (!sameProgram(source, input)) {
+      const answer = await client.load(source, input);
+      if (answer.problem) {
+        loaded = null;
+        onProblem(answer.problem);
+        render();
+        return answer;
+      }
+      loaded = { source, input: answer.input };
+      showLoaded(answer);
+      $("#play-panels").hidden = false;
+    }
+    Object.assign(model, { selectedId: null, detail: null, follow: true, branchLeaf: null, catalog: null });
+    await commands.act("start", { case_id: "default", durability: $("#play-durability").value });
+    await located(actions.run);
+    return { problem: null };
+  }
+
+  /** The program loaded already, with this input: Run starts a new thread of it (an armed crash stays). */
+  function sameProgram(source, input) {
+    return loaded?.source === source && (input === null || JSON.stringify(input) === JSON.stringify(loaded.input));
+  }
+
+  function showLoaded(answer) {
+    const notes = [t("play.loaded", { graph: answer.graph })];
+    notes.push(answer.checkpointer
+      ? t("play.checkpointerReplaced", { checkpointer: answer.checkpointer })
+      : t("play.noCheckpointer"));
+    if (answer.skipped) notes.push(t("play.skipped", { first: answer.skipped[0], last: answer.skipped[1] }));
+    $("#play-load-notes").textContent = notes.join(" ");
+    $("#play-load-notes").hidden = false;
+    if (!$("#play-input").value.trim()) $("#play-input").value = JSON.stringify(answer.input);
+    $("#play-schema-text").textContent = JSON.stringify(answer.input_schema, null, 2);
+    $("#play-schema").hidden = !answer.input_schema;
+  }
+
+  return {
+    client,
+    boot,
+    runProgram,
+    translate() {
+      model.langChanged = true;
+      if (errorText) showError(errorText);
+      render();
+    },
+  };
+}

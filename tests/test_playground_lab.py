@@ -1,0 +1,170 @@
+"""The playground's lab on CPython: a learner's program driven by the lab controller.
+
+What ``play_load`` does in the worker (``lab.browser.play_rpc``), with the CPython stand-ins for the
+page (an in-memory saver, world and journal): the program's graph is compiled again over the lab's
+saver whatever checkpointer it passed, a thread starts with the program's own example input, a crash
+at a seam of a node the learner wrote resumes with the right restored / re-run split, ``lab.world``'s
+charges land in the lab's ledger (a repeat is flagged with its cause), an interrupt is answered with
+any JSON value, and a failing node is reported at its line.
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any
+
+from lab.controller.process import ProcessSaver
+from lab.playground import load_program
+from lab.playground.problems import Problem
+from lab.playground.session import LabLedger, playground_profile
+from lab.world import use_recorder
+from tests.controller_lab import Lab
+
+PAYING_FAN_OUT = """\
+import operator
+from typing import Annotated, TypedDict
+
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.graph import END, START, StateGraph
+
+from lab.world import charge
+
+
+class Order(TypedDict):
+    item: str
+    done: Annotated[list[str], operator.add]
+
+
+def pack(state: Order) -> dict:
+    return {"done": ["packed"]}
+
+
+def pay(state: Order) -> dict:
+    charge(12.50, f"shipping of {state['item']}")  # no idempotency key: runs again if re-run
+    return {"done": ["paid"]}
+
+
+def ship(state: Order) -> dict:
+    return {"done": ["shipped"]}
+
+
+builder = StateGraph(Order)
+builder.add_node("pack", pack)
+builder.add_node("pay", pay)
+builder.add_node("ship", ship)
+builder.add_edge(START, "pack")
+builder.add_edge(START, "pay")
+builder.add_edge(["pack", "pay"], "ship")
+builder.add_edge("ship", END)
+graph = builder.compile(checkpointer=InMemorySaver())
+graph.invoke({"item": "a lamp", "done": []}, {"configurable": {"thread_id": "t"}})
+print(graph.get_state({"configurable": {"thread_id": "t"}}))
+"""
+
+ASKING = """\
+from typing import TypedDict
+
+from langgraph.graph import START, StateGraph
+from langgraph.types import interrupt
+
+
+class Trip(TypedDict, total=False):
+    city: str
+    nights: int
+
+
+def ask(state: Trip) -> dict:
+    answer = interrupt({"question": f"How many nights in {state['city']}?"})
+    return {"nights": answer["nights"]}
+
+
+def check(state: Trip) -> dict:
+    if state["nights"] > 7:
+        raise ValueError("too many nights")
+    return {}
+
+
+builder = StateGraph(Trip)
+builder.add_node("ask", ask)
+builder.add_node("check", check)
+builder.add_edge(START, "ask")
+builder.add_edge("ask", "check")
+graph = builder.compile()
+"""
+
+
+class PlayLab(Lab):
+    """The lab over a loaded program, as ``play_load`` builds it; ``lab.world`` records in its ledger."""
+
+    def __init__(self, source: str, given: Any = None) -> None:
+        self.program = load_program(source)
+        self.ledger = LabLedger()
+        self.problems: list[Problem] = []
+        given = given if given is not None else self.program.example
+        super().__init__(profile=playground_profile(self.program, self.ledger, given, self.problems.append))
+
+    def counted(self, name: str, func: Any) -> Any:
+        async def call(*args: Any, **kwargs: Any) -> Any:  # a learner's node may be a plain def
+            self.calls[name] += 1
+            result = func(*args, **kwargs)
+            return await result if inspect.isawaitable(result) else result
+
+        return call
+
+
+def play(source: str, given: Any = None) -> PlayLab:
+    return PlayLab(source, given)
+
+
+async def test_the_program_runs_on_the_labs_saver_with_its_own_example_input():
+    lab = play(PAYING_FAN_OUT)
+    assert lab.program.skipped == (37, 38)  # the top-level invoke and what follows it did not run
+    assert isinstance(lab.controller.graphs["default"].checkpointer, ProcessSaver)
+    with use_recorder(lab.ledger):
+        await lab.do("start", case_id="default")
+        outcome = await lab.do("run")
+    assert outcome["status"] == "done"
+    assert outcome["values"] == {"item": "a lamp", "done": ["packed", "paid", "shipped"]}
+    rows = (await lab.do("ledger"))["entries"]
+    assert [(row["kind"], row["amount_cents"], row["node"]) for row in rows] == [("charge", 1250, "pay")]
+
+
+async def test_a_crash_in_a_learner_node_resumes_with_the_right_split_and_a_flagged_double_charge():
+    lab = play(PAYING_FAN_OUT)
+    with use_recorder(lab.ledger):
+        await lab.do("start", case_id="default")
+        await lab.do("arm_crash", seam="task_finish", node="pay", after=["put_writes", "pack"])
+        assert (await lab.do("run"))["status"] == "crashed"
+        await lab.crash_and_reboot()
+        outcome = await lab.do("resume")
+    assert outcome["values"]["done"] == ["packed", "paid", "shipped"]
+    resumed = (await lab.do("executions"))["last_resume"]
+    assert (resumed["restored"], resumed["rerun"]) == (["pack"], ["pay"])
+    assert await lab.started() == {"pack": 1, "pay": 2, "ship": 1}
+    ledger = await lab.do("ledger")
+    assert [row["amount_cents"] for row in ledger["entries"]] == [1250, 1250]
+    (double,) = ledger["duplicates"]
+    assert (double["label"], double["causes"]) == ("charged ×2", ["crash_rerun"])
+
+
+async def test_an_interrupt_is_answered_with_a_json_value_and_a_failing_node_is_reported_at_its_line():
+    lab = play(ASKING, {"city": "Lyon"})
+    await lab.do("start", case_id="default")
+    asked = await lab.do("run")
+    assert asked["status"] == "interrupted"
+    assert asked["interrupts"][0]["value"] == {"question": "How many nights in Lyon?"}
+    failed = await lab.do("answer", value={"nights": 9})
+    assert failed["status"] == "error"
+    assert failed["error"]["message"] == "too many nights"
+    (problem,) = lab.problems
+    assert (problem.kind, problem.line, problem.params["name"]) == ("node", 19, "check")
+
+
+async def test_the_diagram_marks_what_each_learner_node_does():
+    lab = play(PAYING_FAN_OUT)
+    diagram = (await lab.do("catalog"))["graphs"]["default"]
+    nodes = {n["id"]: n for n in diagram["nodes"] if n["kind"] == "node"}
+    assert {name: node["paid"] for name, node in nodes.items()} == {"pack": False, "pay": True, "ship": False}
+    interrupting = play(ASKING)
+    catalog = await interrupting.do("catalog")
+    assert [n["id"] for n in catalog["graphs"]["default"]["nodes"] if n.get("interrupts")] == ["ask"]
