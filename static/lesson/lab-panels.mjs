@@ -27,8 +27,8 @@ import { mountThreads } from "../views/threads.mjs";
 const NO_ACTIONS = new Proxy({}, { get: () => () => {} });
 
 /**
- * The panels a lesson can name, in the order the pane shows them: the heading's catalogue key and
- * the lab's views that draw it (`selection`: the pane's own choice of frame and branch). "fork" is
+ * The panels a lesson can name, in the order the pane shows them: the heading's catalogue key (and
+ * its id where a view's region is labelled by it, as on the lab page) and the lab's views that draw it (`selection`: the pane's own choice of frame and branch). "fork" is
  * the selected frame as the inspector shows it (its state and its diff against its parent: what an
  * `update_state` wrote); "graph", "status" and "controls" are always there (the step's control is
  * the lesson's), so they need no section.
@@ -39,6 +39,7 @@ const PANELS = {
   crash: { heading: "panel.crash", mount: (root) => [mountCrash(root, NO_ACTIONS, root.appendChild(h("div", { class: "crash-report" })))] },
   frames: {
     heading: "panel.checkpoints",
+    id: "checkpoints-heading", // the checkpoint table's scroller is labelled by it (checkpoints.mjs)
     mount: (root, selection) => [mountScrubber(root, selection), mountCheckpoints(root, { onSelect: selection.select })],
   },
   branches: {
@@ -72,7 +73,7 @@ export function mountLabPanels(root, panels) {
   for (const [name, panel] of Object.entries(PANELS)) {
     if (!panels.includes(name)) continue;
     const section = h("section", { class: `lab-panel lab-${name}`, dataset: { [`lab${name[0].toUpperCase()}${name.slice(1)}`]: "" } });
-    if (panel.heading) headings.push([section.appendChild(h("h4", {})), panel.heading]);
+    if (panel.heading) headings.push([section.appendChild(h("h4", { id: panel.id })), panel.heading]);
     holder.append(section);
     mounted.push(...panel.mount(section, selection));
   }
