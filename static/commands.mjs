@@ -6,6 +6,7 @@
  * (reset, wipe, help), where the page has them (the playground, static/play/instruments.mjs, has none).
  */
 import { say, t } from "./i18n.mjs";
+import { createSelection } from "./page-model.mjs";
 import { createThreadFileActions } from "./thread-file-ui.mjs";
 import { SHORTCUTS } from "./views/actions.mjs";
 import { RANDOM } from "./views/crash.mjs";
@@ -123,47 +124,7 @@ export function createCommands({ model, store, session, render, showError, crash
     }, 50 + Math.random() * 6 * nodeMs);
   }
 
-  function branchOf(id) {
-    return model.tree?.branches?.find((b) => b.path.includes(id));
-  }
-
-  function select(id) {
-    model.selectedId = id;
-    if (!model.branchPath.includes(id)) {
-      const branch = branchOf(id); // the frame sits on another branch: view the branch that holds it
-      model.branchLeaf = branch && !branch.is_head ? branch.leaf : null;
-    }
-    model.follow = model.branchLeaf === null && model.tree?.head === id;
-    model.refreshSelection();
-  }
-
-  function selectBranch(leaf) {
-    const branch = model.tree?.branches?.find((b) => b.leaf === leaf);
-    model.branchLeaf = branch?.is_head ? null : leaf;
-    model.follow = Boolean(branch?.is_head);
-    model.selectedId = leaf;
-    model.refreshSelection();
-  }
-
-  function nextBranch() {
-    const branches = model.tree?.branches ?? [];
-    if (branches.length < 2) return;
-    const current = branches.findIndex((b) => b.leaf === (model.branchLeaf ?? model.tree.head));
-    selectBranch(branches[(current + 1) % branches.length].leaf);
-  }
-
-  function moveTo(index) {
-    const path = model.branchPath;
-    const id = path[Math.max(0, Math.min(path.length - 1, index))];
-    if (id) select(id);
-  }
-
-  function move(where) {
-    const path = model.branchPath;
-    const index = path.indexOf(model.selectedId);
-    const target = { first: 0, prev: index - 1, next: index + 1, last: path.length - 1 }[where];
-    if (target >= 0 && target < path.length) moveTo(target);
-  }
+  const { select, selectBranch, nextBranch, moveTo, move } = createSelection(model);
 
   async function fork(checkpointId, values, asNode) {
     const args = { checkpoint_id: checkpointId, values, ...(asNode ? { as_node: asNode } : {}) };

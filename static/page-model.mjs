@@ -2,7 +2,7 @@
  * The lab page's model: what its views read. It holds the last answer of Python's `view()`, spread
  * out by job, and the page's own state (the selected frame and branch, the form's choices, whether a
  * command or a reboot is under way). `takeView` copies a view in; `settleSelection` keeps the
- * selection on a frame of the branch in view. No LangGraph concept: the rules are Python's, this is
+ * selection on a frame of the branch in view; `createSelection` moves it (a frame, a branch). No LangGraph concept: the rules are Python's, this is
  * where the page keeps its answer. app.mjs wires it to the store and the views.
  */
 import { lang } from "./i18n.mjs";
@@ -88,4 +88,55 @@ export function settleSelection(model) {
   if (model.follow || !model.frames.some((f) => f.checkpoint_id === model.selectedId)) model.selectedId = path.at(-1);
   const frame = model.frames.find((f) => f.checkpoint_id === model.selectedId);
   model.detail = frame ? { frame, diff: frame.diff } : null;
+}
+
+/**
+ * The page's own choices of frame and branch over a model (the lab page's, or a lesson pane's): each
+ * sets the selection, then calls `model.refreshSelection()` to settle it and draw.
+ * @param {object} model
+ */
+export function createSelection(model) {
+  function branchOf(id) {
+    return model.tree?.branches?.find((b) => b.path.includes(id));
+  }
+
+  function select(id) {
+    model.selectedId = id;
+    if (!model.branchPath.includes(id)) {
+      const branch = branchOf(id); // the frame sits on another branch: view the branch that holds it
+      model.branchLeaf = branch && !branch.is_head ? branch.leaf : null;
+    }
+    model.follow = model.branchLeaf === null && model.tree?.head === id;
+    model.refreshSelection();
+  }
+
+  function selectBranch(leaf) {
+    const branch = model.tree?.branches?.find((b) => b.leaf === leaf);
+    model.branchLeaf = branch?.is_head ? null : leaf;
+    model.follow = Boolean(branch?.is_head);
+    model.selectedId = leaf;
+    model.refreshSelection();
+  }
+
+  function nextBranch() {
+    const branches = model.tree?.branches ?? [];
+    if (branches.length < 2) return;
+    const current = branches.findIndex((b) => b.leaf === (model.branchLeaf ?? model.tree.head));
+    selectBranch(branches[(current + 1) % branches.length].leaf);
+  }
+
+  function moveTo(index) {
+    const path = model.branchPath;
+    const id = path[Math.max(0, Math.min(path.length - 1, index))];
+    if (id) select(id);
+  }
+
+  function move(where) {
+    const path = model.branchPath;
+    const index = path.indexOf(model.selectedId);
+    const target = { first: 0, prev: index - 1, next: index + 1, last: path.length - 1 }[where];
+    if (target >= 0 && target < path.length) moveTo(target);
+  }
+
+  return { select, selectBranch, nextBranch, moveTo, move };
 }

@@ -1,10 +1,12 @@
 /**
- * Presenter mode, for a teacher at a projector: large type, one panel of the step at a time (the
- * question, then the lab, then why: `section[data-stage]`), and the keyboard:
+ * Presenter mode, for a teacher at a projector: large type, the question beside the lab the class
+ * looks at while it votes (the graph's labels scaled up with the text), then the step's control,
+ * then why (`section[data-stage]`), and the keyboard:
  *
  *   P        presenter mode on/off (also the visible toggle; `?present=1` opens a link in it)
- *   1 … 9    pick a choice (the class's vote)
- *   R        reveal the answer, once the class has voted: it stays hidden until this key
+ *   1 … 9    one more vote for that choice: the tally shows each choice's count and a bar
+ *   R        reveal the answer, once the class has voted: it stays hidden until this key, and then
+ *            the choices (with their tally) and the answer stay on screen
  *   Enter    press the step's highlighted control (it has the focus once the answer is out)
  *   → / ←    next / previous step
  *
@@ -53,12 +55,49 @@ function follow(rel) {
 }
 
 /**
+ * The class's votes on this step's question: one count per choice, drawn after each choice as its
+ * count and a bar (`[data-tally]`, its width the choice's share of the votes). Votes are taken while
+ * the question is open (its choices enabled), and start at zero on every step.
+ */
+class Tally {
+  constructor() {
+    this.votes = [];
+  }
+
+  /** One more vote for choice `index` (0-based), if the question is open and has that choice. */
+  add(index) {
+    const choices = [...document.querySelectorAll("[data-lesson] [data-choice]")];
+    if (!choices[index] || choices.every((choice) => choice.disabled)) return;
+    this.votes[index] = (this.votes[index] ?? 0) + 1;
+    this.draw(choices);
+  }
+
+  draw(choices) {
+    const total = this.votes.reduce((sum, count) => sum + (count ?? 0), 0);
+    for (const [index, choice] of choices.entries()) {
+      const count = this.votes[index] ?? 0;
+      let tally = choice.parentElement.querySelector("[data-tally]");
+      if (!tally) {
+        tally = Object.assign(document.createElement("span"), { className: "tally" });
+        tally.dataset.tally = "";
+        tally.append(Object.assign(document.createElement("span"), { className: "bar" }), document.createElement("b"));
+        choice.after(tally);
+      }
+      tally.dataset.votes = String(count);
+      tally.querySelector("b").textContent = String(count);
+      tally.querySelector(".bar").style.width = `${total ? (100 * count) / total : 0}%`; // CSSOM: allowed by the CSP
+    }
+  }
+}
+
+/**
  * Start presenter mode's keys and toggle on a lesson step page.
  * @param {Record<string, string>} words the page's words (present, present_leave, present_keys)
- * @param {{reveal: () => void, pick: (index: number) => void}} step what R and the digits do
+ * @param {{reveal: () => void}} step what R does
  * @returns {() => void} call after the page's content is swapped for another step's
  */
 export function mountPresenter(words, step) {
+  let tally = new Tally();
   document.addEventListener("click", (event) => {
     if (event.target instanceof Element && event.target.closest("[data-present-toggle]")) toggle(words);
   });
@@ -70,12 +109,15 @@ export function mountPresenter(words, step) {
     if (key === "p") toggle(words);
     else if (!presenting()) return;
     else if (key === "r") step.reveal();
-    else if (/^[1-9]$/.test(key)) step.pick(Number(key) - 1);
+    else if (/^[1-9]$/.test(key)) tally.add(Number(key) - 1);
     else if (key === "arrowright") follow("next");
     else if (key === "arrowleft") follow("prev");
     else return;
     event.preventDefault();
   });
   show(words);
-  return () => show(words);
+  return () => {
+    tally = new Tally();
+    show(words);
+  };
 }

@@ -1,7 +1,9 @@
 /**
  * Lesson progress, kept in this browser (localStorage; for this page only where the browser refuses
  * it): which steps of which lesson are done. The lesson list shows it in its `[data-lesson-progress]`
- * placeholders, and each lesson's step list (`ol.lesson-steps`) in a mark after each step's link. Progress is a learner's, not a rule of the lab: Python decides
+ * placeholders, and each lesson's step list (`ol.lesson-steps`) in a mark after each step's link; a
+ * "Reset my progress" button (`[data-reset-progress]`, on the lesson list and every lesson page)
+ * forgets it all. Progress is a learner's, not a rule of the lab: Python decides
  * whether a step is done (lesson_check); this module only remembers that it said so.
  */
 
@@ -33,6 +35,16 @@ export function markDone(lesson, step) {
     localStorage.setItem(KEY, JSON.stringify(done));
   } catch {
     unsaved = done;
+  }
+}
+
+/** Forget every step done, in this browser (the lab's threads and ledger are the lab's: untouched). */
+export function resetProgress() {
+  unsaved = {};
+  try {
+    localStorage.removeItem(KEY);
+  } catch {
+    // refused storage holds nothing to forget
   }
 }
 
@@ -70,5 +82,15 @@ export function showProgress(root) {
     element.dataset.done = String(count);
   }
 }
+
+// One listener for the page's reset buttons, also those of a step swapped in later (runner.mjs).
+document.addEventListener("click", (event) => {
+  const button = event.target instanceof Element && event.target.closest("[data-reset-progress]");
+  if (!button) return;
+  resetProgress();
+  showProgress(document);
+  const said = button.parentElement.querySelector("[data-reset-said]");
+  if (said) said.textContent = button.dataset.saidWord;
+});
 
 showProgress(document);

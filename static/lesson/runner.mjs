@@ -21,15 +21,19 @@
  * already stands where the earlier steps left it; the next lesson's first step (every lesson starts
  * its own case) sends its whole setup. Any other navigation loads the page afresh.
  *
- * The lab beside the step is focused (lab-panels.mjs); presenter mode and its keys are in
- * presenter.mjs. Python's sentences are shown in the page's language (i18n.mjs `say()`); the page's
+ * The lab beside the step shows the panels the lesson names (lab-panels.mjs); while the step is
+ * open, its status line gives the step's own instruction (the question, then what to do), and
+ * Python's status sentence once the step is done: the lab's line names the lab's next control, which
+ * is not always the step's. Presenter mode and its keys are in presenter.mjs; a page in another
+ * site's frame is bare (framed.mjs). Python's sentences are shown in the page's language (i18n.mjs `say()`); the page's
  * own words come from the language's file (`data-words-file`). Both files are fetched while Python
  * boots, and kept offline by the service worker like the page itself.
  */
 import { say, setLang } from "../i18n.mjs";
 import { LabSession } from "../lab-session.mjs";
 import { nodeDelay } from "../url-state.mjs";
-import { mountLabPanels } from "./lab-panels.mjs";
+import { bareWhenFramed } from "./framed.mjs";
+import { mountLabPanels, needsThreads } from "./lab-panels.mjs";
 import { mountPresenter } from "./presenter.mjs";
 import { markDone, showProgress } from "./progress.mjs";
 import { markStorage, writeStorageLine } from "./storage-line.mjs";
@@ -101,10 +105,18 @@ async function send(stepId, part) {
   }
 }
 
-/** What the lab shows now, drawn from Python's `view()`. */
+/** What the lab shows now, drawn from Python's `view()` (and the saved threads, where a lesson lists them). */
 async function showLab() {
-  view.lab.render(await session.command("view"));
+  const threads = needsThreads(lesson.panels) ? (await session.command("threads")).threads : [];
+  view.lab.render(await session.command("view"), threads);
   view.find("[data-lab-view]").hidden = false;
+}
+
+/** The step's instruction for the lab's status line while the step is open: its question, then what
+ * to do; `null` (Python's status sentence) for a step with neither. */
+function instruction(stage) {
+  const text = view.find(stage === "predict" ? "[data-question]" : "[data-instruction]")?.textContent;
+  return text ?? null;
 }
 
 /** Ask Python whether the step is done; when it is, reveal why and keep the progress. */
@@ -113,12 +125,14 @@ async function check() {
   const result = await session.command("lesson_check", { lesson: lesson.id, step: step.id });
   await showLab();
   if (!result.done) {
-    const wrong = Object.entries(result.facts).filter(([, fact]) => !fact.holds);
-    view.say(`${words.not_done}: ${wrong.map(([name, fact]) => `${name} = ${JSON.stringify(fact.actual)}`).join("; ")}`);
+    // What is missing, in the page's language: one sentence per fact (the page's words), never a raw value.
+    const wrong = Object.entries(result.facts).filter(([, fact]) => !fact.holds).map(([name]) => words.not_yet[name]);
+    view.say(`${words.not_done}: ${wrong.join(" ")}`);
     return result;
   }
   section.dataset.done = "true";
   view.stage("why");
+  view.lab.instruct(null);
   reveal(view.find("[data-why]"), view.find("[data-after-vote]"), view.find("[data-takeaway]"));
   view.find("[data-why]").open = true;
   // A step about a repeated charge or filing brings the ledger's flag into view.
@@ -171,6 +185,7 @@ function revealAnswer() {
 
 function open() {
   view.stage("do");
+  view.lab.instruct(instruction("do"));
   for (const button of view.doButtons) button.disabled = false;
   view.say(words.ready);
   view.doButtons[0].focus();
@@ -193,6 +208,7 @@ async function enter(moves) {
   document.querySelector('a[rel="next"]')?.addEventListener("click", goNext);
   if (view.step.predict) {
     for (const choice of view.choices) choice.disabled = false;
+    view.lab.instruct(instruction("predict"));
     await showLab();
     view.say(words.predict_first);
   } else if (view.step.action) {
@@ -219,6 +235,7 @@ async function goNext(event) {
   const nextLesson = sameLesson ? lesson : await fetchJson(nextSection.dataset.lessonFile);
   document.title = next.title;
   document.body.replaceChildren(...next.body.children); // parsed scripts never run: this module stays
+  bareWhenFramed();
   history.pushState(null, "", href);
   lesson = nextLesson;
   view = new StepView();
@@ -227,6 +244,6 @@ async function goNext(event) {
   await enter(moves).catch(failed); // a step that cannot be set up says so, as on a fresh page
 }
 
-const presenterShown = mountPresenter(words, { reveal: revealAnswer, pick: predicted });
+const presenterShown = mountPresenter(words, { reveal: revealAnswer });
 addEventListener("popstate", () => location.reload()); // back to an earlier step: rebuild it
 enter(view.step.moves).catch(failed);

@@ -1,6 +1,6 @@
 /**
  * The case form (case, variant, durability → Start) and the run controls (Step, Run, Resume, Approve,
- * Reject), with the officer's review question when the thread waits at an interrupt.
+ * Reject), with the officer's review question when the thread waits at an interrupt (`mountReview`).
  *
  * What is enabled, and why not, is Python's answer (`view().actions`, lab/controller/actions.py): a
  * disabled button carries the reason as its tooltip. The review box shows the open interrupt and
@@ -31,8 +31,8 @@ export function mountControls(root, actions) {
   const reject = actionButton("reject", () => actions.answer(false), { class: "reject" });
   const takeOver = actionButton("take_over", () => actions.takeOver(), { class: "suggested", id: "action-take-over" });
   const toolbar = h("div", { class: "toolbar", role: "toolbar", id: "run-toolbar" }, step, run, resume, approve, reject, takeOver);
-  const review = h("div", { class: "review", id: "review", hidden: true });
-  const runBox = h("div", { class: "run-box" }, sessionFacts, toolbar, review);
+  const review = mountReview(h("div", { class: "review", id: "review", hidden: true }));
+  const runBox = h("div", { class: "run-box" }, sessionFacts, toolbar, review.root);
   root.append(form, runBox);
 
   let lang = null;
@@ -97,28 +97,41 @@ export function mountControls(root, actions) {
       : t("empty.noThread");
     sessionFacts.classList.toggle("empty", !session);
 
-    const asked = model.review;
-    review.hidden = !asked;
-    if (asked) {
-      const value = asked.request ?? {};
-      const draft = value.draft ?? {};
-      const bought = asked.exports_bought ?? [];
-      replace(review,
-        h("h3", { text: t("review.heading") }),
-        h("p", { class: "question", text: asked.say ? say(asked.say.question) : value.question ?? "" }),
-        draft.subject ? h("dl", { class: "facts" },
-          h("dt", { text: t("review.subject") }), h("dd", { text: draft.subject }),
-          h("dt", { text: t("review.typology") }), h("dd", { text: `${say(asked.say?.typology) || draft.typology} (${t("review.risk")} ${draft.risk})` }),
-          h("dt", { text: t("review.amount") }), h("dd", { text: String(draft.amount_involved) }),
-          h("dt", { text: t("review.narrative") }), h("dd", { text: say(asked.say?.narrative) || (draft.narrative ?? "") })) : "",
-        value.export
-          ? h("p", { class: "warning", text: t("review.exportBought", { id: value.export }) })
-          : bought.length
-            ? h("p", { class: "warning", text: t("review.exportBoughtBefore", { ids: bought.join(", ") }) })
-            : h("p", { class: "muted", text: t("review.noExport") }),
-        h("p", { class: "muted", text: t("review.hint") }));
-    }
+    review.render(model);
   }
 
   return { render, readChoices };
+}
+
+/**
+ * The officer's review question while the thread waits at an interrupt (`view().review`): the open
+ * interrupt's draft and what this thread already bought. Shown under the run controls, and beside a
+ * lesson step that names it.
+ * @param {HTMLElement} root where it is drawn (hidden while nothing is asked)
+ */
+export function mountReview(root) {
+  function render(model) {
+    const asked = model.review;
+    root.hidden = !asked;
+    if (!asked) return;
+    const value = asked.request ?? {};
+    const draft = value.draft ?? {};
+    const bought = asked.exports_bought ?? [];
+    replace(root,
+      h("h3", { text: t("review.heading") }),
+      h("p", { class: "question", text: asked.say ? say(asked.say.question) : value.question ?? "" }),
+      draft.subject ? h("dl", { class: "facts" },
+        h("dt", { text: t("review.subject") }), h("dd", { text: draft.subject }),
+        h("dt", { text: t("review.typology") }), h("dd", { text: `${say(asked.say?.typology) || draft.typology} (${t("review.risk")} ${draft.risk})` }),
+        h("dt", { text: t("review.amount") }), h("dd", { text: String(draft.amount_involved) }),
+        h("dt", { text: t("review.narrative") }), h("dd", { text: say(asked.say?.narrative) || (draft.narrative ?? "") })) : "",
+      value.export
+        ? h("p", { class: "warning", text: t("review.exportBought", { id: value.export }) })
+        : bought.length
+          ? h("p", { class: "warning", text: t("review.exportBoughtBefore", { ids: bought.join(", ") }) })
+          : h("p", { class: "muted", text: t("review.noExport") }),
+      h("p", { class: "muted", text: t("review.hint") }));
+  }
+
+  return { root, render };
 }

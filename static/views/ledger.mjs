@@ -7,6 +7,15 @@
 import { say, t } from "../i18n.mjs";
 import { h, money, replace, shortId } from "./dom.mjs";
 
+const COLUMNS = ["seq", "kind", "id", "node", "frame", "process", "purpose", "amount", "key", "attempt", "flag"];
+
+/** Each cell of a row carries its column's name (`data-label`): a narrow screen shows a row as a card,
+ * one labelled line per cell (style.css). */
+function labelled(row) {
+  [...row.children].forEach((cell, index) => { cell.dataset.label = t(`ledger.col.${COLUMNS[index]}`); });
+  return row;
+}
+
 export function mountLedger(root) {
   const alert = h("div", { class: "double-charge", id: "double-charge", role: "alert" });
   const totals = h("p", { class: "totals", id: "ledger-totals" });
@@ -36,9 +45,8 @@ export function mountLedger(root) {
     if (!entries.length) { replace(table); return; }
     replace(table,
       h("caption", { id: "ledger-caption", text: t("ledger.caption") }),
-      h("thead", {}, h("tr", {}, ...["seq", "kind", "id", "node", "frame", "process", "purpose", "amount", "key", "attempt", "flag"]
-        .map((c) => h("th", { scope: "col", text: t(`ledger.col.${c}`) })))),
-      h("tbody", {}, ...entries.map((e) =>
+      h("thead", {}, h("tr", {}, ...COLUMNS.map((c) => h("th", { scope: "col", text: t(`ledger.col.${c}`) })))),
+      h("tbody", {}, ...entries.map((e) => labelled(
         h("tr", { class: [e.flag && "flagged", e.replayed && "replayed"], dataset: { node: e.node, kind: e.kind, flag: e.flag ?? "", replayed: e.replayed } },
           h("td", { class: "num", text: String(e.seq) }),
           h("td", { text: t(`ledger.kind.${e.kind}`) }),
@@ -50,7 +58,7 @@ export function mountLedger(root) {
           h("td", { class: "num", text: e.replayed ? t("ledger.replayed") : money(e.amount_cents) }),
           h("td", { class: "key", title: e.idempotency_key ?? "", text: e.idempotency_key ? `…${e.idempotency_key.slice(-8)}` : t("ledger.noKey") }),
           h("td", { class: "num", text: String(e.attempt ?? 1) }),
-          h("td", {}, e.flag ? h("strong", { class: "flag", text: say(repeat(e.kind, e.repeats)) }) : say(e.outcome))))));
+          h("td", {}, e.flag ? h("strong", { class: "flag", text: say(repeat(e.kind, e.repeats)) }) : say(e.outcome)))))));
   }
 
   return { render };

@@ -153,6 +153,38 @@ INDEXEDDB_REFUSED = """async () => {
 
 
 @pytest.mark.no_python
+def test_a_framed_lesson_is_bare_and_its_links_out_open_a_new_tab(page, site):
+    """A lesson step in another site's frame (where `/embed?lesson=` opens it): no site header, and
+    every link that leaves the lessons ("Open the lab", "Open this thread in the full lab", the lesson
+    list's sandbox link) opens a new tab instead of loading the lab, which refuses framing, into the
+    frame; links between lesson pages stay in the frame. (The runner is not needed for that.)"""
+    page.route("**/lesson/runner.mjs", lambda route: route.abort())
+    frame_html = f'<iframe src="{site}/learn/en/interrupt/to-review/" width="1000" height="700"></iframe>'
+    with host_page(frame_html) as host:
+        page.goto(host)
+        frame = page.frame(url=re.compile(r"/learn/en/interrupt/to-review/$"))
+        assert frame is not None, [frame.url for frame in page.frames]
+        expect(frame.locator("body")).to_have_attribute("data-framed", "true")
+        expect(frame.locator("body > header")).to_be_hidden()
+        expect(frame.get_by_role("heading", level=2)).to_be_visible()  # the step itself is there
+        out = frame.locator('a[href="/"], a[data-sandbox]')
+        expect(out).to_have_count(2)
+        for link in out.all():
+            assert (link.get_attribute("target"), link.get_attribute("rel")) == ("_blank", "noopener")
+        for link in frame.locator('a[href^="/learn/"]').all():
+            assert link.get_attribute("target") is None, link.get_attribute("href")
+        frame.get_by_role("link", name="All lessons", exact=True).first.click()
+        frame.wait_for_url(re.compile(r"/learn/en/$"))
+        expect(frame.locator("body > header")).to_be_hidden()
+        sandbox = frame.locator('main a[href="/"]')
+        assert (sandbox.get_attribute("target"), sandbox.get_attribute("rel")) == ("_blank", "noopener")
+    # the same page, not framed, keeps its header and its links as they are
+    page.goto(f"{site}/learn/en/interrupt/to-review/")
+    expect(page.locator("body > header")).to_be_visible()
+    assert page.locator('header a[href="/"]').get_attribute("target") is None
+
+
+@pytest.mark.no_python
 def test_an_unknown_lesson_says_which_lessons_exist(page, site):
     page.goto(f"{site}/embed?lesson=nope")
     expect(page.get_by_role("heading", name="No such lesson")).to_be_visible()

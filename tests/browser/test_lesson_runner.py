@@ -45,6 +45,13 @@ def take_step(page, lang: str, lesson_id: str, step_id: str) -> None:
     step, text = lesson.step(step_id), step_texts(lang, lesson_id)[step_id]
     section = page.locator(f'section[data-step="{step_id}"]')
     expect(section).to_have_attribute("data-ready", "true", timeout=SETUP_TIMEOUT_MS)
+    expect_panels(section, lesson)
+    # while the step is open, the lab's status line gives the step's own instruction (not "Press Run")
+    status = section.locator("[data-lab-status]")
+    asked = "[data-question]" if step.predict else "[data-instruction]"
+    if step.predict or step.action:
+        expect(status).to_have_attribute("data-source", "step")
+        expect(status).to_have_text(section.locator(asked).inner_text())
     if step.predict:
         right = step.predict.choices.index(predict_answer(step))
         wrong = next(i for i in range(len(step.predict.choices)) if i != right)
@@ -57,8 +64,39 @@ def take_step(page, lang: str, lesson_id: str, step_id: str) -> None:
         page.get_by_role("button", name=say["controls"][step.action.name], exact=True).click()
     expect(section).to_have_attribute("data-done", "true", timeout=TIMEOUT_MS)
     expect(section.locator("details[data-why]")).to_have_attribute("open", "")
+    expect(status).to_have_attribute("data-source", "lab")  # done: Python's status sentence again
     if step.expects.get("double_causes"):  # the ledger flags the repeat, and the page brings it into view
         expect(section.locator(".double-charge")).to_be_in_viewport()
+
+
+SHOWN_ALWAYS = {"graph", "status", "controls"}
+
+
+def expect_panels(section, lesson) -> None:
+    """The panels the lesson's text points at are beside the step, drawn by the lab's own views (the
+    review shows only while the thread waits at an interrupt); no other panel is."""
+    for panel in set(lesson.panels) - SHOWN_ALWAYS:
+        holder = section.locator(f"[data-lab-{panel}]")
+        expect(holder).to_have_count(1)
+        if panel != "review":
+            expect(holder).to_be_visible()
+    named = set(lesson.panels) - SHOWN_ALWAYS
+    expect(section.locator("[data-lab-panels] > section")).to_have_count(len(named))
+
+
+def step_through_frames(page) -> None:
+    """The frames panel: the scrubber's Previous selects the frame before the newest in the page, and
+    Next selects the newest again; nothing is sent to Python (the checkpoint table stays as it is)."""
+    frames = page.locator("[data-lab-frames]")
+    rows = frames.locator("tbody tr")
+    count = rows.count()
+    expect(rows.nth(count - 1)).to_have_attribute("aria-current", "true")
+    frames.locator('[data-action="prev"]').click()
+    expect(rows.nth(count - 2)).to_have_attribute("aria-current", "true")
+    expect(rows.nth(count - 1)).to_have_attribute("aria-current", "false")
+    frames.locator('[data-action="next"]').click()
+    expect(rows.nth(count - 1)).to_have_attribute("aria-current", "true")
+    expect(rows).to_have_count(count)
 
 
 def next_name(lang: str, number: int) -> str:
@@ -93,6 +131,8 @@ def test_every_lesson_walked_by_clicking(page, site, lang):
             # the step list marks it done, in the page's language (the mark is added by progress.mjs)
             mark = page.locator(f'ol.lesson-steps [data-step-progress="{lesson.id}/{step.id}"]')
             expect(mark).to_have_text(f"✓ {words(lang)['lesson_done']}")
+            if (lesson.id, step.id) == ("checkpoints", "fan-out"):
+                step_through_frames(page)
             if (lesson.id, step.id) == ("crash", "arm"):  # lessons 1 and 2 paid, on threads of their own
                 expect(page.locator("[data-lab-ledger] tbody tr")).to_have_count(0)  # the lesson's ledger
             if index + 1 < len(lesson.steps):
@@ -164,27 +204,40 @@ def test_a_deep_link_to_a_middle_step_rebuilds_it_from_empty_storage(page, site,
     assert_in_language(page, lang)
 
 
+def tally(section, choice: int):
+    """The class's vote count shown after a choice."""
+    return section.locator(f'[data-choice="{choice}"] ~ [data-tally]')
+
+
 def present_step(page, lesson_id: str, step_id: str) -> None:
-    """One step in presenter mode, by the keyboard alone: the class votes wrong (a digit), the hint
-    shows and the answer stays hidden; R reveals it; Enter presses the highlighted control."""
+    """One step in presenter mode, by the keyboard alone: the class votes (two digits for a wrong
+    choice, one for the right one) while the lab is on screen; the tally counts them and the answer
+    stays hidden; R reveals it, and the choices, their tally and the answer stay on screen; Enter
+    presses the highlighted control."""
     step = get_lesson(lesson_id).step(step_id)
     section = page.locator(f'section[data-step="{step_id}"]')
     expect(section).to_have_attribute("data-ready", "true", timeout=SETUP_TIMEOUT_MS)
     if step.predict:
         right = step.predict.choices.index(predict_answer(step))
         wrong = next(i for i in range(len(step.predict.choices)) if i != right)
-        expect(section.locator("[data-lab-view]")).to_be_hidden()  # one panel: the question alone
-        page.keyboard.press(str(wrong + 1))
-        expect(section.locator("[data-hint]")).to_be_visible()
+        expect(section.locator("[data-lab-view]")).to_be_visible()  # the class votes looking at the lab
+        for key in (wrong, wrong, right):
+            page.keyboard.press(str(key + 1))
+        expect(tally(section, wrong)).to_have_attribute("data-votes", "2")
+        expect(tally(section, wrong)).to_contain_text("2")
+        expect(tally(section, right)).to_have_attribute("data-votes", "1")
         expect(section.locator("[data-correct]")).to_be_hidden()
         expect(section.locator("[data-why]")).to_be_hidden()
         page.keyboard.press("r")
         expect(section.locator("[data-choice]").nth(right)).to_have_attribute("data-right", "true")
     if step.action:
         expect(section.locator("[data-control]")).to_be_focused()
-        expect(section.locator(".predict")).to_be_hidden()  # one panel: the question is gone
         page.keyboard.press("Enter")
     expect(section).to_have_attribute("data-done", "true", timeout=TIMEOUT_MS)
+    if step.predict:  # after R the choices, the tally and the answer are on screen
+        expect(section.locator("[data-choice]").nth(right)).to_be_visible()
+        expect(section.locator("[data-correct]")).to_be_visible()
+        expect(tally(section, wrong)).to_have_attribute("data-votes", "2")
     expect(section.locator("[data-why]")).to_be_visible()
     expect(section.locator("[data-lab-graph] svg")).to_be_visible()  # the graph stays on screen
 
@@ -219,7 +272,7 @@ def test_presenter_mode_and_the_keyboard_path_through_a_lesson(page, site):
 def test_a_teacher_presents_lesson_4_step_2_in_chinese_from_a_link_on_a_fresh_machine(browser, site):
     """The issue's done-when: a fresh browser (no storage, no cache) opens the link to lesson 4, step 2,
     in Chinese, in presenter mode, and the teacher presents to the end of the lesson by keyboard alone."""
-    context = browser.new_context()
+    context = browser.new_context(viewport={"width": 1920, "height": 1080})  # a projector
     page = context.new_page()
     page.goto(f"{site}/learn/zh/interrupt/approve/?present=1")
     expect(page.locator("html")).to_have_attribute("lang", re.compile(r"^zh"))
@@ -227,6 +280,12 @@ def test_a_teacher_presents_lesson_4_step_2_in_chinese_from_a_link_on_a_fresh_ma
     expect(page.get_by_role("button", name=words("zh")["present_leave"])).to_be_visible()
     expect(page.locator("[data-present-keys]")).to_have_text(words("zh")["present_keys"])
     expect(page.get_by_role("heading", level=2)).to_have_text("批准")  # readable before Python boots
+    section = page.locator("section[data-lesson]")
+    expect(section).to_have_attribute("data-ready", "true", timeout=SETUP_TIMEOUT_MS)
+    # readable at projector size: the graph's labels scaled with the text (not ~11 px beside 26 px)
+    text_px = page.evaluate("() => parseFloat(getComputedStyle(document.body).fontSize)")
+    label_px = page.locator("[data-lab-graph] svg .label").first.bounding_box()["height"]
+    assert label_px >= 0.6 * text_px, (label_px, text_px)
     present_step(page, "interrupt", "approve")
     expect(page.locator("[data-why]")).to_contain_text("26.50")
     expect(page.locator("[data-lab-status]")).to_contain_text("SAR")  # view()'s status line: filed
