@@ -84,6 +84,7 @@ class PaidApi:
 
 class CaseState(TypedDict, total=False):
     case_id: str
+    customer: dict
     transactions: list
     hits: list
     typology: str
@@ -99,8 +100,13 @@ ran: Counter[str] = Counter()
 crash_in: set[str] = set()
 
 
+CUSTOMERS = {"S-1001": "Dana Whitfield", "S-1002": "Kestrel Freight Ltd", "S-1003": "Priya Raman"}
+"""The lab's cases' customers (lab/aml/cases.py): what ``intake`` writes into the state."""
+
+
 def intake(state):
-    return {"log": [f"intake {state['case_id']}"]}
+    customer = {"name": CUSTOMERS[state["case_id"]]}
+    return {"customer": customer, "log": [f"intake {state['case_id']}"]}
 
 
 def fetch_transactions(state):
