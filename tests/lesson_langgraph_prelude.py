@@ -3,10 +3,11 @@ the lab's AML case graph (lab/aml/graph.py) rebuilt with LangGraph's own classes
 
 What the snippets may name: ``graph``, ``builder``, ``saver``, ``config``, ``api`` (a paid API that
 keeps receipts by idempotency key), ``sars`` (the SARs filed), ``interrupt``, ``Command``,
-``get_config``, ``TypedDict``, ``Annotated``, ``operator``. The test reads (and the snippets never
-show) ``ran`` (how often each node function was entered), ``crash_in`` (nodes that die as they
-start) and ``api.crash_after`` (a request after which the process dies): the lab's armed crashes,
-played as a :class:`Crash` no node catches, after which nothing is saved until the next step.
+``get_config``, ``TypedDict``, ``Annotated``, ``operator``, ``DeltaChannel``, ``CaseState``. The
+test reads (and the snippets never show) ``ran`` (how often each node function was entered),
+``crash_in`` (nodes that die as they start) and ``api.crash_after`` (a request after which the
+process dies): the lab's armed crashes, played as a :class:`Crash` no node catches, after which
+nothing is saved until the next step.
 """
 
 import operator
@@ -14,12 +15,13 @@ import time
 from collections import Counter
 from typing import Annotated, TypedDict
 
+from langgraph.channels.delta import DeltaChannel
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.config import get_config
 from langgraph.graph import END, START, StateGraph
 from langgraph.types import Command, interrupt
 
-__all__ = ["Annotated", "Command", "TypedDict", "get_config", "interrupt", "operator"]
+__all__ = ["Annotated", "Command", "DeltaChannel", "TypedDict", "get_config", "interrupt", "operator"]
 
 
 class Crash(BaseException):

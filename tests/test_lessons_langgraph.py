@@ -83,6 +83,10 @@ STORY: dict[tuple[str, str], tuple[str, str]] = {
         "assert (len(values['log']), len(values['findings'])) == (5, 1)",
     ),
     ("edit-past", "run"): ("", "assert graph.get_state(config).values['outcome'].startswith('Closed: no')"),
+    ("secrets", "input-key"): ("", "assert graph.get_state(other).values['outcome'].startswith('Closed')"),
+    ("storage", "to-review"): (RUN_TO_REVIEW, ""),
+    ("storage", "back"): ("graph = build().compile(checkpointer=saver)  # the default channels again", ""),
+    ("storage", "continue"): ("", "assert sars == ['S-1001']"),
 }
 for mode, kept in (("sync", 4), ("exit", 0)):
     STORY[("durability", f"{mode}-crash")] = (
@@ -135,7 +139,7 @@ def run_snippet(code: str, namespace: dict[str, Any], where: str) -> int:
                 checked += 1
             else:
                 exec(compile(ast.Module([statement], []), where, "exec"), namespace)
-                if isinstance(statement, ast.FunctionDef):
+                if isinstance(statement, ast.FunctionDef | ast.ClassDef):
                     rebuild_with(statement.name, namespace)
         except crash:
             namespace["crashes"] += 1
@@ -143,8 +147,12 @@ def run_snippet(code: str, namespace: dict[str, Any], where: str) -> int:
 
 
 def rebuild_with(name: str, namespace: dict[str, Any]) -> None:
-    """A snippet defined a function: if it is a node's (``def human_review``), the graph now runs it."""
-    if name in namespace["NODES"]:
+    """A snippet defined a function or a class: if it is a node's (``def human_review``), the graph now
+    runs it; if it is a state schema (``class DeltaState(CaseState)``), the graph is built on it."""
+    if name.endswith("State"):
+        builder = namespace["build"](namespace[name], **namespace["replaced"])
+        namespace["graph"] = builder.compile(checkpointer=namespace["saver"])
+    elif name in namespace["NODES"]:
         namespace["replaced"][name] = namespace[name]
         builder = namespace["build"](**namespace["replaced"])
         namespace["graph"] = builder.compile(checkpointer=namespace["saver"])

@@ -23,6 +23,7 @@ LESSON_MODULES = (
     "l7_edit_past",
     "l8_durability",
     "l9_secrets",
+    "l10_storage",
 )
 LESSONS: tuple[Lesson, ...] = tuple(import_module(f"lab.lessons.{name}").LESSON for name in LESSON_MODULES)
 """The lessons, in the order the lesson list shows them."""
