@@ -5,12 +5,13 @@ What the snippets may name: ``graph``, ``builder``, ``saver``, ``config``, ``api
 keeps receipts by idempotency key), ``sars`` (the SARs filed), ``interrupt``, ``Command``,
 ``get_config``, ``TypedDict``, ``Annotated``, ``operator``, ``DeltaChannel``, ``CaseState``. The
 test reads (and the snippets never show) ``ran`` (how often each node function was entered),
-``crash_in`` (nodes that die as they start) and ``api.crash_after`` (a request after which the
-process dies): the lab's armed crashes, played as a :class:`Crash` no node catches, after which
-nothing is saved until the next step.
+``crash_in`` (nodes that die as they start), ``together`` (nodes two runs enter at once) and
+``api.crash_after`` (a request after which the process dies): the lab's armed crashes, played as a
+:class:`Crash` no node catches, after which nothing is saved until the next step.
 """
 
 import operator
+import threading
 import time
 from collections import Counter
 from typing import Annotated, TypedDict
@@ -100,6 +101,8 @@ api = PaidApi()
 sars: list[str] = []
 ran: Counter[str] = Counter()
 crash_in: set[str] = set()
+together: dict[str, threading.Barrier] = {}
+"""Nodes that two runs (two tabs) are inside at the same moment: each waits there for the other."""
 
 
 CUSTOMERS = {"S-1001": "Dana Whitfield", "S-1002": "Kestrel Freight Ltd", "S-1003": "Priya Raman"}
@@ -163,6 +166,8 @@ def counted(name, function):
 
     def node(state):
         ran[name] += 1
+        if name in together:
+            together[name].wait(timeout=10)
         if name in crash_in:
             crash_in.discard(name)
             if name in CRASH_WAITS_FOR:

@@ -87,6 +87,8 @@ STORY: dict[tuple[str, str], tuple[str, str]] = {
     ("storage", "to-review"): (RUN_TO_REVIEW, ""),
     ("storage", "back"): ("graph = build().compile(checkpointer=saver)  # the default channels again", ""),
     ("storage", "continue"): ("", "assert sars == ['S-1001']"),
+    ("one-writer", "two-tabs"): ("together['human_review'] = threading.Barrier(2)", "together.clear()"),
+    ("one-writer", "approve"): (f"{fresh('case-locked')}; sars.clear()\n{RUN_TO_REVIEW}", ""),
 }
 for mode, kept in (("sync", 4), ("exit", 0)):
     STORY[("durability", f"{mode}-crash")] = (

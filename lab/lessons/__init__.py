@@ -24,6 +24,7 @@ LESSON_MODULES = (
     "l8_durability",
     "l9_secrets",
     "l10_storage",
+    "l11_one_writer",
 )
 LESSONS: tuple[Lesson, ...] = tuple(import_module(f"lab.lessons.{name}").LESSON for name in LESSON_MODULES)
 """The lessons, in the order the lesson list shows them."""
