@@ -22,7 +22,16 @@ from langgraph.config import get_config
 from langgraph.graph import END, START, StateGraph
 from langgraph.types import Command, interrupt
 
-__all__ = ["Annotated", "Command", "DeltaChannel", "TypedDict", "get_config", "interrupt", "operator"]
+__all__ = [
+    "Annotated",
+    "Command",
+    "DeltaChannel",
+    "StateGraph",
+    "TypedDict",
+    "get_config",
+    "interrupt",
+    "operator",
+]
 
 
 class Crash(BaseException):
