@@ -404,6 +404,7 @@ def render_narratives(site: Path) -> None:
 
     Files whose name starts with ``_`` are shared templates (the layout), not pages.
     """
+    from narratives.course import render_course_pages
     from narratives.pages import index_context, render_lesson_pages, without_indentation, write_lesson_files
 
     env = _templates(NARRATIVES)
@@ -416,6 +417,7 @@ def render_narratives(site: Path) -> None:
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(without_indentation(html))
         render_lesson_pages(env, site, lang, languages)
+        render_course_pages(env, site, lang, languages)
     write_lesson_files(site, languages)
 
 

@@ -3,23 +3,35 @@ the lab's AML case graph (lab/aml/graph.py) rebuilt with LangGraph's own classes
 
 What the snippets may name: ``graph``, ``builder``, ``saver``, ``config``, ``api`` (a paid API that
 keeps receipts by idempotency key), ``sars`` (the SARs filed), ``interrupt``, ``Command``,
-``get_config``, ``TypedDict``, ``Annotated``, ``operator``. The test reads (and the snippets never
-show) ``ran`` (how often each node function was entered), ``crash_in`` (nodes that die as they
-start) and ``api.crash_after`` (a request after which the process dies): the lab's armed crashes,
-played as a :class:`Crash` no node catches, after which nothing is saved until the next step.
+``get_config``, ``TypedDict``, ``Annotated``, ``operator``, ``DeltaChannel``, ``CaseState``. The
+test reads (and the snippets never show) ``ran`` (how often each node function was entered),
+``crash_in`` (nodes that die as they start), ``together`` (nodes two runs enter at once) and
+``api.crash_after`` (a request after which the process dies): the lab's armed crashes, played as a
+:class:`Crash` no node catches, after which nothing is saved until the next step.
 """
 
 import operator
+import threading
 import time
 from collections import Counter
 from typing import Annotated, TypedDict
 
+from langgraph.channels.delta import DeltaChannel
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.config import get_config
 from langgraph.graph import END, START, StateGraph
 from langgraph.types import Command, interrupt
 
-__all__ = ["Annotated", "Command", "TypedDict", "get_config", "interrupt", "operator"]
+__all__ = [
+    "Annotated",
+    "Command",
+    "DeltaChannel",
+    "StateGraph",
+    "TypedDict",
+    "get_config",
+    "interrupt",
+    "operator",
+]
 
 
 class Crash(BaseException):
@@ -84,6 +96,7 @@ class PaidApi:
 
 class CaseState(TypedDict, total=False):
     case_id: str
+    customer: dict
     transactions: list
     hits: list
     typology: str
@@ -97,10 +110,17 @@ api = PaidApi()
 sars: list[str] = []
 ran: Counter[str] = Counter()
 crash_in: set[str] = set()
+together: dict[str, threading.Barrier] = {}
+"""Nodes that two runs (two tabs) are inside at the same moment: each waits there for the other."""
+
+
+CUSTOMERS = {"S-1001": "Dana Whitfield", "S-1002": "Kestrel Freight Ltd", "S-1003": "Priya Raman"}
+"""The lab's cases' customers (lab/aml/cases.py): what ``intake`` writes into the state."""
 
 
 def intake(state):
-    return {"log": [f"intake {state['case_id']}"]}
+    customer = {"name": CUSTOMERS[state["case_id"]]}
+    return {"customer": customer, "log": [f"intake {state['case_id']}"]}
 
 
 def fetch_transactions(state):
@@ -155,6 +175,8 @@ def counted(name, function):
 
     def node(state):
         ran[name] += 1
+        if name in together:
+            together[name].wait(timeout=10)
         if name in crash_in:
             crash_in.discard(name)
             if name in CRASH_WAITS_FOR:

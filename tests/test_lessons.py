@@ -98,7 +98,7 @@ async def test_a_deep_link_to_a_middle_step_rebuilds_it_from_empty_storage(lesso
 
 
 def test_lessons_have_four_to_eight_steps_and_a_predict_step():
-    assert len(LESSONS) == 8 and len({lesson.id for lesson in LESSONS}) == 8
+    assert len(LESSONS) >= 8 and len({lesson.id for lesson in LESSONS}) == len(LESSONS)
     for lesson in LESSONS:
         assert 4 <= len(lesson.steps) <= 8, lesson.id
         assert any(step.predict for step in lesson.steps), lesson.id

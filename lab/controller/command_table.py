@@ -12,8 +12,10 @@ function that does it (a function of the controller, ``lab``), and what it may c
 
 :func:`dispatch` is generated from it: it refuses a name not in the table, arguments that do not fit
 the function, and a ``write`` while another tab writes; it turns any exception into the plain
-``{"ok": false, "error"}`` the page shows. ``static/controller-protocol.mjs`` documents the same
-commands for the page, and ``tests/test_command_table.py`` checks it against this table.
+``{"ok": false, "error"}`` the page shows. The answer to every command but a read, a refusal
+included, is kept as the last answer (what a lesson's ``refused`` fact reads).
+``static/controller-protocol.mjs`` documents the same commands for the page, and
+``tests/test_command_table.py`` checks it against this table.
 """
 
 from __future__ import annotations
@@ -105,8 +107,9 @@ async def dispatch(lab: Lab, name: str, args: dict[str, Any] | None = None) -> d
         refusal = said("input.bad_arguments", "{name}: {problem}", name=name, problem=str(exc))
         return {"ok": False, "error": error_payload(refusal)}
     if command.access == "write" and (reason := written_elsewhere(read.writer_facts(lab))) is not None:
-        return {"ok": False, "error": error_payload(refused(reason))}
-    answer = await answered(command, lab, args)
+        answer = {"ok": False, "error": error_payload(refused(reason))}
+    else:
+        answer = await answered(command, lab, args)
     if command.access != "read":
         lab.state.last_answer = {"command": name, "args": args, **answer}
     return answer

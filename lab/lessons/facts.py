@@ -143,6 +143,23 @@ def findings(view: View, last: Any) -> int:
     return len(head["values"].get("findings", [])) if head else 0
 
 
+def _customer_name(values: dict[str, Any]) -> str | None:
+    customer = values.get("customer")
+    return customer.get("name") if isinstance(customer, dict) else None
+
+
+def customer_copies(view: View, last: Any) -> int:
+    """Checkpoints of this thread (every branch) whose values hold the customer's name: what a
+    saver, a replay and an export carry."""
+    return sum(_customer_name(frame["values"]) is not None for frame in view["frames"])
+
+
+def customer_on_head(view: View, last: Any) -> str | None:
+    """The customer's name in the head checkpoint's values: what anyone who opens the thread reads."""
+    head = _head(view)
+    return _customer_name(head["values"]) if head else None
+
+
 def durability(view: View, last: Any) -> str | None:
     """The thread's durability mode."""
     return view["session"]["durability"] if view["session"] else None
@@ -193,6 +210,8 @@ FACTS: dict[str, Fact] = {
         outcome,
         log_lines,
         findings,
+        customer_copies,
+        customer_on_head,
         durability,
         refused,
         sent_thread_id,
