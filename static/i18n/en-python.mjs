@@ -49,6 +49,8 @@ export const enPython = {
   "py.ledger.repeat.sar": "filed ×{times}",
   "py.ledger.new.charge": "New charge",
   "py.ledger.new.sar": "New filing",
+  "py.ledger.repeat.email": "sent ×{times}",
+  "py.ledger.new.email": "New email",
   "py.ledger.verdict.clean": "Every operation happened once",
   "py.ledger.verdict.double": "Paid or filed more than once: {labels}",
   "py.ledger.cause.interrupt": "{node} ran again from its first line when its interrupt was answered, and did it again",

@@ -49,6 +49,8 @@ export const zhPython = {
   "py.ledger.repeat.sar": "提交 ×{times}",
   "py.ledger.new.charge": "新扣费",
   "py.ledger.new.sar": "新提交",
+  "py.ledger.repeat.email": "发送 ×{times}",
+  "py.ledger.new.email": "新邮件",
   "py.ledger.verdict.clean": "每项业务操作都只发生了一次",
   "py.ledger.verdict.double": "重复付费或提交：{labels}",
   "py.ledger.cause.interrupt": "中断得到答复后，{node} 从第一行重新运行，又做了一次",
