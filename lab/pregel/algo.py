@@ -27,7 +27,7 @@ from lab.checkpoint.base import ERROR, INTERRUPT, NULL_TASK_ID, RESUME, Checkpoi
 from lab.checkpoint.ids import uuid6
 from lab.pregel.channels import MISSING, Channel, DeltaChannel
 from lab.pregel.ids import interrupt_id, task_id
-from lab.pregel.nodes import PULL, PUSH, ROOT, START, TASKS, Node, routed_writes, state_update
+from lab.pregel.nodes import PULL, PUSH, ROOT, START, TASKS, Branch, Node, routed_writes, state_update
 from lab.pregel.task import Task
 from lab.types import Interrupt
 
@@ -170,41 +170,45 @@ def give_answers(
     task.take_fresh_answer = take_fresh_answer
 
 
-def router_state(
-    specs: Mapping[str, Channel],
-    state_keys: Sequence[str],
-    state: Any,
-    writes: list[tuple[str, Any]],
-) -> Any:
-    """The state a router sees: the task's input plus the task's own writes, applied by the
-    channels' own rules (a reducer folds, an ``Overwrite`` replaces); a whole-value state (one
-    ``__root__`` key) as the value."""
-    whole_value = list(state_keys) == [ROOT]
-    fresh = {ROOT: state} if whole_value else dict(state)
+def fresh_read(channels: Mapping[str, Channel], keys: Sequence[str], writes: list[tuple[str, Any]]) -> Any:
+    """The state a router reads (LangGraph's ``local_read(fresh=True)``): ``keys`` of the step's
+    channels with one task's writes applied by the channels' own rules (a reducer folds, an
+    ``Overwrite`` replaces), the live channels untouched; a whole-value state as its value."""
     by_channel: dict[str, list[Any]] = {}
     for chan, value in writes:
-        if chan in state_keys:
+        if chan in keys:
             by_channel.setdefault(chan, []).append(value)
+    local = dict(channels)
     for chan, values in by_channel.items():
-        channel = specs[chan].restore(fresh.get(chan, MISSING))
-        channel.update(values)
-        fresh[chan] = channel.value
-    return fresh.get(ROOT) if whole_value else fresh
+        local[chan] = channels[chan].restore(channels[chan].value)
+        local[chan].update(values)
+    return read_state(local, keys)
+
+
+def router_input(
+    branch: Branch, channels: Mapping[str, Channel], writes: list[tuple[str, Any]], result: Any
+) -> Any:
+    """What ``branch``'s router is called with: its keys of the fresh state, as its schema shapes
+    them; a router without a schema of its own also sees the keys of a dict the node returned
+    that are not state keys (LangGraph's "passthrough")."""
+    value = branch.as_input(fresh_read(channels, branch.reads, writes))
+    if branch.input_schema is None and isinstance(value, dict) and isinstance(result, dict):
+        return {**result, **value}
+    return value
 
 
 async def node_writes(
     node: Node,
     result: Any,
-    state: Any,
-    specs: Mapping[str, Channel],
+    channels: Mapping[str, Channel],
     state_keys: Sequence[str],
     nodes: Mapping[str, Node],
 ) -> list[tuple[str, Any]]:
     """What a node's return value writes: its state update, its static edges, then its
-    conditional edges (the router sees ``state`` plus those writes)."""
+    conditional edges (each router reads ``channels`` plus those writes)."""
     writes = state_update(result, state_keys) + node.edge_writes
-    if node.branches:
-        writes += await routed_writes(node, router_state(specs, state_keys, state, writes), nodes)
+    for branch in node.branches:
+        writes += await routed_writes(node, branch, router_input(branch, channels, writes, result), nodes)
     return writes
 
 

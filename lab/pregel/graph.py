@@ -111,7 +111,9 @@ class Pregel:
                 )
             elif "__interrupt__" in chunk:
                 asked.extend(chunk["__interrupt__"])
-        return {**latest, "__interrupt__": asked} if asked else latest
+        if not asked:
+            return latest
+        return {**latest, "__interrupt__": asked} if isinstance(latest, dict) else {"__interrupt__": asked}
 
     def invoke(self, input: Any, config: dict[str, Any] | None = None, **kwargs: Any) -> Any:
         return run_sync(self.ainvoke(input, config, **kwargs))
@@ -273,14 +275,11 @@ class Pregel:
             for _, name in updates:
                 if name not in self.nodes:
                     raise InvalidUpdateError(f"Node {name} does not exist")
-            state = algo.read_state(channels, self.state_keys)
             prepared = list(open_tasks.values())  # a node's open task lends its id to its update
             applied = []
             for index, (node_values, name) in enumerate(updates):
                 node = self.nodes[name]
-                writes = await algo.node_writes(
-                    node, node_values, state, self.channels, self.state_keys, self.nodes
-                )
+                writes = await algo.node_writes(node, node_values, channels, self.state_keys, self.nodes)
                 task_id = next((t.id for t in prepared if t.name == name), None)
                 prepared = [t for t in prepared if t.id != task_id]
                 seed = INTERRUPT_SEEN if index == 0 else f"{INTERRUPT_SEEN}:{index}"

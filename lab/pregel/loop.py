@@ -290,7 +290,7 @@ class SuperStepLoop:
                 result = await result
             graph = self.graph
             keys = node.input_keys or graph.state_keys  # START keeps only the input schema's keys
-            writes = await algo.node_writes(node, result, task.input, graph.channels, keys, graph.nodes)
+            writes = await algo.node_writes(node, result, self.channels, keys, graph.nodes)
         except GraphInterrupt as interrupt:
             task.deactivate(token)
             self.finish_order.append(interrupt)

@@ -659,4 +659,4 @@ def aml_exit_durability(t: Trace) -> None:
     t.invoke(app, t.fl.Command(resume="approved"), cfg, label="approve", durability="exit")
 
 
-from . import scenarios_api, scenarios_runtime  # noqa: E402, F401  (register the API and runtime scenarios)
+from . import scenarios_api, scenarios_fidelity, scenarios_runtime  # noqa: E402, F401  (register the scenarios)

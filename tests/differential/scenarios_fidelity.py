@@ -1,0 +1,141 @@
+"""Differential scenarios for issue 23's "silent differences": behaviour `lab` claimed to support
+but did differently from LangGraph (routers' input, whole-value states, sync-only savers, drawing,
+JSON schemas, what a checkpoint holds after a ``Send``, ``update_state`` as ``__input__``/``__copy__``).
+
+Registered with ``@scenario`` like those in ``scenarios.py``; each runs unchanged against LangGraph
+and ``lab``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import operator
+from typing import Annotated, Any
+
+from typing_extensions import TypedDict
+
+from .scenarios import scenario
+from .trace import Trace, thread
+
+
+class Num(TypedDict):
+    x: int
+    log: Annotated[list, operator.add]
+
+
+def seen_by(t: Trace, seen: list, name: str, destination: Any) -> Any:
+    """A router that records what it was given (its type and value) and goes to ``destination``."""
+
+    def route(state: Any) -> Any:
+        shown = dataclasses.asdict(state) if dataclasses.is_dataclass(state) else state
+        seen.append({name: [type(state).__name__, shown]})
+        return destination
+
+    route.__name__ = name
+    return route
+
+
+# --- 1. what a router reads ----------------------------------------------------------------------------
+
+
+@scenario
+def router_after_send(t: Trace) -> None:
+    """The router of a node reached by a ``Send`` reads the graph state plus that node's writes,
+    not the ``Send``'s argument."""
+    fl = t.fl
+    seen: list = []
+
+    def work(arg: dict) -> dict:
+        return {"log": [f"work {arg['item']}"]}
+
+    g = fl.StateGraph(Num).add_node("work", work).add_node("after", t.node("after"))
+    g.add_conditional_edges(fl.START, lambda s: [fl.Send("work", {"item": i}) for i in (1, 2)])
+    g.add_conditional_edges("work", seen_by(t, seen, "after_work", "after"))
+    t.invoke(t.compile(g), {"x": 5, "log": ["in"]}, thread())
+    t.call("routers saw", lambda: seen)
+
+
+@scenario
+def router_at_start(t: Trace) -> None:
+    """A conditional entry point reads the thread's state with the input applied (reducers fold it
+    into what the thread saved), plus input keys that are not state keys."""
+    fl = t.fl
+    seen: list = []
+    g = fl.StateGraph(Num).add_node("a", t.node("a"))
+    g.add_conditional_edges(fl.START, seen_by(t, seen, "entry", "a"))
+    app = t.compile(g)
+    cfg = thread()
+    t.invoke(app, {"x": 1}, cfg, label="first turn (no log given)")
+    t.invoke(app, {"log": ["second"], "not a key": 7}, cfg, label="second turn")
+    t.call("routers saw", lambda: seen)
+
+
+class Secret(TypedDict):
+    x: int
+    secret: str
+
+
+class OnlyX(TypedDict):
+    x: int
+
+
+@dataclasses.dataclass
+class DataNum:
+    x: int
+    log: Annotated[list, operator.add] = dataclasses.field(default_factory=list)
+
+
+@scenario
+def router_input_schemas(t: Trace) -> None:
+    """A router reads its own annotated input schema, else its node's input schema, else the state
+    schema: private keys of other nodes stay out; non-state keys a node returns pass through; a
+    dataclass state reaches its router as an instance."""
+    fl = t.fl
+    seen: list = []
+
+    def keep(state: Secret) -> dict:
+        return {"secret": "s", "x": state["x"] + 1}
+
+    def reads_only_x(state: OnlyX) -> str:
+        seen.append({"own schema": sorted(state.items())})
+        return "tell"
+
+    def tell(state: dict) -> dict:
+        return {"log": ["tell"], "extra": "passed through"}
+
+    g = fl.StateGraph(Num).add_node("keep", keep).add_node("tell", tell).add_node("done", t.node("done"))
+    g.add_edge(fl.START, "keep")
+    g.add_conditional_edges("keep", reads_only_x)
+    g.add_conditional_edges("keep", seen_by(t, seen, "after_keep", fl.END))
+    g.add_conditional_edges("tell", seen_by(t, seen, "after_tell", "done"))
+    t.invoke(t.compile(g), {"x": 1, "log": []}, thread())
+
+    dc = fl.StateGraph(DataNum).add_node("a", lambda s: {"x": s.x + 1})
+    dc.add_edge(fl.START, "a").add_conditional_edges("a", seen_by(t, seen, "dataclass", fl.END))
+    t.invoke(t.compile(dc), {"x": 1}, thread("dataclass"))
+    t.call("routers saw", lambda: seen)
+
+
+# --- 2. whole-value state -------------------------------------------------------------------------------
+
+
+@scenario
+def whole_value_updates(t: Trace) -> None:
+    """``StateGraph(Annotated[list, add])``: a node returning ``[Command(update=...), value]`` applies
+    both; the updates chunk shows each; one task interrupting while a sibling finishes."""
+    fl = t.fl
+
+    def many(state: list) -> list:
+        return [fl.Command(update=["one"]), ["two"]]
+
+    def ask(state: list) -> list:
+        return ["ask:" + fl.interrupt("ok?")]
+
+    g = fl.StateGraph(Annotated[list, operator.add]).add_node("many", many).add_node("ask", ask)
+    g.add_node("sibling", lambda state: ["sibling"])
+    g.add_edge(fl.START, "many").add_edge("many", "ask").add_edge("many", "sibling")
+    app = t.compile(g)
+    cfg = thread()
+    t.stream(app, ["in"], cfg, stream_mode=["updates", "values"])
+    t.invoke(app, ["again"], thread("invoke"), label="invoke until the interrupt")
+    t.invoke(app, fl.Command(resume="yes"), cfg, label="resume")
