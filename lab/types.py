@@ -113,7 +113,7 @@ def _allow_in_checkpoints() -> None:
 
     register_type(Interrupt, field_types={"id": (str,)})
     register_type(Send, field_types={"node": (str,)})
-    register_type(Command, field_types={"update": (dict, type(None)), "goto": (str, list, tuple)})
+    register_type(Command, field_types={"goto": (str, Send, list, tuple)})  # update, resume: any value
     register_type(Overwrite, field_types={"type": (str,)})
 
 

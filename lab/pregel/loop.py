@@ -56,7 +56,7 @@ from lab.pregel import algo, delta
 from lab.pregel.algo import INTERRUPT_SEEN, StepWrites
 from lab.pregel.channels import Channel
 from lab.pregel.ids import is_interrupt_id
-from lab.pregel.nodes import START, Node, goto_writes, state_writes_view, task_result
+from lab.pregel.nodes import START, Node, command_update, goto_writes, state_writes_view, task_result
 from lab.pregel.task import Task
 from lab.runtime import Runtime
 from lab.types import Command, Durability
@@ -176,6 +176,8 @@ class SuperStepLoop:
                 await self.save_writes(NULL_TASK_ID, writes)
         if self.replaying or carried:  # a new branch: the start's writes may be another child's
             self.delta_forced = None
+        if self.saved_id is None:  # a new thread: the input's writes sit on a checkpoint never stored
+            self.delta_forced = None
         updated = algo.apply_null_writes(
             self.checkpoint,
             self.channels,
@@ -212,7 +214,7 @@ class SuperStepLoop:
                 raise RuntimeError(MULTIPLE_INTERRUPTS)
             else:
                 writes.append((RESUME, answers))
-        writes += list((command.update or {}).items())
+        writes += command_update(command.update, self.graph.state_keys)
         if not writes and self.resume_map is None:
             raise EmptyInputError("Received empty Command input (give resume=, update= or goto=)")
         return writes

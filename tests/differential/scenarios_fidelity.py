@@ -139,3 +139,30 @@ def whole_value_updates(t: Trace) -> None:
     t.stream(app, ["in"], cfg, stream_mode=["updates", "values"])
     t.invoke(app, ["again"], thread("invoke"), label="invoke until the interrupt")
     t.invoke(app, fl.Command(resume="yes"), cfg, label="resume")
+
+
+# --- 6. what lab saves, it loads --------------------------------------------------------------------------
+
+
+@scenario
+def command_in_checkpoint(t: Trace) -> None:
+    """A ``Command`` given to a new thread is stored in its first checkpoint, whatever it holds (a
+    ``Send`` as ``goto``, a list of pairs as ``update``): the thread's history must still load."""
+    fl = t.fl
+
+    def work(arg: dict) -> dict:
+        return {"log": [f"work {arg['item']}"]}
+
+    g = fl.StateGraph(Num).add_node("work", work).add_node("a", t.node("a")).add_edge(fl.START, "a")
+    app = t.compile(g)
+    t.invoke(app, fl.Command(goto=fl.Send("work", {"item": 1})), thread("send"), label="goto=Send")
+    both = fl.Command(goto=[fl.Send("work", {"item": 2}), "a"])
+    t.invoke(app, both, thread("list"), label="goto=[Send, a]")
+    # (not t.invoke: its history would show the stored pairs, tuples in lab and lists in LangGraph,
+    # whose serializer turns tuples into lists: a deliberate difference, see README)
+    pairs, cfg = fl.Command(update=[("log", ["pair"]), ("x", 1)]), thread("pairs")
+    t.call("update=[pairs]", app.invoke, pairs, cfg)
+    t.call("its history's values", lambda: [(s.values, s.next) for s in app.get_state_history(cfg)])
+    whole = fl.StateGraph(Annotated[list, operator.add]).add_node("a", lambda s: ["a"])
+    whole.add_edge(fl.START, "a")
+    t.invoke(t.compile(whole), fl.Command(update=["listed"]), thread("whole"), label="update=[value]")
