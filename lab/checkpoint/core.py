@@ -92,8 +92,9 @@ def _enriched_metadata(config: Config, metadata: CheckpointMetadata) -> dict[str
         key: value.replace("\x00", "") if isinstance(value, str) else value for key, value in metadata.items()
     }
     for source in (config.get("metadata"), config.get("configurable")):
-        for key, value in (source or {}).items():
-            if key in result or key in _OWN_CONFIG_KEYS or key.startswith(("langgraph_", "__")):
+        for key in (source or {}).keys() - result.keys() - _OWN_CONFIG_KEYS:  # mostly none: one set operation
+            value = source[key]
+            if key.startswith(("langgraph_", "__")):
                 continue
             if isinstance(value, str):
                 result[key] = value.replace("\x00", "")
@@ -269,7 +270,7 @@ class CheckpointSaver(BaseCheckpointSaver):
                     "task_id": task_id,
                     "idx": idx,
                     "channel": channel,
-                    "value": self._dump(value, f"the write to {channel!r} of task {task_id!r}"),
+                    "value": self._dump(value, "the write to {!r} of task {!r}", channel, task_id),
                     "task_path": task_path,
                     "overwrite": idx < 0,  # special slots: last write wins; regular: first wins
                 }
@@ -281,14 +282,15 @@ class CheckpointSaver(BaseCheckpointSaver):
         if channel not in values:
             return EMPTY
         value = values[channel]
-        return DELTA if isinstance(value, DeltaSentinel) else self._dump(value, f"channel {channel!r}")
+        return DELTA if isinstance(value, DeltaSentinel) else self._dump(value, "channel {!r}", channel)
 
-    def _dump(self, value: Any, what: str) -> TypedValue:
-        """Serialize ``value``; an error names ``what`` it was (a channel, a write...)."""
+    def _dump(self, value: Any, what: str, *names: Any) -> TypedValue:
+        """Serialize ``value``; an error names what it was (a channel, a write...): ``what`` with
+        ``names`` formatted in (only then: most values save)."""
         try:
             return self.serde.dumps_typed(value)
         except UnsavableValueError as error:
-            raise error.at(what) from None
+            raise error.at(what.format(*names)) from None
 
     # --- reading ------------------------------------------------------------------------------
 
@@ -480,7 +482,7 @@ class CheckpointSaver(BaseCheckpointSaver):
                 "checkpoint_ns": checkpoint_ns,
                 "channel": channel,
                 "version": versions[channel],
-                "value": self._dump(DeltaSnapshot(value), f"channel {channel!r}"),
+                "value": self._dump(DeltaSnapshot(value), "channel {!r}", channel),
             }
             for channel, value in values.items()
         ]

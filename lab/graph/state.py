@@ -18,7 +18,6 @@ keys, a reducer that cannot take ``(a, b)``, a checkpointer that is not a saver,
 from __future__ import annotations
 
 import dataclasses
-import functools
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any
 
@@ -337,9 +336,7 @@ class StateGraph:
         """``branch`` with what its router reads: its own input schema's keys, else its node's,
         else the state schema's (a conditional entry point's), as that schema."""
         schema = branch.input_schema or self.node_schemas.get(source, self.state_schema)
-        return dataclasses.replace(
-            branch, reads=tuple(schema_fields(schema)), as_input=functools.partial(as_schema, schema)
-        )
+        return dataclasses.replace(branch, reads=tuple(schema_fields(schema)), as_input=as_schema(schema))
 
     def _validate(self, *interrupt_lists: Any) -> None:
         known = set(self.nodes)

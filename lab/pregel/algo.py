@@ -25,9 +25,20 @@ from typing import Any
 
 from lab.checkpoint.base import ERROR, INTERRUPT, NULL_TASK_ID, RESUME, Checkpoint
 from lab.checkpoint.ids import uuid6
-from lab.pregel.channels import MISSING, Channel, DeltaChannel
+from lab.pregel.channels import MISSING, Channel
 from lab.pregel.ids import interrupt_id, task_id
-from lab.pregel.nodes import PULL, PUSH, ROOT, START, TASKS, Branch, Node, routed_writes, state_update
+from lab.pregel.nodes import (
+    PULL,
+    PUSH,
+    ROOT,
+    START,
+    TASKS,
+    Branch,
+    Node,
+    is_whole_value,
+    routed_writes,
+    state_update,
+)
 from lab.pregel.task import Task
 from lab.types import Interrupt
 
@@ -73,7 +84,7 @@ def triggered(node: Node, channels: Mapping[str, Channel], checkpoint: Checkpoin
 
 def read_state(channels: Mapping[str, Channel], keys: Iterable[str]) -> Any:
     """The state as a dict of its keys; a whole-value state (one ``__root__`` key) as the value."""
-    if list(keys) == [ROOT]:
+    if is_whole_value(keys):
         return channels[ROOT].value if channels[ROOT].is_available() else None
     return {k: channels[k].value for k in keys if channels[k].is_available()}
 
@@ -236,9 +247,10 @@ def apply_writes(
     versions = checkpoint["channel_versions"]
     bump_step = any(t.triggers for t in tasks)
 
-    for task in tasks:  # each task has now seen the triggers it ran on
-        seen = checkpoint["versions_seen"].setdefault(task.name, {})
-        seen.update({chan: versions[chan] for chan in task.triggers if chan in versions})
+    versions_seen = checkpoint["versions_seen"]
+    for task in tasks:  # each task has now seen the triggers it ran on (a new dict: checkpoints share them)
+        seen = {chan: versions[chan] for chan in task.triggers if chan in versions}
+        versions_seen[task.name] = {**versions_seen.get(task.name, {}), **seen}
 
     version = next_version(max(versions.values()) if versions else None, None) if next_version else None
 
@@ -261,7 +273,9 @@ def apply_writes(
 
     if bump_step:  # a step went by: ephemeral channels nobody wrote are cleared
         for chan, channel in channels.items():
-            if not channel.expires or chan in updated or not channel.is_available():
+            if channel.value is MISSING or not channel.expires:  # (the cheap questions first)
+                continue
+            if chan in updated or not channel.is_available():
                 continue
             if channel.update([]) and version is not None:
                 versions[chan] = version
@@ -290,10 +304,12 @@ def apply_null_writes(
     )
 
 
-def reuse_finished_writes(tasks: Mapping[str, Task], pending_writes: Iterable[PendingWrite]) -> list[Task]:
+def reuse_finished_writes(tasks: Mapping[str, Task], pending_writes: Sequence[PendingWrite]) -> list[Task]:
     """Give each task that finished before the crash or interrupt its saved writes back, so it
     does not run again; return those tasks."""
-    reused = []
+    reused: list[Task] = []
+    if not pending_writes:
+        return reused
     for tid, status in task_statuses(pending_writes).items():
         if tid in tasks and status.finished:
             tasks[tid].writes.extend(status.output)
@@ -325,21 +341,19 @@ def create_checkpoint(
     """The next checkpoint: the channels' values and versions. A delta channel stores its
     sentinel, or a ``DeltaSnapshot`` if it is in ``snapshot`` (see ``lab.pregel.delta``)."""
     versions = checkpoint["channel_versions"]
-    values = {}
-    for name in versions:
-        if name not in channels:
-            continue
-        channel = channels[name]
-        if isinstance(channel, DeltaChannel):
-            values[name] = channel.stored(snapshot=name in snapshot)
-        elif (value := channel.checkpoint()) is not MISSING:
-            values[name] = value
+    values = {
+        name: value
+        for name in versions
+        if name in channels and (value := channels[name].checkpoint()) is not MISSING
+    }
+    for name in snapshot:
+        values[name] = channels[name].snapshot()
     return {
         "v": 4,
         "id": uuid6(clockseq=step),
         "ts": datetime.now(UTC).isoformat(),
         "channel_values": values,
         "channel_versions": dict(versions),
-        "versions_seen": {node: dict(seen) for node, seen in checkpoint["versions_seen"].items()},
+        "versions_seen": dict(checkpoint["versions_seen"]),  # each node's entry is replaced, never changed
         "updated_channels": sorted(updated) if updated is not None else None,
     }

@@ -103,14 +103,12 @@ class Pregel:
         latest: Any = None
         asked: list[Any] = []
         async for mode, chunk in self.astream(input, config, stream_mode=["values", "updates"], **kwargs):
-            if mode == "values":  # invoke returns the output schema's keys; values chunks have all
-                latest = (
-                    {k: v for k, v in chunk.items() if k in self.output_keys}
-                    if isinstance(chunk, dict)
-                    else chunk
-                )
+            if mode == "values":
+                latest = chunk
             elif "__interrupt__" in chunk:
                 asked.extend(chunk["__interrupt__"])
+        if isinstance(latest, dict):  # invoke returns the output schema's keys; values chunks have all
+            latest = {k: v for k, v in latest.items() if k in self.output_keys}
         if not asked:
             return latest
         return {**latest, "__interrupt__": asked} if isinstance(latest, dict) else {"__interrupt__": asked}
@@ -292,12 +290,11 @@ class Pregel:
             algo.apply_writes(checkpoint, channels, applied, saver.get_next_version, self.trigger_to_nodes)
 
         id_step = step if as_node == END and values is None else step + 1  # as LangGraph numbers ids
-        snapshot = delta.to_snapshot(channels, checkpoint["channel_versions"], stored_versions, forced=None)
+        moved = algo.new_versions(checkpoint["channel_versions"], stored_versions)
+        snapshot = delta.to_snapshot(channels, moved, None)
         new = algo.create_checkpoint(checkpoint, channels, id_step, None, snapshot)
         metadata = {"source": "update", "step": step + 1, "parents": {}}
-        return await saver.aput(
-            put_config, new, metadata, algo.new_versions(new["channel_versions"], stored_versions)
-        )
+        return await saver.aput(put_config, new, metadata, moved)
 
     def update_state(self, config: dict[str, Any], values: Any, as_node: str | None = None) -> dict[str, Any]:
         return run_sync(self.aupdate_state(config, values, as_node))

@@ -41,7 +41,6 @@ from lab.checkpoint.base import (
     WRITES_IDX_MAP,
     BaseCheckpointSaver,
     Checkpoint,
-    copy_checkpoint,
     empty_checkpoint,
 )
 from lab.config import task_config
@@ -264,8 +263,9 @@ class SuperStepLoop:
         """Run the step's tasks concurrently; each task's stream chunks are yielded as soon as it
         finishes, while its slower siblings keep running. A failure does not cancel the others."""
         todo = [t for t in self.tasks.values() if not t.writes]
-        restored = [t.name for t in self.tasks.values() if t.writes]  # saved writes reused, not re-run
-        await self.seam("step_start", detail={"tasks": [t.name for t in todo], "restored": restored})
+        if self.on_seam is not None:
+            restored = [t.name for t in self.tasks.values() if t.writes]  # saved writes reused, not re-run
+            await self.seam("step_start", detail={"tasks": [t.name for t in todo], "restored": restored})
         self.finish_order: list[BaseException] = []
         self.running = []
         if len(todo) == 1:  # inline: no scheduling hop, so a save queued in the background is still in flight
@@ -284,11 +284,12 @@ class SuperStepLoop:
     async def execute(self, task: Task, *, alone: bool = False) -> None:
         """Run one task's node and save what came of it: its writes, its interrupt or its error."""
         node = self.graph.nodes[task.name]
-        await self.seam("task_start", task)
+        if self.on_seam is not None:
+            await self.seam("task_start", task)
         token = task.activate()
         try:
             result = task.input if node.func is None else node.call(task.input, self.task_config(task))
-            if inspect.isawaitable(result):
+            if type(result) is not dict and inspect.isawaitable(result):  # (most nodes return a dict)
                 result = await result
             graph = self.graph
             keys = node.input_keys or graph.state_keys  # START keeps only the input schema's keys
@@ -322,7 +323,8 @@ class SuperStepLoop:
         task.writes.extend(writes)
         if all(w[0] in algo.CONTROL_WRITES for w in task.writes):
             task.writes.append((NO_WRITES, None))  # record that it finished, even with no output
-        await self.seam("task_finish", task)
+        if self.on_seam is not None:
+            await self.seam("task_finish", task)
         await self.save_writes(task.id, task.writes, task)
         self.emit_update(task)
 
@@ -345,16 +347,17 @@ class SuperStepLoop:
         if not writes:
             return
         self.written_task_ids.add(task_id)
-        if all(w[0] in WRITES_IDX_MAP for w in writes):
+        if writes[0][0] in WRITES_IDX_MAP and all(w[0] in WRITES_IDX_MAP for w in writes):
             writes = list({w[0]: w for w in writes}.values())
         if task_id == NULL_TASK_ID:
             self.pending[:] = [w for w in self.pending if w[0] != task_id or w[1] not in WRITES_IDX_MAP]
             writes = sorted(writes, key=lambda w: w[0] in WRITES_IDX_MAP)
             to_save = [w[1:] for w in self.pending if w[0] == task_id] + writes
         else:
-            self.pending[:] = [w for w in self.pending if w[0] != task_id]
+            if self.pending:
+                self.pending[:] = [w for w in self.pending if w[0] != task_id]
             to_save = writes
-        self.pending.extend((task_id, c, v) for c, v in writes)
+        self.pending += [(task_id, c, v) for c, v in writes]
         if self.saver and self.durability != "exit":
             await self.persist_writes(task_id, to_save, task)
 
@@ -362,12 +365,12 @@ class SuperStepLoop:
         config = self._config_at(self.checkpoint["id"])
         path = algo.task_path_str(task.path) if task else ""
         saved = self.saver.aput_writes(config, writes, task_id, path)
-        channels = [c for c, _ in writes]
-        await self.persist(saved, "put_writes", task, {"channels": channels})
+        await self.persist(saved, "put_writes", task, lambda: {"channels": [c for c, _ in writes]})
 
     # -- 5. finish the step: apply writes, save the next checkpoint --------------------------------
     async def finish_step(self) -> None:
-        await self.seam("step_end")
+        if self.on_seam is not None:
+            await self.seam("step_end")
         self.updated = self.apply(self.tasks.values())
         self.emit_values(self.updated)
         self.pending.clear()
@@ -396,7 +399,9 @@ class SuperStepLoop:
         if exiting and self.checkpoint["id"] == self.saved_id:
             return
         saving = bool(self.saver) and (exiting or self.durability != "exit")
-        snapshot = self._delta_snapshot(forced=None if exiting else self.delta_forced) if saving else set()
+        versions = self.checkpoint["channel_versions"]
+        new_versions = algo.new_versions(versions, self.stored_versions) if saving else {}
+        snapshot = delta.to_snapshot(self.channels, new_versions, None if exiting else self.delta_forced)
         if not exiting:
             self.metadata = {**metadata, "step": self.step, "parents": {}}
             self.checkpoint = algo.create_checkpoint(
@@ -410,29 +415,28 @@ class SuperStepLoop:
             }
         if saving:
             self.delta_forced = set()
-            versions = self.checkpoint["channel_versions"]
-            new_versions = algo.new_versions(versions, self.stored_versions)
-            self.stored_versions = dict(versions)
             parent_id = self.checkpoint_config["configurable"].get("checkpoint_id")
             self.parent_config = self._config_at(parent_id) if parent_id else None
-            saved = self.saver.aput(
-                self.checkpoint_config, copy_checkpoint(self.checkpoint), self.metadata, new_versions
-            )
+            handed = handed_over(self.checkpoint)
+            self.stored_versions = handed["channel_versions"]  # (neither the saver nor the loop changes it)
+            saved = self.saver.aput(self.checkpoint_config, handed, self.metadata, new_versions)
             self.saved_id = self.checkpoint["id"]
             self.checkpoint_config = self._config_at(self.checkpoint["id"])
-            await self.persist(saved, "put", None, {"source": self.metadata.get("source")})
+            source = self.metadata.get("source")
+            await self.persist(saved, "put", None, lambda: {"source": source})
         if not exiting:
             self.step += 1
 
-    def _delta_snapshot(self, forced: set[str] | None) -> set[str]:
-        """The delta channels the checkpoint about to be saved stores whole (``lab.pregel.delta``)."""
-        versions = self.checkpoint["channel_versions"]
-        return delta.to_snapshot(self.channels, versions, self.stored_versions, forced)
-
     # -- saving in the foreground ("sync") or background ("async") ----------------------------------
     async def persist(
-        self, saving: Coroutine[Any, Any, Any], seam: str, task: Task | None, detail: dict
+        self,
+        saving: Coroutine[Any, Any, Any],
+        seam: str,
+        task: Task | None,
+        detail: Callable[[], dict[str, Any]],
     ) -> None:
+        """Run a save now ("sync", "exit") or behind the earlier ones ("async"), then report its seam
+        (with the ``detail`` it makes, asked for only when a hook listens)."""
         if self.durability == "async":
             previous, step, checkpoint_id = self._saving, self.step, self.checkpoint["id"]
 
@@ -444,12 +448,14 @@ class SuperStepLoop:
                     saving.close()  # an earlier save failed or the process died: this one never runs
                     raise
                 await saving
-                await self.seam(seam, task, detail=detail, step=step, checkpoint_id=checkpoint_id)
+                if self.on_seam is not None:
+                    await self.seam(seam, task, detail=detail(), step=step, checkpoint_id=checkpoint_id)
 
             self._saving = asyncio.ensure_future(in_order())
         else:
             await saving
-            await self.seam(seam, task, detail=detail)
+            if self.on_seam is not None:
+                await self.seam(seam, task, detail=detail())
 
     async def settle(self) -> None:
         """End of run: with ``durability="exit"`` save now; wait for background saves."""
@@ -530,7 +536,9 @@ class SuperStepLoop:
             self.output.append((mode, chunk))
 
     def drain(self) -> list[tuple[str, Any]]:
-        chunks, self.output = self.output, []
+        chunks = self.output
+        if chunks:
+            self.output = []
         return chunks
 
     def emit_values(self, updated: set[str] | None = None) -> None:
@@ -625,8 +633,20 @@ class SuperStepLoop:
         }
 
     def _config_at(self, checkpoint_id: str) -> dict[str, Any]:
+        if self.checkpoint_config["configurable"].get("checkpoint_id") == checkpoint_id:
+            return self.checkpoint_config
         conf = {**self.checkpoint_config["configurable"], "checkpoint_id": checkpoint_id}
         return {**self.checkpoint_config, "configurable": conf}
+
+
+def handed_over(checkpoint: Checkpoint) -> Checkpoint:
+    """The checkpoint as the saver gets it: a copy of the dicts the loop goes on changing (its versions;
+    a node's seen versions are replaced, never changed), so a background save stores this moment."""
+    return {
+        **checkpoint,
+        "channel_versions": dict(checkpoint["channel_versions"]),
+        "versions_seen": dict(checkpoint["versions_seen"]),
+    }
 
 
 def cancelled_by_the_caller() -> bool:

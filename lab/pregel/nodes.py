@@ -36,6 +36,11 @@ ROOT = "__root__"
 """The one channel of a whole-value state, e.g. ``StateGraph(Annotated[list, operator.add])``."""
 
 
+def is_whole_value(state_keys: Sequence[str]) -> bool:
+    """Is this the state of ``StateGraph(Annotated[list, add])`` (one ``__root__`` key)?"""
+    return len(state_keys) == 1 and state_keys[0] == ROOT
+
+
 def branch_channel(node: str) -> str:
     return f"branch:to:{node}"
 
@@ -103,10 +108,19 @@ class Node:
     def call(self, state: Any, config: dict[str, Any]) -> Any:
         """Run the function with ``config`` current (``get_config()``); an ``async def`` node's
         coroutine keeps it current until it finishes."""
-        if inspect.iscoroutinefunction(self.func):
+        if is_async(self.func):
             return _awaiting_with(config, self.func, state)
         with running_with(config):
             return self.func(state)
+
+
+def is_async(func: Callable[..., Any]) -> bool:
+    """Is ``func`` an ``async def`` function? (Its code's flag, read directly for a plain function:
+    ``inspect`` unwraps partials and methods first, which costs more than some nodes do.)"""
+    code = getattr(func, "__code__", None)
+    if code is None:
+        return inspect.iscoroutinefunction(func)
+    return bool(code.co_flags & inspect.CO_COROUTINE)
 
 
 async def _awaiting_with(config: dict[str, Any], func: Callable[..., Awaitable[Any]], state: Any) -> Any:
@@ -117,7 +131,7 @@ async def _awaiting_with(config: dict[str, Any], func: Callable[..., Awaitable[A
 def state_update(result: Any, state_keys: Sequence[str]) -> list[tuple[str, Any]]:
     """Turn what a node returned into channel writes (LangGraph's ``_get_updates``, and ``_get_root``
     for a whole-value state, where the value itself is the write)."""
-    whole_value = list(state_keys) == [ROOT]
+    whole_value = is_whole_value(state_keys)
     if isinstance(result, Command):
         writes = command_update(result.update, state_keys)
         if not whole_value:
@@ -140,7 +154,7 @@ def state_update(result: Any, state_keys: Sequence[str]) -> list[tuple[str, Any]
 
 def _list_item_update(item: Any, state_keys: Sequence[str]) -> list[tuple[str, Any]]:
     """One item of a returned list of updates; for a whole-value state, a plain item is the write."""
-    if list(state_keys) == [ROOT] and not isinstance(item, Command):
+    if is_whole_value(state_keys) and not isinstance(item, Command):
         return [(ROOT, item)]
     return state_update(item, state_keys)
 
@@ -189,12 +203,13 @@ def state_writes_view(writes: Sequence[tuple[str, Any]], state_keys: Sequence[st
     of one-key dicts when the task wrote a key more than once (a list of updates); a whole-value
     state's value as is."""
     state_writes = [(c, v) for c, v in writes if c in state_keys]
-    if list(state_keys) == [ROOT]:
+    if is_whole_value(state_keys):
         values = [v for _, v in state_writes]
         return values[0] if len(values) == 1 else values or None
-    if len({c for c, _ in state_writes}) < len(state_writes):
+    once_each = dict(state_writes)
+    if len(once_each) < len(state_writes):
         return [{c: v} for c, v in state_writes]
-    return dict(state_writes) or None
+    return once_each or None
 
 
 def task_result(writes: Sequence[tuple[str, Any]], state_keys: Sequence[str]) -> Any:
@@ -205,7 +220,7 @@ def task_result(writes: Sequence[tuple[str, Any]], state_keys: Sequence[str]) ->
         if chan in state_keys:
             grouped.setdefault(chan, []).append(value)
     result = {chan: vs[0] if len(vs) == 1 else {"$writes": vs} for chan, vs in grouped.items()}
-    return result.get(ROOT) if list(state_keys) == [ROOT] else result
+    return result.get(ROOT) if is_whole_value(state_keys) else result
 
 
 def is_pydantic_model(cls: Any) -> bool:
