@@ -23,7 +23,7 @@ from lab.checkpoint.base import (
     empty_checkpoint,
 )
 from lab.errors import InvalidUpdateError
-from lab.pregel import algo, delta
+from lab.pregel import algo, delta, sync_saver
 from lab.pregel.algo import INTERRUPT_SEEN, StepWrites
 from lab.pregel.channels import Channel
 from lab.pregel.loop import SeamHook, SuperStepLoop
@@ -167,11 +167,11 @@ class Pregel:
     async def acomplete(self, saved: CheckpointTuple | None) -> CheckpointTuple | None:
         """A stored checkpoint with its delta channels' values rebuilt (``lab.pregel.delta``):
         what ``snapshot`` and anything else reading ``channel_values`` needs."""
-        return await delta.complete(self.channels, saved, self.checkpointer)
+        return await delta.complete(self.channels, saved, sync_saver.for_this_call(self.checkpointer))
 
     async def acomplete_all(self, tuples: list[CheckpointTuple]) -> list[CheckpointTuple]:
         """``acomplete`` for many checkpoints of one thread, in one pass (``delta.complete_all``)."""
-        return await delta.complete_all(self.channels, tuples, self.checkpointer)
+        return await delta.complete_all(self.channels, tuples, sync_saver.for_this_call(self.checkpointer))
 
     def snapshot(self, saved: CheckpointTuple | None, config: dict[str, Any], *, live: bool) -> StateSnapshot:
         """What a checkpoint means to a learner. ``live``: as of now (finished tasks' writes
@@ -317,9 +317,11 @@ class Pregel:
 
     # -- config -----------------------------------------------------------------------------------
     def _saver(self) -> BaseCheckpointSaver:
-        if self.checkpointer is None:
+        """The checkpointer, as this call reaches it (``lab.pregel.sync_saver``)."""
+        saver = sync_saver.for_this_call(self.checkpointer)
+        if saver is None:
             raise ValueError("No checkpointer set")
-        return self.checkpointer
+        return saver
 
     def _config(self, config: dict[str, Any] | None) -> dict[str, Any]:
         config = dict(config or {})
@@ -373,10 +375,15 @@ def _thread_loop() -> asyncio.AbstractEventLoop:
 
 
 def run_sync(awaitable: Awaitable[T], loop: asyncio.AbstractEventLoop | None = None) -> T:
+    """Run the async core for a sync method, which reaches savers through their sync methods."""
     try:
         asyncio.get_running_loop()
     except RuntimeError:
-        return (loop or _thread_loop()).run_until_complete(awaitable)
+        token = sync_saver.SYNC_API.set(True)
+        try:
+            return (loop or _thread_loop()).run_until_complete(awaitable)
+        finally:
+            sync_saver.SYNC_API.reset(token)
     if asyncio.iscoroutine(awaitable):
         awaitable.close()
     raise RuntimeError(

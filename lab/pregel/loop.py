@@ -51,7 +51,7 @@ from lab.errors import (
     NodeCancelledError,
     with_troubleshooting,
 )
-from lab.pregel import algo, delta
+from lab.pregel import algo, delta, sync_saver
 from lab.pregel.algo import INTERRUPT_SEEN, StepWrites
 from lab.pregel.channels import Channel
 from lab.pregel.ids import is_interrupt_id
@@ -108,7 +108,7 @@ class SuperStepLoop:
     ) -> None:
         self.graph = graph
         self.runtime = Runtime(context=context)
-        self.saver = graph.checkpointer
+        self.saver = sync_saver.for_this_call(graph.checkpointer)  # (the sync API: its sync methods)
         self.input = input
         self.config = config
         self.durability = durability

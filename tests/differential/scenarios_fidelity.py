@@ -8,6 +8,7 @@ and ``lab``.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import operator
 from typing import Annotated, Any
@@ -166,3 +167,47 @@ def command_in_checkpoint(t: Trace) -> None:
     whole = fl.StateGraph(Annotated[list, operator.add]).add_node("a", lambda s: ["a"])
     whole.add_edge(fl.START, "a")
     t.invoke(t.compile(whole), fl.Command(update=["listed"]), thread("whole"), label="update=[value]")
+
+
+# --- 3. a saver that overrides only its sync methods -------------------------------------------------------
+
+
+def recording_saver(t: Trace) -> Any:
+    """A subclass of ``InMemorySaver`` that overrides only the sync methods, counting their calls."""
+
+    class Recording(t.fl.InMemorySaver):  # type: ignore[name-defined,misc]
+        def get_tuple(self, config: Any) -> Any:
+            t.counts["get_tuple"] += 1
+            return super().get_tuple(config)
+
+        def list(self, config: Any, **kwargs: Any) -> Any:
+            t.counts["list"] += 1
+            return super().list(config, **kwargs)
+
+        def put(self, config: Any, checkpoint: Any, metadata: Any, new_versions: Any) -> Any:
+            t.counts["put"] += 1
+            return super().put(config, checkpoint, metadata, new_versions)
+
+        def put_writes(self, config: Any, writes: Any, task_id: str, task_path: str = "") -> None:
+            t.counts["put_writes"] += 1
+            super().put_writes(config, writes, task_id, task_path)
+
+    return Recording()
+
+
+@scenario
+def saver_with_sync_overrides(t: Trace) -> None:
+    """The sync API calls a saver's sync methods (the async API its async ones, which
+    ``InMemorySaver`` runs through the sync ones): a subclass overriding only those is used."""
+    fl = t.fl
+    g = fl.StateGraph(Num).add_node("a", t.node("a")).add_node("b", t.node("b"))
+    g.add_edge(fl.START, "a").add_edge("a", "b")
+    app = g.compile(checkpointer=recording_saver(t))
+    cfg = thread()
+    t.call("invoke", app.invoke, {"x": 1, "log": []}, cfg)
+    t.call("get_state", lambda: app.get_state(cfg).values)
+    t.call("get_state_history", lambda: [s.values for s in app.get_state_history(cfg)])
+    t.call("update_state", lambda: app.update_state(cfg, {"x": 5}, as_node="b") is not None)
+    t.call("stream", lambda: list(app.stream({"x": 2, "log": []}, cfg, stream_mode="updates")))
+    t.call("ainvoke", lambda: asyncio.run(app.ainvoke({"x": 3, "log": []}, cfg)))
+    t.call("aget_state", lambda: asyncio.run(app.aget_state(cfg)).values)
