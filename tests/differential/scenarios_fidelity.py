@@ -11,11 +11,11 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import operator
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from typing_extensions import TypedDict
 
-from .scenarios import scenario
+from .scenarios import Log, build, scenario
 from .trace import Trace, thread
 
 
@@ -211,3 +211,43 @@ def saver_with_sync_overrides(t: Trace) -> None:
     t.call("stream", lambda: list(app.stream({"x": 2, "log": []}, cfg, stream_mode="updates")))
     t.call("ainvoke", lambda: asyncio.run(app.ainvoke({"x": 3, "log": []}, cfg)))
     t.call("aget_state", lambda: asyncio.run(app.aget_state(cfg)).values)
+
+
+# --- 4. drawing -------------------------------------------------------------------------------------------
+
+
+def graph_json(graph: Any) -> dict:
+    """``to_json()`` without the class path each node names (LangGraph's ``RunnableCallable``, lab's
+    own node class: the one part that may differ)."""
+    data = graph.to_json()
+    for node in data["nodes"]:
+        if isinstance(node.get("data"), dict):
+            node["data"] = {key: value for key, value in node["data"].items() if key != "id"}
+    return data
+
+
+@scenario
+def drawing_loops(t: Trace) -> None:
+    """``get_graph()`` of a loop with no exit (the edge to ``END`` leaves the node LangGraph's last
+    step ran), of a router that loops back to its own node, and ``to_json()``."""
+    fl = t.fl
+
+    def again(state: dict) -> Literal["a", "__end__"]:
+        return fl.END
+
+    loop, three = build(t, "START>a a>b b>a"), build(t, "START>a a>b b>c c>a")
+    itself, listed = build(t, "START>a"), build(t, "START>a b>END")
+    mapped = build(t, "START>a", b=t.node("b"))
+    itself.add_conditional_edges("a", again)
+    mapped.add_conditional_edges("a", again, {"a": "a", "__end__": "b"})
+    listed.add_conditional_edges("a", again, ["a", "b", fl.END])
+    labelled = fl.StateGraph(Log).add_node("go", t.node("go"), metadata={"team": "ops"})
+    labelled.add_edge(fl.START, "go")
+    drawn = {"two-node loop": loop, "three-node loop": three, "self-loop": itself, "path map": mapped}
+    for label, builder in (*drawn.items(), ("path list", listed)):
+        app = t.compile(builder, checkpointer=False)
+        t.call(f"{label}: edges", lambda app=app: [tuple(e) for e in app.get_graph().edges])
+        t.call(f"{label}: draw_mermaid()", lambda app=app: app.get_graph().draw_mermaid().splitlines())
+    for label, builder in (("self-loop", itself), ("path map", mapped), ("metadata", labelled)):
+        app = t.compile(builder, checkpointer=False, interrupt_before=["a"] if label != "metadata" else None)
+        t.call(f"{label}: to_json()", lambda app=app: graph_json(app.get_graph()))
