@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import operator
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, Optional
 
 from typing_extensions import TypedDict
 
@@ -251,3 +251,32 @@ def drawing_loops(t: Trace) -> None:
     for label, builder in (("self-loop", itself), ("path map", mapped), ("metadata", labelled)):
         app = t.compile(builder, checkpointer=False, interrupt_before=["a"] if label != "metadata" else None)
         t.call(f"{label}: to_json()", lambda app=app: graph_json(app.get_graph()))
+
+
+# --- 5. JSON schemas ----------------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass
+class Optionals:
+    name: str
+    maybe: int | None
+    perhaps: Optional[str]  # noqa: UP045  (written the older way on purpose)
+    noted: Annotated[float | None, "a note"]
+    counted: Annotated[list, operator.add]
+    given: int | None = 3
+    listed: list[str] = dataclasses.field(default_factory=list)
+
+
+class OptionalDict(TypedDict):
+    name: str
+    maybe: int | None
+
+
+@scenario
+def json_schema_optional_fields(t: Trace) -> None:
+    """A dataclass field typed ``T | None`` without a default is not required (its default is
+    ``None``, as LangGraph's ``get_field_default`` says); in a ``TypedDict`` it stays required."""
+    for schema in (Optionals, OptionalDict):
+        app = t.compile(t.fl.StateGraph(schema).add_node("a", lambda s: {}).add_edge(t.fl.START, "a"))
+        t.call(f"{schema.__name__}: get_input_jsonschema()", app.get_input_jsonschema)
+        t.call(f"{schema.__name__}: get_output_jsonschema()", app.get_output_jsonschema)
