@@ -7,8 +7,8 @@ did. Nodes are *triggered* by channels whose version moved past what they last s
 
 - ``LastValue``: a plain state key; at most one write per step.
 - ``BinaryOperatorAggregate``: an ``Annotated[T, reducer]`` key; folds every write, except that
-  an ``Overwrite(value)`` replaces the value (at most one per step; later writes that step are
-  ignored, as in LangGraph).
+  an ``Overwrite(value)`` (or its JSON form ``{"__overwrite__": value}``) replaces the value (at
+  most one per step; later writes that step are ignored, as in LangGraph).
 - ``DeltaChannel``: an appending reducer key (LangGraph's beta ``langgraph.channels.delta``):
   a checkpoint stores only a sentinel, and the value is rebuilt from ancestor writes, with a full
   snapshot every ``snapshot_frequency`` updates (see ``lab.pregel.delta``).
@@ -117,6 +117,23 @@ def folding(reducer: Callable[[Any, Any], Any]) -> Callable[[Any, Sequence[Any]]
     return lambda state, writes: functools.reduce(reducer, writes, state)
 
 
+OVERWRITE = "__overwrite__"
+
+
+def overwrite_of(written: Any) -> tuple[bool, Any]:
+    """Is ``written`` an ``Overwrite``, and of what value? As LangGraph's ``_get_overwrite``: the
+    typed ``Overwrite(value)``, ``{"__overwrite__": value}``, or ``{"value": value, "type":
+    "__overwrite__"}`` (an ``Overwrite`` that went through JSON and lost its class)."""
+    if isinstance(written, Overwrite):
+        return True, written.value
+    if isinstance(written, dict):
+        if len(written) == 1 and OVERWRITE in written:
+            return True, written[OVERWRITE]
+        if written.get("type") == OVERWRITE and "value" in written:
+            return True, written["value"]
+    return False, None
+
+
 def fold_step(
     value: Any, values: Sequence[Any], reduce: Callable[[Any, Sequence[Any]], Any]
 ) -> tuple[Any, bool]:
@@ -125,7 +142,8 @@ def fold_step(
     overwritten."""
     overwritten, batch = False, []
     for written in values:
-        if isinstance(written, Overwrite):
+        is_overwrite, replacement = overwrite_of(written)
+        if is_overwrite:
             if overwritten:
                 raise InvalidUpdateError(
                     with_troubleshooting(
@@ -134,7 +152,7 @@ def fold_step(
                     )
                 )
             value = reduce(value, batch) if batch else value  # a bad earlier write still fails
-            value, overwritten, batch = written.value, True, []
+            value, overwritten, batch = replacement, True, []
         elif not overwritten:
             batch.append(written)
     return (reduce(value, batch) if batch else value), overwritten
@@ -216,8 +234,9 @@ class DeltaChannel(Channel):
             return
         start = 0
         for index, value in enumerate(values):
-            if isinstance(value, Overwrite):
-                self.value, start = value.value, index + 1
+            is_overwrite, replacement = overwrite_of(value)
+            if is_overwrite:
+                self.value, start = replacement, index + 1
         if values[start:]:
             self.value = self.reducer(self.value, values[start:])
         self.updates_since_snapshot = len(values)

@@ -11,12 +11,13 @@ from __future__ import annotations
 import asyncio
 import threading
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Iterator, Mapping
+from collections.abc import AsyncIterator, Awaitable, Iterator, Mapping, Sequence
 from contextlib import aclosing
 from typing import Any, TypeVar
 
 from lab.checkpoint.base import (
     BaseCheckpointSaver,
+    Checkpoint,
     CheckpointTuple,
     check_thread_id_length,
     copy_checkpoint,
@@ -27,7 +28,7 @@ from lab.pregel import algo, delta, sync_saver
 from lab.pregel.algo import INTERRUPT_SEEN, StepWrites
 from lab.pregel.channels import Channel
 from lab.pregel.loop import SeamHook, SuperStepLoop
-from lab.pregel.nodes import END, START, Node, task_result
+from lab.pregel.nodes import COPY, END, INPUT, START, Node, task_result
 from lab.types import Durability, PregelTask, StateSnapshot
 
 T = TypeVar("T")
@@ -240,9 +241,11 @@ class Pregel:
 
         if len(updates) > 1 and as_node == END and values is None:
             raise InvalidUpdateError("Cannot apply multiple updates when clearing state")
-        if len(updates) > 1 and as_node == "__copy__":
+        if len(updates) > 1 and as_node == COPY:
             raise InvalidUpdateError("Cannot copy checkpoint with multiple updates")
-        if as_node == "__copy__" and values is None:
+        if len(updates) > 1 and as_node == INPUT:
+            raise InvalidUpdateError("Cannot apply multiple updates when updating as input")
+        if as_node == COPY:
             if saved is None:
                 raise InvalidUpdateError("Cannot copy a non-existent checkpoint")
             copied = {
@@ -252,7 +255,25 @@ class Pregel:
             parent = saved.parent_config or {
                 "configurable": {**saved.config["configurable"], "checkpoint_id": None}
             }
-            return await saver.aput(parent, copied, {"source": "fork", "step": step + 1, "parents": {}}, {})
+            metadata = {"source": "fork", "step": step + 1, "parents": {}}
+            copy_config = await saver.aput(parent, copied, metadata, {})
+            if not (isinstance(values, list) and values):  # only a list of updates applies to the copy
+                return copy_config
+            return await self.apply_updates(copy_config, updates_by_node(values))
+        if as_node == INPUT:
+            if values is None:
+                raise InvalidUpdateError(f"Received no input writes for {START}")
+            writes = [(START, values)]
+            task_id = str(uuid.uuid5(uuid.UUID(checkpoint["id"]), INPUT))  # as LangGraph derives it
+            if saved is not None and not await self._superseded(saver, config, saved):
+                await saver.aput_writes(put_config, writes, task_id)  # where a delta channel reads them
+            next_version = saver.get_next_version
+            algo.apply_writes(
+                checkpoint, channels, [StepWrites(INPUT, writes)], next_version, self.trigger_to_nodes
+            )
+            next_step = step + 1 if saved and saved.metadata.get("step") is not None else -1
+            metadata = {"source": "input", "step": next_step, "parents": {}}
+            return await put_changed(saver, put_config, checkpoint, channels, stored_versions, metadata)
 
         if as_node == END and values is None:  # close the step, keeping what finished
             algo.apply_null_writes(
@@ -290,11 +311,8 @@ class Pregel:
             algo.apply_writes(checkpoint, channels, applied, saver.get_next_version, self.trigger_to_nodes)
 
         id_step = step if as_node == END and values is None else step + 1  # as LangGraph numbers ids
-        moved = algo.new_versions(checkpoint["channel_versions"], stored_versions)
-        snapshot = delta.to_snapshot(channels, moved, None)
-        new = algo.create_checkpoint(checkpoint, channels, id_step, None, snapshot)
         metadata = {"source": "update", "step": step + 1, "parents": {}}
-        return await saver.aput(put_config, new, metadata, moved)
+        return await put_changed(saver, put_config, checkpoint, channels, stored_versions, metadata, id_step)
 
     def update_state(self, config: dict[str, Any], values: Any, as_node: str | None = None) -> dict[str, Any]:
         return run_sync(self.aupdate_state(config, values, as_node))
@@ -343,6 +361,36 @@ class Pregel:
             conf["thread_id"] = str(conf["thread_id"])
             check_thread_id_length(conf["thread_id"])
         return {**config, "configurable": conf}
+
+
+async def put_changed(
+    saver: BaseCheckpointSaver,
+    config: dict[str, Any],
+    checkpoint: Checkpoint,
+    channels: Mapping[str, Channel],
+    stored_versions: Mapping[str, Any],
+    metadata: dict[str, Any],
+    id_step: int | None = None,
+) -> dict[str, Any]:
+    """Save the channels as a new checkpoint, a child of ``config``'s, storing what moved since
+    ``stored_versions`` (its id numbered by ``id_step``, by default the metadata's step)."""
+    moved = algo.new_versions(checkpoint["channel_versions"], stored_versions)
+    snapshot = delta.to_snapshot(channels, moved, None)
+    step = metadata["step"] if id_step is None else id_step
+    new = algo.create_checkpoint(checkpoint, channels, step, None, snapshot)
+    return await saver.aput(config, new, metadata, moved)
+
+
+def updates_by_node(updates: list[Any]) -> list[tuple[Any, str | None]]:
+    """``update_state(config, [(values, node), ...], as_node="__copy__")``: the updates to apply to
+    the copy, grouped by node in order of first appearance (as LangGraph orders them)."""
+    grouped: dict[str | None, list[tuple[Any, str | None]]] = {}
+    for item in updates:
+        if not isinstance(item, Sequence):
+            raise InvalidUpdateError(f"Invalid update item: {item} when copying checkpoint")
+        values, as_node = item[:2]
+        grouped.setdefault(as_node, []).append((values, as_node))
+    return [update for group in grouped.values() for update in group]
 
 
 STREAM_MODES = ("values", "updates", "checkpoints")

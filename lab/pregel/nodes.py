@@ -27,6 +27,10 @@ from lab.types import Command, Send
 
 START = "__start__"
 END = "__end__"
+INPUT = "__input__"
+"""Who writes the caller's input (``update_state(..., as_node=INPUT)`` writes as if it were input)."""
+COPY = "__copy__"
+"""``update_state(..., as_node=COPY)``: fork the checkpoint as is (then apply a list of updates to it)."""
 TASKS = "__pregel_tasks"
 PULL = "__pregel_pull"
 PUSH = "__pregel_push"

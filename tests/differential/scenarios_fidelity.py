@@ -280,3 +280,81 @@ def json_schema_optional_fields(t: Trace) -> None:
         app = t.compile(t.fl.StateGraph(schema).add_node("a", lambda s: {}).add_edge(t.fl.START, "a"))
         t.call(f"{schema.__name__}: get_input_jsonschema()", app.get_input_jsonschema)
         t.call(f"{schema.__name__}: get_output_jsonschema()", app.get_output_jsonschema)
+
+
+# --- 7. update_state as __input__ / __copy__, Overwrite as JSON ---------------------------------------------
+
+
+@scenario
+def update_state_as_input(t: Trace) -> None:
+    """``update_state(..., as_node="__input__")`` stores the values as a new input checkpoint (the
+    next run starts from ``__start__``); without values, or beside other updates, it is refused."""
+    StateUpdate = t.fl.StateUpdate
+    app = t.compile(build(t, "START>a a>b b>END", state=Num))
+    cfg = thread()
+    t.invoke(app, {"x": 1, "log": []}, cfg)
+    t.update(app, cfg, {"x": 10, "log": ["typed in"]}, as_node="__input__")
+    t.state(app, cfg)
+    t.invoke(app, None, cfg, label="invoke(None) runs from __start__")
+    t.update(app, cfg, None, as_node="__input__", label="as __input__ without values")
+    both = [[StateUpdate({"x": 2}, "__input__"), StateUpdate({"x": 3}, "a")]]
+    t.call("bulk: __input__ beside another update", app.bulk_update_state, cfg, both)
+    t.call(
+        "bulk: two supersteps as __input__",
+        app.bulk_update_state,
+        thread("bulk"),
+        [
+            [StateUpdate({"x": 4, "log": ["first"]}, "__input__")],
+            [StateUpdate({"x": 5}, "__input__")],
+        ],
+    )
+    t.state(app, thread("bulk"), label="get_state of the bulk thread")
+    t.update(app, thread("new"), {"x": 7}, as_node="__input__", label="as __input__ on a new thread")
+
+
+@scenario
+def update_state_copy_with_values(t: Trace) -> None:
+    """``as_node="__copy__"`` with a list of ``(values, node)`` forks the checkpoint and applies
+    them to the copy in one more checkpoint (grouped by node); other values are ignored."""
+    StateUpdate = t.fl.StateUpdate
+    app = t.compile(build(t, "START>p START>q p>r q>r r>END", state=Num))
+    cfg = thread()
+    t.invoke(app, {"x": 0, "log": []}, cfg, interrupt_before=["r"])
+    updates = [({"log": ["p again"]}, "p"), ({"log": ["q again"], "x": 5}, "q"), ({"log": ["p twice"]}, "p")]
+    t.update(app, cfg, updates, as_node="__copy__", label="__copy__ with three updates")
+    t.state(app, cfg)
+    t.invoke(app, None, cfg, label="invoke(None) runs r")
+    t.update(app, cfg, {"x": 9}, as_node="__copy__", label="__copy__ with a dict (ignored)")
+    t.update(app, cfg, [5], as_node="__copy__", label="__copy__ with a bad item")
+    copied = [[StateUpdate([({"log": ["in bulk"]}, "r")], "__copy__")]]
+    t.call("bulk: __copy__ with values", app.bulk_update_state, cfg, copied)
+    t.state(app, cfg, label="get_state after the bulk copy")
+
+
+class Custom(TypedDict):
+    log: Annotated[list, lambda old, new: old + new]
+    added: Annotated[list, operator.add]
+
+
+@scenario
+def overwrite_as_json(t: Trace) -> None:
+    """``{"__overwrite__": value}`` and ``{"value": value, "type": "__overwrite__"}`` (an
+    ``Overwrite`` that went through JSON) replace a reducer key like ``Overwrite(value)``."""
+
+    def reset(state: dict) -> dict:
+        return {"log": {"__overwrite__": ["reset"]}, "added": {"value": ["erased"], "type": "__overwrite__"}}
+
+    app = t.compile(
+        build(t, "START>reset START>tail", state=Custom, reset=reset, tail=t.node("tail", "added"))
+    )
+    cfg = thread()
+    t.invoke(app, {"log": ["in"], "added": ["in"]}, cfg)
+    t.update(app, cfg, {"added": {"__overwrite__": ["by hand"]}}, as_node="tail")
+    t.state(app, cfg)
+    seeded = {"log": {"__overwrite__": ["seed"]}, "added": {"__overwrite__": ["seed"]}}
+    t.invoke(app, seeded, thread("input"), label="invoke with overwrites as input")
+    twice = t.compile(build(t, "START>reset START>again", state=Custom, reset=reset, again=reset))
+    t.invoke(twice, {"log": [], "added": []}, thread("twice"), label="two overwrites in one step")
+    t.invoke(
+        app, {"log": {"__overwrite__": 1, "other": 2}, "added": []}, thread("plain"), label="not an overwrite"
+    )
