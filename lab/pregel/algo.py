@@ -20,11 +20,10 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from typing import Any
 
 from lab.checkpoint.base import ERROR, INTERRUPT, NULL_TASK_ID, RESUME, Checkpoint
-from lab.checkpoint.ids import uuid6
+from lab.checkpoint.ids import timestamp_text, uuid6
 from lab.pregel.channels import MISSING, Channel
 from lab.pregel.ids import interrupt_id, task_id
 from lab.pregel.nodes import (
@@ -351,7 +350,7 @@ def create_checkpoint(
     return {
         "v": 4,
         "id": uuid6(clockseq=step),
-        "ts": datetime.now(UTC).isoformat(),
+        "ts": timestamp_text(),
         "channel_values": values,
         "channel_versions": dict(versions),
         "versions_seen": dict(checkpoint["versions_seen"]),  # each node's entry is replaced, never changed
