@@ -94,9 +94,10 @@ def _enriched_metadata(config: Config, metadata: CheckpointMetadata) -> dict[str
         key: value.replace("\x00", "") if isinstance(value, str) else value for key, value in metadata.items()
     }
     for source in (config.get("metadata"), config.get("configurable")):
-        for key in (source or {}).keys() - result.keys() - _OWN_CONFIG_KEYS:  # mostly none: one set operation
-            value = source[key]
-            if key.startswith(("langgraph_", "__")):
+        if not source or source.keys() <= _OWN_CONFIG_KEYS:  # (a config that only names its checkpoint)
+            continue
+        for key, value in source.items():
+            if key in result or key in _OWN_CONFIG_KEYS or key.startswith(("langgraph_", "__")):
                 continue
             if isinstance(value, str):
                 result[key] = value.replace("\x00", "")
