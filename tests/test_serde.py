@@ -188,7 +188,6 @@ from datetime import datetime, timezone
 from typing import Any
 from msgpack import fallback
 assert msgpack.Packer is fallback.Packer, "fallback not in use"
-from tests import hostile_records
 from tests.hostile_records import MALFORMED
 from lab.checkpoint.errors import CorruptRecordError, UnsavableValueError
 from lab.checkpoint.serde import MAX_DEPTH, MsgpackSerializer, register_type
