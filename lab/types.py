@@ -127,7 +127,7 @@ def _allow_in_checkpoints() -> None:
     register_type(  # ``graph`` is not stored: a command for a parent graph is never saved
         Command,
         fields=("resume", "update", "goto"),
-        field_types={"update": (dict, type(None)), "goto": (str, list, tuple)},
+        field_types={"goto": (str, Send, list, tuple)},  # update, resume: any value
     )
     register_type(Overwrite, field_types={"type": (str,)})
 

@@ -61,14 +61,9 @@ MALFORMED: list[tuple[str, Any, str]] = [
     ("missing field", ("msgpack", registered("Interrupt", "question")), "has 1 values"),
     ("Interrupt(id=123)", ("msgpack", registered("Interrupt", "question", 123)), "id must be str"),
     (
-        "Command(update='not a dict', goto=5)",
-        ("msgpack", registered("Command", None, "not a dict", 5)),
-        "update must be dict or None",
-    ),
-    (
         "Command(goto=5)",
         ("msgpack", registered("Command", None, None, 5)),
-        "goto must be str or list or tuple",
+        "goto must be str or Send or list or tuple",
     ),
     ("Send(node=5)", ("msgpack", registered("Send", 5, {})), "node must be str"),
     ("set of lists", ("msgpack", ext(SET, msgpack.packb([[1]]))), "unhashable"),

@@ -1,6 +1,6 @@
-"""The serializer's fast path for plain values (``lab.checkpoint.plain_msgpack``) writes, byte for byte,
-what msgpack's own Packer writes, at every size boundary of msgpack's formats, and leaves every other
-value to the Packer."""
+"""The serializer's packer without msgpack's C extension (``lab.checkpoint.plain_msgpack``, what the
+browser runs) writes, byte for byte, what msgpack's own Packer writes, at every size boundary of
+msgpack's formats and for every value it converts, and checks depth in the same walk."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Any
 import msgpack
 import pytest
 
-from lab.checkpoint.plain_msgpack import plain_packer
+from lab.checkpoint.plain_msgpack import TooDeep, plain_packer
 from lab.checkpoint.serde import MsgpackSerializer, _to_ext
 from lab.types import Interrupt
 
@@ -52,24 +52,45 @@ MIXED = [
 ]
 
 
-@pytest.mark.parametrize("value", [*INTEGERS, *TEXTS, *BINARY, *CONTAINERS, *MIXED], ids=repr)
-def test_the_same_bytes_as_msgpacks_packer(value: Any) -> None:
-    assert plain_packer(packer_bytes)(value) == packer_bytes(value)
-    assert MsgpackSerializer().dumps_typed(value) == ("msgpack", packer_bytes(value))
+ALL = [*INTEGERS, *TEXTS, *BINARY, *CONTAINERS, *MIXED]
 
 
-def test_only_values_that_are_not_plain_reach_the_fallback() -> None:
+@pytest.mark.parametrize("value", ALL, ids=repr)
+@pytest.mark.parametrize("pure_python", [True, False], ids=["pure-Python packer", "msgpack's packer"])
+def test_the_same_bytes_as_msgpacks_packer(value: Any, pure_python: bool) -> None:
+    assert MsgpackSerializer(pure_python=pure_python).dumps_typed(value) == ("msgpack", packer_bytes(value))
+
+
+def as_list(value: Any, pack_inner: Any) -> Any:
+    """A ``convert`` that writes a tuple as a list (one level, like a list's own)."""
+    return msgpack.ExtType(3, pack_inner(list(value))) if isinstance(value, tuple) else int(value)
+
+
+def test_only_values_that_are_not_plain_are_converted() -> None:
     handed_over: list[Any] = []
 
-    def fallback(value: Any) -> bytes:
+    def convert(value: Any, pack_inner: Any) -> Any:
         handed_over.append(value)
-        return packer_bytes(value)
+        return as_list(value, pack_inner)
 
-    pack = plain_packer(fallback)
+    pack = plain_packer(convert, max_depth=50)
     value = {"plain": [1, "two", 3.0, None, True, b"4", {"five": 2**63}], "tuple": (1,), "level": Level.HIGH}
     assert pack(value) == packer_bytes(value)
     assert handed_over == [(1,), Level.HIGH]
-    handed_over.clear()
-    with pytest.raises(OverflowError):
-        pack([2**64])  # beyond 64 bits: the Packer decides (it refuses)
-    assert handed_over == [2**64]
+    with pytest.raises(OverflowError, match="Integer value out of range"):  # msgpack's words
+        pack([2**64])
+
+
+@pytest.mark.parametrize("size", [1, 2, 3, 4, 8, 16, 17, 255, 256, 65535, 65536])
+def test_extension_values_of_every_size(size: int) -> None:
+    ext = msgpack.ExtType(5, b"x" * size)
+    assert plain_packer(as_list, max_depth=50)([ext]) == msgpack.packb([ext])
+
+
+def test_depth_is_counted_in_the_walk_that_packs() -> None:
+    """Containers count, a tuple converted through ``pack_inner`` as one level; dict keys too."""
+    pack = plain_packer(as_list, max_depth=3)
+    assert pack([{"k": (None,)}]) == packer_bytes([{"k": (None,)}])
+    for too_deep in ([{"k": ([],)}], [[[[]]]], [{(((),),): 1}]):
+        with pytest.raises(TooDeep):
+            pack(too_deep)

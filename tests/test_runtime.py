@@ -12,7 +12,8 @@ from typing import Annotated, TypedDict
 
 import pytest
 
-from lab.checkpoint.memory import InMemorySaver
+from lab.checkpoint.core import CheckpointSaver
+from lab.checkpoint.memory import InMemorySaver, MemoryStorage
 from lab.errors import EmptyInputError, InvalidUpdateError
 from lab.graph import END, START, StateGraph
 from lab.pregel import Seam
@@ -147,11 +148,19 @@ def test_sync_api_inside_a_running_loop_runs_to_the_end_on_a_loop_of_its_own():
     assert chunks == [{"a": {"log": ["a"]}}, {"b": {"log": ["b"]}}, {"c": {"log": ["c"]}}]
 
 
-class NeverAnsweringSaver(InMemorySaver):
-    """A saver whose reads wait for an event nothing in Python delivers (IndexedDB in the browser)."""
+class NeverAnsweringStorage(MemoryStorage):
+    """Storage whose reads wait for an event nothing in Python delivers, async-only (IndexedDB in the
+    browser): its saver keeps the lab's methods, so the sync API too reaches it through the async ones."""
 
-    async def aget_tuple(self, config):
+    supports_sync = False
+
+    async def checkpoint(self, *args):
         await asyncio.get_running_loop().create_future()
+
+
+class NeverAnsweringSaver(CheckpointSaver):
+    def __init__(self) -> None:
+        super().__init__(NeverAnsweringStorage())
 
 
 def test_sync_api_inside_a_running_loop_names_the_async_twin_when_it_would_wait():

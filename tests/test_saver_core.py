@@ -9,6 +9,7 @@ import re
 import time
 import uuid
 from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -28,6 +29,7 @@ from lab.checkpoint import (
     uuid6,
 )
 from lab.checkpoint.errors import CorruptRecordError, UnsavableValueError
+from lab.checkpoint.ids import timestamp_text
 from lab.checkpoint.serde import MAX_DEPTH, MsgpackSerializer
 from lab.checkpoint.storage import CheckpointRow
 from tests.hostile_records import registered
@@ -106,6 +108,19 @@ def test_uuid6_time_is_now() -> None:
     after = time.time_ns() // 100
     ticks = (value >> 80) << 12 | (value >> 64) & 0xFFF  # 100 ns since 1582-10-15
     assert before <= ticks - 0x01B21DD213814000 <= after  # the clock's time while the id was made
+
+
+NEW_YEAR_2026 = 1_767_225_600_000_000_000
+"""2026-01-01T00:00:00 UTC, in nanoseconds since 1970."""
+
+
+@pytest.mark.parametrize("nanoseconds", [NEW_YEAR_2026, NEW_YEAR_2026 + 999, NEW_YEAR_2026 + 59_123_456_789])
+def test_timestamp_text_is_what_isoformat_writes(nanoseconds: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Including a whole second, where isoformat leaves the fraction out; twice, so the second
+    time reads the text kept for that second."""
+    expected = (datetime(1970, 1, 1, tzinfo=UTC) + timedelta(microseconds=nanoseconds // 1000)).isoformat()
+    monkeypatch.setattr(time, "time_ns", lambda: nanoseconds)
+    assert timestamp_text() == timestamp_text() == expected
 
 
 # --- versions -----------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ import pytest
 
 from lab.checkpoint.errors import CorruptRecordError, UnsavableValueError
 from lab.checkpoint.serde import MAX_DEPTH, MsgpackSerializer, register_type
+from tests import hostile_records
 from tests.hostile_records import MALFORMED, FloatWithABadFloat
 
 serde = MsgpackSerializer()
@@ -249,25 +250,60 @@ def test_no_malformed_value_crashes_either_msgpack(pure_python: bool) -> None:
     assert done.stdout.splitlines() == [f"{name}: ok" for name, _, _ in MALFORMED]
 
 
-def nested(kind: type, depth: int) -> Any:
-    value: Any = None
+def nested(kind: Any, depth: int, inner: Any = None) -> Any:
+    value: Any = inner
     for _ in range(depth):
         value = kind([value])
     return value
 
 
-@pytest.mark.parametrize("kind", [list, tuple, lambda items: {"k": items[0]}], ids=["list", "tuple", "dict"])
-def test_saving_refuses_what_loading_would_refuse(kind: Any) -> None:
-    assert roundtrip(nested(kind, MAX_DEPTH)) == nested(kind, MAX_DEPTH)
+BOTH_PACKERS = pytest.mark.parametrize(
+    "packing", [MsgpackSerializer(pure_python=False), MsgpackSerializer(pure_python=True)], ids=["C", "pure"]
+)
+"""msgpack's C packer with the lab's depth walk beside it, and the pure-Python packer that checks
+depth in its own walk (the browser's): both refuse the same values."""
+
+
+@BOTH_PACKERS
+@pytest.mark.parametrize(
+    "kind",
+    [list, tuple, frozenset, lambda items: {"k": items[0]}, lambda items: Point(0, items[0])],
+    ids=["list", "tuple", "frozenset", "dict", "registered type"],
+)
+def test_saving_refuses_what_loading_would_refuse(kind: Any, packing: MsgpackSerializer) -> None:
+    assert serde.loads_typed(packing.dumps_typed(nested(kind, MAX_DEPTH))) == nested(kind, MAX_DEPTH)
+    for too_deep in (nested(kind, MAX_DEPTH + 1), nested(kind, MAX_DEPTH, inner=())):  # () is empty
+        with pytest.raises(UnsavableValueError, match=f"more than {MAX_DEPTH} deep"):
+            packing.dumps_typed(too_deep)
+
+
+@BOTH_PACKERS
+def test_saving_refuses_a_uuid_in_as_many_typed_values_as_loading_refuses(packing: MsgpackSerializer) -> None:
+    """A UUID is no container, but it is a typed value: loading refuses the 51st inside 50 others."""
+    stored = hostile_records.ext(hostile_records.UUID, uuid.UUID(int=1).bytes)
+    for _ in range(MAX_DEPTH):  # a tuple of one item: an array of one
+        stored = hostile_records.ext(hostile_records.TUPLE, b"\x91" + stored)
+    with pytest.raises(CorruptRecordError, match=f"nested more than {MAX_DEPTH} deep"):
+        serde.loads_typed(("msgpack", stored))
     with pytest.raises(UnsavableValueError, match=f"more than {MAX_DEPTH} deep"):
-        serde.dumps_typed(nested(kind, MAX_DEPTH + 1))
+        packing.dumps_typed(nested(tuple, MAX_DEPTH, inner=uuid.UUID(int=1)))
+    for kind, depth in ((tuple, MAX_DEPTH - 1), (list, MAX_DEPTH)):
+        fine = nested(kind, depth, inner=uuid.UUID(int=1))
+        assert serde.loads_typed(packing.dumps_typed(fine)) == fine
 
 
-def test_depth_counts_registered_types_and_dict_keys() -> None:
+@BOTH_PACKERS
+def test_deeper_than_msgpacks_own_limit_is_too_deep_too(packing: MsgpackSerializer) -> None:
+    with pytest.raises(UnsavableValueError, match=f"more than {MAX_DEPTH} deep"):
+        packing.dumps_typed(nested(list, 600))
+
+
+@BOTH_PACKERS
+def test_depth_counts_registered_types_and_dict_keys(packing: MsgpackSerializer) -> None:
     with pytest.raises(UnsavableValueError, match=r"at \['x'\]\['y'\]\[0\]"):
-        serde.dumps_typed({"x": Point(0, nested(list, MAX_DEPTH - 1))})
+        packing.dumps_typed({"x": Point(0, nested(list, MAX_DEPTH - 1))})
     with pytest.raises(UnsavableValueError, match="more than"):
-        serde.dumps_typed({nested(tuple, MAX_DEPTH): 1})
+        packing.dumps_typed({nested(tuple, MAX_DEPTH): 1})
 
 
 @pytest.mark.parametrize("big", [2**64, -(2**63) - 1, 2**70], ids=["2**64", "-2**63 - 1", "2**70"])

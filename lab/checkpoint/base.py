@@ -13,11 +13,10 @@ one implementation, ``lab.checkpoint.core.CheckpointSaver``; backends only provi
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator, Sequence
-from datetime import UTC, datetime
 from typing import Any, Literal, NamedTuple, TypedDict
 
 from lab.checkpoint.delta import NO_SEED, DeltaChannelHistory, PathStep, contributing, history
-from lab.checkpoint.ids import uuid6
+from lab.checkpoint.ids import timestamp_text, uuid6
 
 Config = dict[str, Any]
 """A run config (LangGraph's ``RunnableConfig``). The saver reads ``config["configurable"]``
@@ -121,7 +120,7 @@ def empty_checkpoint() -> Checkpoint:
     return Checkpoint(
         v=LATEST_VERSION,
         id=uuid6(-2),
-        ts=datetime.now(UTC).isoformat(),
+        ts=timestamp_text(),
         channel_values={},
         channel_versions={},
         versions_seen={},

@@ -17,7 +17,9 @@ What a saver must do, as observed on LangGraph's ``InMemorySaver``:
 
 The async methods are the implementation. The sync methods run the same coroutines to the end
 without an event loop, which works because an in-memory storage never suspends; a storage that
-does real I/O (IndexedDB) declares ``supports_sync = False`` and its saver is async-only.
+does real I/O (IndexedDB) declares ``supports_sync = False`` and its saver is async-only. A
+subclass that overrides a sync method (``get_tuple``, ``list``, ``put``, ``put_writes``) has its
+async twin call it, as LangGraph's ``InMemorySaver`` does.
 """
 
 from __future__ import annotations
@@ -92,7 +94,9 @@ def _enriched_metadata(config: Config, metadata: CheckpointMetadata) -> dict[str
         key: value.replace("\x00", "") if isinstance(value, str) else value for key, value in metadata.items()
     }
     for source in (config.get("metadata"), config.get("configurable")):
-        for key, value in (source or {}).items():
+        if not source or source.keys() <= _OWN_CONFIG_KEYS:  # (a config that only names its checkpoint)
+            continue
+        for key, value in source.items():
             if key in result or key in _OWN_CONFIG_KEYS or key.startswith(("langgraph_", "__")):
                 continue
             if isinstance(value, str):
@@ -136,6 +140,13 @@ class CheckpointSaver(BaseCheckpointSaver):
 
     # --- sync methods: the async ones, run to completion -----------------------------------
 
+    def _overrides(self, method: str) -> bool:
+        """Does a subclass override the sync ``method``? Then its async twin calls it, as the async
+        methods of LangGraph's ``InMemorySaver`` call its sync ones: a saver that changes only
+        ``put`` (say) is used by the async API too. (The sync API calls the sync methods:
+        ``lab.pregel.sync_saver``.)"""
+        return getattr(type(self), method) is not getattr(CheckpointSaver, method)
+
     def _run(self, coro: Coroutine[Any, Any, T]) -> T:
         """Run a coroutine that never suspends, without an event loop."""
         if not self.storage.supports_sync:
@@ -156,7 +167,7 @@ class CheckpointSaver(BaseCheckpointSaver):
         )
 
     def get_tuple(self, config: Config) -> CheckpointTuple | None:
-        return self._run(self.aget_tuple(config))
+        return self._run(self._get_tuple(config))
 
     def list(
         self,
@@ -175,12 +186,12 @@ class CheckpointSaver(BaseCheckpointSaver):
         metadata: CheckpointMetadata,
         new_versions: ChannelVersions,
     ) -> Config:
-        return self._run(self.aput(config, checkpoint, metadata, new_versions))
+        return self._run(self._put(config, checkpoint, metadata, new_versions))
 
     def put_writes(
         self, config: Config, writes: Sequence[tuple[str, Any]], task_id: str, task_path: str = ""
     ) -> None:
-        self._run(self.aput_writes(config, writes, task_id, task_path))
+        self._run(self._put_writes(config, writes, task_id, task_path))
 
     def delete_thread(self, thread_id: str) -> None:
         self._run(self.adelete_thread(thread_id))
@@ -221,6 +232,17 @@ class CheckpointSaver(BaseCheckpointSaver):
         metadata: CheckpointMetadata,
         new_versions: ChannelVersions,
     ) -> Config:
+        if self._overrides("put"):
+            return self.put(config, checkpoint, metadata, new_versions)
+        return await self._put(config, checkpoint, metadata, new_versions)
+
+    async def _put(
+        self,
+        config: Config,
+        checkpoint: Checkpoint,
+        metadata: CheckpointMetadata,
+        new_versions: ChannelVersions,
+    ) -> Config:
         configurable = config["configurable"]
         thread_id = _checked_thread_id(configurable["thread_id"])
         checkpoint_ns: str = configurable["checkpoint_ns"]
@@ -254,6 +276,13 @@ class CheckpointSaver(BaseCheckpointSaver):
     async def aput_writes(
         self, config: Config, writes: Sequence[tuple[str, Any]], task_id: str, task_path: str = ""
     ) -> None:
+        if self._overrides("put_writes"):
+            return self.put_writes(config, writes, task_id, task_path)
+        return await self._put_writes(config, writes, task_id, task_path)
+
+    async def _put_writes(
+        self, config: Config, writes: Sequence[tuple[str, Any]], task_id: str, task_path: str = ""
+    ) -> None:
         configurable = config["configurable"]
         thread_id = _checked_thread_id(configurable["thread_id"])
         checkpoint_ns: str = configurable.get("checkpoint_ns", "")
@@ -269,7 +298,7 @@ class CheckpointSaver(BaseCheckpointSaver):
                     "task_id": task_id,
                     "idx": idx,
                     "channel": channel,
-                    "value": self._dump(value, f"the write to {channel!r} of task {task_id!r}"),
+                    "value": self._dump(value, "the write to {!r} of task {!r}", channel, task_id),
                     "task_path": task_path,
                     "overwrite": idx < 0,  # special slots: last write wins; regular: first wins
                 }
@@ -281,14 +310,15 @@ class CheckpointSaver(BaseCheckpointSaver):
         if channel not in values:
             return EMPTY
         value = values[channel]
-        return DELTA if isinstance(value, DeltaSentinel) else self._dump(value, f"channel {channel!r}")
+        return DELTA if isinstance(value, DeltaSentinel) else self._dump(value, "channel {!r}", channel)
 
-    def _dump(self, value: Any, what: str) -> TypedValue:
-        """Serialize ``value``; an error names ``what`` it was (a channel, a write...)."""
+    def _dump(self, value: Any, what: str, *names: Any) -> TypedValue:
+        """Serialize ``value``; an error names what it was (a channel, a write...): ``what`` with
+        ``names`` formatted in (only then: most values save)."""
         try:
             return self.serde.dumps_typed(value)
         except UnsavableValueError as error:
-            raise error.at(what) from None
+            raise error.at(what.format(*names)) from None
 
     # --- reading ------------------------------------------------------------------------------
 
@@ -337,6 +367,11 @@ class CheckpointSaver(BaseCheckpointSaver):
         return self._load(write["value"], key, "write", channel=write["channel"], task=write["task_id"])
 
     async def aget_tuple(self, config: Config) -> CheckpointTuple | None:
+        if self._overrides("get_tuple"):
+            return self.get_tuple(config)
+        return await self._get_tuple(config)
+
+    async def _get_tuple(self, config: Config) -> CheckpointTuple | None:
         configurable = config["configurable"]
         row = await self.storage.checkpoint(
             configurable["thread_id"],
@@ -356,7 +391,11 @@ class CheckpointSaver(BaseCheckpointSaver):
         before: Config | None = None,
         limit: int | None = None,
     ) -> AsyncIterator[CheckpointTuple]:
-        for saved in await self._list(config, filter, before, limit):
+        if self._overrides("list"):
+            listed: Iterable[CheckpointTuple] = self.list(config, filter=filter, before=before, limit=limit)
+        else:
+            listed = await self._list(config, filter, before, limit)
+        for saved in listed:
             yield saved
 
     async def _list(
@@ -480,7 +519,7 @@ class CheckpointSaver(BaseCheckpointSaver):
                 "checkpoint_ns": checkpoint_ns,
                 "channel": channel,
                 "version": versions[channel],
-                "value": self._dump(DeltaSnapshot(value), f"channel {channel!r}"),
+                "value": self._dump(DeltaSnapshot(value), "channel {!r}", channel),
             }
             for channel, value in values.items()
         ]

@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 import threading
 import time
+from datetime import UTC, datetime
 
 _TICKS_FROM_1582_TO_1970 = 0x01B21DD213814000
 """100-ns intervals between the UUID epoch (1582-10-15) and the Unix epoch."""
@@ -49,3 +50,18 @@ def uuid6(clockseq: int) -> str:
     )
     digits = f"{value:032x}"
     return f"{digits[:8]}-{digits[8:12]}-{digits[12:16]}-{digits[16:20]}-{digits[20:]}"
+
+
+_second_text: tuple[int, str] = (-1, "")
+"""The last whole second ``timestamp_text`` formatted, and its text (most checkpoints share one)."""
+
+
+def timestamp_text() -> str:
+    """Now, in UTC, as ``datetime.now(UTC).isoformat()`` writes it (``2026-01-02T03:04:05.678901+00:00``,
+    the fraction left out on a whole second): a checkpoint's ``ts``. The date and time of day are
+    formatted once a second; ``isoformat`` of an aware datetime costs three times as much."""
+    global _second_text
+    second, micro = divmod(time.time_ns() // 1000, 1_000_000)
+    if _second_text[0] != second:
+        _second_text = (second, datetime.fromtimestamp(second, UTC).replace(tzinfo=None).isoformat())
+    return f"{_second_text[1]}.{micro:06d}+00:00" if micro else f"{_second_text[1]}+00:00"

@@ -46,8 +46,8 @@ class MemoryStorage:
             namespaces = self._checkpoints.setdefault(row["thread_id"], {})
             namespaces.setdefault(row["checkpoint_ns"], {})[row["checkpoint_id"]] = row
         for blob in blobs:
-            thread_blobs = self._blobs.setdefault(blob["thread_id"], {})
-            thread_blobs[blob["checkpoint_ns"], blob["channel"], blob["version"]] = blob["value"]
+            key = blob["checkpoint_ns"], blob["channel"], blob["version"]
+            self._blobs.setdefault(blob["thread_id"], {})[key] = blob["value"]
         for write in writes:
             thread_writes = self._writes.setdefault(write["thread_id"], {})
             slots = thread_writes.setdefault((write["checkpoint_ns"], write["checkpoint_id"]), {})

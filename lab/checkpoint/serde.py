@@ -37,7 +37,9 @@ a ``NamedTuple``, an ``IntEnum``...) are stored as that base type. Anything else
 **Depth.** Values may nest at most :data:`MAX_DEPTH` containers deep. Loading checks it for typed
 values (C msgpack recurses through every extension value on the C stack, and about 190 levels
 crash CPython), and saving checks it for everything, so the lab never writes what it could not
-read back.
+read back. Saving packs with msgpack's C extension where there is one (CPython), beside a depth
+check that visits containers only; without it (the browser) the lab's pure-Python packer
+(``lab.checkpoint.plain_msgpack``) checks depth in the same walk that writes the bytes.
 
 **Loading never runs code found in the data**: an unknown extension code or an unregistered type
 name is refused; the only constructors ever called are those of registered types, and only with
@@ -59,9 +61,10 @@ from datetime import datetime
 from typing import Any, Protocol
 
 import msgpack
+from msgpack import fallback as msgpack_fallback
 
 from lab.checkpoint.errors import CorruptRecordError, UnsavableValueError
-from lab.checkpoint.plain_msgpack import plain_packer
+from lab.checkpoint.plain_msgpack import PackInner, TooDeep, plain_packer
 
 TypedValue = tuple[str, bytes]
 """A serialized value: ``(type, payload)``, e.g. ``("msgpack", b"\\x81\\xa1x\\x01")``."""
@@ -171,38 +174,8 @@ def _children(obj: Any) -> Iterable[tuple[Any, Any]] | None:
     return None
 
 
-_PLAIN_CONTAINERS = frozenset({list, tuple, set, frozenset})
-
-
-def _deepest(obj: Any) -> int:
-    """How many containers deep ``obj`` nests (0 for a leaf), stopping once past ``MAX_DEPTH``.
-
-    It runs on every value saved, so it is a loop over a stack rather than a recursion, the plain
-    containers skip :func:`_children`, and a leaf (nearly everything) costs one set lookup."""
-    deepest = 0
-    stack = [(obj, 1)]
-    while stack:
-        value, depth = stack.pop()
-        kind = type(value)
-        if kind is dict:
-            items: Iterable[Any] = [*value.values(), *value]  # keys too: mostly text, skipped below
-        elif kind in _PLAIN_CONTAINERS:
-            items = value
-        else:
-            children = _children(value)
-            if children is None:
-                continue
-            items = [item for _, item in children]
-        deepest = max(deepest, depth)
-        if depth > MAX_DEPTH:
-            break
-        stack.extend((item, depth + 1) for item in items if type(item) not in _LEAVES)
-    return deepest
-
-
 def _path_too_deep(obj: Any, depth: int = 1) -> list[Any] | None:
-    """The keys leading to the first container nested deeper than ``MAX_DEPTH``, or ``None``
-    (for the error message only: :func:`_deepest` is the fast check)."""
+    """The keys leading to the first container nested deeper than ``MAX_DEPTH``, or ``None``."""
     children = _children(obj)
     if children is None:
         return None
@@ -220,66 +193,63 @@ def _path_text(path: list[Any]) -> str:
     return shown + "..." if len(path) > 4 else shown
 
 
+_NOT_CONTAINER_HEADERS = bytes(
+    byte
+    for byte in range(256)
+    if not (0x80 <= byte <= 0x9F or 0xC7 <= byte <= 0xC9 or 0xD4 <= byte <= 0xD8 or 0xDC <= byte <= 0xDF)
+)
+"""Every byte but those a container's header starts with in msgpack (a map, an array, an extension
+value: how tuples, sets and registered types are stored)."""
+
+
+def _may_nest_too_deep(packed: bytes) -> bool:
+    """Could these bytes hold containers nested more than ``MAX_DEPTH`` deep? Not if they hold at most
+    ``MAX_DEPTH`` bytes a container's header may start with: each container has one such byte (other
+    bytes may look like one too, so this only rules values out), and nesting needs containers."""
+    return len(packed) > MAX_DEPTH and len(packed.translate(None, _NOT_CONTAINER_HEADERS)) > MAX_DEPTH
+
+
 # --- saving -----------------------------------------------------------------------------------
 
-_idle_packers = threading.local()
-"""Per-thread pool of reusable ``msgpack.Packer`` objects: making a packer costs ~8 times as
-much as packing a small value. A packer is busy while it packs (and ``_to_ext`` packs nested
-payloads), so a nested or concurrent call takes another one from the pool or makes one."""
+
+def _ext_items(code: int) -> Callable[[Any, PackInner], msgpack.ExtType]:
+    return lambda obj, pack_inner: msgpack.ExtType(code, pack_inner(list(obj)))
 
 
-def _pack(obj: Any) -> bytes:
-    pool: list[msgpack.Packer] = _idle_packers.__dict__.setdefault("pool", [])
-    # strict_types: a tuple (or a dict subclass...) is not silently packed as an array (or a
-    # map) but handed to _to_ext, which decides what it becomes.
-    packer = pool.pop() if pool else msgpack.Packer(default=_to_ext, strict_types=True, use_bin_type=True)
-    try:
-        return packer.pack(obj)  # on error the packer empties its buffer, so it stays reusable
-    finally:
-        pool.append(packer)
-
-
-_pack_fast = plain_packer(_pack)
-"""``_pack``'s bytes, with plain values written by ``lab.checkpoint.plain_msgpack`` (faster in Pyodide)."""
-
-
-def _ext_items(code: int) -> Callable[[Any], msgpack.ExtType]:
-    return lambda obj: msgpack.ExtType(code, _pack_fast(list(obj)))
-
-
-_ENCODERS: dict[type, Callable[[Any], msgpack.ExtType]] = {
+_ENCODERS: dict[type, Callable[[Any, PackInner], msgpack.ExtType]] = {
     set: _ext_items(_SET),
     frozenset: _ext_items(_FROZENSET),
     tuple: _ext_items(_TUPLE),
-    datetime: lambda obj: msgpack.ExtType(_DATETIME, obj.isoformat().encode()),
-    uuid.UUID: lambda obj: msgpack.ExtType(_UUID, obj.bytes),
+    datetime: lambda obj, _: msgpack.ExtType(_DATETIME, obj.isoformat().encode()),
+    uuid.UUID: lambda obj, _: msgpack.ExtType(_UUID, obj.bytes),
 }
 
-_BASE_TYPES: tuple[tuple[type, Callable[[Any], Any]], ...] = (
-    (dict, dict),
-    (list, list),
+_BASE_TYPES: tuple[tuple[type, Callable[[Any, PackInner], Any]], ...] = (
+    (dict, lambda obj, _: dict(obj)),
+    (list, lambda obj, _: list(obj)),
     (tuple, _ENCODERS[tuple]),
-    (str, str.__str__),  # str(x) would call an enum's __str__; this gives the plain text
-    (int, int),
-    (float, float),
+    (str, lambda obj, _: str.__str__(obj)),  # str(x) would call an enum's __str__; this gives the plain text
+    (int, lambda obj, _: int(obj)),
+    (float, lambda obj, _: float(obj)),
 )
 
 
-def _to_ext(obj: Any) -> Any:
-    """msgpack's ``default`` hook: called for every object it cannot pack itself."""
+def _storable(obj: Any, pack_inner: PackInner) -> Any:
+    """What msgpack writes for a value it cannot write itself: an ``ExtType`` for an allow-listed type
+    (its items packed with ``pack_inner``), the base type's value for a subclass of a native type."""
     encode = _ENCODERS.get(type(obj))
     if encode is not None:
-        return encode(obj)
+        return encode(obj, pack_inner)
     registered = _registered_by_class.get(type(obj))
     if registered is not None:
         values = [getattr(obj, field) for field in registered.fields]
-        return msgpack.ExtType(_REGISTERED, _pack_fast([registered.name, *values]))
+        return msgpack.ExtType(_REGISTERED, pack_inner([registered.name, *values]))
     model_key = _model_key_by_class.get(type(obj))
     if model_key is not None:
-        return msgpack.ExtType(_MODEL, _pack_fast([*model_key, obj.model_dump(), "model_validate_json"]))
+        return msgpack.ExtType(_MODEL, pack_inner([*model_key, obj.model_dump(), "model_validate_json"]))
     for base, convert in _BASE_TYPES:
         if isinstance(obj, base):
-            return convert(obj)
+            return convert(obj, pack_inner)
     kind = type(obj)
     raise UnsavableValueError.coded(
         "unsavable_type",
@@ -289,6 +259,78 @@ def _to_ext(obj: Any) -> Any:
         kind=f"{kind.__module__}.{kind.__qualname__}",
         value=f"{obj!r:.80}",
     )
+
+
+_packing = threading.local()
+"""How many typed values the current thread is packing inside each other."""
+
+
+def _typed(obj: Any, pack_inner: PackInner) -> Any:
+    """``_storable``, refusing an extension value nested in ``MAX_DEPTH`` others: loading refuses
+    those (even a ``datetime``, which is no container), so saving must. It runs in the walk that
+    packs: msgpack calls it for every value it cannot write itself."""
+    depth = _packing.__dict__.get("depth", 0)
+    if depth >= MAX_DEPTH:  # refused before its items are packed, so a deep value stops here
+        stored = _storable(obj, _nest_no_further)
+        if type(stored) is msgpack.ExtType:
+            raise TooDeep(f"typed values nest more than {MAX_DEPTH} deep")
+        return stored  # a subclass of a native type, stored as that type: no typed value
+    _packing.depth = depth + 1
+    try:
+        return _storable(obj, pack_inner)
+    finally:
+        _packing.depth = depth
+
+
+def _nest_no_further(_items: Any) -> bytes:
+    raise TooDeep(f"typed values nest more than {MAX_DEPTH} deep")
+
+
+def _to_ext(obj: Any) -> Any:
+    """msgpack's ``default`` hook: called by its ``Packer`` for every object it cannot pack itself."""
+    return _typed(obj, _pack_compiled)
+
+
+_idle = threading.local()
+"""Each thread's idle ``msgpack.Packer`` (``_idle.packer``), kept for reuse: making a packer costs
+~8 times as much as packing a small value. A packer is busy while it packs (and ``_to_ext`` packs
+nested payloads), so a nested call makes another one; the last one to finish stays."""
+
+
+def _pack_compiled(obj: Any) -> bytes:
+    """``obj`` packed by msgpack's own ``Packer`` (its C extension on CPython)."""
+    packer = getattr(_idle, "packer", None)
+    if packer is None:
+        # strict_types: a tuple (or a dict subclass...) is not silently packed as an array (or a
+        # map) but handed to _to_ext, which decides what it becomes.
+        packer = msgpack.Packer(default=_to_ext, strict_types=True, use_bin_type=True)
+    else:
+        _idle.packer = None
+    try:
+        return packer.pack(obj)  # on error the packer empties its buffer, so it stays reusable
+    finally:
+        _idle.packer = packer
+
+
+def _pack_checked(obj: Any) -> bytes:
+    """msgpack's packer, and the depth check it cannot make itself: it costs a scan of the bytes
+    (``_may_nest_too_deep``), and a walk of the value only for one with many containers."""
+    try:
+        packed = _pack_compiled(obj)
+    except ValueError:  # TooDeep, or msgpack's own limit (511 levels), or another refusal
+        if _path_too_deep(obj) is None:
+            raise
+        packed = None
+    if packed is None or (_may_nest_too_deep(packed) and _path_too_deep(obj) is not None):
+        raise TooDeep(f"containers nest more than {MAX_DEPTH} deep")
+    return packed
+
+
+_pack_plain = plain_packer(_typed, MAX_DEPTH)
+"""The packer without msgpack's C extension (the browser): pure Python, one walk that also checks depth."""
+
+COMPILED_MSGPACK = msgpack.Packer is not msgpack_fallback.Packer
+"""Does msgpack run its C extension here? (CPython: yes; the browser ships msgpack without it.)"""
 
 
 # --- loading ----------------------------------------------------------------------------------
@@ -497,21 +539,25 @@ def _typed_pair(data: Any) -> tuple[str, bytes]:
 
 
 class MsgpackSerializer:
-    """The default serializer of every lab saver (see the module docstring)."""
+    """The default serializer of every lab saver (see the module docstring). It packs with msgpack's C
+    extension where msgpack has one, else in pure Python (``lab.checkpoint.plain_msgpack``);
+    ``pure_python=True`` asks for the pure-Python packer anyway. Both write the same bytes."""
+
+    def __init__(self, *, pure_python: bool = not COMPILED_MSGPACK) -> None:
+        self._pack = _pack_plain if pure_python else _pack_checked
 
     def dumps_typed(self, obj: Any) -> TypedValue:
         if obj is None:
             return NULL
-        if type(obj) not in _LEAVES and _deepest(obj) > MAX_DEPTH:
-            path = _path_too_deep(obj) or []
+        try:
+            return "msgpack", self._pack(obj)
+        except TooDeep:
             raise UnsavableValueError.coded(
                 "too_deep_to_load_back",
                 "it nests containers more than {limit} deep (at {path}), so it could not be loaded back",
                 limit=MAX_DEPTH,
-                path=_path_text(path),
-            )
-        try:
-            return "msgpack", _pack_fast(obj)
+                path=_path_text(_path_too_deep(obj) or []),
+            ) from None
         except UnsavableValueError:
             raise
         except (TypeError, ValueError, OverflowError) as error:

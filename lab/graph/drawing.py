@@ -27,6 +27,8 @@ if TYPE_CHECKING:
     from lab.pregel.graph import Pregel
 
 STEP_LIMIT = 250
+NODE_CLASS = ["lab", "pregel", "nodes", "Node"]
+"""What ``to_json()`` names as the class of a node (``langchain_core`` writes its runnable's path)."""
 SAFE_ID_CHARACTERS = frozenset(string.ascii_letters + string.digits + "_-")
 MARKDOWN_SPECIAL = ("*", "_", "`")
 MERMAID_ESCAPES = {
@@ -49,10 +51,21 @@ STYLES = (
 
 
 class Edge(NamedTuple):
+    """An edge of ``get_graph()``, as ``langchain_core``'s (its fields in that order)."""
+
     source: str
     target: str
-    conditional: bool = False
     data: str | None = None
+    conditional: bool = False
+
+
+class Found(NamedTuple):
+    """An edge as the run on nothing finds it (LangGraph's ``_draw.Edge``: sorted in this order)."""
+
+    source: str
+    target: str
+    conditional: bool
+    data: str | None
 
 
 class TriggerEdge(NamedTuple):
@@ -82,7 +95,7 @@ class DrawableGraph:
             return
         if target == END and END not in self.nodes:
             self.nodes[END] = DrawNode(END, END)
-        self.edges.append(Edge(source, target, conditional, data))
+        self.edges.append(Edge(source, target, data, conditional))
 
     def first_node(self) -> DrawNode | None:
         targets = {e.target for e in self.edges}
@@ -93,6 +106,24 @@ class DrawableGraph:
         sources = {e.source for e in self.edges}
         found = [n for n in self.nodes.values() if n.id not in sources]
         return found[0] if len(found) == 1 else None
+
+    def to_json(self, *, with_schemas: bool = False) -> dict[str, list[dict[str, Any]]]:
+        """The nodes and edges as JSON-able data, as ``langchain_core``'s ``Graph.to_json``. A node
+        names the class that runs it: ``lab``'s node, where LangGraph's names its ``RunnableCallable``.
+        (``with_schemas`` adds the JSON schema of a node that is a Pydantic model: none is.)"""
+        nodes = [
+            {"id": node.id}
+            | ({} if node.id == END else {"type": "runnable", "data": {"id": NODE_CLASS, "name": node.name}})
+            | ({} if node.metadata is None else {"metadata": node.metadata})
+            for node in self.nodes.values()
+        ]
+        edges = [
+            {"source": edge.source, "target": edge.target}
+            | ({} if edge.data is None else {"data": edge.data})
+            | ({"conditional": True} if edge.conditional else {})
+            for edge in self.edges
+        ]
+        return {"nodes": nodes, "edges": edges}
 
     def draw_mermaid(self, *, with_styles: bool = True, wrap_label_n_words: int = 9, **options: Any) -> str:
         if options:
@@ -123,9 +154,9 @@ def declared_writes(node: Node) -> list[tuple[str, str | None]]:
     return declared
 
 
-def find_edges(graph: Pregel) -> tuple[set[Edge], dict[str, set[TriggerEdge]]]:
+def find_edges(graph: Pregel) -> tuple[set[Found], dict[str, set[TriggerEdge]]]:
     """LangGraph's ``draw_graph`` loop; returns the edges and the last step's writers."""
-    edges: set[Edge] = set()
+    edges: set[Found] = set()
     checkpoint = empty_checkpoint()
     channels = algo.channels_from_checkpoint(graph.channels, checkpoint)
     declared_done: set[str] = set()
@@ -136,7 +167,7 @@ def find_edges(graph: Pregel) -> tuple[set[Edge], dict[str, set[TriggerEdge]]]:
         checkpoint, channels, [StepWrites("__input__", [(START, {})])], _next_version, graph.trigger_to_nodes
     )
     tasks = _next_tasks(graph, checkpoint, channels, updated)
-    for _ in range(STEP_LIMIT):
+    for _ in range(-1, STEP_LIMIT):  # LangGraph's steps -1 to 249: the last one ran decides a loop's END
         if not tasks:
             break
         conditionals: dict[tuple[str, str], str | None] = {}
@@ -148,7 +179,7 @@ def find_edges(graph: Pregel) -> tuple[set[Edge], dict[str, set[TriggerEdge]]]:
             declared_done.add(task.name)
             for channel, label in declared_writes(node):
                 if channel == END:
-                    edges.add(Edge(task.name, END, True, label))
+                    edges.add(Found(task.name, END, True, label))
                     continue
                 conditionals[(task.name, channel)] = label
                 static_declared[task.name].add(TriggerEdge(channel, True, label))
@@ -175,14 +206,14 @@ def find_edges(graph: Pregel) -> tuple[set[Edge], dict[str, set[TriggerEdge]]]:
             added = False
             for trigger in task.triggers:
                 for src, cond, label in sorted(trigger_to_sources[trigger], key=_sortable):
-                    edges.add(Edge(src, task.name, cond, label))
+                    edges.add(Found(src, task.name, cond, label))
                     if TriggerEdge(trigger, cond, label) in step_sources.get(src, set()):
                         added = True
                     else:
                         sources[src].discard(TriggerEdge(trigger, cond, label))
             if not added:
                 for src in step_sources:
-                    edges.add(Edge(src, task.name, True, None))
+                    edges.add(Found(src, task.name, True, None))
     return edges, step_sources
 
 
@@ -281,7 +312,10 @@ def draw_mermaid(graph: DrawableGraph, *, with_styles: bool = True, wrap_words: 
         for node in graph.nodes.values():
             shape = shapes.get(node.id, shapes["default"])
             out += "\t" + shape.format(safe_id(node.id), node_label(node)) + "\n"
-    for edge in graph.edges:
+    # langchain_core groups edges by the common prefix of their ends' ids and prints the graph's own
+    # group first: an edge from a node to itself is a group of its own, printed after the others
+    loops = [edge for edge in graph.edges if edge.source == edge.target]
+    for edge in [*(edge for edge in graph.edges if edge not in loops), *loops]:
         out += f"\t{safe_id(edge.source)}{edge_arrow(edge, wrap_words)}{safe_id(edge.target)};\n"
     if with_styles:
         out += "".join(f"\tclassDef {name} {style}\n" for name, style in STYLES)

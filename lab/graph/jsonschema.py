@@ -81,10 +81,21 @@ def _required(schema: Any, key: str) -> bool:
 
 
 def _default(schema: Any, key: str) -> Any:
-    """A dataclass field's default (a ``default_factory`` is called, as Pydantic shows it)."""
+    """A dataclass field's default (a ``default_factory`` is called, as Pydantic shows it); without
+    one, ``None`` for an optional field (``T | None``), as LangGraph's ``get_field_default`` gives."""
     if not dataclasses.is_dataclass(schema):
         return dataclasses.MISSING
     field = next(f for f in dataclasses.fields(schema) if f.name == key)
     if field.default_factory is not dataclasses.MISSING:
         return field.default_factory()
+    if field.default is dataclasses.MISSING and _is_optional(schema_fields(schema)[key]):
+        return None
     return field.default
+
+
+def _is_optional(hint: Any) -> bool:
+    """A union with ``None`` in it (``Annotated`` looked through)."""
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin is typing.Annotated:
+        return _is_optional(args[0])
+    return origin in (typing.Union, types.UnionType) and any(a is type(None) or _is_optional(a) for a in args)

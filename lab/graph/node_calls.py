@@ -49,13 +49,14 @@ def bind_node(fn: Callable[..., Any], input_schema: Any) -> Callable[[dict], Any
     """``fn`` as the loop calls it: ``call(state_dict)``, keeping ``async def`` functions async."""
     keys = tuple(schema_fields(input_schema))
     wanted = injected_parameters(fn)
+    coerce = as_schema(input_schema)
 
     def arguments(state: Any) -> tuple[Any, dict[str, Any]]:
         config = get_config()
         if config["metadata"]["langgraph_path"][0] != PUSH and keys != (ROOT,):
             state = {k: state[k] for k in keys if k in state}  # a Send's argument and a whole value: as is
-        node_input = as_schema(input_schema, state) if isinstance(state, dict) else state
-        return node_input, {name: INJECTED[name](config) for name in wanted}
+        node_input = coerce(state) if isinstance(state, dict) else state
+        return node_input, {name: INJECTED[name](config) for name in wanted} if wanted else {}
 
     if _is_async(fn):
 

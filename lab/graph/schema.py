@@ -122,12 +122,17 @@ def initial_value(typ: Any) -> Any:
 # -- what a node receives ----------------------------------------------------------------------------
 
 
-def as_schema(schema: Any, values: dict[str, Any]) -> Any:
-    """The state as a node declared it: an instance of a dataclass or Pydantic model, else the dict."""
+def as_schema(schema: Any) -> Callable[[dict[str, Any]], Any]:
+    """What turns the state into what a node (or router) declared: an instance of a dataclass or
+    Pydantic model, else the dict itself (decided once, when the graph is compiled)."""
     if isinstance(schema, type) and dataclasses.is_dataclass(schema):
-        return schema(**values)
+        return lambda values: schema(**values)
     if is_pydantic_model(schema):
-        return schema.model_validate(values)
+        return schema.model_validate
+    return _as_is
+
+
+def _as_is(values: dict[str, Any]) -> dict[str, Any]:
     return values
 
 

@@ -8,8 +8,8 @@ How the declaration maps to channels (schemas: ``lab.graph.schema``):
 - each node ``n`` → an ephemeral trigger channel ``branch:to:n``;
 - ``add_edge(a, b)`` → ``a`` writes ``branch:to:b`` when it finishes;
 - ``add_edge([a, b], c)`` → a barrier ``join:a+b:c`` that fires ``c`` once both wrote;
-- ``add_conditional_edges(a, router)`` → ``a`` runs ``router`` on its fresh state and writes
-  ``branch:to:<choice>``.
+- ``add_conditional_edges(a, router)`` → ``a`` runs ``router`` on its fresh state (the keys of the
+  router's input schema, else ``a``'s, else the state schema's) and writes ``branch:to:<choice>``.
 
 The checks LangGraph makes are made here too, with its messages: reserved node names and state
 keys, a reducer that cannot take ``(a, b)``, a checkpointer that is not a saver, an empty sequence.
@@ -17,6 +17,7 @@ keys, a reducer that cannot take ``(a, b)``, a checkpointer that is not a saver,
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import AsyncIterator, Callable, Hashable, Iterator, Mapping, Sequence
 from typing import Any
 
@@ -24,7 +25,13 @@ from lab.checkpoint.base import BaseCheckpointSaver
 from lab.graph.drawing import DrawableGraph, draw_graph
 from lab.graph.jsonschema import json_schema
 from lab.graph.node_calls import bind_node, command_destinations, router_destinations
-from lab.graph.schema import allow_in_checkpoints, channels_of, first_parameter_schema, schema_fields
+from lab.graph.schema import (
+    allow_in_checkpoints,
+    as_schema,
+    channels_of,
+    first_parameter_schema,
+    schema_fields,
+)
 from lab.graph.subgraphs import as_node, find_subgraph
 from lab.graph.unsupported import UNSUPPORTED, NotSupportedError
 from lab.pregel.channels import Channel, EphemeralValue, NamedBarrierValue, Topic
@@ -245,7 +252,9 @@ class StateGraph:
             path_map = {name: name for name in path_map}
         if path_map is None and (inferred := router_destinations(path)):
             path_map = {name: name for name in inferred}
-        branch = Branch(path, path_map)
+        branch = Branch(path, path_map, input_schema=first_parameter_schema(path))
+        if branch.input_schema is not None:
+            self._add_schema(branch.input_schema)
         if any(s == source and b.name == branch.name for s, b in self.branches):
             raise ValueError(f"Branch with name `{branch.router_name}` already exists for node `{source}`")
         self.branches.append((source, branch))
@@ -326,7 +335,7 @@ class StateGraph:
             for start in starts:
                 nodes[start].edge_writes.append((join, start))
         for source, branch in self.branches:
-            nodes[source].branches.append(branch)
+            nodes[source].branches.append(self._reading(source, branch))
         graph = CompiledStateGraph(
             nodes=nodes,
             channels=channels,
@@ -340,6 +349,12 @@ class StateGraph:
         graph.name = name or "LangGraph"
         graph.builder = self
         return graph
+
+    def _reading(self, source: str, branch: Branch) -> Branch:
+        """``branch`` with what its router reads: its own input schema's keys, else its node's,
+        else the state schema's (a conditional entry point's), as that schema."""
+        schema = branch.input_schema or self.node_schemas.get(source, self.state_schema)
+        return dataclasses.replace(branch, reads=tuple(schema_fields(schema)), as_input=as_schema(schema))
 
     def _validate(self, *interrupt_lists: Any) -> None:
         known = set(self.nodes)

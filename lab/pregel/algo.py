@@ -20,14 +20,24 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from typing import Any
 
 from lab.checkpoint.base import ERROR, INTERRUPT, NULL_TASK_ID, RESUME, Checkpoint
-from lab.checkpoint.ids import uuid6
-from lab.pregel.channels import MISSING, Channel, DeltaChannel
+from lab.checkpoint.ids import timestamp_text, uuid6
+from lab.pregel.channels import MISSING, Channel
 from lab.pregel.ids import interrupt_id, task_id
-from lab.pregel.nodes import PULL, PUSH, ROOT, START, TASKS, Node, routed_writes, state_update
+from lab.pregel.nodes import (
+    PULL,
+    PUSH,
+    ROOT,
+    START,
+    TASKS,
+    Branch,
+    Node,
+    is_whole_value,
+    routed_writes,
+    state_update,
+)
 from lab.pregel.task import Task
 from lab.types import Interrupt
 
@@ -73,7 +83,7 @@ def triggered(node: Node, channels: Mapping[str, Channel], checkpoint: Checkpoin
 
 def read_state(channels: Mapping[str, Channel], keys: Iterable[str]) -> Any:
     """The state as a dict of its keys; a whole-value state (one ``__root__`` key) as the value."""
-    if list(keys) == [ROOT]:
+    if is_whole_value(keys):
         return channels[ROOT].value if channels[ROOT].is_available() else None
     return {k: channels[k].value for k in keys if channels[k].is_available()}
 
@@ -174,41 +184,45 @@ def give_answers(
     task.take_fresh_answer = take_fresh_answer
 
 
-def router_state(
-    specs: Mapping[str, Channel],
-    state_keys: Sequence[str],
-    state: Any,
-    writes: list[tuple[str, Any]],
-) -> Any:
-    """The state a router sees: the task's input plus the task's own writes, applied by the
-    channels' own rules (a reducer folds, an ``Overwrite`` replaces); a whole-value state (one
-    ``__root__`` key) as the value."""
-    whole_value = list(state_keys) == [ROOT]
-    fresh = {ROOT: state} if whole_value else dict(state)
+def fresh_read(channels: Mapping[str, Channel], keys: Sequence[str], writes: list[tuple[str, Any]]) -> Any:
+    """The state a router reads (LangGraph's ``local_read(fresh=True)``): ``keys`` of the step's
+    channels with one task's writes applied by the channels' own rules (a reducer folds, an
+    ``Overwrite`` replaces), the live channels untouched; a whole-value state as its value."""
     by_channel: dict[str, list[Any]] = {}
     for chan, value in writes:
-        if chan in state_keys:
+        if chan in keys:
             by_channel.setdefault(chan, []).append(value)
+    local = dict(channels)
     for chan, values in by_channel.items():
-        channel = specs[chan].restore(fresh.get(chan, MISSING))
-        channel.update(values)
-        fresh[chan] = channel.value
-    return fresh.get(ROOT) if whole_value else fresh
+        local[chan] = channels[chan].restore(channels[chan].value)
+        local[chan].update(values)
+    return read_state(local, keys)
+
+
+def router_input(
+    branch: Branch, channels: Mapping[str, Channel], writes: list[tuple[str, Any]], result: Any
+) -> Any:
+    """What ``branch``'s router is called with: its keys of the fresh state, as its schema shapes
+    them; a router without a schema of its own also sees the keys of a dict the node returned
+    that are not state keys (LangGraph's "passthrough")."""
+    value = branch.as_input(fresh_read(channels, branch.reads, writes))
+    if branch.input_schema is None and isinstance(value, dict) and isinstance(result, dict):
+        return {**result, **value}
+    return value
 
 
 async def node_writes(
     node: Node,
     result: Any,
-    state: Any,
-    specs: Mapping[str, Channel],
+    channels: Mapping[str, Channel],
     state_keys: Sequence[str],
     nodes: Mapping[str, Node],
 ) -> list[tuple[str, Any]]:
     """What a node's return value writes: its state update, its static edges, then its
-    conditional edges (the router sees ``state`` plus those writes)."""
+    conditional edges (each router reads ``channels`` plus those writes)."""
     writes = state_update(result, state_keys) + node.edge_writes
-    if node.branches:
-        writes += await routed_writes(node, router_state(specs, state_keys, state, writes), nodes)
+    for branch in node.branches:
+        writes += await routed_writes(node, branch, router_input(branch, channels, writes, result), nodes)
     return writes
 
 
@@ -236,9 +250,10 @@ def apply_writes(
     versions = checkpoint["channel_versions"]
     bump_step = any(t.triggers for t in tasks)
 
-    for task in tasks:  # each task has now seen the triggers it ran on
-        seen = checkpoint["versions_seen"].setdefault(task.name, {})
-        seen.update({chan: versions[chan] for chan in task.triggers if chan in versions})
+    versions_seen = checkpoint["versions_seen"]
+    for task in tasks:  # each task has now seen the triggers it ran on (a new dict: checkpoints share them)
+        seen = {chan: versions[chan] for chan in task.triggers if chan in versions}
+        versions_seen[task.name] = {**versions_seen.get(task.name, {}), **seen}
 
     version = next_version(max(versions.values()) if versions else None, None) if next_version else None
 
@@ -261,7 +276,9 @@ def apply_writes(
 
     if bump_step:  # a step went by: ephemeral channels nobody wrote are cleared
         for chan, channel in channels.items():
-            if not channel.expires or chan in updated or not channel.is_available():
+            if channel.value is MISSING or not channel.expires:  # (the cheap questions first)
+                continue
+            if chan in updated or not channel.is_available():
                 continue
             if channel.update([]) and version is not None:
                 versions[chan] = version
@@ -290,10 +307,12 @@ def apply_null_writes(
     )
 
 
-def reuse_finished_writes(tasks: Mapping[str, Task], pending_writes: Iterable[PendingWrite]) -> list[Task]:
+def reuse_finished_writes(tasks: Mapping[str, Task], pending_writes: Sequence[PendingWrite]) -> list[Task]:
     """Give each task that finished before the crash or interrupt its saved writes back, so it
     does not run again; return those tasks."""
-    reused = []
+    reused: list[Task] = []
+    if not pending_writes:
+        return reused
     for tid, status in task_statuses(pending_writes).items():
         if tid in tasks and status.finished:
             tasks[tid].writes.extend(status.output)
@@ -325,21 +344,19 @@ def create_checkpoint(
     """The next checkpoint: the channels' values and versions. A delta channel stores its
     sentinel, or a ``DeltaSnapshot`` if it is in ``snapshot`` (see ``lab.pregel.delta``)."""
     versions = checkpoint["channel_versions"]
-    values = {}
-    for name in versions:
-        if name not in channels:
-            continue
-        channel = channels[name]
-        if isinstance(channel, DeltaChannel):
-            values[name] = channel.stored(snapshot=name in snapshot)
-        elif (value := channel.checkpoint()) is not MISSING:
-            values[name] = value
+    values = {
+        name: value
+        for name in versions
+        if name in channels and (value := channels[name].checkpoint()) is not MISSING
+    }
+    for name in snapshot:
+        values[name] = channels[name].snapshot()
     return {
         "v": 4,
         "id": uuid6(clockseq=step),
-        "ts": datetime.now(UTC).isoformat(),
+        "ts": timestamp_text(),
         "channel_values": values,
         "channel_versions": dict(versions),
-        "versions_seen": {node: dict(seen) for node, seen in checkpoint["versions_seen"].items()},
+        "versions_seen": dict(checkpoint["versions_seen"]),  # each node's entry is replaced, never changed
         "updated_channels": sorted(updated) if updated is not None else None,
     }

@@ -7,8 +7,8 @@ did. Nodes are *triggered* by channels whose version moved past what they last s
 
 - ``LastValue``: a plain state key; at most one write per step.
 - ``BinaryOperatorAggregate``: an ``Annotated[T, reducer]`` key; folds every write, except that
-  an ``Overwrite(value)`` replaces the value (at most one per step; later writes that step are
-  ignored, as in LangGraph).
+  an ``Overwrite(value)`` (or its JSON form ``{"__overwrite__": value}``) replaces the value (at
+  most one per step; later writes that step are ignored, as in LangGraph).
 - ``DeltaChannel``: an appending reducer key (LangGraph's beta ``langgraph.channels.delta``):
   a checkpoint stores only a sentinel, and the value is rebuilt from ancestor writes, with a full
   snapshot every ``snapshot_frequency`` updates (see ``lab.pregel.delta``).
@@ -22,7 +22,7 @@ from __future__ import annotations
 import copy
 import functools
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Self
 
 from lab.checkpoint.delta import DELTA_SENTINEL, DeltaSnapshot
 from lab.errors import EmptyChannelError, InvalidUpdateError, with_troubleshooting
@@ -61,8 +61,15 @@ class Channel:
 
     def restore(self, value: Any) -> Channel:
         """A fresh copy of this channel holding a value loaded from a checkpoint."""
-        fresh = copy.copy(self)
+        fresh = self.copy()
         fresh.value = value
+        return fresh
+
+    def copy(self) -> Self:
+        """A shallow copy of this channel (``copy.copy`` goes the slow, generic way, and every run
+        copies every channel)."""
+        fresh = object.__new__(type(self))
+        fresh.__dict__.update(self.__dict__)
         return fresh
 
 
@@ -99,7 +106,7 @@ class BinaryOperatorAggregate(Channel):
         return True
 
     def restore(self, value: Any) -> Channel:
-        fresh = copy.copy(self)
+        fresh = self.copy()
         fresh.value = value if value is not MISSING else copy.copy(self.value)
         return fresh
 
@@ -110,6 +117,23 @@ def folding(reducer: Callable[[Any, Any], Any]) -> Callable[[Any, Sequence[Any]]
     return lambda state, writes: functools.reduce(reducer, writes, state)
 
 
+OVERWRITE = "__overwrite__"
+
+
+def overwrite_of(written: Any) -> tuple[bool, Any]:
+    """Is ``written`` an ``Overwrite``, and of what value? As LangGraph's ``_get_overwrite``: the
+    typed ``Overwrite(value)``, ``{"__overwrite__": value}``, or ``{"value": value, "type":
+    "__overwrite__"}`` (an ``Overwrite`` that went through JSON and lost its class)."""
+    if isinstance(written, Overwrite):
+        return True, written.value
+    if isinstance(written, dict):
+        if len(written) == 1 and OVERWRITE in written:
+            return True, written[OVERWRITE]
+        if written.get("type") == OVERWRITE and "value" in written:
+            return True, written["value"]
+    return False, None
+
+
 def fold_step(
     value: Any, values: Sequence[Any], reduce: Callable[[Any, Sequence[Any]], Any]
 ) -> tuple[Any, bool]:
@@ -118,7 +142,8 @@ def fold_step(
     overwritten."""
     overwritten, batch = False, []
     for written in values:
-        if isinstance(written, Overwrite):
+        is_overwrite, replacement = overwrite_of(written)
+        if is_overwrite:
             if overwritten:
                 raise InvalidUpdateError(
                     with_troubleshooting(
@@ -127,7 +152,7 @@ def fold_step(
                     )
                 )
             value = reduce(value, batch) if batch else value  # a bad earlier write still fails
-            value, overwritten, batch = written.value, True, []
+            value, overwritten, batch = replacement, True, []
         elif not overwritten:
             batch.append(written)
     return (reduce(value, batch) if batch else value), overwritten
@@ -181,18 +206,19 @@ class DeltaChannel(Channel):
     def snapshot_due(self) -> bool:
         return self.overwritten or self.updates_since_snapshot >= self.snapshot_frequency
 
-    def stored(self, *, snapshot: bool) -> Any:
-        """What the next checkpoint stores: a ``DeltaSnapshot`` (the counter starts again), or the
-        sentinel."""
-        if not snapshot:
-            return DELTA_SENTINEL
+    def checkpoint(self) -> Any:
+        """What a checkpoint stores unless it snapshots this channel: the sentinel."""
+        return DELTA_SENTINEL
+
+    def snapshot(self) -> DeltaSnapshot:
+        """What a checkpoint that snapshots this channel stores (the counter starts again)."""
         self.updates_since_snapshot, self.overwritten = 0, False
         return DeltaSnapshot(self.value)
 
     def restore(self, value: Any) -> Channel:
         """From a stored blob: a ``DeltaSnapshot``, a plain value (stored before the key was a
         delta channel), or ``MISSING`` (start empty; the caller replays the writes)."""
-        fresh = copy.copy(self)
+        fresh = self.copy()
         fresh.updates_since_snapshot, fresh.overwritten = 0, False
         if value is MISSING:
             fresh.value = self.typ()
@@ -208,8 +234,9 @@ class DeltaChannel(Channel):
             return
         start = 0
         for index, value in enumerate(values):
-            if isinstance(value, Overwrite):
-                self.value, start = value.value, index + 1
+            is_overwrite, replacement = overwrite_of(value)
+            if is_overwrite:
+                self.value, start = replacement, index + 1
         if values[start:]:
             self.value = self.reducer(self.value, values[start:])
         self.updates_since_snapshot = len(values)
@@ -258,7 +285,7 @@ class NamedBarrierValue(Channel):
         return False
 
     def restore(self, value: Any) -> Channel:
-        fresh = copy.copy(self)
+        fresh = self.copy()
         fresh.value = set(value) if value is not MISSING else set()
         return fresh
 
@@ -280,6 +307,6 @@ class Topic(Channel):
         return bool(self.value)
 
     def restore(self, value: Any) -> Channel:
-        fresh = copy.copy(self)
+        fresh = self.copy()
         fresh.value = list(value) if value is not MISSING else []
         return fresh

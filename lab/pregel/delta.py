@@ -23,7 +23,7 @@ delta values filled in (a ``DeltaSnapshot`` unwrapped), for everything that read
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
 from lab.checkpoint.base import BaseCheckpointSaver, Checkpoint, CheckpointTuple, PendingWrite
@@ -118,19 +118,13 @@ def written_channels(pending_writes: Iterable[PendingWrite]) -> set[str]:
 
 
 def to_snapshot(
-    channels: Mapping[str, Channel],
-    versions: Mapping[str, Any],
-    stored_versions: Mapping[str, Any],
-    forced: Iterable[str] | None,
+    channels: Mapping[str, Channel], moved: Iterable[str], forced: Collection[str] | None
 ) -> set[str]:
-    """The delta channels the checkpoint about to be stored snapshots: those whose version moved
-    since the stored parent and that are due by their cadence or ``forced`` (``None``: all)."""
-    forced = None if forced is None else set(forced)
+    """The delta channels the checkpoint about to be stored snapshots: among those whose version moved
+    since the stored parent (``moved``), those due by their cadence or ``forced`` (``None``: all)."""
     return {
         name
-        for name, channel in channels.items()
-        if isinstance(channel, DeltaChannel)
-        and name in versions
-        and versions[name] != stored_versions.get(name)
+        for name in moved
+        if isinstance(channel := channels.get(name), DeltaChannel)
         and (forced is None or name in forced or channel.snapshot_due())
     }

@@ -10,23 +10,24 @@ is that task's subgraph (``lab.pregel.subgraph``).
 from __future__ import annotations
 
 import uuid
-from collections.abc import AsyncIterator, Iterator, Mapping
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from contextlib import aclosing
 from typing import Any
 
 from lab.checkpoint.base import (
     BaseCheckpointSaver,
+    Checkpoint,
     CheckpointTuple,
     check_thread_id_length,
     copy_checkpoint,
     empty_checkpoint,
 )
 from lab.errors import InvalidUpdateError
-from lab.pregel import algo, delta, subgraph
+from lab.pregel import algo, delta, subgraph, sync_saver
 from lab.pregel.algo import INTERRUPT_SEEN, StepWrites
 from lab.pregel.channels import Channel
 from lab.pregel.loop import SeamHook, SuperStepLoop
-from lab.pregel.nodes import END, START, Node, task_result
+from lab.pregel.nodes import COPY, END, INPUT, START, Node, task_result
 from lab.pregel.sync_loop import iterate_sync, run_sync
 from lab.types import Durability, PregelTask, StateSnapshot
 
@@ -79,7 +80,7 @@ class Pregel:
         if parent is None:
             config = self._config(config)
             subgraph.check_root_run(self, config)
-            saver = self.checkpointer
+            saver = sync_saver.for_this_call(self.checkpointer)  # (the sync API: its sync methods)
         else:
             config = subgraph.nested_config(self, config, parent)
             saver = None if self.checkpointer_flag is False else parent.saver
@@ -123,15 +124,15 @@ class Pregel:
         asked: list[Any] = []
         # (with subgraphs=True a chunk also names its graph, and a subgraph's interrupts count too)
         async for *_, mode, chunk in self.astream(input, config, stream_mode=["values", "updates"], **kwargs):
-            if mode == "values":  # invoke returns the output schema's keys; values chunks have all
-                latest = (
-                    {k: v for k, v in chunk.items() if k in self.output_keys}
-                    if isinstance(chunk, dict)
-                    else chunk
-                )
+            if mode == "values":
+                latest = chunk
             elif "__interrupt__" in chunk:
                 asked.extend(chunk["__interrupt__"])
-        return {**latest, "__interrupt__": asked} if asked else latest
+        if isinstance(latest, dict):  # invoke returns the output schema's keys; values chunks have all
+            latest = {k: v for k, v in latest.items() if k in self.output_keys}
+        if not asked:
+            return latest
+        return {**latest, "__interrupt__": asked} if isinstance(latest, dict) else {"__interrupt__": asked}
 
     def invoke(self, input: Any, config: dict[str, Any] | None = None, **kwargs: Any) -> Any:
         return run_sync(self.ainvoke(input, config, **kwargs))
@@ -191,11 +192,11 @@ class Pregel:
         checkpoint is read with that subgraph's channels."""
         namespace = saved.config["configurable"].get("checkpoint_ns", "") if saved else ""
         graph = subgraph.graph_for_namespace(self, namespace)
-        return await delta.complete(graph.channels, saved, self.checkpointer)
+        return await delta.complete(graph.channels, saved, sync_saver.for_this_call(self.checkpointer))
 
     async def acomplete_all(self, tuples: list[CheckpointTuple]) -> list[CheckpointTuple]:
         """``acomplete`` for many checkpoints of one thread, in one pass (``delta.complete_all``)."""
-        return await delta.complete_all(self.channels, tuples, self.checkpointer)
+        return await delta.complete_all(self.channels, tuples, sync_saver.for_this_call(self.checkpointer))
 
     def snapshot(self, saved: CheckpointTuple | None, config: dict[str, Any], *, live: bool) -> StateSnapshot:
         """What a checkpoint means to a learner. ``live``: as of now (finished tasks' writes
@@ -269,9 +270,11 @@ class Pregel:
 
         if len(updates) > 1 and as_node == END and values is None:
             raise InvalidUpdateError("Cannot apply multiple updates when clearing state")
-        if len(updates) > 1 and as_node == "__copy__":
+        if len(updates) > 1 and as_node == COPY:
             raise InvalidUpdateError("Cannot copy checkpoint with multiple updates")
-        if as_node == "__copy__" and values is None:
+        if len(updates) > 1 and as_node == INPUT:
+            raise InvalidUpdateError("Cannot apply multiple updates when updating as input")
+        if as_node == COPY:
             if saved is None:
                 raise InvalidUpdateError("Cannot copy a non-existent checkpoint")
             copied = {
@@ -281,7 +284,25 @@ class Pregel:
             parent = saved.parent_config or {
                 "configurable": {**saved.config["configurable"], "checkpoint_id": None}
             }
-            return await saver.aput(parent, copied, {"source": "fork", "step": step + 1, "parents": {}}, {})
+            metadata = {"source": "fork", "step": step + 1, "parents": {}}
+            copy_config = await saver.aput(parent, copied, metadata, {})
+            if not (isinstance(values, list) and values):  # only a list of updates applies to the copy
+                return copy_config
+            return await self.apply_updates(copy_config, updates_by_node(values))
+        if as_node == INPUT:
+            if values is None:
+                raise InvalidUpdateError(f"Received no input writes for {START}")
+            writes = [(START, values)]
+            task_id = str(uuid.uuid5(uuid.UUID(checkpoint["id"]), INPUT))  # as LangGraph derives it
+            if saved is not None and not await self._superseded(saver, config, saved):
+                await saver.aput_writes(put_config, writes, task_id)  # where a delta channel reads them
+            next_version = saver.get_next_version
+            algo.apply_writes(
+                checkpoint, channels, [StepWrites(INPUT, writes)], next_version, self.trigger_to_nodes
+            )
+            next_step = step + 1 if saved and saved.metadata.get("step") is not None else -1
+            metadata = {"source": "input", "step": next_step, "parents": {}}
+            return await put_changed(saver, put_config, checkpoint, channels, stored_versions, metadata)
 
         if as_node == END and values is None:  # close the step, keeping what finished
             algo.apply_null_writes(
@@ -302,14 +323,11 @@ class Pregel:
             for _, name in updates:
                 if name not in self.nodes:
                     raise InvalidUpdateError(f"Node {name} does not exist")
-            state = algo.read_state(channels, self.state_keys)
             prepared = list(open_tasks.values())  # a node's open task lends its id to its update
             applied = []
             for index, (node_values, name) in enumerate(updates):
                 node = self.nodes[name]
-                writes = await algo.node_writes(
-                    node, node_values, state, self.channels, self.state_keys, self.nodes
-                )
+                writes = await algo.node_writes(node, node_values, channels, self.state_keys, self.nodes)
                 task_id = next((t.id for t in prepared if t.name == name), None)
                 prepared = [t for t in prepared if t.id != task_id]
                 seed = INTERRUPT_SEEN if index == 0 else f"{INTERRUPT_SEEN}:{index}"
@@ -322,12 +340,8 @@ class Pregel:
             algo.apply_writes(checkpoint, channels, applied, saver.get_next_version, self.trigger_to_nodes)
 
         id_step = step if as_node == END and values is None else step + 1  # as LangGraph numbers ids
-        snapshot = delta.to_snapshot(channels, checkpoint["channel_versions"], stored_versions, forced=None)
-        new = algo.create_checkpoint(checkpoint, channels, id_step, None, snapshot)
         metadata = {"source": "update", "step": step + 1, "parents": {}}
-        return await saver.aput(
-            put_config, new, metadata, algo.new_versions(new["channel_versions"], stored_versions)
-        )
+        return await put_changed(saver, put_config, checkpoint, channels, stored_versions, metadata, id_step)
 
     def update_state(self, config: dict[str, Any], values: Any, as_node: str | None = None) -> dict[str, Any]:
         return run_sync(self.aupdate_state(config, values, as_node))
@@ -350,10 +364,12 @@ class Pregel:
 
     # -- config -----------------------------------------------------------------------------------
     def _saver(self) -> BaseCheckpointSaver:
+        """The checkpointer, as this call reaches it (``lab.pregel.sync_saver``)."""
         subgraph.check_root_saver(self)
-        if self.checkpointer is None:
+        saver = sync_saver.for_this_call(self.checkpointer)
+        if saver is None:
             raise ValueError("No checkpointer set")
-        return self.checkpointer
+        return saver
 
     def _config(self, config: dict[str, Any] | None) -> dict[str, Any]:
         config = dict(config or {})
@@ -375,6 +391,36 @@ class Pregel:
             conf["thread_id"] = str(conf["thread_id"])
             check_thread_id_length(conf["thread_id"])
         return {**config, "configurable": conf}
+
+
+async def put_changed(
+    saver: BaseCheckpointSaver,
+    config: dict[str, Any],
+    checkpoint: Checkpoint,
+    channels: Mapping[str, Channel],
+    stored_versions: Mapping[str, Any],
+    metadata: dict[str, Any],
+    id_step: int | None = None,
+) -> dict[str, Any]:
+    """Save the channels as a new checkpoint, a child of ``config``'s, storing what moved since
+    ``stored_versions`` (its id numbered by ``id_step``, by default the metadata's step)."""
+    moved = algo.new_versions(checkpoint["channel_versions"], stored_versions)
+    snapshot = delta.to_snapshot(channels, moved, None)
+    step = metadata["step"] if id_step is None else id_step
+    new = algo.create_checkpoint(checkpoint, channels, step, None, snapshot)
+    return await saver.aput(config, new, metadata, moved)
+
+
+def updates_by_node(updates: list[Any]) -> list[tuple[Any, str | None]]:
+    """``update_state(config, [(values, node), ...], as_node="__copy__")``: the updates to apply to
+    the copy, grouped by node in order of first appearance (as LangGraph orders them)."""
+    grouped: dict[str | None, list[tuple[Any, str | None]]] = {}
+    for item in updates:
+        if not isinstance(item, Sequence):
+            raise InvalidUpdateError(f"Invalid update item: {item} when copying checkpoint")
+        values, as_node = item[:2]
+        grouped.setdefault(as_node, []).append((values, as_node))
+    return [update for group in grouped.values() for update in group]
 
 
 STREAM_MODES = ("values", "updates", "checkpoints")

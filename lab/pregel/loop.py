@@ -42,7 +42,6 @@ from lab.checkpoint.base import (
     BaseCheckpointSaver,
     Checkpoint,
     CheckpointTuple,
-    copy_checkpoint,
     empty_checkpoint,
 )
 from lab.config import task_config
@@ -58,7 +57,7 @@ from lab.pregel import algo, delta, subgraph
 from lab.pregel.algo import INTERRUPT_SEEN, StepWrites
 from lab.pregel.channels import Channel
 from lab.pregel.ids import is_interrupt_id
-from lab.pregel.nodes import START, Node, goto_writes, state_writes_view, task_result
+from lab.pregel.nodes import START, Node, command_update, goto_writes, state_writes_view, task_result
 from lab.pregel.subgraph import Chunk, Loan, Relay, Replay
 from lab.pregel.task import Task
 from lab.runtime import Runtime
@@ -114,7 +113,7 @@ class SuperStepLoop:
     ) -> None:
         self.graph = graph
         self.runtime = Runtime(context=context)
-        self.saver = saver
+        self.saver = saver  # (under the sync API, its sync methods: ``lab.pregel.sync_saver``)
         self.input = input
         self.config = config
         self.durability = durability
@@ -202,6 +201,8 @@ class SuperStepLoop:
                 await self.save_writes(NULL_TASK_ID, writes)
         if self.replaying or carried:  # a new branch: the start's writes may be another child's
             self.delta_forced = None
+        if self.saved_id is None:  # a new thread: the input's writes sit on a checkpoint never stored
+            self.delta_forced = None
         updated = algo.apply_null_writes(
             self.checkpoint,
             self.channels,
@@ -250,7 +251,7 @@ class SuperStepLoop:
                 raise RuntimeError(MULTIPLE_INTERRUPTS)
             else:
                 writes.append((RESUME, answers))
-        writes += list((command.update or {}).items())
+        writes += command_update(command.update, self.graph.state_keys)
         if not writes and self.resume_map is None:
             raise EmptyInputError("Received empty Command input (give resume=, update= or goto=)")
         return writes
@@ -305,8 +306,9 @@ class SuperStepLoop:
         """Run the step's tasks concurrently; each task's stream chunks are yielded as soon as it
         finishes, while its slower siblings keep running. A failure does not cancel the others."""
         todo = [t for t in self.tasks.values() if not t.writes]
-        restored = [t.name for t in self.tasks.values() if t.writes]  # saved writes reused, not re-run
-        await self.seam("step_start", detail={"tasks": [t.name for t in todo], "restored": restored})
+        if self.on_seam is not None:
+            restored = [t.name for t in self.tasks.values() if t.writes]  # saved writes reused, not re-run
+            await self.seam("step_start", detail={"tasks": [t.name for t in todo], "restored": restored})
         self.finish_order: list[BaseException] = []
         self.running = []
         if len(todo) == 1:  # inline: no scheduling hop, so a save queued in the background is still in flight
@@ -325,7 +327,8 @@ class SuperStepLoop:
     async def execute(self, task: Task, *, alone: bool = False) -> None:
         """Run one task's node and save what came of it: its writes, its interrupt or its error."""
         node = self.graph.nodes[task.name]
-        await self.seam("task_start", task)
+        if self.on_seam is not None:
+            await self.seam("task_start", task)
         task.lender = self
         token = task.activate()
         try:
@@ -366,7 +369,8 @@ class SuperStepLoop:
         task.writes.extend(writes)
         if all(w[0] in algo.CONTROL_WRITES for w in task.writes):
             task.writes.append((NO_WRITES, None))  # record that it finished, even with no output
-        await self.seam("task_finish", task)
+        if self.on_seam is not None:
+            await self.seam("task_finish", task)
         await self.save_writes(task.id, task.writes, task)
         self.emit_update(task)
 
@@ -375,7 +379,7 @@ class SuperStepLoop:
         this node returned is this node's result."""
         try:
             result = task.input if node.func is None else node.call(task.input, self.task_config(task))
-            if inspect.isawaitable(result):
+            if type(result) is not dict and inspect.isawaitable(result):  # (most nodes return a dict)
                 result = await result
         except ParentCommand as bubbled:
             result = subgraph.addressed_to(bubbled, task)
@@ -383,7 +387,7 @@ class SuperStepLoop:
                 raise
         graph = self.graph
         keys = node.input_keys or graph.state_keys  # START keeps only the input schema's keys
-        return await algo.node_writes(node, result, task.input, graph.channels, keys, graph.nodes)
+        return await algo.node_writes(node, result, self.channels, keys, graph.nodes)
 
     def loan_to_subgraphs(self, task: Task) -> Loan:
         """What a graph run inside the task's node inherits from it (``lab.pregel.subgraph``)."""
@@ -419,16 +423,17 @@ class SuperStepLoop:
         if not writes:
             return
         self.written_task_ids.add(task_id)
-        if all(w[0] in WRITES_IDX_MAP for w in writes):
+        if writes[0][0] in WRITES_IDX_MAP and all(w[0] in WRITES_IDX_MAP for w in writes):
             writes = list({w[0]: w for w in writes}.values())
         if task_id == NULL_TASK_ID:
             self.pending[:] = [w for w in self.pending if w[0] != task_id or w[1] not in WRITES_IDX_MAP]
             writes = sorted(writes, key=lambda w: w[0] in WRITES_IDX_MAP)
             to_save = [w[1:] for w in self.pending if w[0] == task_id] + writes
         else:
-            self.pending[:] = [w for w in self.pending if w[0] != task_id]
+            if self.pending:
+                self.pending[:] = [w for w in self.pending if w[0] != task_id]
             to_save = writes
-        self.pending.extend((task_id, c, v) for c, v in writes)
+        self.pending += [(task_id, c, v) for c, v in writes]
         if self.saver and self.durability != "exit":
             await self.persist_writes(task_id, to_save, task)
 
@@ -436,12 +441,12 @@ class SuperStepLoop:
         config = self._config_at(self.checkpoint["id"])
         path = algo.task_path_str(task.path) if task else ""
         saved = self.saver.aput_writes(config, writes, task_id, path)
-        channels = [c for c, _ in writes]
-        await self.persist(saved, "put_writes", task, {"channels": channels})
+        await self.persist(saved, "put_writes", task, lambda: {"channels": [c for c, _ in writes]})
 
     # -- 5. finish the step: apply writes, save the next checkpoint --------------------------------
     async def finish_step(self) -> None:
-        await self.seam("step_end")
+        if self.on_seam is not None:
+            await self.seam("step_end")
         self.updated = self.apply(self.tasks.values())
         self.emit_values(self.updated)
         self.pending.clear()
@@ -471,7 +476,9 @@ class SuperStepLoop:
         if exiting and self.checkpoint["id"] == self.saved_id:
             return
         saving = bool(self.saver) and (exiting or self.durability != "exit")
-        snapshot = self._delta_snapshot(forced=None if exiting else self.delta_forced) if saving else set()
+        versions = self.checkpoint["channel_versions"]
+        new_versions = algo.new_versions(versions, self.stored_versions) if saving else {}
+        snapshot = delta.to_snapshot(self.channels, new_versions, None if exiting else self.delta_forced)
         if not exiting:
             parents = self.parent.checkpoint_map if self.parent else {}
             self.metadata = {**metadata, "step": self.step, "parents": parents}
@@ -486,29 +493,28 @@ class SuperStepLoop:
             }
         if saving:
             self.delta_forced = set()
-            versions = self.checkpoint["channel_versions"]
-            new_versions = algo.new_versions(versions, self.stored_versions)
-            self.stored_versions = dict(versions)
             parent_id = self.checkpoint_config["configurable"].get("checkpoint_id")
             self.parent_config = self._config_at(parent_id) if parent_id else None
-            saved = self.saver.aput(
-                self.checkpoint_config, copy_checkpoint(self.checkpoint), self.metadata, new_versions
-            )
+            handed = handed_over(self.checkpoint)
+            self.stored_versions = handed["channel_versions"]  # (neither the saver nor the loop changes it)
+            saved = self.saver.aput(self.checkpoint_config, handed, self.metadata, new_versions)
             self.saved_id = self.checkpoint["id"]
             self.checkpoint_config = self._config_at(self.checkpoint["id"])
-            await self.persist(saved, "put", None, {"source": self.metadata.get("source")})
+            source = self.metadata.get("source")
+            await self.persist(saved, "put", None, lambda: {"source": source})
         if not exiting:
             self.step += 1
 
-    def _delta_snapshot(self, forced: set[str] | None) -> set[str]:
-        """The delta channels the checkpoint about to be saved stores whole (``lab.pregel.delta``)."""
-        versions = self.checkpoint["channel_versions"]
-        return delta.to_snapshot(self.channels, versions, self.stored_versions, forced)
-
     # -- saving in the foreground ("sync") or background ("async") ----------------------------------
     async def persist(
-        self, saving: Coroutine[Any, Any, Any], seam: str, task: Task | None, detail: dict
+        self,
+        saving: Coroutine[Any, Any, Any],
+        seam: str,
+        task: Task | None,
+        detail: Callable[[], dict[str, Any]],
     ) -> None:
+        """Run a save now ("sync", "exit") or behind the earlier ones ("async"), then report its seam
+        (with the ``detail`` it makes, asked for only when a hook listens)."""
         if self.durability == "async":
             previous, step, checkpoint_id = self._saving, self.step, self.checkpoint["id"]
 
@@ -520,12 +526,14 @@ class SuperStepLoop:
                     saving.close()  # an earlier save failed or the process died: this one never runs
                     raise
                 await saving
-                await self.seam(seam, task, detail=detail, step=step, checkpoint_id=checkpoint_id)
+                if self.on_seam is not None:
+                    await self.seam(seam, task, detail=detail(), step=step, checkpoint_id=checkpoint_id)
 
             self._saving = asyncio.ensure_future(in_order())
         else:
             await saving
-            await self.seam(seam, task, detail=detail)
+            if self.on_seam is not None:
+                await self.seam(seam, task, detail=detail())
 
     async def settle(self, stopped: bool) -> None:
         """End of run: with ``durability="exit"`` save now; wait for background saves. ``stopped``:
@@ -621,7 +629,9 @@ class SuperStepLoop:
         self.output.append(chunk)
 
     def drain(self) -> list[Chunk]:
-        chunks, self.output = self.output, []
+        chunks = self.output
+        if chunks:
+            self.output = []
         return chunks
 
     def emit_values(self, updated: set[str] | None = None) -> None:
@@ -720,8 +730,20 @@ class SuperStepLoop:
         }
 
     def _config_at(self, checkpoint_id: str) -> dict[str, Any]:
+        if self.checkpoint_config["configurable"].get("checkpoint_id") == checkpoint_id:
+            return self.checkpoint_config
         conf = {**self.checkpoint_config["configurable"], "checkpoint_id": checkpoint_id}
         return {**self.checkpoint_config, "configurable": conf}
+
+
+def handed_over(checkpoint: Checkpoint) -> Checkpoint:
+    """The checkpoint as the saver gets it: a copy of the dicts the loop goes on changing (its versions;
+    a node's seen versions are replaced, never changed), so a background save stores this moment."""
+    return {
+        **checkpoint,
+        "channel_versions": dict(checkpoint["channel_versions"]),
+        "versions_seen": dict(checkpoint["versions_seen"]),
+    }
 
 
 def cancelled_by_the_caller() -> bool:

@@ -6,11 +6,12 @@ after the function returns. ``StateGraph.compile`` produces these; the loop only
 What a task writes, in order (the order pending writes are saved in):
 1. the state update the function returned: a dict (filtered to state keys), a ``Command``, a
    dataclass or Pydantic instance, or a list with a ``Command`` in it (applied in order, as
-   LangGraph does); for a whole-value state, the value itself;
+   LangGraph does); for a whole-value state, the value itself (each item of such a list);
 2. its static edges: ``branch:to:<next>`` for ``add_edge(a, next)``, and the join channel
    ``join:<a>+<b>:<next>`` for ``add_edge([a, b], next)``;
-3. its conditional edges: the router runs on the state *plus this task's own writes* and
-   each destination it names becomes a ``branch:to:<dest>`` write (``END`` writes nothing).
+3. its conditional edges: the router runs on the step's state *plus this task's own writes* (also
+   for a task a ``Send`` started: not on the ``Send``'s argument) and each destination it names
+   becomes a ``branch:to:<dest>`` write (``END`` writes nothing).
 """
 
 from __future__ import annotations
@@ -26,6 +27,10 @@ from lab.types import Command, Send
 
 START = "__start__"
 END = "__end__"
+INPUT = "__input__"
+"""Who writes the caller's input (``update_state(..., as_node=INPUT)`` writes as if it were input)."""
+COPY = "__copy__"
+"""``update_state(..., as_node=COPY)``: fork the checkpoint as is (then apply a list of updates to it)."""
 TASKS = "__pregel_tasks"
 PULL = "__pregel_pull"
 PUSH = "__pregel_push"
@@ -33,6 +38,11 @@ MISSING_ATTRIBUTE: Any = object()
 """What ``getattr`` answers for a state key a state object has no attribute for."""
 ROOT = "__root__"
 """The one channel of a whole-value state, e.g. ``StateGraph(Annotated[list, operator.add])``."""
+
+
+def is_whole_value(state_keys: Sequence[str]) -> bool:
+    """Is this the state of ``StateGraph(Annotated[list, add])`` (one ``__root__`` key)?"""
+    return len(state_keys) == 1 and state_keys[0] == ROOT
 
 
 def branch_channel(node: str) -> str:
@@ -49,10 +59,18 @@ def goto_writes(goto: str | Send | Sequence[str | Send], trigger: Any) -> list[t
 
 @dataclass
 class Branch:
-    """A conditional edge: ``router(state)`` names the next node(s)."""
+    """A conditional edge: ``router(state)`` names the next node(s).
+
+    The router reads the keys ``reads`` of the step's state with its node's writes applied, as
+    ``as_input`` shapes them (a dataclass, a Pydantic model); ``compile`` sets both from the
+    router's own input schema (``input_schema``), else its node's, else the graph's state schema."""
 
     router: Callable[[Any], Any]
     path_map: Mapping[Hashable, str] | None = None
+    input_schema: Any = None
+    """The schema annotating the router's first parameter, if any."""
+    reads: tuple[str, ...] = ()
+    as_input: Callable[[dict[str, Any]], Any] = field(default=lambda values: values)
 
     @property
     def router_name(self) -> str | None:
@@ -97,10 +115,19 @@ class Node:
     def call(self, state: Any, config: dict[str, Any]) -> Any:
         """Run the function with ``config`` current (``get_config()``); an ``async def`` node's
         coroutine keeps it current until it finishes."""
-        if inspect.iscoroutinefunction(self.func):
+        if is_async(self.func):
             return _awaiting_with(config, self.func, state)
         with running_with(config):
             return self.func(state)
+
+
+def is_async(func: Callable[..., Any]) -> bool:
+    """Is ``func`` an ``async def`` function? (Its code's flag, read directly for a plain function:
+    ``inspect`` unwraps partials and methods first, which costs more than some nodes do.)"""
+    code = getattr(func, "__code__", None)
+    if code is None:
+        return inspect.iscoroutinefunction(func)
+    return bool(code.co_flags & inspect.CO_COROUTINE)
 
 
 async def _awaiting_with(config: dict[str, Any], func: Callable[..., Awaitable[Any]], state: Any) -> Any:
@@ -109,19 +136,23 @@ async def _awaiting_with(config: dict[str, Any], func: Callable[..., Awaitable[A
 
 
 def state_update(result: Any, state_keys: Sequence[str]) -> list[tuple[str, Any]]:
-    """Turn what a node returned into channel writes (LangGraph's ``_get_updates``)."""
+    """Turn what a node returned into channel writes (LangGraph's ``_get_updates``, and ``_get_root``
+    for a whole-value state, where the value itself is the write)."""
     raise_parent_command(result)
-    if list(state_keys) == [ROOT]:
-        return root_update(result)
+    whole_value = is_whole_value(state_keys)
+    if isinstance(result, Command):
+        writes = command_update(result.update, state_keys)
+        if not whole_value:
+            writes = [(k, v) for k, v in writes if k in state_keys]
+        return writes + goto_writes(result.goto, None)
+    if isinstance(result, list | tuple) and any(isinstance(item, Command) for item in result):
+        return [write for item in result for write in _list_item_update(item, state_keys)]
+    if whole_value:
+        return [] if result is None else [(ROOT, result)]
     if result is None:
         return []
     if isinstance(result, dict):
         return [(k, v) for k, v in result.items() if k in state_keys]
-    if isinstance(result, Command):
-        writes = [(k, v) for k, v in command_update(result.update, state_keys) if k in state_keys]
-        return writes + goto_writes(result.goto, None)
-    if isinstance(result, list | tuple) and any(isinstance(item, Command) for item in result):
-        return [w for item in result for w in state_update(item, state_keys)]
     if has_fields(result):
         return object_update(result, state_keys)
     raise InvalidUpdateError(
@@ -138,15 +169,29 @@ def raise_parent_command(result: Any) -> None:
             raise ParentCommand(command)
 
 
+def _list_item_update(item: Any, state_keys: Sequence[str]) -> list[tuple[str, Any]]:
+    """One item of a returned list of updates; for a whole-value state, a plain item is the write."""
+    if is_whole_value(state_keys) and not isinstance(item, Command):
+        return [(ROOT, item)]
+    return state_update(item, state_keys)
+
+
 def command_update(update: Any, state_keys: Sequence[str]) -> list[tuple[str, Any]]:
-    """``Command(update=...)``: a dict, a list of ``(key, value)`` pairs, or a state object."""
+    """``Command(update=...)`` as ``(key, value)`` pairs (LangGraph's ``Command._update_as_tuples``):
+    a dict, a list of ``(key, value)`` pairs, a state object; anything else is a whole value."""
     if update is None:
         return []
     if isinstance(update, dict):
         return list(update.items())
+    if isinstance(update, list | tuple) and all(_is_key_value_pair(pair) for pair in update):
+        return list(update)
     if has_fields(update):
         return object_update(update, state_keys)
-    return [tuple(pair) for pair in update]
+    return [(ROOT, update)]
+
+
+def _is_key_value_pair(pair: Any) -> bool:
+    return isinstance(pair, tuple) and len(pair) == 2 and isinstance(pair[0], str)
 
 
 def has_fields(value: Any) -> bool:
@@ -170,35 +215,29 @@ def keeps_none(value: Any, key: str) -> bool:
     return field is None or field.default is not None or key in value.model_fields_set
 
 
-def root_update(result: Any) -> list[tuple[str, Any]]:
-    """A whole-value state: whatever the node returned is the write (``None``: no write)."""
-    if isinstance(result, Command):
-        return ([] if result.update is None else [(ROOT, result.update)]) + goto_writes(result.goto, None)
-    return [] if result is None else [(ROOT, result)]
-
-
 def state_writes_view(writes: Sequence[tuple[str, Any]], state_keys: Sequence[str]) -> Any:
     """A task's state writes as a learner sees them in an ``updates`` chunk: one dict, or a list
     of one-key dicts when the task wrote a key more than once (a list of updates); a whole-value
     state's value as is."""
     state_writes = [(c, v) for c, v in writes if c in state_keys]
-    if list(state_keys) == [ROOT]:
-        return state_writes[-1][1] if state_writes else None
-    if len({c for c, _ in state_writes}) < len(state_writes):
+    if is_whole_value(state_keys):
+        values = [v for _, v in state_writes]
+        return values[0] if len(values) == 1 else values or None
+    once_each = dict(state_writes)
+    if len(once_each) < len(state_writes):
         return [{c: v} for c, v in state_writes]
-    return dict(state_writes) or None
+    return once_each or None
 
 
-def task_result(writes: Sequence[tuple[str, Any]], state_keys: Sequence[str]) -> dict[str, Any]:
+def task_result(writes: Sequence[tuple[str, Any]], state_keys: Sequence[str]) -> Any:
     """A finished task's ``result`` in a snapshot: repeated writes to a key are ``{"$writes": [...]}``;
-    a whole-value state's value as is."""
-    if list(state_keys) == [ROOT]:
-        return state_writes_view(writes, state_keys)
+    a whole-value state's value as is (``None`` if it wrote none)."""
     grouped: dict[str, list[Any]] = {}
     for chan, value in writes:
         if chan in state_keys:
             grouped.setdefault(chan, []).append(value)
-    return {chan: values[0] if len(values) == 1 else {"$writes": values} for chan, values in grouped.items()}
+    result = {chan: vs[0] if len(vs) == 1 else {"$writes": vs} for chan, vs in grouped.items()}
+    return result.get(ROOT) if is_whole_value(state_keys) else result
 
 
 def is_pydantic_model(cls: Any) -> bool:
@@ -206,16 +245,19 @@ def is_pydantic_model(cls: Any) -> bool:
     return isinstance(cls, type) and hasattr(cls, "model_fields") and hasattr(cls, "model_validate")
 
 
-async def routed_writes(node: Node, fresh_state: dict[str, Any], known_nodes: Mapping[str, Node]) -> list:
+async def routed_writes(
+    node: Node, branch: Branch, router_input: Any, known_nodes: Mapping[str, Node]
+) -> list[tuple[str, Any]]:
+    """The writes of one conditional edge of ``node``: its router's choices as branch triggers and
+    push tasks (``END`` writes nothing)."""
     writes: list[tuple[str, Any]] = []
-    for branch in node.branches:
-        for dest in await branch.destinations(fresh_state):
-            if dest == END:
-                continue
-            if isinstance(dest, Send):
-                writes.append((TASKS, dest))
-            elif dest in known_nodes:
-                writes.append((branch_channel(dest), None))
-            else:
-                raise ValueError(f"The router of '{node.name}' returned '{dest}', which is not a node")
+    for dest in await branch.destinations(router_input):
+        if dest == END:
+            continue
+        if isinstance(dest, Send):
+            writes.append((TASKS, dest))
+        elif dest in known_nodes:
+            writes.append((branch_channel(dest), None))
+        else:
+            raise ValueError(f"The router of '{node.name}' returned '{dest}', which is not a node")
     return writes

@@ -22,6 +22,8 @@ from collections.abc import AsyncIterator, Awaitable, Iterator
 from contextlib import closing, contextmanager, suppress
 from typing import Any, TypeVar
 
+from lab.pregel.sync_saver import SYNC_API
+
 T = TypeVar("T")
 
 ASYNC_TWINS = "ainvoke, astream, aget_state, aget_state_history, aupdate_state, abulk_update_state"
@@ -111,12 +113,21 @@ def _thread_loop() -> asyncio.AbstractEventLoop:
 
 
 def run_sync(awaitable: Awaitable[T], loop: asyncio.AbstractEventLoop | None = None) -> T:
-    """Run ``awaitable`` to the end and return its result (see the module docstring)."""
+    """Run ``awaitable`` to the end and return its result (see the module docstring), with
+    ``SYNC_API`` set: the run reaches savers through their sync methods (``lab.pregel.sync_saver``)."""
+    token = SYNC_API.set(True)
+    try:
+        return _run_to_end(awaitable, loop)
+    finally:
+        SYNC_API.reset(token)
+
+
+def _run_to_end(awaitable: Awaitable[T], loop: asyncio.AbstractEventLoop | None) -> T:
     if loop is None:
         if asyncio._get_running_loop() is None:
             return _thread_loop().run_until_complete(awaitable)
         with closing(SyncLoop()) as own:
-            return run_sync(awaitable, own)
+            return _run_to_end(awaitable, own)
     if not isinstance(loop, SyncLoop):
         return loop.run_until_complete(awaitable)
     running = asyncio.ensure_future(awaitable, loop=loop)

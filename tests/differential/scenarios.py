@@ -661,6 +661,7 @@ def aml_exit_durability(t: Trace) -> None:
 
 from . import (  # noqa: E402, F401  (register them)
     scenarios_api,
+    scenarios_fidelity,
     scenarios_messages,
     scenarios_runtime,
     scenarios_subgraphs,

@@ -1,0 +1,376 @@
+"""Differential scenarios for issue 23's "silent differences": behaviour `lab` claimed to support
+but did differently from LangGraph (routers' input, whole-value states, sync-only savers, drawing,
+JSON schemas, what a checkpoint holds after a ``Send``, ``update_state`` as ``__input__``/``__copy__``).
+
+Registered with ``@scenario`` like those in ``scenarios.py``; each runs unchanged against LangGraph
+and ``lab``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import operator
+from typing import Annotated, Any, Literal, Optional
+
+from typing_extensions import TypedDict
+
+from .scenarios import Log, asker, build, scenario
+from .trace import Trace, thread
+
+
+class Num(TypedDict):
+    x: int
+    log: Annotated[list, operator.add]
+
+
+def seen_by(t: Trace, seen: list, name: str, destination: Any) -> Any:
+    """A router that records what it was given (its type and value) and goes to ``destination``."""
+
+    def route(state: Any) -> Any:
+        shown = dataclasses.asdict(state) if dataclasses.is_dataclass(state) else state
+        seen.append({name: [type(state).__name__, shown]})
+        return destination
+
+    route.__name__ = name
+    return route
+
+
+# --- 1. what a router reads ----------------------------------------------------------------------------
+
+
+@scenario
+def router_after_send(t: Trace) -> None:
+    """The router of a node reached by a ``Send`` reads the graph state plus that node's writes,
+    not the ``Send``'s argument."""
+    fl = t.fl
+    seen: list = []
+
+    def work(arg: dict) -> dict:
+        return {"log": [f"work {arg['item']}"]}
+
+    g = fl.StateGraph(Num).add_node("work", work).add_node("after", t.node("after"))
+    g.add_conditional_edges(fl.START, lambda s: [fl.Send("work", {"item": i}) for i in (1, 2)])
+    g.add_conditional_edges("work", seen_by(t, seen, "after_work", "after"))
+    t.invoke(t.compile(g), {"x": 5, "log": ["in"]}, thread())
+    t.call("routers saw", lambda: seen)
+
+
+@scenario
+def router_at_start(t: Trace) -> None:
+    """A conditional entry point reads the thread's state with the input applied (reducers fold it
+    into what the thread saved), plus input keys that are not state keys."""
+    fl = t.fl
+    seen: list = []
+    g = fl.StateGraph(Num).add_node("a", t.node("a"))
+    g.add_conditional_edges(fl.START, seen_by(t, seen, "entry", "a"))
+    app = t.compile(g)
+    cfg = thread()
+    t.invoke(app, {"x": 1}, cfg, label="first turn (no log given)")
+    t.invoke(app, {"log": ["second"], "not a key": 7}, cfg, label="second turn")
+    t.call("routers saw", lambda: seen)
+
+
+class Secret(TypedDict):
+    x: int
+    secret: str
+
+
+class OnlyX(TypedDict):
+    x: int
+
+
+@dataclasses.dataclass
+class DataNum:
+    x: int
+    log: Annotated[list, operator.add] = dataclasses.field(default_factory=list)
+
+
+@scenario
+def router_input_schemas(t: Trace) -> None:
+    """A router reads its own annotated input schema, else its node's input schema, else the state
+    schema: private keys of other nodes stay out; non-state keys a node returns pass through; a
+    dataclass state reaches its router as an instance."""
+    fl = t.fl
+    seen: list = []
+
+    def keep(state: Secret) -> dict:
+        return {"secret": "s", "x": state["x"] + 1}
+
+    def reads_only_x(state: OnlyX) -> str:
+        seen.append({"own schema": sorted(state.items())})
+        return "tell"
+
+    def tell(state: dict) -> dict:
+        return {"log": ["tell"], "extra": "passed through"}
+
+    g = fl.StateGraph(Num).add_node("keep", keep).add_node("tell", tell).add_node("done", t.node("done"))
+    g.add_edge(fl.START, "keep")
+    g.add_conditional_edges("keep", reads_only_x)
+    g.add_conditional_edges("keep", seen_by(t, seen, "after_keep", fl.END))
+    g.add_conditional_edges("tell", seen_by(t, seen, "after_tell", "done"))
+    t.invoke(t.compile(g), {"x": 1, "log": []}, thread())
+
+    dc = fl.StateGraph(DataNum).add_node("a", lambda s: {"x": s.x + 1})
+    dc.add_edge(fl.START, "a").add_conditional_edges("a", seen_by(t, seen, "dataclass", fl.END))
+    t.invoke(t.compile(dc), {"x": 1}, thread("dataclass"))
+    t.call("routers saw", lambda: seen)
+
+
+# --- 2. whole-value state -------------------------------------------------------------------------------
+
+
+@scenario
+def whole_value_updates(t: Trace) -> None:
+    """``StateGraph(Annotated[list, add])``: a node returning ``[Command(update=...), value]`` applies
+    both; the updates chunk shows each; one task interrupting while a sibling finishes."""
+    fl = t.fl
+
+    def many(state: list) -> list:
+        return [fl.Command(update=["one"]), ["two"]]
+
+    def ask(state: list) -> list:
+        return ["ask:" + fl.interrupt("ok?")]
+
+    g = fl.StateGraph(Annotated[list, operator.add]).add_node("many", many).add_node("ask", ask)
+    g.add_node("sibling", lambda state: ["sibling"])
+    g.add_edge(fl.START, "many").add_edge("many", "ask").add_edge("many", "sibling")
+    app = t.compile(g)
+    cfg = thread()
+    t.stream(app, ["in"], cfg, stream_mode=["updates", "values"])
+    t.invoke(app, ["again"], thread("invoke"), label="invoke until the interrupt")
+    t.invoke(app, fl.Command(resume="yes"), cfg, label="resume")
+
+
+# --- 6. what lab saves, it loads --------------------------------------------------------------------------
+
+
+@scenario
+def command_in_checkpoint(t: Trace) -> None:
+    """A ``Command`` given to a new thread is stored in its first checkpoint, whatever it holds (a
+    ``Send`` as ``goto``, a list of pairs as ``update``): the thread's history must still load."""
+    fl = t.fl
+
+    def work(arg: dict) -> dict:
+        return {"log": [f"work {arg['item']}"]}
+
+    g = fl.StateGraph(Num).add_node("work", work).add_node("a", t.node("a")).add_edge(fl.START, "a")
+    app = t.compile(g)
+    t.invoke(app, fl.Command(goto=fl.Send("work", {"item": 1})), thread("send"), label="goto=Send")
+    both = fl.Command(goto=[fl.Send("work", {"item": 2}), "a"])
+    t.invoke(app, both, thread("list"), label="goto=[Send, a]")
+    # (not t.invoke: its history would show the stored pairs, tuples in lab and lists in LangGraph,
+    # whose serializer turns tuples into lists: a deliberate difference, see README)
+    pairs, cfg = fl.Command(update=[("log", ["pair"]), ("x", 1)]), thread("pairs")
+    t.call("update=[pairs]", app.invoke, pairs, cfg)
+    t.call("its history's values", lambda: [(s.values, s.next) for s in app.get_state_history(cfg)])
+    whole = fl.StateGraph(Annotated[list, operator.add]).add_node("a", lambda s: ["a"])
+    whole.add_edge(fl.START, "a")
+    t.invoke(t.compile(whole), fl.Command(update=["listed"]), thread("whole"), label="update=[value]")
+
+
+# --- 3. a saver that overrides only its sync methods -------------------------------------------------------
+
+
+def recording_saver(t: Trace) -> Any:
+    """A subclass of ``InMemorySaver`` that overrides only the sync methods, counting their calls."""
+
+    class Recording(t.fl.InMemorySaver):  # type: ignore[name-defined,misc]
+        def get_tuple(self, config: Any) -> Any:
+            t.counts["get_tuple"] += 1
+            return super().get_tuple(config)
+
+        def list(self, config: Any, **kwargs: Any) -> Any:
+            t.counts["list"] += 1
+            return super().list(config, **kwargs)
+
+        def put(self, config: Any, checkpoint: Any, metadata: Any, new_versions: Any) -> Any:
+            t.counts["put"] += 1
+            return super().put(config, checkpoint, metadata, new_versions)
+
+        def put_writes(self, config: Any, writes: Any, task_id: str, task_path: str = "") -> None:
+            t.counts["put_writes"] += 1
+            super().put_writes(config, writes, task_id, task_path)
+
+    return Recording()
+
+
+@scenario
+def saver_with_sync_overrides(t: Trace) -> None:
+    """The sync API calls a saver's sync methods (the async API its async ones, which
+    ``InMemorySaver`` runs through the sync ones): a subclass overriding only those is used."""
+    fl = t.fl
+    g = fl.StateGraph(Num).add_node("a", t.node("a")).add_node("b", t.node("b"))
+    g.add_edge(fl.START, "a").add_edge("a", "b")
+    app = g.compile(checkpointer=recording_saver(t))
+    cfg = thread()
+    t.call("invoke", app.invoke, {"x": 1, "log": []}, cfg)
+    t.call("get_state", lambda: app.get_state(cfg).values)
+    t.call("get_state_history", lambda: [s.values for s in app.get_state_history(cfg)])
+    t.call("update_state", lambda: app.update_state(cfg, {"x": 5}, as_node="b") is not None)
+    t.call("stream", lambda: list(app.stream({"x": 2, "log": []}, cfg, stream_mode="updates")))
+    t.call("ainvoke", lambda: asyncio.run(app.ainvoke({"x": 3, "log": []}, cfg)))
+    t.call("aget_state", lambda: asyncio.run(app.aget_state(cfg)).values)
+
+
+# --- 4. drawing -------------------------------------------------------------------------------------------
+
+
+def graph_json(graph: Any) -> dict:
+    """``to_json()`` without the class path each node names (LangGraph's ``RunnableCallable``, lab's
+    own node class: the one part that may differ)."""
+    data = graph.to_json()
+    for node in data["nodes"]:
+        if isinstance(node.get("data"), dict):
+            node["data"] = {key: value for key, value in node["data"].items() if key != "id"}
+    return data
+
+
+@scenario
+def drawing_loops(t: Trace) -> None:
+    """``get_graph()`` of a loop with no exit (the edge to ``END`` leaves the node LangGraph's last
+    step ran), of a router that loops back to its own node, and ``to_json()``."""
+    fl = t.fl
+
+    def again(state: dict) -> Literal["a", "__end__"]:
+        return fl.END
+
+    loop, three = build(t, "START>a a>b b>a"), build(t, "START>a a>b b>c c>a")
+    itself, listed = build(t, "START>a"), build(t, "START>a b>END")
+    mapped = build(t, "START>a", b=t.node("b"))
+    itself.add_conditional_edges("a", again)
+    mapped.add_conditional_edges("a", again, {"a": "a", "__end__": "b"})
+    listed.add_conditional_edges("a", again, ["a", "b", fl.END])
+    labelled = fl.StateGraph(Log).add_node("go", t.node("go"), metadata={"team": "ops"})
+    labelled.add_edge(fl.START, "go")
+    drawn = {"two-node loop": loop, "three-node loop": three, "self-loop": itself, "path map": mapped}
+    for label, builder in (*drawn.items(), ("path list", listed)):
+        app = t.compile(builder, checkpointer=False)
+        t.call(f"{label}: edges", lambda app=app: [tuple(e) for e in app.get_graph().edges])
+        t.call(f"{label}: draw_mermaid()", lambda app=app: app.get_graph().draw_mermaid().splitlines())
+    for label, builder in (("self-loop", itself), ("path map", mapped), ("metadata", labelled)):
+        app = t.compile(builder, checkpointer=False, interrupt_before=["a"] if label != "metadata" else None)
+        t.call(f"{label}: to_json()", lambda app=app: graph_json(app.get_graph()))
+
+
+# --- 5. JSON schemas ----------------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass
+class Optionals:
+    name: str
+    maybe: int | None
+    perhaps: Optional[str]  # noqa: UP045  (written the older way on purpose)
+    noted: Annotated[float | None, "a note"]
+    counted: Annotated[list, operator.add]
+    given: int | None = 3
+    listed: list[str] = dataclasses.field(default_factory=list)
+
+
+class OptionalDict(TypedDict):
+    name: str
+    maybe: int | None
+
+
+@scenario
+def json_schema_optional_fields(t: Trace) -> None:
+    """A dataclass field typed ``T | None`` without a default is not required (its default is
+    ``None``, as LangGraph's ``get_field_default`` says); in a ``TypedDict`` it stays required."""
+    for schema in (Optionals, OptionalDict):
+        app = t.compile(t.fl.StateGraph(schema).add_node("a", lambda s: {}).add_edge(t.fl.START, "a"))
+        t.call(f"{schema.__name__}: get_input_jsonschema()", app.get_input_jsonschema)
+        t.call(f"{schema.__name__}: get_output_jsonschema()", app.get_output_jsonschema)
+
+
+# --- 7. update_state as __input__ / __copy__, Overwrite as JSON ---------------------------------------------
+
+
+@scenario
+def update_state_as_input(t: Trace) -> None:
+    """``update_state(..., as_node="__input__")`` stores the values as a new input checkpoint (the
+    next run starts from ``__start__``); without values, or beside other updates, it is refused."""
+    StateUpdate = t.fl.StateUpdate
+    app = t.compile(build(t, "START>a a>b b>END", state=Num))
+    cfg = thread()
+    t.invoke(app, {"x": 1, "log": []}, cfg)
+    t.update(app, cfg, {"x": 10, "log": ["typed in"]}, as_node="__input__")
+    t.state(app, cfg)
+    t.invoke(app, None, cfg, label="invoke(None) runs from __start__")
+    t.update(app, cfg, None, as_node="__input__", label="as __input__ without values")
+    both = [[StateUpdate({"x": 2}, "__input__"), StateUpdate({"x": 3}, "a")]]
+    t.call("bulk: __input__ beside another update", app.bulk_update_state, cfg, both)
+    t.call(
+        "bulk: two supersteps as __input__",
+        app.bulk_update_state,
+        thread("bulk"),
+        [
+            [StateUpdate({"x": 4, "log": ["first"]}, "__input__")],
+            [StateUpdate({"x": 5}, "__input__")],
+        ],
+    )
+    t.state(app, thread("bulk"), label="get_state of the bulk thread")
+    t.update(app, thread("new"), {"x": 7}, as_node="__input__", label="as __input__ on a new thread")
+
+
+@scenario
+def update_state_copy_with_values(t: Trace) -> None:
+    """``as_node="__copy__"`` with a list of ``(values, node)`` forks the checkpoint and applies
+    them to the copy in one more checkpoint (grouped by node); other values are ignored."""
+    StateUpdate = t.fl.StateUpdate
+    app = t.compile(build(t, "START>p START>q p>r q>r r>END", state=Num))
+    cfg = thread()
+    t.invoke(app, {"x": 0, "log": []}, cfg, interrupt_before=["r"])
+    updates = [({"log": ["p again"]}, "p"), ({"log": ["q again"], "x": 5}, "q"), ({"log": ["p twice"]}, "p")]
+    t.update(app, cfg, updates, as_node="__copy__", label="__copy__ with three updates")
+    t.state(app, cfg)
+    t.invoke(app, None, cfg, label="invoke(None) runs r")
+    t.update(app, cfg, {"x": 9}, as_node="__copy__", label="__copy__ with a dict (ignored)")
+    t.update(app, cfg, [5], as_node="__copy__", label="__copy__ with a bad item")
+    copied = [[StateUpdate([({"log": ["in bulk"]}, "r")], "__copy__")]]
+    t.call("bulk: __copy__ with values", app.bulk_update_state, cfg, copied)
+    t.state(app, cfg, label="get_state after the bulk copy")
+
+
+class Custom(TypedDict):
+    log: Annotated[list, lambda old, new: old + new]
+    added: Annotated[list, operator.add]
+
+
+@scenario
+def overwrite_as_json(t: Trace) -> None:
+    """``{"__overwrite__": value}`` and ``{"value": value, "type": "__overwrite__"}`` (an
+    ``Overwrite`` that went through JSON) replace a reducer key like ``Overwrite(value)``."""
+
+    def reset(state: dict) -> dict:
+        return {"log": {"__overwrite__": ["reset"]}, "added": {"value": ["erased"], "type": "__overwrite__"}}
+
+    app = t.compile(
+        build(t, "START>reset START>tail", state=Custom, reset=reset, tail=t.node("tail", "added"))
+    )
+    cfg = thread()
+    t.invoke(app, {"log": ["in"], "added": ["in"]}, cfg)
+    t.update(app, cfg, {"added": {"__overwrite__": ["by hand"]}}, as_node="tail")
+    t.state(app, cfg)
+    seeded = {"log": {"__overwrite__": ["seed"]}, "added": {"__overwrite__": ["seed"]}}
+    t.invoke(app, seeded, thread("input"), label="invoke with overwrites as input")
+    twice = t.compile(build(t, "START>reset START>again", state=Custom, reset=reset, again=reset))
+    t.invoke(twice, {"log": [], "added": []}, thread("twice"), label="two overwrites in one step")
+    t.invoke(
+        app, {"log": {"__overwrite__": 1, "other": 2}, "added": []}, thread("plain"), label="not an overwrite"
+    )
+
+
+@scenario
+def saver_with_sync_overrides_and_a_subgraph(t: Trace) -> None:
+    """A subgraph inherits the saver as its parent's sync run reaches it: through the sync methods,
+    for the subgraph's checkpoints and writes too, also when an interrupt inside is resumed."""
+    fl = t.fl
+    sub = fl.StateGraph(Num).add_node("ask", asker(t, "ask", "ok?")).add_edge(fl.START, "ask")
+    g = fl.StateGraph(Num).add_node("sub", sub.compile()).add_node("b", t.node("b"))
+    g.add_edge(fl.START, "sub").add_edge("sub", "b")
+    app = g.compile(checkpointer=recording_saver(t))
+    cfg = thread()
+    t.call("invoke", app.invoke, {"x": 1, "log": []}, cfg)
+    t.call("get_state", lambda: app.get_state(cfg, subgraphs=True).tasks[0].state.values)
+    t.call("resume", app.invoke, fl.Command(resume="yes"), cfg)
+    t.call("history", lambda: [s.values for s in app.get_state_history(cfg)])
