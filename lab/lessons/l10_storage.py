@@ -11,7 +11,7 @@ from lab.lessons.model import Lesson, Predict, Step, do, start_case
 
 LESSON = Lesson(
     id="storage",
-    panels=("graph", "status", "controls", "frames", "storage"),
+    panels=("graph", "status", "controls", "frames"),  # the storage panel beside a lesson: not yet
     steps=(
         Step(
             id="to-review",

@@ -83,7 +83,7 @@ def english_shown(page) -> list[tuple[str, str, list[str]]]:
 
 def test_a_chinese_page_shows_no_english(page, site):
     open_lab(page, site, "lang=zh")
-    page.get_by_role("combobox", name="案例").select_option("S-1002")
+    page.get_by_role("combobox", name="案件").select_option("S-1002")
     press(page, "开始")
     damaged = view(page, "m.session.thread_id")
     press(page, "运行")

@@ -414,7 +414,7 @@ def test_language_switch_and_one_catalogue(page, site):
     open_lab(page, site, "lang=zh")
     assert page.evaluate("() => document.documentElement.lang") == "zh-CN"
     expect(button(page, "单步")).to_be_visible()
-    expect(page.locator("#thread-facts")).to_have_text("还没有线程——选择一个案例并按“开始”。")
+    expect(page.locator("#thread-facts")).to_have_text("还没有线程——选择一个案件并按“开始”。")
     page.get_by_role("combobox", name="语言").select_option("en")
     assert page.evaluate("() => document.documentElement.lang") == "en"
     expect(button(page, "Step")).to_be_visible()
@@ -425,7 +425,7 @@ def test_language_switch_and_one_catalogue(page, site):
     assert "lang=zh" in page.url
 
     # The lab works in Chinese: start a case and run it, by the Chinese names.
-    page.get_by_role("combobox", name="案例").select_option("S-1002")
+    page.get_by_role("combobox", name="案件").select_option("S-1002")
     page.get_by_role("radio", name=re.compile(r"^已修复")).check()
     press(page, "开始")
     thread = view(page, "m.session.thread_id")
