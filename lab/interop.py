@@ -305,6 +305,7 @@ async def from_langgraph(
     tuples = oldest_first(saver.list({"configurable": {"thread_id": thread_id}}))
     if not tuples:
         raise InteropError(f"The saver has no checkpoints of thread {thread_id!r}")
+    refuse_delta_channels(thread_id, tuples)
     staging = InMemorySaver()
     convert, versions = to_lab_types(), LabVersions()
     encoder, by_id = DeltaEncoder(appending), {}
@@ -330,6 +331,23 @@ async def from_langgraph(
                 with refused_at(where):
                     await staging.aput_writes(written, batch, task_id)
     return await export_thread(staging, thread_id, session=session)
+
+
+def refuse_delta_channels(thread_id: str, tuples: Iterable[Any]) -> None:
+    """A graph that opted in to LangGraph's ``DeltaChannel`` leaves the key's value out of most
+    checkpoints (a ``_DeltaSnapshot`` now and then, the rest rebuilt from ancestors' writes by the
+    saver's ``get_delta_channel_history``); read through ``list``, those checkpoints would open in
+    the lab with the key empty. The keys are the ones its metadata counts snapshots for."""
+    counted = (saved.metadata.get("counters_since_delta_snapshot") or {} for saved in tuples)
+    names = sorted({name for counters in counted for name in counters})
+    if names:
+        keys = ", ".join(repr(name) for name in names)
+        raise InteropError(
+            f"Thread {thread_id!r} keeps {keys} in LangGraph's DeltaChannel (an opt-in: its checkpoints "
+            "store the list only as a snapshot now and then, the rest is rebuilt from writes); "
+            "from-langgraph reads whole values: declare the key without DeltaChannel "
+            "(e.g. Annotated[list, operator.add]) and run the thread again to export it"
+        )
 
 
 @contextlib.contextmanager

@@ -27,6 +27,7 @@ import langgraph.config
 import langgraph.graph
 import langgraph.types
 import pytest
+from langgraph.channels import DeltaChannel
 from langgraph.checkpoint.memory import InMemorySaver as LangGraphMemorySaver
 from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
@@ -244,6 +245,28 @@ def test_a_value_the_allow_list_does_not_know_is_refused_by_name() -> None:
         asyncio.run(from_langgraph(saver, "odd"))
     with pytest.raises(InteropError, match="no checkpoints"):
         asyncio.run(from_langgraph(saver, "nobody"))
+
+
+def append(log: list | None, batches: list[list]) -> list:
+    """A ``DeltaChannel`` reducer: it gets a batch of writes."""
+    return [*(log or []), *(item for batch in batches for item in batch)]
+
+
+class Opted(TypedDict):
+    x: int
+    log: Annotated[list, DeltaChannel(append)]
+
+
+def test_a_thread_with_a_delta_channel_is_refused_naming_the_key() -> None:
+    """A graph that opts in to LangGraph's ``DeltaChannel`` stores its list in few checkpoints;
+    read through ``list`` the others would open in the lab with the key empty."""
+    saver = LangGraphMemorySaver()
+    builder = langgraph.graph.StateGraph(Opted)
+    builder.add_node("a", lambda s: {"x": s["x"] + 1, "log": ["a"]})
+    builder.add_edge(langgraph.graph.START, "a")
+    builder.compile(checkpointer=saver).invoke({"x": 0, "log": []}, {"configurable": {"thread_id": "d"}})
+    with pytest.raises(InteropError, match=r"keeps 'log' in LangGraph's DeltaChannel"):
+        asyncio.run(from_langgraph(saver, "d", appending=["log"]))
 
 
 def _one_node_graph(saver: Any) -> Any:
