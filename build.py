@@ -11,7 +11,9 @@ inputs, downloaded once and cached under ``.cache/``:
 - the Pyodide core, from the npm package ``pyodide@314.0.7`` (``npm pack``), under the versioned path
   ``/pyodide/314.0.7/`` so it can be cached forever;
 - wheels: a pure-Python ``msgpack`` (built with ``MSGPACK_PUREPYTHON=1``) and our own ``lab`` package
-  (zipped by :func:`build_lab_wheel`), each under ``/wheels/<content hash>/``;
+  (zipped by :func:`build_lab_wheel`), each under ``/wheels/<content hash>/``; the ``lab`` wheel also as
+  itself under ``/python/<content hash>/``, for ``pip install`` (the lab page's "Export for LangGraph"
+  names it; the browser never loads it, so the offline copy leaves it out);
 - ``static/``: the ES modules and the CSS copied as is, the HTML pages rendered with jinja2 (they share
   the partial ``_lab.html``);
 - ``narratives/`` rendered with jinja2 to ``/learn/<lang>/``;
@@ -223,6 +225,9 @@ def build_lab_wheel(out_dir: Path) -> Path:
     )
     files = {path.relative_to(ROOT).as_posix(): path.read_bytes() for path in sources}
     requires = "".join(f"Requires-Dist: {dep}\n" for dep in project.get("dependencies", []))
+    for extra, deps in project.get("optional-dependencies", {}).items():
+        requires += f"Provides-Extra: {extra}\n"
+        requires += "".join(f'Requires-Dist: {dep}; extra == "{extra}"\n' for dep in deps)
     files[f"{info}/METADATA"] = (
         f"Metadata-Version: 2.1\nName: {project['name']}\nVersion: {version}\n"
         f"Summary: {project.get('description', '')}\n{requires}"
@@ -340,17 +345,17 @@ def with_bytecode(wheel: Path, out_dir: Path) -> Path:
 # --------------------------------------------------------------------------------------------------
 
 
-def add_hashed(wheel: Path, site: Path) -> str:
-    """Copy a wheel to ``wheels/<sha256 prefix>/<name>`` and return that path, relative to the site root.
+def add_hashed(wheel: Path, site: Path, folder: str = "wheels") -> str:
+    """Copy a wheel to ``<folder>/<sha256 prefix>/<name>`` and return that path, relative to the site root.
 
     The hash goes in the folder, not the file name, so the file keeps its standard wheel name (which
     Pyodide reads) while any change to its bytes gives a new URL that no cache has seen.
     """
     digest = hashlib.sha256(wheel.read_bytes()).hexdigest()[:16]
-    target = site / "wheels" / digest / wheel.name
+    target = site / folder / digest / wheel.name
     target.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(wheel, target)
-    return f"./wheels/{digest}/{wheel.name}"
+    return f"./{folder}/{digest}/{wheel.name}"
 
 
 def _templates(folder: Path):
@@ -365,8 +370,9 @@ def _templates(folder: Path):
     )
 
 
-def render_static_pages(site: Path) -> None:
-    """Render ``static/*.html`` with jinja2, so the lab and embed pages share ``_lab.html``.
+def render_static_pages(site: Path, pip_wheel: str) -> None:
+    """Render ``static/*.html`` with jinja2, so the lab and embed pages share ``_lab.html`` (which
+    names ``pip_wheel``, the ``lab`` wheel for ``pip install``, relative to the site root).
 
     Files whose name starts with ``_`` are partials: included by pages, never copied on their own.
     """
@@ -382,6 +388,7 @@ def render_static_pages(site: Path) -> None:
                     static_graph_json=json.dumps(diagram),
                     embed_lessons=embed_lessons(),
                     lab_differences=lab_differences(ROOT / "README.md"),  # /play's "see what differs"
+                    pip_wheel=pip_wheel.removeprefix("."),
                 )
             )
 
@@ -462,6 +469,7 @@ def headers_file() -> str:
         ("/learn/*", ["! Content-Security-Policy", f"Content-Security-Policy: {embed_csp}"]),
         ("/pyodide/*", [f"Cache-Control: {IMMUTABLE}"]),
         ("/wheels/*", [f"Cache-Control: {IMMUTABLE}"]),
+        (f"/{PIP_WHEELS}/*", [f"Cache-Control: {IMMUTABLE}"]),
         (f"/{SERVICE_WORKER_BUILDS}/*", [f"Cache-Control: {IMMUTABLE}"]),  # content-hashed names
         # The browser checks for a new service worker on every visit; it must never get a cached one.
         (f"/{SERVICE_WORKER}", ["Cache-Control: no-cache"]),
@@ -482,6 +490,8 @@ SERVICE_WORKER = "sw.mjs"
 SERVICE_WORKER_BUILD_LINE = 'const BUILD = { id: "unbuilt", files: [] };'
 SERVICE_WORKER_BUILDS = "sw-build"  # the folder of the build lists sw.mjs imports (part of the worker itself)
 NOT_PRECACHED = {"_headers", "_redirects", "404.html", SERVICE_WORKER}
+PIP_WHEELS = "python"
+"""The folder of the wheels for ``pip install``: served, never precached (the browser never loads them)."""
 
 
 def url_path(relative: str) -> str:
@@ -503,7 +513,7 @@ def precache_list(site: Path) -> dict[str, str]:
         url_path(relative): subresource_integrity(path.read_bytes())
         for path in files
         if (relative := path.relative_to(site).as_posix()) not in NOT_PRECACHED
-        and not relative.startswith(f"{SERVICE_WORKER_BUILDS}/")
+        and not relative.startswith((f"{SERVICE_WORKER_BUILDS}/", f"{PIP_WHEELS}/"))
     }
 
 
@@ -574,9 +584,9 @@ def build(dist: Path = DIST) -> BuildResult:
     with tempfile.TemporaryDirectory(dir=dist.parent, prefix=f".{dist.name}-") as tmp:
         site = Path(tmp) / "site"
         shutil.copytree(STATIC, site, ignore=shutil.ignore_patterns("_*", "*.html"))
-        render_static_pages(site)
-        shutil.copytree(pyodide, site / "pyodide" / PYODIDE_VERSION)
         lab = build_lab_wheel(Path(tmp))
+        render_static_pages(site, add_hashed(lab, site, PIP_WHEELS))
+        shutil.copytree(pyodide, site / "pyodide" / PYODIDE_VERSION)
         boot_wheels = [add_hashed(with_bytecode(wheel, Path(tmp)), site) for wheel in (msgpack, lab)]
         render_narratives(site)
         write_play_files(site)  # the playground's editor bundle and gallery (site_build/play.py)

@@ -33,7 +33,8 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
 import lab.aml.graph as aml
-from lab.aml.graph import RunContext, build_graph, use_run_context
+from lab.aml.graph import build_graph
+from lab.aml.on_langgraph import aml_graph, langgraph_names
 from lab.checkpoint.delta import DELTA
 from lab.controller.thread_file import import_thread, read_thread_file
 from lab.controller.world import InMemoryWorld
@@ -63,16 +64,6 @@ class CountingStateGraph(langgraph.graph.StateGraph):
         return super().add_node(name, counted, **kwargs)
 
 
-LANGGRAPH_NAMES = {
-    "StateGraph": CountingStateGraph,
-    "START": langgraph.graph.START,
-    "END": langgraph.graph.END,
-    "interrupt": langgraph.types.interrupt,
-    "get_config": langgraph.config.get_config,
-}
-"""What ``lab.aml.graph`` takes from ``lab``, as LangGraph names it."""
-
-
 @pytest.fixture
 def on_langgraph() -> Counter[str]:
     """The node calls the AML graph makes on LangGraph during the test."""
@@ -81,17 +72,13 @@ def on_langgraph() -> Counter[str]:
 
 
 @contextlib.asynccontextmanager
-async def langgraph_case(world: InMemoryWorld, thread_id: str, saver: Any) -> AsyncIterator[Any]:
-    """The same ``build_graph`` code compiled on LangGraph with ``saver`` (while this lasts,
-    ``lab.aml.graph`` uses LangGraph's names), its nodes knowing their thread."""
-    token = use_run_context(RunContext(thread_id))
-    with pytest.MonkeyPatch.context() as patch:
-        for name, value in LANGGRAPH_NAMES.items():
-            patch.setattr(aml, name, value)
-        try:
-            yield build_graph(world, VARIANT, checkpointer=saver, delay=0)
-        finally:
-            aml._run_context.reset(token)
+async def langgraph_case(world: InMemoryWorld, thread_id: str, database: str) -> AsyncIterator[Any]:
+    """The same ``build_graph`` code compiled on LangGraph over a ``SqliteSaver`` of ``database``,
+    its node calls counted."""
+    counting = {**langgraph_names(), "StateGraph": CountingStateGraph}
+    async with AsyncSqliteSaver.from_conn_string(database) as saver:
+        with aml_graph(VARIANT, saver, thread_id, world=world, names=counting) as graph:
+            yield graph
 
 
 # -- what a learner compares: the history -------------------------------------------------------------
@@ -148,10 +135,7 @@ async def test_a_lab_thread_continues_in_langgraph(lab: Lab, on_langgraph: Count
         assert await to_langgraph(await exported(lab), saver) == "crossing"
 
     config = {"configurable": {"thread_id": "crossing"}}
-    async with (
-        AsyncSqliteSaver.from_conn_string(database) as saver,
-        langgraph_case(lab.world, "crossing", saver) as graph,
-    ):
+    async with langgraph_case(lab.world, "crossing", database) as graph:
         assert await langgraph_history(graph, "crossing") == lab_frames
         stopped = await graph.ainvoke(None, config)
         assert on_langgraph == Counter(
@@ -180,10 +164,7 @@ async def test_lists_go_to_langgraph_whole(lab: Lab) -> None:
 
 async def langgraph_thread_at_the_review(world: InMemoryWorld, database: str, thread_id: str) -> list[tuple]:
     """Real LangGraph runs the case to the review; returns its history."""
-    async with (
-        AsyncSqliteSaver.from_conn_string(database) as saver,
-        langgraph_case(world, thread_id, saver) as graph,
-    ):
+    async with langgraph_case(world, thread_id, database) as graph:
         config = {"configurable": {"thread_id": thread_id}}
         stopped = await graph.ainvoke({"case_id": CASE, "log": [], "charges": []}, config)
         assert "__interrupt__" in stopped

@@ -194,6 +194,11 @@ def use_run_context(context: RunContext) -> Token[RunContext]:
     return _run_context.set(context)
 
 
+def reset_run_context(token: Token[RunContext]) -> None:
+    """Put back the context ``use_run_context`` replaced."""
+    _run_context.reset(token)
+
+
 def call_site() -> CallSite:
     try:
         context = _run_context.get()
