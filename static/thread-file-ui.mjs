@@ -1,10 +1,12 @@
 /**
- * Whole threads: a thread written to a file and read back, and a damaged thread dropped (issue 10).
- * Python writes and validates the file and decides what is damaged (lab/controller/thread_commands.py);
- * the page only downloads the file it is given, sends the one the learner chose, and notes the outcome
- * in the threads panel (`model.threadNote`).
+ * Whole threads: a thread written to a file and read back, and a damaged thread dropped (issue 10);
+ * the same file exported for LangGraph, with the commands that continue it there (issue 26,
+ * langgraph-dialog.mjs). Python writes and validates the file and decides what is damaged
+ * (lab/controller/thread_commands.py); the page only downloads the file it is given, sends the one the
+ * learner chose, and notes the outcome in the threads panel (`model.threadNote`).
  */
 import { t } from "./i18n.mjs";
+import { createLangGraphDialog } from "./langgraph-dialog.mjs";
 import { h } from "./views/dom.mjs";
 
 /**
@@ -13,16 +15,25 @@ import { h } from "./views/dom.mjs";
  */
 export function createThreadFileActions({ model, act, render }) {
   let exportUrl = null;
+  const langgraph = createLangGraphDialog();
   /** Download the open thread's file (Python writes it: checkpoints, writes, journal, ledger). */
-  async function exportThread() {
-    const file = await act("export_thread", {}, { label: "export_thread" });
-    if (!file) return;
+  async function exportThread(label = "export_thread") {
+    const file = await act("export_thread", {}, { label });
+    if (!file) return null;
     if (exportUrl) URL.revokeObjectURL(exportUrl);
     const bytes = Uint8Array.from(atob(file.data), (c) => c.charCodeAt(0));
     exportUrl = URL.createObjectURL(new Blob([bytes], { type: "application/octet-stream" }));
     h("a", { href: exportUrl, download: file.file_name }).click();
     model.threadNote = () => t("threads.exported", { name: file.file_name, size: file.size });
     render();
+    return file;
+  }
+
+  /** Download the file, then show the commands that continue its thread in real LangGraph. */
+  async function exportForLangGraph(opener) {
+    const variant = model.session?.variant;
+    const file = await exportThread("export_langgraph");
+    if (file) langgraph.show(file, variant, opener);
   }
 
   /** Send a chosen file to Python, which validates it whole before it stores anything. A file over
@@ -46,5 +57,5 @@ export function createThreadFileActions({ model, act, render }) {
     render();
   }
 
-  return { exportThread, importThread, dropThread };
+  return { exportThread: () => exportThread(), exportForLangGraph, importThread, dropThread };
 }

@@ -2,7 +2,8 @@
  * The threads picker: every thread saved in this browser (the controller's `threads()`, newest
  * first) in a select, and Open thread, which makes the chosen one the lab's thread (`open`).
  *
- * Below it: Export thread (the open thread as a file), Import thread (a file input: Python validates
+ * Below it: Export thread (the open thread as a file), Export for LangGraph (the same file, and the
+ * commands that continue it in real LangGraph), Import thread (a file input: Python validates
  * the file and opens its thread) and, for each saved thread Python says no longer loads, what is
  * wrong with it and a Drop thread button.
  *
@@ -23,6 +24,7 @@ export function mountThreads(root, actions) {
   select.addEventListener("change", () => render(last));
 
   const exportButton = actionButton("export_thread", () => actions.exportThread());
+  const langgraphButton = actionButton("export_langgraph", () => actions.exportForLangGraph(langgraphButton));
   const fileInput = h("input", { type: "file", id: "thread-file", accept: ".cklab", class: "visually-hidden" });
   const importLabel = h("label", { for: "thread-file", class: "button action", id: "action-import_thread" });
   fileInput.addEventListener("change", () => {
@@ -31,7 +33,7 @@ export function mountThreads(root, actions) {
     if (file) actions.importThread(file);
   });
   const note = h("p", { class: "muted", id: "thread-note", role: "status" });
-  const files = h("div", { class: "buttons thread-files" }, exportButton, importLabel, fileInput);
+  const files = h("div", { class: "buttons thread-files" }, exportButton, langgraphButton, importLabel, fileInput);
   const damagedTitle = h("h3", { id: "damaged-title" });
   const damagedList = h("ul", { class: "damaged-threads", "aria-labelledby": "damaged-title" });
   const damaged = h("div", { id: "damaged-threads", class: "damaged" }, damagedTitle, damagedList);
@@ -81,6 +83,8 @@ export function mountThreads(root, actions) {
     const idle = !model.busy && model.process === "ready";
     relabel(exportButton, t("action.export_thread"));
     showAction(exportButton, model.actions?.export_thread, !idle);
+    relabel(langgraphButton, t("action.export_langgraph"));
+    showAction(langgraphButton, model.actions?.export_thread, !idle); // the same file, so the same rule
     if (importLabel.textContent !== t("action.import_thread")) importLabel.textContent = t("action.import_thread");
     showAction(fileInput, model.actions?.import_thread, !idle); // the file input is Import's control
     importLabel.classList.toggle("disabled", fileInput.disabled);
