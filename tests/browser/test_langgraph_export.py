@@ -21,6 +21,7 @@ from pathlib import Path
 
 from lab_page import arm_crash, controller, crash_and_reboot, open_lab, press, settle, start, view, wait_until
 from playwright.sync_api import expect
+from test_accessibility import serious_violations
 from test_bad_input import import_file
 
 from lab.aml.graph import OUTCOMES
@@ -67,6 +68,7 @@ def test_export_for_langgraph_shows_three_commands_that_continue_the_thread(page
     commands = shown_commands(page)
     assert name in commands["store"] and f'"{thread}"' in commands["resume"]
     assert commands["install"].startswith(f'pip install "checkpoint-lab[interop] @ {site}/python/')
+    assert serious_violations(page) == []
 
     # Keyboard: Escape closes the dialog and the focus goes back to the button that opened it.
     page.keyboard.press("Escape")
