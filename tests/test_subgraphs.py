@@ -1,4 +1,4 @@
-"""Subgraphs: what ``lab`` refuses by name, and what only the lab has (its sync loop's limit).
+"""Subgraphs: what only the lab has (its sync loop's limit).
 
 Everything ``lab`` supports of subgraphs is compared with LangGraph in
 ``tests/differential/scenarios_subgraphs.py``; these are the deliberate differences.
@@ -14,7 +14,6 @@ import pytest
 
 from lab.checkpoint.memory import InMemorySaver
 from lab.graph import START, StateGraph
-from lab.graph.unsupported import NotSupportedError
 from lab.pregel.sync_loop import WouldBlockError
 from lab.types import interrupt
 
@@ -32,32 +31,6 @@ def child():
 
 def parent(saver=None):
     return StateGraph(Log).add_node("sub", child()).add_edge(START, "sub").compile(checkpointer=saver)
-
-
-def refused(feature: str) -> pytest.RaisesContext:
-    return pytest.raises(NotSupportedError, match=rf"^lab does not support {feature}.*; see README")
-
-
-def test_drawing_the_subgraphs_inside_their_nodes_is_refused_by_name():
-    app = parent()
-    with refused(r"get_graph\(xray=\.\.\.\) of a graph with subgraphs"):
-        app.get_graph(xray=True)
-    assert app.get_graph().draw_mermaid() == app.get_graph(xray=False).draw_mermaid()
-    assert child().get_graph(xray=True).draw_mermaid() == child().get_graph().draw_mermaid()
-
-
-def test_writing_or_running_from_a_subgraphs_checkpoint_is_refused_by_name():
-    saver = InMemorySaver()
-    app = parent(saver)
-    cfg = {"configurable": {"thread_id": "t"}}
-    app.invoke({"log": []}, cfg)
-    inner = app.get_state(cfg, subgraphs=True).tasks[0].state.config
-    saved = len(list(saver.list(cfg)))
-    with refused(r"update_state of a subgraph's checkpoint"):
-        app.update_state(inner, {"log": ["edited"]})
-    with refused(r"running a graph from a subgraph's checkpoint"):
-        app.invoke(None, inner)
-    assert len(list(saver.list(cfg))) == saved
 
 
 class BrowserLikeSaver(InMemorySaver):

@@ -107,12 +107,9 @@ class CompiledStateGraph(Pregel):
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def get_graph(self, config: dict[str, Any] | None = None, *, xray: bool | int = False) -> DrawableGraph:
-        """The graph as nodes and edges, as LangGraph draws it (``.draw_mermaid()`` prints it).
-        ``xray`` would draw the subgraphs' nodes inside their nodes: lab draws each graph on its own
-        (a graph without subgraphs is the same either way)."""
-        if xray and any(True for _ in self.get_subgraphs()):
-            raise NotSupportedError("get_graph(xray=...) of a graph with subgraphs (draw each on its own)")
-        return draw_graph(self)
+        """The graph as nodes and edges, as LangGraph draws it (``.draw_mermaid()`` prints it);
+        ``xray`` draws the subgraphs' nodes inside their nodes (``xray=n``: ``n`` levels deep)."""
+        return draw_graph(self, xray)
 
     def get_subgraphs(
         self, *, namespace: str | None = None, recurse: bool = False

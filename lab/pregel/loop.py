@@ -122,6 +122,7 @@ class SuperStepLoop:
         self.interrupt_after = interrupt_after
         # -- a subgraph's run (``lab.pregel.subgraph``): what the task running it lent it
         self.parent = parent
+        self.parents = subgraph.parents_of(parent, config)  # metadata["parents"] of its checkpoints
         self.namespace: str = config["configurable"].get("checkpoint_ns", "")
         self.namespace_tuple = subgraph.as_tuple(self.namespace)  # how its stream chunks name it
         self.relay = parent.relay if parent else None  # the root's stream with subgraphs=True
@@ -171,7 +172,8 @@ class SuperStepLoop:
         replaying root, the last one from before the replayed point (and it takes its input again)."""
         if self.saver is None:
             return None
-        if self.replay is not None and self.replay.first_visit(self.namespace):
+        addressed = self.config["configurable"].get("checkpoint_id")  # (first: LangGraph's order)
+        if self.replay is not None and not addressed and self.replay.first_visit(self.namespace):
             self.resuming = None
             return await self.replay.checkpoint(self.saver, self.config)
         return await self.saver.aget_tuple(self.config)
@@ -391,11 +393,10 @@ class SuperStepLoop:
 
     def loan_to_subgraphs(self, task: Task) -> Loan:
         """What a graph run inside the task's node inherits from it (``lab.pregel.subgraph``)."""
-        parents = self.parent.checkpoint_map if self.parent else {}
         return Loan(
             task=task,
             saver=self.saver,
-            checkpoint_map={**parents, self.namespace: self.checkpoint["id"]},
+            checkpoint_map={**self.parents, self.namespace: self.checkpoint["id"]},
             resuming=self.resuming,
             durability=self.durability,
             runtime=self.runtime,
@@ -480,8 +481,7 @@ class SuperStepLoop:
         new_versions = algo.new_versions(versions, self.stored_versions) if saving else {}
         snapshot = delta.to_snapshot(self.channels, new_versions, None if exiting else self.delta_forced)
         if not exiting:
-            parents = self.parent.checkpoint_map if self.parent else {}
-            self.metadata = {**metadata, "step": self.step, "parents": parents}
+            self.metadata = {**metadata, "step": self.step, "parents": self.parents}
             self.checkpoint = algo.create_checkpoint(
                 self.checkpoint, self.channels, self.step, updated, snapshot
             )

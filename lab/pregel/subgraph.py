@@ -189,10 +189,11 @@ def nested_config(graph: Pregel, config: dict[str, Any] | None, loan: Loan) -> d
     configurable = {**(ambient.get("configurable") or {}), **(given.get("configurable") or {})}
     configurable = {key: value for key, value in configurable.items() if not key.startswith("__pregel_")}
     namespace = loan.next_namespace(graph)
+    addressed = loan.checkpoint_map.get(namespace)  # time travel to this very subgraph checkpoint
     return {
         **ambient,
         **given,
-        "configurable": {**configurable, "checkpoint_ns": namespace, "checkpoint_id": None},
+        "configurable": {**configurable, "checkpoint_ns": namespace, "checkpoint_id": addressed},
     }
 
 
@@ -202,23 +203,25 @@ def check_root_saver(graph: Pregel) -> None:
         raise RuntimeError("checkpointer=True cannot be used for root graphs.")
 
 
-def check_root_run(graph: Pregel, config: dict[str, Any]) -> None:
-    """What a run that is not nested in a task may not ask for."""
+def root_config(graph: Pregel, config: dict[str, Any]) -> dict[str, Any]:
+    """The config of a run that is not nested in a task. Given a subgraph's checkpoint config
+    (time travel into a subgraph), LangGraph runs the root graph: from the root checkpoint that
+    the config's ``checkpoint_map`` names (a replay, whose subgraph finds its own checkpoint in the
+    map when its task is the same one), else from the thread's latest."""
     check_root_saver(graph)
-    if config["configurable"].get("checkpoint_ns"):
-        refuse("running a graph from a subgraph's checkpoint (a config with checkpoint_ns)")
+    conf = config["configurable"]
+    if conf.get("checkpoint_ns"):
+        conf = {**conf, "checkpoint_ns": "", "checkpoint_id": None}
+    addressed = (conf.get("checkpoint_map") or {}).get(conf.get("checkpoint_ns", ""))
+    if addressed:
+        conf = {**conf, "checkpoint_id": addressed}
+    return {**config, "configurable": conf}
 
 
-def refuse_update_in_subgraph(config: dict[str, Any]) -> None:
-    """``update_state`` writes the root graph's state only."""
-    if config["configurable"].get("checkpoint_ns"):
-        refuse("update_state of a subgraph's checkpoint (a config with checkpoint_ns)")
-
-
-def refuse(feature: str) -> None:
-    from lab.graph.unsupported import NotSupportedError  # here: lab.graph imports lab.pregel
-
-    raise NotSupportedError(feature)
+def parents_of(loan: Loan | None, config: dict[str, Any]) -> dict[str, str]:
+    """``metadata["parents"]`` of a run's checkpoints: each enclosing graph's checkpoint; for a
+    root run given a ``checkpoint_map`` (a subgraph's config), that map, as LangGraph keeps it."""
+    return loan.checkpoint_map if loan else dict(config["configurable"].get("checkpoint_map") or {})
 
 
 def own_checkpoint_config(graph: Pregel, config: dict[str, Any]) -> dict[str, Any]:
@@ -258,6 +261,17 @@ def graph_for_namespace(graph: Pregel, namespace: str) -> Pregel:
         return graph
     found = subgraphs_of(graph, namespace=recast(namespace), recurse=True)
     return next((subgraph for _, subgraph in found), graph)
+
+
+def graph_to_update(graph: Pregel, namespace: str) -> Pregel:
+    """The graph ``update_state`` writes for a config naming ``namespace``: the subgraph it holds
+    (LangGraph refuses a namespace none of its nodes leads to: the wrong nodes and channels would
+    write into it)."""
+    if not namespace:
+        return graph
+    for _, found in subgraphs_of(graph, namespace=recast(namespace), recurse=True):
+        return found
+    raise ValueError(f"Subgraph {recast(namespace)} not found")
 
 
 def subgraphs_of(
