@@ -130,7 +130,9 @@ class SuperStepLoop:
         self.stream_modes = stream_modes | (self.relay.modes if self.relay else frozenset())
         """The modes chunks are made for: the caller's, and the root stream's."""
         self.output: list[Chunk] = []  # stream chunks, drained by the caller
-        self.relay_for_subgraphs = Relay(stream_modes, self.output_chunk) if stream_subgraphs else self.relay
+        self.live = Relay(stream_modes, self.output_chunk) if stream_subgraphs else None
+        """This run's own stream of its subgraphs' chunks (``stream(..., subgraphs=True)``)."""
+        self.relay_for_subgraphs = self.live or self.relay
         self.resuming: bool | None = parent.resuming if parent else None
         self.replay: Replay | None = parent.replay if parent else None
         self.status = "pending"
@@ -313,12 +315,11 @@ class SuperStepLoop:
             await self.seam("step_start", detail={"tasks": [t.name for t in todo], "restored": restored})
         self.finish_order: list[BaseException] = []
         self.running = []
-        if len(todo) == 1:  # inline: no scheduling hop, so a save queued in the background is still in flight
-            await self.execute(todo[0], alone=True)
+        if len(todo) == 1 and self.live is None:  # inline: no scheduling hop, so a save queued in
+            await self.execute(todo[0], alone=True)  # the background is still in flight
         else:
-            self.running = [asyncio.ensure_future(self.execute(t)) for t in todo]
-            for finished in asyncio.as_completed(self.running):
-                await finished
+            self.running = [asyncio.ensure_future(self.execute(t, alone=len(todo) == 1)) for t in todo]
+            async for _ in subgraph.as_they_come(self.running, self.live):  # (and subgraphs' chunks, live)
                 for chunk in self.drain():
                     yield chunk
         if failures := [o for o in self.finish_order if not isinstance(o, GraphInterrupt)]:

@@ -14,7 +14,8 @@ that task what LangGraph passes down through the config (a :class:`Loan`, made b
 - whether the root run is a resume. A resumed subgraph continues from its own latest checkpoint
   instead of taking its input: that is how the answer to an ``interrupt()`` inside it gets there
   (the parent's node runs again from its first line, and so calls the subgraph again);
-- the root's stream, when it streams with ``subgraphs=True`` (chunks tagged with the namespace).
+- the root's stream, when it streams with ``subgraphs=True`` (chunks tagged with the namespace,
+  handed to its caller as they come: ``Relay``, ``as_they_come``).
 
 Going up, an ``interrupt()`` inside is raised through the parent's node, and the parent saves it
 as its own task's interrupt; ``Command(graph=Command.PARENT, ...)`` travels up as
@@ -22,12 +23,16 @@ as its own task's interrupt; ``Command(graph=Command.PARENT, ...)`` travels up a
 
 Reading state: ``get_state(config, subgraphs=True)`` nests a subgraph's snapshot in
 ``tasks[i].state`` (just a config naming its namespace otherwise), and a config whose
-``checkpoint_ns`` names a subgraph's namespace reads that subgraph (``graph_for_namespace``).
+``checkpoint_ns`` names a subgraph's namespace reads that subgraph (``graph_for_namespace``),
+``update_state`` writes it (``graph_to_update``), and a run given it travels back in time: the root
+from the checkpoint the config's ``checkpoint_map`` names, the subgraph from its own entry there when
+its task is the same one (``root_config``, ``nested_config``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+import asyncio
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
@@ -97,11 +102,39 @@ def as_tuple(namespace: str) -> tuple[str, ...]:
 
 @dataclass(frozen=True)
 class Relay:
-    """The stream of a root run with ``subgraphs=True``: the modes it wants, and where its
-    subgraphs' chunks go (in the order they are emitted, between the root's own)."""
+    """The stream of a run with ``subgraphs=True``: the modes it wants, and where its subgraphs'
+    chunks go (in the order they are emitted, between the run's own). ``arrived`` wakes that run
+    while its tasks are still running, so the chunks reach its caller live, as LangGraph's do."""
 
     modes: frozenset[str]
-    put: Callable[[Chunk], None]
+    output: Callable[[Chunk], None]
+    arrived: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def put(self, chunk: Chunk) -> None:
+        self.output(chunk)
+        self.arrived.set()
+
+
+async def as_they_come(running: list[asyncio.Future[None]], live: Relay | None) -> AsyncIterator[None]:
+    """Wake the caller each time one of a step's ``running`` tasks finishes (its exception, if
+    any, raised here) and, with a ``live`` relay, each time a subgraph's chunk arrived meanwhile."""
+    if live is None:
+        for finished in asyncio.as_completed(running):
+            await finished
+            yield
+        return
+    waiting = set(running)
+    while waiting:
+        arrival = asyncio.ensure_future(live.arrived.wait())
+        try:
+            done, waiting = await asyncio.wait([*waiting, arrival], return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            arrival.cancel()
+        waiting.discard(arrival)
+        live.arrived.clear()  # before the caller drains: a chunk put after this wakes it again
+        for finished in (task for task in running if task in done):
+            finished.result()
+        yield
 
 
 @dataclass

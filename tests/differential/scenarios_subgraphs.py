@@ -24,6 +24,10 @@ from typing_extensions import TypedDict
 from .scenarios import Log, asker, build, scenario
 from .trace import Trace, thread
 
+LIVE_WAIT_S = 5.0
+"""How long a subgraph's node waits for the caller to have seen an earlier chunk (it need not wait at
+all when chunks are handed over live; the bound only keeps a wrong runtime from hanging)."""
+
 
 class Inner(TypedDict):
     """A subgraph's own state: ``log`` is shared with the parent, ``note`` is not."""
@@ -550,3 +554,37 @@ def subgraph_time_travel_while_paused(t: Trace) -> None:
     inner = t.state(app, cfg, label="get_state(subgraphs=True)", subgraphs=True).tasks[0].state.config
     t.invoke(app, None, inner, label="invoke(None, the paused subgraph's checkpoint)")
     t.invoke(app, t.fl.Command(resume="yes"), cfg, label="invoke(Command(resume='yes'))")
+
+
+@scenario
+def subgraph_stream_is_live(t: Trace) -> None:
+    """``astream(..., subgraphs=True)`` hands over a subgraph's chunk as soon as it is emitted, while
+    the parent's task is still running: the subgraph's second node waits for the caller to have
+    seen its first node's chunk (for at most a few seconds), and does see it."""
+    seen = asyncio.Event()
+
+    async def first(state: dict) -> dict:
+        return {"log": ["first"]}
+
+    async def second(state: dict) -> dict:
+        try:
+            await asyncio.wait_for(seen.wait(), LIVE_WAIT_S)
+        except TimeoutError:
+            return {"log": ["second: the caller had not seen first"]}
+        return {"log": ["second: the caller had seen first"]}
+
+    sub = build(t, "START>first first>second second>END", first=first, second=second).compile()
+    app = t.compile(build(t, "START>a a>sub sub>END", sub=sub))
+
+    async def consume() -> list:
+        seen.clear()
+        chunks = []
+        config = thread()
+        async for namespace, chunk in app.astream({"log": ["in"]}, config, subgraphs=True):
+            chunks.append((namespace, chunk))
+            if "first" in chunk:
+                seen.set()
+        return chunks
+
+    t._use(app, thread())
+    t.call("astream(subgraphs=True), the caller unblocking second", lambda: asyncio.run(consume()))
