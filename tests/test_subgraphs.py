@@ -1,4 +1,4 @@
-"""Subgraphs: what only the lab has (its sync loop's limit).
+"""Subgraphs: what only the lab has (its sync loop's limit, refused by name over an async-only saver).
 
 Everything ``lab`` supports of subgraphs is compared with LangGraph in
 ``tests/differential/scenarios_subgraphs.py``; these are the deliberate differences.
@@ -13,7 +13,10 @@ from typing import Annotated, TypedDict
 import pytest
 
 from lab.checkpoint.memory import InMemorySaver
+from lab.controller.process import Process, ProcessSaver
 from lab.graph import START, StateGraph
+from lab.graph.subgraphs import SyncSubgraphCallRefused
+from lab.graph.unsupported import NotSupportedError
 from lab.pregel.sync_loop import WouldBlockError
 from lab.types import interrupt
 
@@ -83,3 +86,47 @@ def test_a_sync_subgraph_call_waits_for_its_own_threads_and_timers():
     sub = StateGraph(Log).add_node("slow", slow).add_edge(START, "slow").compile()
     result = run_on(InMemorySaver(), lambda state: sub.invoke({"log": []}))
     assert result == {"log": ["from a thread"]}
+
+
+def async_only_saver() -> InMemorySaver:
+    """A saver whose storage, like IndexedDB's in the browser, has no sync API."""
+    saver = InMemorySaver()
+    saver.storage.supports_sync = False
+    return saver
+
+
+def test_a_def_node_running_a_subgraph_over_an_async_only_saver_is_refused_when_compiled():
+    sub = child()
+    builder = StateGraph(Log).add_node("call", lambda state: sub.invoke(state)).add_edge(START, "call")
+    with pytest.raises(SyncSubgraphCallRefused, match=r"^lab does not support a plain `def` node") as refused:
+        builder.compile(checkpointer=async_only_saver())
+    assert isinstance(refused.value, NotSupportedError)
+    assert refused.value.node == "call"
+    assert "(node 'call': `sub.invoke(...)`)" in str(refused.value)
+    assert "`await sub.ainvoke(...)`" in str(refused.value)
+    assert "`add_node('call', sub)`" in str(refused.value)
+    ran = builder.compile(checkpointer=InMemorySaver()).invoke(
+        {"log": []}, {"configurable": {"thread_id": "t"}}
+    )
+    assert [asked.value for asked in ran["__interrupt__"]] == ["ok?"]  # over a sync saver it runs
+
+
+def test_the_lab_controllers_saver_is_seen_through():
+    """The lab's controller compiles its graph over a ``ProcessSaver`` wrapping the browser's saver."""
+    sub = child()
+    builder = StateGraph(Log).add_node("call", lambda state: sub.invoke(state)).add_edge(START, "call")
+    with pytest.raises(SyncSubgraphCallRefused):
+        builder.compile(checkpointer=ProcessSaver(async_only_saver(), Process()))
+    builder.compile(checkpointer=ProcessSaver(InMemorySaver(), Process()))
+
+
+def test_the_two_remedies_compile_over_an_async_only_saver():
+    sub = child()
+
+    async def call(state: Log) -> dict:
+        return await sub.ainvoke(state)
+
+    for node in (call, sub):
+        StateGraph(Log).add_node("call", node).add_edge(START, "call").compile(
+            checkpointer=async_only_saver()
+        )

@@ -32,7 +32,7 @@ from lab.graph.schema import (
     first_parameter_schema,
     schema_fields,
 )
-from lab.graph.subgraphs import as_node, find_subgraph
+from lab.graph.subgraphs import as_node, find_subgraph, refuse_sync_calls_over_async_io
 from lab.graph.unsupported import UNSUPPORTED, NotSupportedError
 from lab.pregel.channels import Channel, EphemeralValue, NamedBarrierValue, Topic
 from lab.pregel.graph import Pregel, run_sync
@@ -320,6 +320,7 @@ class StateGraph:
                 metadata=self.node_metadata[node],
                 subgraph=find_subgraph(fn),
             )
+        refuse_sync_calls_over_async_io(nodes, checkpointer)
         for start, end in self.edges:
             if end != END:
                 nodes[start].edge_writes.append((branch_channel(end), None))
