@@ -115,7 +115,7 @@ def test_the_lab_controllers_saver_is_seen_through():
     """The lab's controller compiles its graph over a ``ProcessSaver`` wrapping the browser's saver."""
     sub = child()
     builder = StateGraph(Log).add_node("call", lambda state: sub.invoke(state)).add_edge(START, "call")
-    with pytest.raises(SyncSubgraphCallRefused):
+    with pytest.raises(SyncSubgraphCallRefused, match=r"`sub\.invoke\(\.\.\.\)`\) over InMemorySaver, whose"):
         builder.compile(checkpointer=ProcessSaver(async_only_saver(), Process()))
     builder.compile(checkpointer=ProcessSaver(InMemorySaver(), Process()))
 

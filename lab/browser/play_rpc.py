@@ -31,7 +31,7 @@ from lab.graph import CompiledStateGraph
 from lab.graph.subgraphs import SyncSubgraphCallRefused
 from lab.graph.unsupported import NotSupportedError
 from lab.playground import ProgramError, load_program
-from lab.playground.problems import Problem, in_langgraphs_words, problem
+from lab.playground.problems import Problem, problem
 from lab.playground.session import LabLedger, playground_profile
 from lab.world import set_recorder
 
@@ -86,9 +86,10 @@ async def play_load(args: dict[str, Any]) -> dict[str, Any]:
 
 
 def refused_at_node(graph: CompiledStateGraph, refused: SyncSubgraphCallRefused) -> Problem:
-    """The refusal of a node the browser's saver cannot run, at the line the node's function starts."""
+    """The refusal of a node the browser's saver cannot run, at the line the node's function starts
+    (named as the lab's other refusals are: a ``NotSupportedError``)."""
     code = getattr(graph.builder.nodes[refused.node], "__code__", None)
-    return problem("load", code.co_firstlineno if code else None, error=in_langgraphs_words(refused))
+    return problem("load", code.co_firstlineno if code else None, error=f"NotSupportedError: {refused}")
 
 
 def input_schema(graph: CompiledStateGraph) -> dict[str, Any] | None:

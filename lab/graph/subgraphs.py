@@ -96,20 +96,18 @@ def refuse_sync_calls_over_async_io(nodes: Mapping[str, Node], saver: Any) -> No
     yielding to the event loop, and a saver whose storage is async-only (IndexedDB, in the browser)
     answers only through that loop: the call could never finish (it would raise ``WouldBlockError``
     at run time). Refused by name when the graph is compiled over such a saver."""
-    if has_sync_io(saver):
+    holder = storage_saver(saver)
+    if holder is None or getattr(holder.storage, "supports_sync", True):
         return
     for name, node in nodes.items():
         if node.subgraph is not None and node.func is not None and not is_async(node.func):
-            raise SyncSubgraphCallRefused(name, saver)
+            raise SyncSubgraphCallRefused(name, holder)
 
 
-def has_sync_io(saver: Any) -> bool:
-    """Can ``saver`` answer without an event loop? The lab's savers say so through their storage
-    (``supports_sync``; IndexedDB's is ``False``); a saver that wraps another (the lab controller's
-    ``ProcessSaver``) keeps it as ``saver`` and answers as that one does."""
-    while saver is not None:
-        storage = getattr(saver, "storage", None)
-        if storage is not None:
-            return bool(getattr(storage, "supports_sync", True))
+def storage_saver(saver: Any) -> Any:
+    """The saver that holds the storage (whose ``supports_sync`` says whether it can answer without
+    an event loop; IndexedDB's cannot): ``saver``, or the one it wraps and keeps as ``saver`` (the
+    lab controller's ``ProcessSaver``); ``None`` for a saver that is not the lab's."""
+    while saver is not None and getattr(saver, "storage", None) is None:
         saver = getattr(saver, "saver", None)
-    return True
+    return saver
