@@ -111,6 +111,11 @@ class CompiledStateGraph(Pregel):
         ``xray`` draws the subgraphs' nodes inside their nodes (``xray=n``: ``n`` levels deep)."""
         return draw_graph(self, xray)
 
+    async def aget_graph(
+        self, config: dict[str, Any] | None = None, *, xray: bool | int = False
+    ) -> DrawableGraph:
+        return self.get_graph(config, xray=xray)
+
     def get_subgraphs(
         self, *, namespace: str | None = None, recurse: bool = False
     ) -> Iterator[tuple[str, Pregel]]:

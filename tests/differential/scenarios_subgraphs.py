@@ -469,6 +469,7 @@ def subgraph_drawn_with_xray(t: Trace) -> None:
     app = g.compile()
     for xray in (False, True, 1, 2):
         t.call(f"get_graph(xray={xray})", lambda level=xray: drawn(app.get_graph(xray=level)))
+    t.call("aget_graph(xray=True)", lambda: drawn(asyncio.run(app.aget_graph(xray=True))))
     called = t.compile(build(t, "START>call call>END", call=calling(t, "call", child(t))))
     t.call("a def node calling sub.invoke, xray=True", lambda: drawn(called.get_graph(xray=True)))
     fanned = build(t, "START>p START>q p>END q>END").compile()
