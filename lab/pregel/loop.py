@@ -315,8 +315,8 @@ class SuperStepLoop:
             await self.seam("step_start", detail={"tasks": [t.name for t in todo], "restored": restored})
         self.finish_order: list[BaseException] = []
         self.running = []
-        if len(todo) == 1 and self.live is None:  # inline: no scheduling hop, so a save queued in
-            await self.execute(todo[0], alone=True)  # the background is still in flight
+        if len(todo) == 1 and self.live is None:  # inline: a save queued in the background stays in flight
+            await self.execute(todo[0], alone=True)
         else:
             self.running = [asyncio.ensure_future(self.execute(t, alone=len(todo) == 1)) for t in todo]
             async for _ in subgraph.as_they_come(self.running, self.live):  # (and subgraphs' chunks, live)
