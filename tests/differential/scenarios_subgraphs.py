@@ -511,13 +511,16 @@ def subgraph_state_edited(t: Trace) -> None:
 @scenario
 def subgraph_state_edited_checkpointer_true(t: Trace) -> None:
     """A ``checkpointer=True`` subgraph's one history per thread is edited through the task's
-    config too (its namespace without task ids), and the next parent run continues from the edit."""
+    config too (its namespace without task ids), and the next parent run continues from the edit;
+    the edit's config taken back in time replays the parent from the checkpoint its map names."""
     app = t.compile(build(t, "START>sub sub>END", sub=asking_child(t, checkpointer=True)))
     cfg = thread()
     t.invoke(app, {"log": ["in"]}, cfg)
     inner = t.state(app, cfg, label="get_state(subgraphs=True)", subgraphs=True).tasks[0].state.config
-    t.update(app, inner, {"log": ["edited"]}, label="update_state(the subgraph's config)")
+    edited = t.update(app, inner, {"log": ["edited"]}, label="update_state(the subgraph's config)")
     t.invoke(app, t.fl.Command(resume="yes"), cfg, label="invoke(Command(resume='yes'))")
+    t.invoke(app, None, edited, label="invoke(None, the edited checkpoint's config)")
+    t.state(app, cfg, label="get_state(subgraphs=True) after time travel", subgraphs=True)
 
 
 # --- running from a subgraph's checkpoint -----------------------------------------------------------------
