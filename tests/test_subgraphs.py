@@ -1,4 +1,4 @@
-"""Subgraphs: what ``lab`` refuses by name, and what only the lab has (its sync loop's limit).
+"""Subgraphs: what only the lab has (its sync loop's limit, refused by name over an async-only saver).
 
 Everything ``lab`` supports of subgraphs is compared with LangGraph in
 ``tests/differential/scenarios_subgraphs.py``; these are the deliberate differences.
@@ -13,7 +13,9 @@ from typing import Annotated, TypedDict
 import pytest
 
 from lab.checkpoint.memory import InMemorySaver
+from lab.controller.process import Process, ProcessSaver
 from lab.graph import START, StateGraph
+from lab.graph.subgraphs import SyncSubgraphCallRefused
 from lab.graph.unsupported import NotSupportedError
 from lab.pregel.sync_loop import WouldBlockError
 from lab.types import interrupt
@@ -32,32 +34,6 @@ def child():
 
 def parent(saver=None):
     return StateGraph(Log).add_node("sub", child()).add_edge(START, "sub").compile(checkpointer=saver)
-
-
-def refused(feature: str) -> pytest.RaisesContext:
-    return pytest.raises(NotSupportedError, match=rf"^lab does not support {feature}.*; see README")
-
-
-def test_drawing_the_subgraphs_inside_their_nodes_is_refused_by_name():
-    app = parent()
-    with refused(r"get_graph\(xray=\.\.\.\) of a graph with subgraphs"):
-        app.get_graph(xray=True)
-    assert app.get_graph().draw_mermaid() == app.get_graph(xray=False).draw_mermaid()
-    assert child().get_graph(xray=True).draw_mermaid() == child().get_graph().draw_mermaid()
-
-
-def test_writing_or_running_from_a_subgraphs_checkpoint_is_refused_by_name():
-    saver = InMemorySaver()
-    app = parent(saver)
-    cfg = {"configurable": {"thread_id": "t"}}
-    app.invoke({"log": []}, cfg)
-    inner = app.get_state(cfg, subgraphs=True).tasks[0].state.config
-    saved = len(list(saver.list(cfg)))
-    with refused(r"update_state of a subgraph's checkpoint"):
-        app.update_state(inner, {"log": ["edited"]})
-    with refused(r"running a graph from a subgraph's checkpoint"):
-        app.invoke(None, inner)
-    assert len(list(saver.list(cfg))) == saved
 
 
 class BrowserLikeSaver(InMemorySaver):
@@ -110,3 +86,47 @@ def test_a_sync_subgraph_call_waits_for_its_own_threads_and_timers():
     sub = StateGraph(Log).add_node("slow", slow).add_edge(START, "slow").compile()
     result = run_on(InMemorySaver(), lambda state: sub.invoke({"log": []}))
     assert result == {"log": ["from a thread"]}
+
+
+def async_only_saver() -> InMemorySaver:
+    """A saver whose storage, like IndexedDB's in the browser, has no sync API."""
+    saver = InMemorySaver()
+    saver.storage.supports_sync = False
+    return saver
+
+
+def test_a_def_node_running_a_subgraph_over_an_async_only_saver_is_refused_when_compiled():
+    sub = child()
+    builder = StateGraph(Log).add_node("call", lambda state: sub.invoke(state)).add_edge(START, "call")
+    with pytest.raises(SyncSubgraphCallRefused, match=r"^lab does not support a plain `def` node") as refused:
+        builder.compile(checkpointer=async_only_saver())
+    assert isinstance(refused.value, NotSupportedError)
+    assert refused.value.node == "call"
+    assert "(node 'call': `sub.invoke(...)`)" in str(refused.value)
+    assert "`await sub.ainvoke(...)`" in str(refused.value)
+    assert "`add_node('call', sub)`" in str(refused.value)
+    ran = builder.compile(checkpointer=InMemorySaver()).invoke(
+        {"log": []}, {"configurable": {"thread_id": "t"}}
+    )
+    assert [asked.value for asked in ran["__interrupt__"]] == ["ok?"]  # over a sync saver it runs
+
+
+def test_the_lab_controllers_saver_is_seen_through():
+    """The lab's controller compiles its graph over a ``ProcessSaver`` wrapping the browser's saver."""
+    sub = child()
+    builder = StateGraph(Log).add_node("call", lambda state: sub.invoke(state)).add_edge(START, "call")
+    with pytest.raises(SyncSubgraphCallRefused, match=r"`sub\.invoke\(\.\.\.\)`\) over InMemorySaver, whose"):
+        builder.compile(checkpointer=ProcessSaver(async_only_saver(), Process()))
+    builder.compile(checkpointer=ProcessSaver(InMemorySaver(), Process()))
+
+
+def test_the_two_remedies_compile_over_an_async_only_saver():
+    sub = child()
+
+    async def call(state: Log) -> dict:
+        return await sub.ainvoke(state)
+
+    for node in (call, sub):
+        StateGraph(Log).add_node("call", node).add_edge(START, "call").compile(
+            checkpointer=async_only_saver()
+        )

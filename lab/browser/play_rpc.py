@@ -28,9 +28,10 @@ from typing import Any
 
 from lab.browser import lab_rpc
 from lab.graph import CompiledStateGraph
+from lab.graph.subgraphs import SyncSubgraphCallRefused
 from lab.graph.unsupported import NotSupportedError
 from lab.playground import ProgramError, load_program
-from lab.playground.problems import Problem
+from lab.playground.problems import Problem, problem
 from lab.playground.session import LabLedger, playground_profile
 from lab.world import set_recorder
 
@@ -67,7 +68,10 @@ async def play_load(args: dict[str, Any]) -> dict[str, Any]:
     set_recorder(ledger)  # lab.world's calls go to the lab's ledger from now on
     _play.problem = None
     profile = playground_profile(program, ledger, given, _remember)
-    controller = await lab_rpc.use_profile(profile, PLAY_DATABASE)
+    try:
+        controller = await lab_rpc.use_profile(profile, PLAY_DATABASE)
+    except SyncSubgraphCallRefused as refused:  # over the browser's saver (lab.graph.subgraphs)
+        return {"problem": refused_at_node(program.graph, refused).as_dict()}
     graph = program.graph
     return {
         "problem": None,
@@ -79,6 +83,13 @@ async def play_load(args: dict[str, Any]) -> dict[str, Any]:
         "input_schema": input_schema(graph),
         "nodes": list(controller.graphs["default"].builder.nodes),
     }
+
+
+def refused_at_node(graph: CompiledStateGraph, refused: SyncSubgraphCallRefused) -> Problem:
+    """The refusal of a node the browser's saver cannot run, at the line the node's function starts
+    (named as the lab's other refusals are: a ``NotSupportedError``)."""
+    code = getattr(graph.builder.nodes[refused.node], "__code__", None)
+    return problem("load", code.co_firstlineno if code else None, error=f"NotSupportedError: {refused}")
 
 
 def input_schema(graph: CompiledStateGraph) -> dict[str, Any] | None:

@@ -22,6 +22,7 @@ from lab.graph.unsupported import NotSupportedError
 from lab.pregel import algo
 from lab.pregel.algo import StepWrites
 from lab.pregel.nodes import END, START, Node, branch_channel
+from lab.pregel.subgraph import subgraphs_of
 
 if TYPE_CHECKING:
     from lab.pregel.graph import Pregel
@@ -97,15 +98,62 @@ class DrawableGraph:
             self.nodes[END] = DrawNode(END, END)
         self.edges.append(Edge(source, target, data, conditional))
 
-    def first_node(self) -> DrawNode | None:
-        targets = {e.target for e in self.edges}
-        found = [n for n in self.nodes.values() if n.id not in targets]
+    def first_node(self, exclude: tuple[str, ...] = ()) -> DrawNode | None:
+        """The one node no edge leads to (ignoring ``exclude`` and its edges), if there is one."""
+        targets = {e.target for e in self.edges if e.source not in exclude}
+        found = [n for n in self.nodes.values() if n.id not in exclude and n.id not in targets]
         return found[0] if len(found) == 1 else None
 
-    def last_node(self) -> DrawNode | None:
-        sources = {e.source for e in self.edges}
-        found = [n for n in self.nodes.values() if n.id not in sources]
+    def last_node(self, exclude: tuple[str, ...] = ()) -> DrawNode | None:
+        """The one node no edge leaves (ignoring ``exclude`` and its edges), if there is one."""
+        sources = {e.source for e in self.edges if e.target not in exclude}
+        found = [n for n in self.nodes.values() if n.id not in exclude and n.id not in sources]
         return found[0] if len(found) == 1 else None
+
+    def trim_first_node(self) -> None:
+        """Drop the first node (a subgraph's ``__start__``) if one edge leaves it and another node
+        would be first without it."""
+        first = self.first_node()
+        if first and self.first_node((first.id,)) and sum(e.source == first.id for e in self.edges) == 1:
+            self.remove_node(first.id)
+
+    def trim_last_node(self) -> None:
+        """Drop the last node (a subgraph's ``__end__``) if one edge reaches it and another node
+        would be last without it."""
+        last = self.last_node()
+        if last and self.last_node((last.id,)) and sum(e.target == last.id for e in self.edges) == 1:
+            self.remove_node(last.id)
+
+    def remove_node(self, node_id: str) -> None:
+        del self.nodes[node_id]
+        self.edges = [e for e in self.edges if node_id not in (e.source, e.target)]
+
+    def open_node(self, name: str, inside: DrawableGraph) -> None:
+        """``xray``: node ``name`` replaced by the graph it runs, each of its nodes' ids prefixed
+        ``"<name>:"``; the edges into and out of ``name`` now reach its first and last nodes (as
+        ``langchain_core``'s ``Graph.extend`` and LangGraph's ``draw_graph`` do)."""
+        if (
+            len(inside.nodes) < 2
+            or name not in self.nodes
+            or not inside.first_node()
+            or not inside.last_node()
+        ):
+            return
+        inside.trim_first_node()
+        inside.trim_last_node()
+        del self.nodes[name]
+        for key, node in inside.nodes.items():
+            self.nodes[f"{name}:{key}"] = DrawNode(f"{name}:{key}", node.name, node.metadata)
+        self.edges += [
+            e._replace(source=f"{name}:{e.source}", target=f"{name}:{e.target}") for e in inside.edges
+        ]
+        first, last = (f"{name}:{node.id}" for node in (inside.first_node(), inside.last_node()))
+        self.edges = [
+            e._replace(
+                source=last if e.source == name else e.source, target=first if e.target == name else e.target
+            )
+            for e in self.edges
+        ]
 
     def to_json(self, *, with_schemas: bool = False) -> dict[str, list[dict[str, Any]]]:
         """The nodes and edges as JSON-able data, as ``langchain_core``'s ``Graph.to_json``. A node
@@ -113,7 +161,7 @@ class DrawableGraph:
         (``with_schemas`` adds the JSON schema of a node that is a Pydantic model: none is.)"""
         nodes = [
             {"id": node.id}
-            | ({} if node.id == END else {"type": "runnable", "data": {"id": NODE_CLASS, "name": node.name}})
+            | ({} if node.name == END else {"type": "runnable", "data": {"id": NODE_CLASS, "name": node.id}})
             | ({} if node.metadata is None else {"metadata": node.metadata})
             for node in self.nodes.values()
         ]
@@ -231,7 +279,18 @@ def _sortable(edge: tuple) -> tuple:
     return tuple((x is None, x or "") if not isinstance(x, bool) else x for x in edge)
 
 
-def draw_graph(graph: Pregel) -> DrawableGraph:
+def draw_graph(graph: Pregel, xray: bool | int = False) -> DrawableGraph:
+    """``get_graph(xray=...)``: the graph's nodes and edges; with ``xray``, each node that runs a
+    subgraph opened to show that subgraph's nodes (``xray=n``: ``n`` levels deep, ``True``: all)."""
+    drawn = draw_own_nodes(graph)
+    if xray:
+        deeper = xray if isinstance(xray, bool) else xray - 1
+        for name, inside in subgraphs_of(graph):
+            drawn.open_node(name, draw_graph(inside, deeper))
+    return drawn
+
+
+def draw_own_nodes(graph: Pregel) -> DrawableGraph:
     edges, last_step_sources = find_edges(graph)
     drawn = DrawableGraph()
     for name in graph.nodes:
@@ -307,19 +366,74 @@ def draw_mermaid(graph: DrawableGraph, *, with_styles: bool = True, wrap_words: 
         shapes[first.id] = "{0}([{1}]):::first"
     if last is not None:
         shapes[last.id] = "{0}([{1}]):::last"
+
+    def node_line(node: DrawNode) -> str:
+        return "\t" + shapes.get(node.id, shapes["default"]).format(safe_id(node.id), node_label(node)) + "\n"
+
     out = "---\nconfig:\n  flowchart:\n    curve: linear\n---\ngraph TD;\n" if with_styles else "graph TD;\n"
+    blocks = subgraph_blocks(graph)
     if with_styles:
-        for node in graph.nodes.values():
-            shape = shapes.get(node.id, shapes["default"])
-            out += "\t" + shape.format(safe_id(node.id), node_label(node)) + "\n"
-    # langchain_core groups edges by the common prefix of their ends' ids and prints the graph's own
-    # group first: an edge from a node to itself is a group of its own, printed after the others
-    loops = [edge for edge in graph.edges if edge.source == edge.target]
-    for edge in [*(edge for edge in graph.edges if edge not in loops), *loops]:
-        out += f"\t{safe_id(edge.source)}{edge_arrow(edge, wrap_words)}{safe_id(edge.target)};\n"
+        out += "".join(node_line(node) for node in blocks.pop("", {}).values())
+    groups = edge_groups(graph.edges)
+    opened: set[str] = set()
+
+    def print_group(prefix: str) -> str:
+        """A group's edges, inside a Mermaid ``subgraph`` block (with its nodes) unless it is the
+        graph's own group or one edge from a node to itself; then the groups nested one level in it."""
+        edges = groups.get(prefix, [])
+        wrapped = bool(prefix) and not (len(edges) == 1 and edges[0].source == edges[0].target)
+        text = ""
+        if wrapped:
+            title = prefix.rsplit(":", 1)[-1]
+            if title in opened:
+                raise ValueError(
+                    f"Found duplicate subgraph '{title}' -- this likely means that you're reusing a "
+                    "subgraph node with the same name. Please adjust your graph to have subgraph nodes "
+                    "with unique names."
+                )
+            opened.add(title)
+            text += f"\tsubgraph {title}\n"
+            if with_styles:
+                text += "".join(node_line(node) for node in blocks.get(prefix, {}).values())
+        for edge in edges:
+            text += f"\t{safe_id(edge.source)}{edge_arrow(edge, wrap_words)}{safe_id(edge.target)};\n"
+        for nested in groups:
+            if nested.startswith(prefix + ":") and ":" not in nested[len(prefix) + 1 :]:
+                text += print_group(nested)
+        return text + ("\tend\n" if wrapped else "")
+
+    out += print_group("")
+    for prefix in [prefix for prefix in groups if prefix and ":" not in prefix]:
+        out += print_group(prefix)
+        opened.add(prefix)
     if with_styles:
+        for prefix, nodes in blocks.items():  # a subgraph without edges of its own
+            if ":" not in prefix and prefix not in opened:
+                out += (
+                    f"\tsubgraph {prefix}\n" + "".join(node_line(node) for node in nodes.values()) + "\tend\n"
+                )
+                opened.add(prefix)
         out += "".join(f"\tclassDef {name} {style}\n" for name, style in STYLES)
     return out
+
+
+def subgraph_blocks(graph: DrawableGraph) -> dict[str, dict[str, DrawNode]]:
+    """The nodes by the subgraph block they are printed in: ``"middle:inner"`` for the node
+    ``"middle:inner:i1"``, ``""`` for the graph's own nodes (printed before any edge)."""
+    blocks: dict[str, dict[str, DrawNode]] = {"": {}}
+    for key, node in graph.nodes.items():
+        blocks.setdefault(key.rpartition(":")[0], {})[key] = node
+    return blocks
+
+
+def edge_groups(edges: list[Edge]) -> dict[str, list[Edge]]:
+    """Edges grouped as ``langchain_core`` groups them: by the id parts their two ends share at
+    the same positions (an edge from a node to itself is a group of its own)."""
+    groups: dict[str, list[Edge]] = {}
+    for edge in edges:
+        pairs = zip(edge.source.split(":"), edge.target.split(":"), strict=False)
+        groups.setdefault(":".join(a for a, b in pairs if a == b), []).append(edge)
+    return groups
 
 
 def node_label(node: DrawNode) -> str:

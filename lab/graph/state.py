@@ -32,7 +32,7 @@ from lab.graph.schema import (
     first_parameter_schema,
     schema_fields,
 )
-from lab.graph.subgraphs import as_node, find_subgraph
+from lab.graph.subgraphs import as_node, find_subgraph, refuse_sync_calls_over_async_io
 from lab.graph.unsupported import UNSUPPORTED, NotSupportedError
 from lab.pregel.channels import Channel, EphemeralValue, NamedBarrierValue, Topic
 from lab.pregel.graph import Pregel, run_sync
@@ -107,12 +107,14 @@ class CompiledStateGraph(Pregel):
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def get_graph(self, config: dict[str, Any] | None = None, *, xray: bool | int = False) -> DrawableGraph:
-        """The graph as nodes and edges, as LangGraph draws it (``.draw_mermaid()`` prints it).
-        ``xray`` would draw the subgraphs' nodes inside their nodes: lab draws each graph on its own
-        (a graph without subgraphs is the same either way)."""
-        if xray and any(True for _ in self.get_subgraphs()):
-            raise NotSupportedError("get_graph(xray=...) of a graph with subgraphs (draw each on its own)")
-        return draw_graph(self)
+        """The graph as nodes and edges, as LangGraph draws it (``.draw_mermaid()`` prints it);
+        ``xray`` draws the subgraphs' nodes inside their nodes (``xray=n``: ``n`` levels deep)."""
+        return draw_graph(self, xray)
+
+    async def aget_graph(
+        self, config: dict[str, Any] | None = None, *, xray: bool | int = False
+    ) -> DrawableGraph:
+        return self.get_graph(config, xray=xray)
 
     def get_subgraphs(
         self, *, namespace: str | None = None, recurse: bool = False
@@ -323,6 +325,7 @@ class StateGraph:
                 metadata=self.node_metadata[node],
                 subgraph=find_subgraph(fn),
             )
+        refuse_sync_calls_over_async_io(nodes, checkpointer)
         for start, end in self.edges:
             if end != END:
                 nodes[start].edge_writes.append((branch_channel(end), None))

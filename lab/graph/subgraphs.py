@@ -5,16 +5,21 @@ too (``sub.invoke(...)``); LangGraph finds that graph by reading the function: t
 reaches from outside its body. Either way the graph is remembered on the compiled node
 (``Node.subgraph``), so that ``get_state`` can show its state in the node's tasks, and a config
 naming its namespace can read it (``lab.pregel.subgraph``).
+
+A plain ``def`` node found to run a subgraph cannot do it over an async-only saver (IndexedDB, in
+the browser): that graph is refused when it is compiled (``refuse_sync_calls_over_async_io``).
 """
 
 from __future__ import annotations
 
 import dis
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
+from lab.graph.unsupported import NotSupportedError
 from lab.pregel.graph import Pregel
+from lab.pregel.nodes import Node, is_async
 
 
 def find_subgraph(action: Any) -> Pregel | None:
@@ -70,3 +75,39 @@ def as_node(graph: Pregel) -> Callable[[Any], Any]:
         return await graph.ainvoke(state)
 
     return run_subgraph
+
+
+class SyncSubgraphCallRefused(NotSupportedError):
+    """A plain ``def`` node that runs a subgraph, in a graph compiled over an async-only saver
+    (``node``: its name)."""
+
+    def __init__(self, node: str, saver: Any) -> None:
+        super().__init__(
+            f"a plain `def` node that runs a subgraph (node {node!r}: `sub.invoke(...)`) over "
+            f"{type(saver).__name__}, whose storage only has an async API (IndexedDB in the browser): "
+            "make the node `async def` and `await sub.ainvoke(...)`, or add the compiled subgraph "
+            f"as the node itself (`add_node({node!r}, sub)`)"
+        )
+        self.node = node
+
+
+def refuse_sync_calls_over_async_io(nodes: Mapping[str, Node], saver: Any) -> None:
+    """A plain ``def`` node that runs a subgraph (``sub.invoke(...)``) waits for it without
+    yielding to the event loop, and a saver whose storage is async-only (IndexedDB, in the browser)
+    answers only through that loop: the call could never finish (it would raise ``WouldBlockError``
+    at run time). Refused by name when the graph is compiled over such a saver."""
+    holder = storage_saver(saver)
+    if holder is None or getattr(holder.storage, "supports_sync", True):
+        return
+    for name, node in nodes.items():
+        if node.subgraph is not None and node.func is not None and not is_async(node.func):
+            raise SyncSubgraphCallRefused(name, holder)
+
+
+def storage_saver(saver: Any) -> Any:
+    """The saver that holds the storage (whose ``supports_sync`` says whether it can answer without
+    an event loop; IndexedDB's cannot): ``saver``, or the one it wraps and keeps as ``saver`` (the
+    lab controller's ``ProcessSaver``); ``None`` for a saver that is not the lab's."""
+    while saver is not None and getattr(saver, "storage", None) is None:
+        saver = getattr(saver, "saver", None)
+    return saver

@@ -78,8 +78,7 @@ class Pregel:
         check_stream_modes(modes)
         parent = subgraph.loan_here(config)  # run inside a running task: a subgraph
         if parent is None:
-            config = self._config(config)
-            subgraph.check_root_run(self, config)
+            config = subgraph.root_config(self, self._config(config))
             saver = sync_saver.for_this_call(self.checkpointer)  # (the sync API: its sync methods)
         else:
             config = subgraph.nested_config(self, config, parent)
@@ -248,11 +247,18 @@ class Pregel:
     ) -> dict[str, Any]:
         """One ``update`` checkpoint from one or more ``(values, as_node)`` updates, applied
         together like the tasks of one step (``bulk_update_state`` calls this per superstep)."""
-        values, as_node = updates[0]
         saver = self._saver()
         config = self._config(config)
-        subgraph.refuse_update_in_subgraph(config)
-        saved = await self.acomplete(await saver.aget_tuple(config))
+        graph = subgraph.graph_to_update(self, config["configurable"].get("checkpoint_ns", ""))
+        return await graph.write_updates(saver, subgraph.own_checkpoint_config(graph, config), updates)
+
+    async def write_updates(
+        self, saver: BaseCheckpointSaver, config: dict[str, Any], updates: list[tuple[Any, str | None]]
+    ) -> dict[str, Any]:
+        """``apply_updates`` on this graph's checkpoints in ``saver``: the root's, or a subgraph's
+        (its namespace in ``config``; it writes with the saver its parent lends it)."""
+        values, as_node = updates[0]
+        saved = await delta.complete(self.channels, await saver.aget_tuple(config), saver)
         checkpoint = copy_checkpoint(saved.checkpoint) if saved else empty_checkpoint()
         stored_versions = dict(checkpoint["channel_versions"])
         step = saved.metadata.get("step", -1) if saved else -1
@@ -266,7 +272,11 @@ class Pregel:
         }
         channels = algo.channels_from_checkpoint(self.channels, checkpoint)
         pending = list(saved.pending_writes or []) if saved else []
-        open_tasks = algo.prepare_tasks(self.nodes, checkpoint, channels, pending, step + 1, self.state_keys)
+        namespace = put_config["configurable"]["checkpoint_ns"]
+        open_tasks = algo.prepare_tasks(
+            self.nodes, checkpoint, channels, pending, step + 1, self.state_keys, namespace=namespace
+        )
+        parents = saved.metadata.get("parents", {}) if saved else {}
 
         if len(updates) > 1 and as_node == END and values is None:
             raise InvalidUpdateError("Cannot apply multiple updates when clearing state")
@@ -284,11 +294,13 @@ class Pregel:
             parent = saved.parent_config or {
                 "configurable": {**saved.config["configurable"], "checkpoint_id": None}
             }
-            metadata = {"source": "fork", "step": step + 1, "parents": {}}
-            copy_config = await saver.aput(parent, copied, metadata, {})
+            metadata = {"source": "fork", "step": step + 1, "parents": parents}
+            copy_config = subgraph.with_checkpoint_map(
+                await saver.aput(parent, copied, metadata, {}), metadata
+            )
             if not (isinstance(values, list) and values):  # only a list of updates applies to the copy
                 return copy_config
-            return await self.apply_updates(copy_config, updates_by_node(values))
+            return await self.write_updates(saver, copy_config, updates_by_node(values))
         if as_node == INPUT:
             if values is None:
                 raise InvalidUpdateError(f"Received no input writes for {START}")
@@ -301,7 +313,7 @@ class Pregel:
                 checkpoint, channels, [StepWrites(INPUT, writes)], next_version, self.trigger_to_nodes
             )
             next_step = step + 1 if saved and saved.metadata.get("step") is not None else -1
-            metadata = {"source": "input", "step": next_step, "parents": {}}
+            metadata = {"source": "input", "step": next_step, "parents": parents}
             return await put_changed(saver, put_config, checkpoint, channels, stored_versions, metadata)
 
         if as_node == END and values is None:  # close the step, keeping what finished
@@ -340,7 +352,7 @@ class Pregel:
             algo.apply_writes(checkpoint, channels, applied, saver.get_next_version, self.trigger_to_nodes)
 
         id_step = step if as_node == END and values is None else step + 1  # as LangGraph numbers ids
-        metadata = {"source": "update", "step": step + 1, "parents": {}}
+        metadata = {"source": "update", "step": step + 1, "parents": parents}
         return await put_changed(saver, put_config, checkpoint, channels, stored_versions, metadata, id_step)
 
     def update_state(self, config: dict[str, Any], values: Any, as_node: str | None = None) -> dict[str, Any]:
@@ -408,7 +420,7 @@ async def put_changed(
     snapshot = delta.to_snapshot(channels, moved, None)
     step = metadata["step"] if id_step is None else id_step
     new = algo.create_checkpoint(checkpoint, channels, step, None, snapshot)
-    return await saver.aput(config, new, metadata, moved)
+    return subgraph.with_checkpoint_map(await saver.aput(config, new, metadata, moved), metadata)
 
 
 def updates_by_node(updates: list[Any]) -> list[tuple[Any, str | None]]:

@@ -122,6 +122,7 @@ class SuperStepLoop:
         self.interrupt_after = interrupt_after
         # -- a subgraph's run (``lab.pregel.subgraph``): what the task running it lent it
         self.parent = parent
+        self.parents = subgraph.parents_of(parent, config)  # metadata["parents"] of its checkpoints
         self.namespace: str = config["configurable"].get("checkpoint_ns", "")
         self.namespace_tuple = subgraph.as_tuple(self.namespace)  # how its stream chunks name it
         self.relay = parent.relay if parent else None  # the root's stream with subgraphs=True
@@ -129,7 +130,9 @@ class SuperStepLoop:
         self.stream_modes = stream_modes | (self.relay.modes if self.relay else frozenset())
         """The modes chunks are made for: the caller's, and the root stream's."""
         self.output: list[Chunk] = []  # stream chunks, drained by the caller
-        self.relay_for_subgraphs = Relay(stream_modes, self.output_chunk) if stream_subgraphs else self.relay
+        self.live = Relay(stream_modes, self.output_chunk) if stream_subgraphs else None
+        """This run's own stream of its subgraphs' chunks (``stream(..., subgraphs=True)``)."""
+        self.relay_for_subgraphs = self.live or self.relay
         self.resuming: bool | None = parent.resuming if parent else None
         self.replay: Replay | None = parent.replay if parent else None
         self.status = "pending"
@@ -171,7 +174,8 @@ class SuperStepLoop:
         replaying root, the last one from before the replayed point (and it takes its input again)."""
         if self.saver is None:
             return None
-        if self.replay is not None and self.replay.first_visit(self.namespace):
+        addressed = self.config["configurable"].get("checkpoint_id")  # (first: LangGraph's order)
+        if self.replay is not None and not addressed and self.replay.first_visit(self.namespace):
             self.resuming = None
             return await self.replay.checkpoint(self.saver, self.config)
         return await self.saver.aget_tuple(self.config)
@@ -311,12 +315,11 @@ class SuperStepLoop:
             await self.seam("step_start", detail={"tasks": [t.name for t in todo], "restored": restored})
         self.finish_order: list[BaseException] = []
         self.running = []
-        if len(todo) == 1:  # inline: no scheduling hop, so a save queued in the background is still in flight
+        if len(todo) == 1 and self.live is None:  # inline: a save queued in the background stays in flight
             await self.execute(todo[0], alone=True)
         else:
-            self.running = [asyncio.ensure_future(self.execute(t)) for t in todo]
-            for finished in asyncio.as_completed(self.running):
-                await finished
+            self.running = [asyncio.ensure_future(self.execute(t, alone=len(todo) == 1)) for t in todo]
+            async for _ in subgraph.as_they_come(self.running, self.live):  # (and subgraphs' chunks, live)
                 for chunk in self.drain():
                     yield chunk
         if failures := [o for o in self.finish_order if not isinstance(o, GraphInterrupt)]:
@@ -391,11 +394,10 @@ class SuperStepLoop:
 
     def loan_to_subgraphs(self, task: Task) -> Loan:
         """What a graph run inside the task's node inherits from it (``lab.pregel.subgraph``)."""
-        parents = self.parent.checkpoint_map if self.parent else {}
         return Loan(
             task=task,
             saver=self.saver,
-            checkpoint_map={**parents, self.namespace: self.checkpoint["id"]},
+            checkpoint_map={**self.parents, self.namespace: self.checkpoint["id"]},
             resuming=self.resuming,
             durability=self.durability,
             runtime=self.runtime,
@@ -480,8 +482,7 @@ class SuperStepLoop:
         new_versions = algo.new_versions(versions, self.stored_versions) if saving else {}
         snapshot = delta.to_snapshot(self.channels, new_versions, None if exiting else self.delta_forced)
         if not exiting:
-            parents = self.parent.checkpoint_map if self.parent else {}
-            self.metadata = {**metadata, "step": self.step, "parents": parents}
+            self.metadata = {**metadata, "step": self.step, "parents": self.parents}
             self.checkpoint = algo.create_checkpoint(
                 self.checkpoint, self.channels, self.step, updated, snapshot
             )

@@ -14,7 +14,8 @@ that task what LangGraph passes down through the config (a :class:`Loan`, made b
 - whether the root run is a resume. A resumed subgraph continues from its own latest checkpoint
   instead of taking its input: that is how the answer to an ``interrupt()`` inside it gets there
   (the parent's node runs again from its first line, and so calls the subgraph again);
-- the root's stream, when it streams with ``subgraphs=True`` (chunks tagged with the namespace).
+- the root's stream, when it streams with ``subgraphs=True`` (chunks tagged with the namespace,
+  handed to its caller as they come: ``Relay``, ``as_they_come``).
 
 Going up, an ``interrupt()`` inside is raised through the parent's node, and the parent saves it
 as its own task's interrupt; ``Command(graph=Command.PARENT, ...)`` travels up as
@@ -22,12 +23,16 @@ as its own task's interrupt; ``Command(graph=Command.PARENT, ...)`` travels up a
 
 Reading state: ``get_state(config, subgraphs=True)`` nests a subgraph's snapshot in
 ``tasks[i].state`` (just a config naming its namespace otherwise), and a config whose
-``checkpoint_ns`` names a subgraph's namespace reads that subgraph (``graph_for_namespace``).
+``checkpoint_ns`` names a subgraph's namespace reads that subgraph (``graph_for_namespace``),
+``update_state`` writes it (``graph_to_update``), and a run given it travels back in time: the root
+from the checkpoint the config's ``checkpoint_map`` names, the subgraph from its own entry there when
+its task is the same one (``root_config``, ``nested_config``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+import asyncio
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
@@ -97,11 +102,39 @@ def as_tuple(namespace: str) -> tuple[str, ...]:
 
 @dataclass(frozen=True)
 class Relay:
-    """The stream of a root run with ``subgraphs=True``: the modes it wants, and where its
-    subgraphs' chunks go (in the order they are emitted, between the root's own)."""
+    """The stream of a run with ``subgraphs=True``: the modes it wants, and where its subgraphs'
+    chunks go (in the order they are emitted, between the run's own). ``arrived`` wakes that run
+    while its tasks are still running, so the chunks reach its caller live, as LangGraph's do."""
 
     modes: frozenset[str]
-    put: Callable[[Chunk], None]
+    output: Callable[[Chunk], None]
+    arrived: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def put(self, chunk: Chunk) -> None:
+        self.output(chunk)
+        self.arrived.set()
+
+
+async def as_they_come(running: list[asyncio.Future[None]], live: Relay | None) -> AsyncIterator[None]:
+    """Wake the caller each time one of a step's ``running`` tasks finishes (its exception, if
+    any, raised here) and, with a ``live`` relay, each time a subgraph's chunk arrived meanwhile."""
+    if live is None:
+        for finished in asyncio.as_completed(running):
+            await finished
+            yield
+        return
+    waiting = set(running)
+    while waiting:
+        arrival = asyncio.ensure_future(live.arrived.wait())
+        try:
+            done, waiting = await asyncio.wait([*waiting, arrival], return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            arrival.cancel()
+        waiting.discard(arrival)
+        live.arrived.clear()  # before the caller drains: a chunk put after this wakes it again
+        for finished in (task for task in running if task in done):
+            finished.result()
+        yield
 
 
 @dataclass
@@ -189,10 +222,11 @@ def nested_config(graph: Pregel, config: dict[str, Any] | None, loan: Loan) -> d
     configurable = {**(ambient.get("configurable") or {}), **(given.get("configurable") or {})}
     configurable = {key: value for key, value in configurable.items() if not key.startswith("__pregel_")}
     namespace = loan.next_namespace(graph)
+    addressed = loan.checkpoint_map.get(namespace)  # time travel to this very subgraph checkpoint
     return {
         **ambient,
         **given,
-        "configurable": {**configurable, "checkpoint_ns": namespace, "checkpoint_id": None},
+        "configurable": {**configurable, "checkpoint_ns": namespace, "checkpoint_id": addressed},
     }
 
 
@@ -202,23 +236,25 @@ def check_root_saver(graph: Pregel) -> None:
         raise RuntimeError("checkpointer=True cannot be used for root graphs.")
 
 
-def check_root_run(graph: Pregel, config: dict[str, Any]) -> None:
-    """What a run that is not nested in a task may not ask for."""
+def root_config(graph: Pregel, config: dict[str, Any]) -> dict[str, Any]:
+    """The config of a run that is not nested in a task. Given a subgraph's checkpoint config
+    (time travel into a subgraph), LangGraph runs the root graph: from the root checkpoint that
+    the config's ``checkpoint_map`` names (a replay, whose subgraph finds its own checkpoint in the
+    map when its task is the same one), else from the thread's latest."""
     check_root_saver(graph)
-    if config["configurable"].get("checkpoint_ns"):
-        refuse("running a graph from a subgraph's checkpoint (a config with checkpoint_ns)")
+    conf = config["configurable"]
+    if conf.get("checkpoint_ns"):
+        conf = {**conf, "checkpoint_ns": "", "checkpoint_id": None}
+    addressed = (conf.get("checkpoint_map") or {}).get(conf.get("checkpoint_ns", ""))
+    if addressed:
+        conf = {**conf, "checkpoint_id": addressed}
+    return {**config, "configurable": conf}
 
 
-def refuse_update_in_subgraph(config: dict[str, Any]) -> None:
-    """``update_state`` writes the root graph's state only."""
-    if config["configurable"].get("checkpoint_ns"):
-        refuse("update_state of a subgraph's checkpoint (a config with checkpoint_ns)")
-
-
-def refuse(feature: str) -> None:
-    from lab.graph.unsupported import NotSupportedError  # here: lab.graph imports lab.pregel
-
-    raise NotSupportedError(feature)
+def parents_of(loan: Loan | None, config: dict[str, Any]) -> dict[str, str]:
+    """``metadata["parents"]`` of a run's checkpoints: each enclosing graph's checkpoint; for a
+    root run given a ``checkpoint_map`` (a subgraph's config), that map, as LangGraph keeps it."""
+    return loan.checkpoint_map if loan else dict(config["configurable"].get("checkpoint_map") or {})
 
 
 def own_checkpoint_config(graph: Pregel, config: dict[str, Any]) -> dict[str, Any]:
@@ -258,6 +294,17 @@ def graph_for_namespace(graph: Pregel, namespace: str) -> Pregel:
         return graph
     found = subgraphs_of(graph, namespace=recast(namespace), recurse=True)
     return next((subgraph for _, subgraph in found), graph)
+
+
+def graph_to_update(graph: Pregel, namespace: str) -> Pregel:
+    """The graph ``update_state`` writes for a config naming ``namespace``: the subgraph it holds
+    (LangGraph refuses a namespace none of its nodes leads to: the wrong nodes and channels would
+    write into it)."""
+    if not namespace:
+        return graph
+    for _, found in subgraphs_of(graph, namespace=recast(namespace), recurse=True):
+        return found
+    raise ValueError(f"Subgraph {recast(namespace)} not found")
 
 
 def subgraphs_of(

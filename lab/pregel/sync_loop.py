@@ -38,7 +38,7 @@ class WouldBlockError(RuntimeError):
             "running graph), so lab ran it on a loop of its own, but it waits for something only "
             "the running loop can deliver (an async saver's I/O, such as IndexedDB's in the "
             f"browser). Use the async twin instead ({ASYNC_TWINS}): for a subgraph, call "
-            "`await sub.ainvoke(...)` from an `async def` node."
+            "`await sub.ainvoke(...)` from an `async def` node, or add the compiled subgraph as a node."
         )
 
 

@@ -4,7 +4,8 @@ until Run is pressed, and the page speaks Chinese with ``?lang=zh`` (these need 
 empty profile, ``no_python``). Then the instruments, on the returning learner's profile: a gallery
 program runs to its end with LangGraph's values, a crash at a seam of a node the learner wrote resumes
 with the right restored / re-run split and a flagged double charge, an infinite loop is stopped (the
-worker killed and replaced), and the line of a failing node is marked in the editor."""
+worker killed and replaced), the line of a failing node is marked in the editor, and so is a `def` node
+that calls a subgraph (refused over the browser's saver)."""
 
 import json
 
@@ -292,3 +293,43 @@ def test_the_line_of_a_failing_node_is_marked(page: Page, site: str) -> None:
     page.locator("#play-run").click()
     expect(problem).to_have_attribute("data-kind", "syntax")
     expect(page.locator(".cm-line[data-problem-line='1']")).to_be_attached()
+
+
+SUBGRAPH_FROM_A_DEF_NODE = """\
+import operator
+from typing import Annotated, TypedDict
+
+from langgraph.graph import START, StateGraph
+
+
+class State(TypedDict):
+    log: Annotated[list, operator.add]
+
+
+inner = StateGraph(State)
+inner.add_node("i1", lambda state: {"log": ["i1"]})
+inner.add_edge(START, "i1")
+sub = inner.compile()
+
+
+def call(state: State) -> dict:
+    return sub.invoke(state)
+
+
+builder = StateGraph(State)
+builder.add_node("call", call)
+builder.add_edge(START, "call")
+graph = builder.compile()
+"""
+
+
+def test_a_def_node_calling_a_subgraph_is_refused_at_its_line(page: Page, site: str) -> None:
+    """Over the browser's IndexedDB saver a ``def`` node cannot wait for ``sub.invoke``: the program
+    is refused when it loads, at the node's line, with the two remedies (lab.graph.subgraphs)."""
+    open_instruments(page, site)
+    run_program(page, SUBGRAPH_FROM_A_DEF_NODE)
+    problem = page.locator("#play-problem")
+    expect(problem).to_contain_text("at line 17: NotSupportedError: lab does not support a plain `def` node")
+    expect(problem).to_contain_text("(node 'call': `sub.invoke(...)`) over IndexedDBSaver")
+    expect(problem).to_contain_text("await sub.ainvoke(...)")
+    expect(page.locator(".cm-line[data-problem-line='17']")).to_be_visible()

@@ -24,6 +24,10 @@ from typing_extensions import TypedDict
 from .scenarios import Log, asker, build, scenario
 from .trace import Trace, thread
 
+LIVE_WAIT_S = 5.0
+"""How long a subgraph's node waits for the caller to have seen an earlier chunk (it need not wait at
+all when chunks are handed over live; the bound only keeps a wrong runtime from hanging)."""
+
 
 class Inner(TypedDict):
     """A subgraph's own state: ``log`` is shared with the parent, ``note`` is not."""
@@ -433,3 +437,158 @@ def subgraph_interrupts_in_turn(t: Trace) -> None:
     t.invoke(app, {"log": ["in"]}, cfg)
     for answer in ("a1", "a2", "a3"):
         t.invoke(app, t.fl.Command(resume=answer), cfg, label=f"invoke(Command(resume={answer!r}))")
+
+
+# --- drawing the subgraphs inside their nodes: get_graph(xray=...) -----------------------------------------
+
+
+def drawn(graph: Any) -> dict:
+    """``get_graph()`` as data: nodes with their labels and metadata, edges, ``to_json()``'s ids
+    and names (its class paths name each library's own classes), ``draw_mermaid()`` line by line."""
+    as_json = graph.to_json()
+    return {
+        "nodes": {key: [node.name, node.metadata] for key, node in graph.nodes.items()},
+        "edges": [[e.source, e.target, e.conditional, e.data] for e in graph.edges],
+        "to_json nodes": [[n["id"], n.get("type"), n.get("data", {}).get("name")] for n in as_json["nodes"]],
+        "to_json edges": as_json["edges"],
+        "draw_mermaid": graph.draw_mermaid().splitlines(),
+    }
+
+
+@scenario
+def subgraph_drawn_with_xray(t: Trace) -> None:
+    """``get_graph(xray=True)`` draws each subgraph's nodes inside its node (ids prefixed
+    ``"middle:inner:i1"``, Mermaid ``subgraph`` blocks, the subgraph's first and last nodes joined to
+    the node's edges); ``xray=1`` opens one level; a ``def`` node that calls ``sub.invoke`` is opened
+    too; a subgraph whose start or end has several edges keeps its ``__start__``/``__end__``; two
+    subgraph blocks of one name are refused by ``draw_mermaid``."""
+    inner = child(t, interrupt_before=["i2"])
+    middle = build(t, "START>m m>inner inner>END", inner=inner).compile()
+    g = build(t, "START>a a>middle b>END", middle=middle)
+    g.add_conditional_edges("middle", lambda state: "b", {"b": "b", "stop": t.fl.END})
+    app = g.compile()
+    for xray in (False, True, 1, 2):
+        t.call(f"get_graph(xray={xray})", lambda level=xray: drawn(app.get_graph(xray=level)))
+    t.call("aget_graph(xray=True)", lambda: drawn(asyncio.run(app.aget_graph(xray=True))))
+    called = t.compile(build(t, "START>call call>END", call=calling(t, "call", child(t))))
+    t.call("a def node calling sub.invoke, xray=True", lambda: drawn(called.get_graph(xray=True)))
+    fanned = build(t, "START>p START>q p>END q>END").compile()
+    wide = t.compile(build(t, "START>a a>fan fan>END", fan=fanned))
+    t.call("a subgraph that fans out and in, xray=True", lambda: drawn(wide.get_graph(xray=True)))
+    wrapped = build(t, "START>m m>x x>END", x=child(t)).compile()
+    twice = t.compile(build(t, "START>left START>right left>END right>END", left=wrapped, right=wrapped))
+    t.call("two nested subgraphs named x, xray=1", lambda: drawn(twice.get_graph(xray=1)))
+    t.call("two nested subgraphs named x, xray=True", lambda: drawn(twice.get_graph(xray=True)))
+
+
+# --- writing a subgraph's state: update_state with its config ----------------------------------------------
+
+
+@scenario
+def subgraph_state_edited(t: Trace) -> None:
+    """``update_state`` with a subgraph's config (``get_state(subgraphs=True).tasks[i].state.config``)
+    writes an ``update`` checkpoint in that subgraph's namespace (its ``parents`` kept); the resume
+    continues the subgraph from it. A namespace no node leads to is refused; ``as_node`` names the
+    subgraph's own nodes; ``bulk_update_state`` goes there too."""
+    app = t.compile(build(t, "START>a a>sub sub>END", sub=asking_child(t)))
+    cfg = thread()
+    t.invoke(app, {"log": ["in"]}, cfg)
+    inner = t.state(app, cfg, label="get_state(subgraphs=True)", subgraphs=True).tasks[0].state.config
+    t.update(app, inner, {"log": ["edited"]}, label="update_state(the subgraph's config)")
+    t.state(app, cfg, label="get_state(subgraphs=True) after the edit", subgraphs=True)
+    t.update(app, inner, {"log": ["as i1"]}, label="update_state(as_node='i1')", as_node="i1")
+    t.update(app, inner, {"log": ["x"]}, label="update_state(as_node='a'), a parent's node", as_node="a")
+    t.invoke(app, t.fl.Command(resume="yes"), cfg, label="invoke(Command(resume='yes'))")
+    t.state(app, cfg, label="get_state after the resume")
+    StateUpdate = t.fl.StateUpdate
+    bulk = [[StateUpdate({"log": ["bulk"]}, "i1")]]
+    inner_history = t.history(app, {"configurable": {**inner["configurable"], "checkpoint_id": None}})
+    t.call("bulk_update_state(the subgraph's config)", app.bulk_update_state, inner_history[0].config, bulk)
+    nowhere = thread(checkpoint_ns="nowhere:1")
+    t.update(app, nowhere, {"log": ["x"]}, label="update_state(a namespace no node leads to)")
+
+
+@scenario
+def subgraph_state_edited_checkpointer_true(t: Trace) -> None:
+    """A ``checkpointer=True`` subgraph's one history per thread is edited through the task's
+    config too (its namespace without task ids), and the next parent run continues from the edit;
+    the edit's config taken back in time replays the parent from the checkpoint its map names."""
+    app = t.compile(build(t, "START>sub sub>END", sub=asking_child(t, checkpointer=True)))
+    cfg = thread()
+    t.invoke(app, {"log": ["in"]}, cfg)
+    inner = t.state(app, cfg, label="get_state(subgraphs=True)", subgraphs=True).tasks[0].state.config
+    edited = t.update(app, inner, {"log": ["edited"]}, label="update_state(the subgraph's config)")
+    t.invoke(app, t.fl.Command(resume="yes"), cfg, label="invoke(Command(resume='yes'))")
+    t.invoke(app, None, edited, label="invoke(None, the edited checkpoint's config)")
+    t.state(app, cfg, label="get_state(subgraphs=True) after time travel", subgraphs=True)
+
+
+# --- running from a subgraph's checkpoint -----------------------------------------------------------------
+
+
+@scenario
+def subgraph_time_travel(t: Trace) -> None:
+    """A subgraph's checkpoint config given to the parent's ``invoke``/``stream``: LangGraph runs the
+    parent from the checkpoint that config's ``checkpoint_map`` names for it (a replay: it forks,
+    and the subgraph runs again from its input under a new namespace), its checkpoints keeping that
+    map as their ``parents``. A config naming only a namespace runs the parent's latest."""
+    app = t.compile(build(t, "START>a a>sub sub>END", sub=child(t)))
+    cfg = thread()
+    t.invoke(app, {"log": ["in"]}, cfg)
+    sub_ns = [s for s in t.saver.list(cfg) if s.config["configurable"]["checkpoint_ns"]]
+    ns = sub_ns[0].config["configurable"]["checkpoint_ns"]
+    history = t.history(app, thread(checkpoint_ns=ns), label="get_state_history(the subgraph's namespace)")
+    middle = next(s.config for s in history if s.next == ("i2",))
+    t.invoke(app, None, middle, label="invoke(None, the subgraph's checkpoint before i2)")
+    both = {"stream_mode": ["updates", "values"], "subgraphs": True}
+    t.stream(app, None, middle, label="stream(None, the same checkpoint)", **both)
+    t.invoke(app, None, thread(checkpoint_ns=ns), label="invoke(None, only the namespace)")
+
+
+@scenario
+def subgraph_time_travel_while_paused(t: Trace) -> None:
+    """Time travel to a paused subgraph's checkpoint: where the parent's checkpoint is an
+    ``update`` (no fork, the same task), the subgraph's own entry in ``checkpoint_map`` takes it
+    back to that very checkpoint, so its interrupt is asked again; then answered."""
+    app = t.compile(build(t, "START>a a>sub sub>END", sub=asking_child(t)))
+    cfg = thread()
+    t.invoke(app, {"log": ["in"]}, cfg)
+    t.update(app, cfg, {"log": ["edited"]}, as_node="a")
+    t.invoke(app, None, cfg, label="invoke(None): the subgraph asks again")
+    inner = t.state(app, cfg, label="get_state(subgraphs=True)", subgraphs=True).tasks[0].state.config
+    t.invoke(app, None, inner, label="invoke(None, the paused subgraph's checkpoint)")
+    t.invoke(app, t.fl.Command(resume="yes"), cfg, label="invoke(Command(resume='yes'))")
+
+
+@scenario
+def subgraph_stream_is_live(t: Trace) -> None:
+    """``astream(..., subgraphs=True)`` hands over a subgraph's chunk as soon as it is emitted, while
+    the parent's task is still running: the subgraph's second node waits for the caller to have
+    seen its first node's chunk (for at most a few seconds), and does see it."""
+    seen = asyncio.Event()
+
+    async def first(state: dict) -> dict:
+        return {"log": ["first"]}
+
+    async def second(state: dict) -> dict:
+        try:
+            await asyncio.wait_for(seen.wait(), LIVE_WAIT_S)
+        except TimeoutError:
+            return {"log": ["second: the caller had not seen first"]}
+        return {"log": ["second: the caller had seen first"]}
+
+    sub = build(t, "START>first first>second second>END", first=first, second=second).compile()
+    app = t.compile(build(t, "START>a a>sub sub>END", sub=sub))
+
+    async def consume() -> list:
+        seen.clear()
+        chunks = []
+        config = thread()
+        async for namespace, chunk in app.astream({"log": ["in"]}, config, subgraphs=True):
+            chunks.append((namespace, chunk))
+            if "first" in chunk:
+                seen.set()
+        return chunks
+
+    t._use(app, thread())
+    t.call("astream(subgraphs=True), the caller unblocking second", lambda: asyncio.run(consume()))
