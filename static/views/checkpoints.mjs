@@ -61,7 +61,8 @@ export function mountCheckpoints(root, { onSelect }) {
     const text = namespace.graph === null
       ? t("table.ns.root", { count: namespace.count })
       : t("table.ns.subgraph", { ns: namespace.checkpoint_ns, graph: namespace.graph, count: namespace.count });
-    return h("tr", { class: "ns-head" }, h("th", { scope: "rowgroup", colspan: String(COLUMNS.length), text }));
+    return h("tr", { class: "ns-head" },
+      h("th", { scope: "rowgroup", colspan: String(COLUMNS.length) }, h("span", { class: "ns-label", text })));
   }
 
   /** One subgraph namespace's rows under its header (redrawn whole: a subgraph has a few checkpoints). */
