@@ -106,6 +106,13 @@ COURSE: dict[str, CourseLesson] = {
         "tab B ─▶ resume ─▶ file SAR ─┴▶ one thread_id, two branches, two SARs\n"
         "fix: one lock (or queue) per thread_id at the entry point",
     ),
+    "subgraphs": CourseLesson(
+        7,
+        "look-inside",
+        'checkpoint_ns ""                 ─▶ … ─▶ ckpt (next: human_review) ⏸\n'
+        'checkpoint_ns "human_review:<id>" ─▶ input ─▶ brief_officer ─▶ sign ⏸\n'
+        "resume: human_review ↻ from its first line; the subgraph continues at sign",
+    ),
 }
 """Every lesson's place in a class: ``tests/test_course.py`` checks each lesson has one."""
 

@@ -109,7 +109,10 @@
  * @property {object} graph              the diagram; each node with {state, reason: Message, counts}
  * @property {{step: string[], nodes: Object<string, string[]>, any_node: string[]}} seams
  * @property {object | null} review      {request, exports_bought} while an interrupt is open
- * @property {Array<Frame & {diff: object}>} frames  oldest first
+ * @property {Array<Frame & {diff: object}>} frames  oldest first (the root namespace's)
+ * @property {Array<{checkpoint_ns: string, graph: string | null, count: number, frames?: Frame[]}>} namespaces
+ *           the thread's namespaces: the root ("", its frames are `frames`) first, then each subgraph's
+ *           ("<node>:<task id>", `graph` the node path that ran it), with its frames oldest first
  * @property {{head: string | null, nodes: object[], branches: object[]}} tree
  * @property {object} executions         as the `executions` command
  * @property {LedgerReport} ledger
@@ -160,6 +163,7 @@
  * One checkpoint as the page shows it (lab/controller/frames.py, frame_of).
  * @typedef {object} Frame
  * @property {string} checkpoint_id
+ * @property {string} checkpoint_ns     "" for the graph the lab runs, "<node>:<task id>" for a subgraph's
  * @property {string | null} parent_id
  * @property {number} step
  * @property {string} source            "input" | "loop" | "update" | "fork"

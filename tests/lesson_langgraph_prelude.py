@@ -10,6 +10,7 @@ test reads (and the snippets never show) ``ran`` (how often each node function w
 :class:`Crash` no node catches, after which nothing is saved until the next step.
 """
 
+import functools
 import operator
 import threading
 import time
@@ -171,8 +172,10 @@ def wait_until_written(channel):
 
 
 def counted(name, function):
-    """``function`` as node ``name``: counted in ``ran``, and dying when armed (``crash_in``)."""
+    """``function`` as node ``name``: counted in ``ran``, and dying when armed (``crash_in``). It wraps
+    ``function`` (``__wrapped__``), so LangGraph reads the subgraph a snippet's node calls in it."""
 
+    @functools.wraps(function)
     def node(state):
         ran[name] += 1
         if name in together:

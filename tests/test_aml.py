@@ -160,8 +160,24 @@ async def test_fixed_keys_name_the_business_operation_and_no_runtime_id():
     assert keys == ["t:S-1002:transaction-graph query", "t:S-1002:case-pack export", "t:S-1002:SAR filing"]
 
 
+async def test_the_subgraph_variant_keys_as_fixed_and_its_review_asks_from_a_subgraph():
+    graph, world = fresh("subgraph")
+    waiting = await run(graph, {"case_id": "S-1002"}, "t")
+    assert [i.value["question"] for i in waiting["__interrupt__"]] == ["File a SAR for S-1002?"]
+    config = {"configurable": {"thread_id": "t"}}
+    assert graph.get_state(config).next == ("human_review",)
+    inside = graph.get_state(config, subgraphs=True).tasks[0].state
+    assert inside.next == ("sign",)
+    assert inside.config["configurable"]["checkpoint_ns"].startswith("human_review:")
+    await run(graph, Command(resume={"approved": True}), "t")
+    keys = [entry["idempotency_key"] for entry in await world.entries()]
+    assert keys == ["t:S-1002:transaction-graph query", "t:S-1002:case-pack export", "t:S-1002:SAR filing"]
+    drawn = {node["id"]: node for node in describe_graph(graph)["nodes"]}
+    assert drawn["human_review"]["subgraph"] and not drawn["draft_sar"]["subgraph"]
+
+
 def test_every_variant_is_described_for_the_page():
-    assert list(VARIANT_INFO) == list(VARIANTS)
+    assert list(VARIANT_INFO) == [*VARIANTS, "subgraph"]  # subgraph: lesson 12's, not the soak's
     for info in VARIANT_INFO.values():
         assert info.label and info.about
     assert "flawed" in VARIANT_INFO["task-key"].label

@@ -71,7 +71,8 @@ async def test_full_run_with_approval(lab):
 async def test_catalog_describes_the_lab(lab):
     catalog = await lab.do("catalog")
     assert [c["id"] for c in catalog["cases"]] == ["S-1001", "S-1002", "S-1003"]
-    assert catalog["seams"] == list(SEAMS) and set(catalog["graphs"]) == {"misplaced", "task-key", "fixed"}
+    assert catalog["seams"] == list(SEAMS)
+    assert set(catalog["graphs"]) == {"misplaced", "task-key", "fixed", "subgraph"}
     assert catalog["session"] is None
 
 

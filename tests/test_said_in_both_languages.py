@@ -103,6 +103,7 @@ async def test_every_sentence_said_on_the_lessons_way_is_in_both_languages():
         "node.intake",
         "node.human_review.charges_first",
         "node.human_review.charges_after",
+        "node.human_review.charges_after.subgraph",
     } <= codes
     assert_said_in_both_languages(said)
 

@@ -22,7 +22,7 @@ The LangGraph concepts it shows:
   in the browser, :class:`lab.controller.world.InMemoryWorld` in tests).
 
 Three variants of the same graph, chosen when it is built (:data:`VARIANTS`, described for the
-page in :data:`VARIANT_INFO`):
+page in :data:`VARIANT_INFO`), and a fourth that is built differently (``"subgraph"``, below):
 
 - ``"misplaced"``: ``human_review`` buys the case-pack export *before* ``interrupt()``, so approving
   re-runs the purchase (charged ×2), and no external call carries an idempotency key, so a node
@@ -37,6 +37,12 @@ page in :data:`VARIANT_INFO`):
   (thread), this case, this purpose - and no runtime id, so every re-run of it, after any crash in
   any durability mode or a replay of an old frame, presents the same key and gets the original
   receipt: each operation is charged once.
+
+The ``"subgraph"`` variant keys its calls as ``fixed`` does, but ``human_review`` is a parent node
+that awaits a compiled **subgraph** (``brief_officer`` then ``sign``, which interrupts): the
+subgraph checkpoints under the parent's saver, in the namespace ``"human_review:<task id>"``, and
+on resume the parent node runs again from its first line while the subgraph continues from its own
+checkpoint (lesson 12). It is not in :data:`VARIANTS`, the variants the crash soak compares.
 
 Nodes learn their thread and checkpoint the way LangGraph nodes read ``get_config()``: through a
 :class:`RunContext` the caller installs (``use_run_context``) and keeps current with its ``follow``
@@ -61,8 +67,11 @@ from lab.graph import END, START, CompiledStateGraph, StateGraph
 from lab.pregel import Seam
 from lab.types import interrupt
 
-Variant = Literal["misplaced", "task-key", "fixed"]
+Variant = Literal["misplaced", "task-key", "fixed", "subgraph"]
 VARIANTS: tuple[Variant, ...] = ("misplaced", "task-key", "fixed")
+"""The three ways ``human_review`` buys the export (what the crash soak and harness compare)."""
+SUBGRAPH: Variant = "subgraph"
+"""``fixed``'s keys, with the officer's review as a subgraph."""
 DEFAULT_DELAY = 0.3
 """Seconds each node visibly works (``await asyncio.sleep``), so a crash can land inside one."""
 
@@ -73,6 +82,15 @@ EXPORT_PRICE_CENTS = 1_200
 
 QUERY, EXPORT, FILING = "transaction-graph query", "case-pack export", "SAR filing"
 """The business operations that leave the process: what each paid or filed request is for."""
+
+
+class ReviewState(TypedDict, total=False):
+    """The review subgraph's state: what the officer is shown, and what they answered."""
+
+    case_id: str
+    sar_draft: dict[str, Any]
+    brief: str
+    decision: Any
 
 
 class CaseState(TypedDict, total=False):
@@ -154,6 +172,12 @@ VARIANT_INFO: dict[Variant, VariantInfo] = {
         "fixed",
         "buys after interrupt(); each key names the business operation (thread, case, purpose), so "
         "every re-run presents the same key",
+        False,
+        operation_key,
+    ),
+    SUBGRAPH: VariantInfo(
+        "subgraph",
+        "as fixed, but human_review awaits a review subgraph (brief_officer, then sign, which interrupts)",
         False,
         operation_key,
     ),
@@ -404,6 +428,41 @@ class Investigation:
         export = await self.charge(state, EXPORT, EXPORT_PRICE_CENTS) if approved else None
         return _review_outcome(decision, export)
 
+    async def brief_officer(self, state: ReviewState) -> dict[str, Any]:
+        """Sum the SAR draft up in one line for the officer (a node of the review subgraph)."""
+        draft = state["sar_draft"]
+        return {"brief": f"{draft['subject']}: {draft['typology']}, risk {draft['risk']}"}
+
+    async def sign(self, state: ReviewState) -> dict[str, Any]:
+        """Ask the officer to sign the SAR off (a node of the review subgraph)."""
+        return {"decision": interrupt(_review_request(state, None))}
+
+    def review_subgraph(self) -> CompiledStateGraph:
+        """The officer's review as a graph of its own; compiled without a saver, it checkpoints
+        under the parent's when a parent node awaits it."""
+        builder = StateGraph(ReviewState)
+        builder.add_node("brief_officer", self.brief_officer)
+        builder.add_node("sign", self.sign)
+        builder.add_edge(START, "brief_officer")
+        builder.add_edge("brief_officer", "sign")
+        return builder.compile()
+
+    def human_review_subgraph(self) -> Callable[[CaseState], Any]:
+        """``human_review`` as a parent node: it awaits the review subgraph (a closure variable,
+        where LangGraph and the lab find a node's subgraph), then buys the export if approved."""
+        review = self.review_subgraph()
+
+        @traits(paid=True, interrupts=True, subgraph=True)
+        async def human_review(state: CaseState) -> dict[str, Any]:
+            """Have the review subgraph ask the officer; buy the export after, if approved."""
+            await self.work()
+            signed = await review.ainvoke({"case_id": state["case_id"], "sar_draft": state["sar_draft"]})
+            approved = is_approved(signed["decision"])
+            export = await self.charge(state, EXPORT, EXPORT_PRICE_CENTS) if approved else None
+            return _review_outcome(signed["decision"], export)
+
+        return human_review
+
     @traits(files_sar=True)
     async def file_sar(self, state: CaseState) -> dict[str, Any]:
         """File the approved SAR with the registry."""
@@ -436,7 +495,7 @@ def _involved_transactions(state: CaseState) -> list[dict[str, Any]]:
     return structuring_deposits(state["transactions"])
 
 
-def _review_request(state: CaseState, export: dict[str, Any] | None) -> dict[str, Any]:
+def _review_request(state: CaseState | ReviewState, export: dict[str, Any] | None) -> dict[str, Any]:
     """The ``interrupt()`` payload: what the officer is asked."""
     return {
         "question": REVIEW_QUESTION.format(case=state["case_id"]),
@@ -476,11 +535,10 @@ def build_graph(
     delay: float = DEFAULT_DELAY,
 ) -> CompiledStateGraph:
     """The AML graph, compiled. ``variant`` picks ``human_review`` and how calls are keyed."""
-    if variant not in VARIANTS:
-        raise ValueError(f"Unknown variant {variant!r}; choose one of: {', '.join(VARIANTS)}")
+    if variant not in VARIANT_INFO:
+        raise ValueError(f"Unknown variant {variant!r}; choose one of: {', '.join(VARIANT_INFO)}")
     nodes = Investigation(world, variant, delay)
-    misplaced = VARIANT_INFO[variant].charges_before_interrupt
-    review = nodes.human_review_misplaced if misplaced else nodes.human_review_fixed
+    review = review_node(nodes, variant)
     builder = StateGraph(CaseState)
     builder.add_node("intake", nodes.intake)
     builder.add_node("fetch_transactions", nodes.fetch_transactions)
@@ -502,13 +560,28 @@ def build_graph(
     return builder.compile(checkpointer=checkpointer)
 
 
+def review_node(nodes: Investigation, variant: Variant) -> Callable[[CaseState], Any]:
+    """The ``human_review`` node of ``variant``: buying first, buying after, or a subgraph's parent."""
+    if variant == SUBGRAPH:
+        return nodes.human_review_subgraph()
+    misplaced = VARIANT_INFO[variant].charges_before_interrupt
+    return nodes.human_review_misplaced if misplaced else nodes.human_review_fixed
+
+
 def describe_graph(graph: CompiledStateGraph) -> dict[str, Any]:
     """Plain data for the page's SVG diagram (``lab.diagram``), each node with its AML traits."""
     return diagram.describe_graph(graph, node_traits)
 
 
 def node_traits(name: str, fn: Callable[..., Any]) -> dict[str, Any]:
-    """What the diagram marks on a node (paid, interrupting, filing), and whether it calls out."""
-    flags = {"paid": False, "interrupts": False, "charges_before_interrupt": False, "files_sar": False}
+    """What the diagram marks on a node (paid, interrupting, filing, running a subgraph), and whether
+    it calls out."""
+    flags = {
+        "paid": False,
+        "interrupts": False,
+        "charges_before_interrupt": False,
+        "files_sar": False,
+        "subgraph": False,
+    }
     flags |= getattr(fn, "aml_traits", {})
     return {**flags, "calls_out": flags["paid"] or flags["files_sar"]}

@@ -1,6 +1,7 @@
 """The AML investigation as the lab controller sees it: one graph profile (``lab.controller.profile``).
 
-Its variants are the three ways ``human_review`` buys the export; its cases the seeded alerts (a
+Its variants are the three ways ``human_review`` buys the export, and ``subgraph`` (its review a
+subgraph, for lesson 12); its cases the seeded alerts (a
 thread starts with ``{"case_id"}``); its nodes that call out are those that pay the transaction-graph
 API or file a SAR; Approve / Reject answer the officer's review with ``{"approved": ...}``; and its
 nodes learn their thread and step's checkpoint from a :class:`~lab.aml.graph.RunContext` (the call
@@ -14,7 +15,14 @@ from __future__ import annotations
 from typing import Any
 
 from lab.aml.cases import get_case
-from lab.aml.graph import VARIANTS, RunContext, build_graph, business_operation, node_traits, use_run_context
+from lab.aml.graph import (
+    VARIANT_INFO,
+    RunContext,
+    build_graph,
+    business_operation,
+    node_traits,
+    use_run_context,
+)
 from lab.aml.texts import case_choices, node_summary, outcome_message, purpose_message, review_texts
 from lab.controller.profile import GraphProfile, SeamHook
 
@@ -38,7 +46,7 @@ def review_answer(approve: bool) -> dict[str, bool]:
 
 AML_PROFILE = GraphProfile(
     build=build_graph,
-    variants=tuple(VARIANTS),
+    variants=tuple(VARIANT_INFO),
     cases=case_choices,
     case_input=case_input,
     node_traits=node_traits,

@@ -105,10 +105,12 @@ def told_outcome(values: dict[str, Any]) -> Message:
 
 def node_summary(node: dict[str, Any]) -> Message:
     """What a node of the diagram does (``describe_graph``'s ``summary``, its docstring's first line),
-    by node name; ``human_review`` says when it buys the export, which its variant decides."""
+    by node name; ``human_review`` says when it buys the export (or that a subgraph asks), which its
+    variant decides."""
     code = f"node.{node['id']}"
     if node["id"] == "human_review":
         code += ".charges_first" if node.get("charges_before_interrupt") else ".charges_after"
+        code += ".subgraph" if node.get("subgraph") else ""
     return message(code, node.get("summary", ""))
 
 

@@ -3,9 +3,11 @@
 A *frame* is one checkpoint of a thread (LangGraph's ``CheckpointTuple`` merged with the
 record-mode ``StateSnapshot`` of ``get_state_history``): what was stored (channel values, versions,
 ``versions_seen``, pending writes) next to what it means (state ``values``, ``next``, tasks,
-interrupts). The branch tree groups a thread's checkpoints by parent id: replays and
-``update_state`` on an old checkpoint (forks) add children to old frames; the *head* is the
-newest checkpoint, the one ``get_state(thread)`` and a thread-only ``invoke`` continue from.
+interrupts), and the namespace it was saved in (``checkpoint_ns``: ``""`` for the graph the lab
+runs, ``"<node>:<task id>"`` for a subgraph that node ran). The branch tree groups a thread's
+checkpoints by parent id: replays and ``update_state`` on an old checkpoint (forks) add children to
+old frames; the *head* is the newest checkpoint, the one ``get_state(thread)`` and a thread-only
+``invoke`` continue from.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import Any
 
 from lab.checkpoint.base import NULL_TASK_ID, CheckpointTuple
 from lab.pregel.graph import Pregel
+from lab.pregel.subgraph import recast
 
 NULL_WRITER = "<null>"
 """Name shown for writes no task made (resume values, ``Command`` updates)."""
@@ -63,6 +66,7 @@ def frame_of(saved: CheckpointTuple, graph: Pregel) -> dict[str, Any]:
     return to_jsonable(
         {
             "checkpoint_id": checkpoint["id"],
+            "checkpoint_ns": saved.config["configurable"].get("checkpoint_ns", ""),
             "parent_id": checkpoint_id_of(saved.parent_config),
             "step": saved.metadata.get("step"),
             "source": saved.metadata.get("source"),
@@ -91,6 +95,20 @@ def frame_of(saved: CheckpointTuple, graph: Pregel) -> dict[str, Any]:
             "metadata": saved.metadata,
         }
     )
+
+
+def namespaces(frames_by_ns: dict[str, list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    """The thread's namespaces, the root (``""``, whose frames the view carries as ``frames``) first:
+    each with the graph it holds checkpoints of (``None`` for the root, else the path of nodes that
+    ran it, ``"human_review"``; ``"outer|inner"`` nested), how many, and a subgraph's frames."""
+    return [
+        {"checkpoint_ns": "", "graph": None, "count": len(frames_by_ns.get("", []))},
+        *(
+            {"checkpoint_ns": ns, "graph": recast(ns), "count": len(frames), "frames": frames}
+            for ns, frames in sorted(frames_by_ns.items())
+            if ns
+        ),
+    ]
 
 
 def writer_name(task_id: str, writers: dict[str, str]) -> str:

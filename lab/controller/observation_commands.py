@@ -19,6 +19,7 @@ from typing import Any
 
 from lab.controller import session_commands
 from lab.controller import thread_reading as read
+from lab.controller.frames import namespaces
 from lab.controller.journal import executions_report
 from lab.controller.ledger_rules import annotate_ledger
 from lab.controller.seam_catalog import SEAMS
@@ -41,7 +42,8 @@ async def executions(lab: Lab) -> dict[str, Any]:
 
 async def view(lab: Lab) -> dict[str, Any]:
     """Everything the page draws, computed here (see :mod:`lab.controller.view`)."""
-    frames = await read.frames(lab) if lab.state.session else []
+    by_ns = await read.frames_by_namespace(lab) if lab.state.session else {"": []}
+    frames = by_ns[""]
     rows = await lab.world.entries()
     return build_view(
         seq=lab.state.seq,
@@ -49,6 +51,7 @@ async def view(lab: Lab) -> dict[str, Any]:
         facts=await read.facts(lab, frames),
         diagram=read.diagram(lab),
         frames=frames,
+        namespaces=namespaces(by_ns),
         ledger_rows=rows,
         journals=await read.journals_of(lab, rows),
         defaults={

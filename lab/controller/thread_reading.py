@@ -23,6 +23,8 @@ from lab.controller.seam_catalog import THE_STEP
 from lab.controller.session import Session, refused, said
 from lab.controller.state import Lab
 from lab.graph import CompiledStateGraph
+from lab.pregel.graph import Pregel
+from lab.pregel.subgraph import graph_for_namespace
 
 # -- refusals ---------------------------------------------------------------------------------------
 
@@ -106,10 +108,27 @@ async def saved(lab: Lab, checkpoint_id: Any) -> CheckpointTuple:
 
 
 async def frames(lab: Lab) -> list[dict[str, Any]]:
+    """The thread's checkpoints in the root namespace (the graph the lab runs), oldest first."""
     config = {"configurable": {"thread_id": require_session(lab).thread_id, "checkpoint_ns": ""}}
+    return await frames_of(graph(lab), [found async for found in lab.saver.alist(config)])
+
+
+async def frames_of(compiled: Pregel, newest_first: list[CheckpointTuple]) -> list[dict[str, Any]]:
+    """Checkpoints of ``compiled`` (newest first, as a saver lists them) as frames, oldest first."""
+    completed = await compiled.acomplete_all(newest_first)  # delta values rebuilt
+    return [frame_of(found, compiled) for found in reversed(completed)]
+
+
+async def frames_by_namespace(lab: Lab) -> dict[str, list[dict[str, Any]]]:
+    """Every checkpoint of the thread, by namespace (``""`` always there): one listing of the
+    saver, each subgraph's checkpoints read as that subgraph's (``get_state`` with the config of
+    a subgraph's namespace reads them the same way)."""
+    config = {"configurable": {"thread_id": require_session(lab).thread_id}}  # no checkpoint_ns: all
+    listed: dict[str, list[CheckpointTuple]] = {"": []}
+    async for found in lab.saver.alist(config):
+        listed.setdefault(found.config["configurable"].get("checkpoint_ns", ""), []).append(found)
     compiled = graph(lab)
-    newest_first = await compiled.acomplete_all([found async for found in lab.saver.alist(config)])
-    return [frame_of(found, compiled) for found in reversed(newest_first)]
+    return {ns: await frames_of(graph_for_namespace(compiled, ns), found) for ns, found in listed.items()}
 
 
 def live_run(lab: Lab) -> dict[str, Any] | None:

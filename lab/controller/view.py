@@ -90,12 +90,14 @@ def build_view(
     facts: ThreadFacts,
     diagram: dict[str, Any],
     frames: list[dict[str, Any]],
+    namespaces: list[dict[str, Any]],
     ledger_rows: list[dict[str, Any]],
     journals: dict[str, list[dict[str, Any]]],
     defaults: dict[str, Any],
 ) -> dict[str, Any]:
-    """The lab at one moment of a graph with ``profile`` (``defaults``: the session's choices, the
-    seams, the node delay)."""
+    """The lab at one moment of a graph with ``profile`` (``frames``: the root namespace's;
+    ``namespaces``: every namespace of the thread, :func:`~lab.controller.frames.namespaces`;
+    ``defaults``: the session's choices, the seams, the node delay)."""
     records = facts.records
     return {
         "seq": seq,
@@ -108,6 +110,7 @@ def build_view(
         "seams": seam_catalog(diagram),
         "review": review(facts, ledger_rows, profile),
         "frames": frames_with_diffs(frames, profile),
+        "namespaces": namespaces,
         "tree": branch_tree(frames),
         "executions": executions_report(records),
         "ledger": annotate_ledger(ledger_rows, journals, profile=profile),

@@ -160,6 +160,36 @@ def customer_on_head(view: View, last: Any) -> str | None:
     return _customer_name(head["values"]) if head else None
 
 
+def _subgraphs(view: View) -> list[dict[str, Any]]:
+    return [namespace for namespace in view["namespaces"] if namespace["graph"] is not None]
+
+
+def namespaces(view: View, last: Any) -> int:
+    """How many namespaces the thread's checkpoints are saved in: the root's, and one per subgraph run."""
+    return len(view["namespaces"]) if view["session"] else 0
+
+
+def subgraph_next(view: View, last: Any) -> list[str] | None:
+    """``next`` of the newest checkpoint in the first subgraph's namespace (what
+    ``get_state(config, subgraphs=True)`` shows inside); ``None`` when no subgraph saved one."""
+    subgraphs = _subgraphs(view)
+    return list(subgraphs[0]["frames"][-1]["next"]) if subgraphs else None
+
+
+def subgraph_parent_runs(view: View, last: Any) -> int:
+    """How often the function of the node that ran the first subgraph was entered on this thread."""
+    subgraphs = _subgraphs(view)
+    parent = subgraphs[0]["graph"].split("|")[0] if subgraphs else None
+    return next((node["counts"]["started"] for node in _nodes(view) if node["id"] == parent), 0)
+
+
+def subgraph_inputs(view: View, last: Any) -> int:
+    """Input checkpoints (``source="input"``, step -1) in the first subgraph's namespace: how often
+    the subgraph took its input rather than continuing from its own checkpoint."""
+    subgraphs = _subgraphs(view)
+    return sum(frame["source"] == "input" for frame in subgraphs[0]["frames"]) if subgraphs else 0
+
+
 def durability(view: View, last: Any) -> str | None:
     """The thread's durability mode."""
     return view["session"]["durability"] if view["session"] else None
@@ -212,6 +242,10 @@ FACTS: dict[str, Fact] = {
         findings,
         customer_copies,
         customer_on_head,
+        namespaces,
+        subgraph_next,
+        subgraph_parent_runs,
+        subgraph_inputs,
         durability,
         refused,
         sent_thread_id,

@@ -1,39 +1,37 @@
-"""Lesson 12, subgraphs (pending: the lab has no subgraphs yet, so this lesson is not in
-:data:`lab.lessons.LESSONS`; ``tests/test_lessons_langgraph.py`` runs its code on LangGraph). A
-node that calls a compiled subgraph runs it under the parent's checkpointer, in a namespace of its
-own (``checkpoint_ns = "<node>:<task id>"``). When the subgraph interrupts, the parent's
-``get_state`` shows only that the node waits: the subgraph's values and ``next`` appear with
-``get_state(config, subgraphs=True)``. On ``Command(resume=...)`` the parent node runs again from
-its first line, while the subgraph resumes from its own checkpoint (its finished nodes stay done).
-
-For the lab to run it, its steps need: a case graph whose review is a subgraph (``draft`` then
-``sign``, which interrupts), ``view()`` showing the subgraph's namespace beside the parent's
-frames, and facts for it (how often the parent node and each subgraph node were entered, the
-subgraph's ``next``). Until then its steps check only what the lab already shows."""
+"""Lesson 12, subgraphs: a node that calls a compiled subgraph runs it under the parent's
+checkpointer, in a namespace of its own (``checkpoint_ns = "<node>:<task id>"``). When the subgraph
+interrupts, the parent's ``get_state`` shows only that the node waits: the subgraph's values and
+``next`` appear with ``get_state(config, subgraphs=True)``. On ``Command(resume=...)`` the parent
+node runs again from its first line, while the subgraph continues from its own checkpoint (it takes
+its input once; its finished node stays done). The lab's case graph has a ``subgraph`` variant whose
+``human_review`` awaits such a review subgraph (``brief_officer``, then ``sign``, which interrupts);
+the checkpoint table groups the thread's rows by namespace."""
 
 from lab.lessons.model import Lesson, Predict, Step, do, start_case
 
-SUBGRAPH = """entered = {"review_case": 0, "draft": 0}
-def draft(state):
-    entered["draft"] += 1
-    return {"findings": ["deposits under the threshold"]}
+SUBGRAPH = """class Review(TypedDict, total=False):  # the subgraph's own state
+    case_id: str
+    brief: str
+    decision: dict
+entered = Counter()
+def brief_officer(state):
+    entered["brief_officer"] += 1
+    return {"brief": f"{state['case_id']}: structuring"}
 def sign(state):
-    return {"review": interrupt({"question": "Sign the SAR?"})}
-sub = StateGraph(CaseState)
-sub.add_node(draft)
+    return {"decision": interrupt({"question": "File a SAR?"})}
+sub = StateGraph(Review)
+sub.add_node(brief_officer)
 sub.add_node(sign)
-sub.add_edge(START, "draft")
-sub.add_edge("draft", "sign")
+sub.add_edge(START, "brief_officer")
+sub.add_edge("brief_officer", "sign")
 review = sub.compile()  # no saver of its own: it checkpoints under the parent's
-def review_case(state):  # a parent node that calls the subgraph
-    entered["review_case"] += 1
-    return review.invoke({"case_id": state["case_id"]})
-parent = StateGraph(CaseState)
-parent.add_node(review_case)
-parent.add_edge(START, "review_case")
-graph = parent.compile(checkpointer=saver)
-config = {"configurable": {"thread_id": "case-sub"}}
-graph.invoke({"case_id": "S-1001"}, config)["__interrupt__"][0].value  # {'question': 'Sign the SAR?'}"""
+def human_review(state):  # the parent's node calls the subgraph
+    entered["human_review"] += 1
+    signed = review.invoke({"case_id": state["case_id"]})
+    return {"review": signed["decision"]}
+graph.invoke({"case_id": "S-1001"}, config)["__interrupt__"][0].value  # {'question': 'File a SAR?'}
+namespaces = {c.config["configurable"]["checkpoint_ns"] for c in saver.list(config)}
+len(namespaces)  # 2: the parent's and the subgraph's"""
 
 LESSON = Lesson(
     id="subgraphs",
@@ -41,35 +39,47 @@ LESSON = Lesson(
     steps=(
         Step(
             id="sub-interrupt",
-            prepare=(start_case("fixed", "sync"),),
+            prepare=(start_case("subgraph", "sync"),),
             action=do("run"),
-            expects={"phase": "waiting"},
+            predict=Predict("namespaces", (1, 2)),
+            expects={"phase": "waiting", "namespaces": 2},
             code=SUBGRAPH,
         ),
         Step(
             id="blind",
-            predict=Predict("next_nodes", (["human_review"], ["intake"])),
+            predict=Predict("next_nodes", (["sign"], ["human_review"])),
             expects={"next_nodes": ["human_review"]},
             code="snapshot = graph.get_state(config)\n"
-            "snapshot.next  # ('review_case',): the parent node waits\n"
-            "\"findings\" in snapshot.values  # False: the subgraph's values are not the parent's",
+            "snapshot.next  # ('human_review',): the parent's node waits\n"
+            "\"brief\" in snapshot.values  # False: the subgraph's values are not the parent's\n"
+            'snapshot.tasks[0].state["configurable"]["checkpoint_ns"].startswith("human_review:")  # True',
         ),
         Step(
             id="look-inside",
-            expects={"phase": "waiting"},
+            predict=Predict("subgraph_next", (["brief_officer", "sign"], ["sign"], [])),
+            expects={"subgraph_next": ["sign"]},
             code="inside = graph.get_state(config, subgraphs=True).tasks[0].state\n"
             "inside.next  # ('sign',)\n"
-            "inside.values[\"findings\"]  # ['deposits under the threshold']\n"
-            'inside.config["configurable"]["checkpoint_ns"].startswith("review_case:")  # True',
+            "inside.values[\"brief\"]  # 'S-1001: structuring'\n"
+            'inside.config["configurable"]["checkpoint_ns"].startswith("human_review:")  # True',
         ),
         Step(
             id="resume",
             action=do("answer", approve=True),
-            predict=Predict("phase", ("done", "waiting")),
-            expects={"phase": "done"},
-            code='answer = Command(resume={"approved": True})\n'
-            "graph.invoke(answer, config)[\"review\"]  # {'approved': True}\n"
-            "entered  # {'review_case': 2, 'draft': 1}: the parent node ran again, draft did not",
+            predict=Predict("subgraph_parent_runs", (1, 2)),
+            expects={"phase": "done", "subgraph_parent_runs": 2, "subgraph_next": []},
+            code='graph.invoke(Command(resume={"approved": True}), config)["outcome"]  # \'Filed: SAR\'\n'
+            'entered["human_review"]  # 2: the parent\'s node ran again, from its first line',
+        ),
+        Step(
+            id="kept",
+            predict=Predict("subgraph_inputs", (1, 2)),
+            expects={"subgraph_inputs": 1},
+            code='inside_ns = {"configurable": {**config["configurable"], '
+            '"checkpoint_ns": inside.config["configurable"]["checkpoint_ns"]}}\n'
+            "history = list(graph.get_state_history(inside_ns))\n"
+            '[s.metadata["source"] for s in history].count("input")  # 1: it took its input once\n'
+            'entered["brief_officer"]  # 1: it continued from its own checkpoint, at sign',
         ),
     ),
 )

@@ -51,6 +51,9 @@ export const enPanels = {
   "table.col.writes": "Pending writes",
   "table.caption": "{count} checkpoint(s) of thread {thread}, oldest first. Bold versions: channels this checkpoint updated.",
   "table.select": "Show checkpoint {id}",
+  "table.ns.root": "Namespace \"\" (checkpoint_ns): the graph the lab runs, {count} checkpoint(s)",
+  "table.ns.subgraph":
+    "Namespace \"{ns}\": the subgraph {graph} ran, {count} checkpoint(s). get_state(config) does not read them; get_state(config, subgraphs=True) does.",
   "table.none": "(end)",
   "table.empty": "No checkpoint committed yet. Press Step or Run.",
   "table.emptyExit": "No checkpoint in IndexedDB: with durability “exit” a run saves only when it ends.",

@@ -170,6 +170,7 @@ export const enPython = {
   "py.node.draft_sar": "Draft the Suspicious Activity Report for the officer.",
   "py.node.human_review.charges_first": "Ask a compliance officer to approve the SAR (buys the export BEFORE asking).",
   "py.node.human_review.charges_after": "Ask a compliance officer to approve the SAR (buys the export after, if approved).",
+  "py.node.human_review.charges_after.subgraph": "Have the review subgraph ask the officer; buy the export after, if approved.",
   "py.node.file_sar": "File the approved SAR with the registry.",
   "py.node.close_case": "Close the case: nothing suspicious, or the officer rejected the SAR.",
   "py.record.corrupt": "{where} does not load: {problem}",

@@ -100,6 +100,9 @@ export const en = {
     "buys after interrupt(); keys are thread:task id, so a crash that loses the step's checkpoint gives the re-run a new key and a second charge",
   "variant.fixed.about":
     "buys after interrupt(); each key names the business operation (thread, case, purpose), so every re-run presents the same key",
+  "variant.subgraph": "subgraph",
+  "variant.subgraph.about":
+    "as fixed, but human_review awaits a review subgraph (brief_officer, then sign, which interrupts): its checkpoints have a namespace of their own",
   "durability.sync": "sync",
   "durability.async": "async",
   "durability.exit": "exit",

@@ -51,6 +51,8 @@ export const zhPanels = {
   "table.col.writes": "暂存写入",
   "table.caption": "线程 {thread} 的 {count} 个检查点，按时间从早到晚。粗体版本：此检查点更新的通道。",
   "table.select": "显示检查点 {id}",
+  "table.ns.root": "命名空间 \"\"（checkpoint_ns）：实验室运行的图，{count} 个检查点",
+  "table.ns.subgraph": "命名空间 \"{ns}\"：{graph} 运行的子图，{count} 个检查点。get_state(config) 读不到它们；get_state(config, subgraphs=True) 读得到。",
   "table.none": "（结束）",
   "table.empty": "尚未提交任何检查点。按“单步”或“运行”。",
   "table.emptyExit": "IndexedDB 中没有检查点：持久化模式为“exit”时，只有运行结束才会保存。",

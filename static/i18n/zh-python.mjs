@@ -170,6 +170,7 @@ export const zhPython = {
   "py.node.draft_sar": "为合规官起草可疑活动报告（SAR）。",
   "py.node.human_review.charges_first": "请合规官批准 SAR（在提问之前就购买案件包导出）。",
   "py.node.human_review.charges_after": "请合规官批准 SAR（获批之后才购买案件包导出）。",
+  "py.node.human_review.charges_after.subgraph": "让审核子图去问合规官；获批之后才购买案件包导出。",
   "py.node.file_sar": "向登记机构提交已批准的 SAR。",
   "py.node.close_case": "结案：没有可疑之处，或合规官驳回了 SAR。",
   "py.record.corrupt": "{where}无法加载：{problem}",

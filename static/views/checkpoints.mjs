@@ -2,6 +2,11 @@
  * The checkpoint table: one row per checkpoint the saver has *committed* to IndexedDB. Rows are added
  * when a `checkpoint` event arrives (or when the frames are read back after a reload or a crash) -
  * never when a step merely starts. A row's pending-writes cell grows as `writes` events commit.
+ *
+ * A thread whose nodes ran subgraphs has more than one namespace (`view.namespaces`: the root "" and
+ * each subgraph's "<node>:<task id>"): the rows are then grouped by namespace, each group under a
+ * header row naming it, the root's first (its rows select a frame), then each subgraph's rows as
+ * Python read them (shown, not selectable: the scrubber and the inspector browse the root's frames).
  */
 import { t } from "../i18n.mjs";
 import { brief, h, replace, shortId, shortVersion } from "./dom.mjs";
@@ -39,17 +44,36 @@ export function mountCheckpoints(root, { onSelect }) {
   const table = h("table", { class: "checkpoints", id: "checkpoint-table" });
   const caption = h("caption", {});
   const head = h("thead", {});
-  const body = h("tbody", {});
-  table.append(caption, head, body);
+  const rootHead = h("tbody", { class: "ns-group-head" }); // the root group's header, when there are groups
+  const body = h("tbody", { dataset: { checkpointNs: "" } });
+  table.append(caption, head, rootHead, body);
+  /** @type {HTMLTableSectionElement[]} */
+  let subgraphBodies = [];
+  let drawnNamespaces = "";
   const scroller = h("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-labelledby": "checkpoints-heading" }, table);
   root.append(empty, scroller);
   /** @type {Map<string, HTMLTableRowElement>} */
   const rows = new Map();
   let lang = null;
 
-  function row(frame, index) {
+  /** A group's header row: the namespace and what it holds, as Python's view says. */
+  function groupHead(namespace) {
+    const text = namespace.graph === null
+      ? t("table.ns.root", { count: namespace.count })
+      : t("table.ns.subgraph", { ns: namespace.checkpoint_ns, graph: namespace.graph, count: namespace.count });
+    return h("tr", { class: "ns-head" },
+      h("th", { scope: "rowgroup", colspan: String(COLUMNS.length) }, h("span", { class: "ns-label", text })));
+  }
+
+  /** One subgraph namespace's rows under its header (redrawn whole: a subgraph has a few checkpoints). */
+  function subgraphGroup(namespace) {
+    return h("tbody", { class: "ns-group", dataset: { checkpointNs: namespace.checkpoint_ns } },
+      groupHead(namespace), ...namespace.frames.map((frame, index) => row(frame, index, false)));
+  }
+
+  function row(frame, index, selectable = true) {
     const id = frame.checkpoint_id;
-    const select = h("button", {
+    const select = !selectable ? h("code", { text: shortId(id), title: id }) : h("button", {
       type: "button",
       class: "link",
       text: shortId(id),
@@ -57,7 +81,7 @@ export function mountCheckpoints(root, { onSelect }) {
       "aria-label": t("table.select", { id: shortId(id), step: frame.step }),
       on: { click: () => onSelect(id) },
     });
-    return h("tr", { dataset: { checkpointId: id, step: frame.step, source: frame.source } },
+    return h("tr", { dataset: { checkpointId: id, checkpointNs: frame.checkpoint_ns, step: frame.step, source: frame.source } },
       h("td", { class: "num", text: String(index + 1) }),
       h("td", { class: "id" }, select),
       h("td", { class: "num", text: String(frame.step) }),
@@ -90,6 +114,7 @@ export function mountCheckpoints(root, { onSelect }) {
     empty.hidden = frames.length > 0;
     scroller.hidden = frames.length === 0;
 
+    drawNamespaces(model.namespaces ?? [], model.lang);
     const wanted = new Set(frames.map((f) => f.checkpoint_id));
     for (const [id, r] of rows) if (!wanted.has(id)) { r.remove(); rows.delete(id); }
     frames.forEach((frame, index) => {
@@ -114,6 +139,18 @@ export function mountCheckpoints(root, { onSelect }) {
       r.classList.toggle("on-branch", model.branchPath?.includes(id) ?? true);
       r.classList.toggle("head", id === model.tree?.head);
     });
+  }
+
+  /** The namespace groups: none while the thread has only the root namespace. */
+  function drawNamespaces(namespaces, shownLang) {
+    const key = JSON.stringify([shownLang, namespaces]);
+    if (key === drawnNamespaces) return;
+    drawnNamespaces = key;
+    const grouped = namespaces.length > 1;
+    replace(rootHead, ...(grouped ? [groupHead(namespaces[0])] : []));
+    for (const group of subgraphBodies) group.remove();
+    subgraphBodies = grouped ? namespaces.slice(1).map(subgraphGroup) : [];
+    table.append(...subgraphBodies);
   }
 
   return { render };

@@ -56,7 +56,8 @@ KEPT_AS_IS = {
     # LangGraph's and the lab's names: the API, the key format, formats, a key on the keyboard
     *["LangGraph", "Python", "Pyodide", "interrupt", "thread", "task", "msgpack", "IndexedDB", "JSON"],
     *["Approve", "Reject", "Home"],  # the officer's buttons (named so in the status line), a key
-    *["misplaced", "task-key", "fixed", "sync", "async", "exit"],  # variants and durability modes
+    *["misplaced", "task-key", "fixed", "subgraph", "sync", "async", "exit"],  # variants and durability modes
+    *["brief_officer", "sign"],  # the nodes of the subgraph variant's review subgraph
     # the cases' people and companies (names stay as they are)
     *(word for case in CASES.values() for word in ENGLISH.findall(case["customer"]["name"])),
     *(word for entry in WATCHLIST for word in ENGLISH.findall(entry["name"])),

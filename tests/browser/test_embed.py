@@ -190,7 +190,7 @@ def test_an_unknown_lesson_says_which_lessons_exist(page, site):
     expect(page.get_by_role("heading", name="No such lesson")).to_be_visible()
     expect(page.locator("[data-embed-intro]")).to_have_text(
         'There is no lesson "nope". The lessons are: checkpoints, threads, crash, interrupt, idempotency, '
-        "replay-fork, edit-past, durability, secrets, storage, one-writer."
+        "replay-fork, edit-past, durability, secrets, storage, one-writer, subgraphs."
     )
     assert page.locator("[data-embed-start]").is_hidden()
     assert page.evaluate("() => document.body.dataset.bootState ?? null") is None  # nothing booted
