@@ -34,7 +34,7 @@ JSON-able, never a traceback:
 - ``start(case_id, variant="misplaced", durability="async", thread_id=None)`` → session, diagram;
 - ``restore(observe_only=False, thread_id=None)`` → the session the journal remembers (or the saved
   thread ``thread_id``; after a crash or reload) and ``state``;
-- ``threads()`` → ``{"current", "threads"}``: every saved thread (the journal's sessions), newest
+- ``threads()`` → ``{"current", "threads", "pick"}``: every saved thread (the journal's sessions), newest
   first, each ``{thread_id, case_id, variant, durability, started_at, checkpoints, current}``;
 - ``open(thread_id)`` → session, diagram, ``state``: a saved thread becomes the session again
   (going back to an earlier thread; a paused run is closed first, as ``start`` does);

@@ -17,7 +17,7 @@ from typing import Any
 
 from lab.checkpoint.errors import CorruptRecordError
 from lab.controller import thread_reading as read
-from lab.controller.actions import already_open
+from lab.controller.actions import already_open, nothing_saved, verdict
 from lab.controller.facts import WRITERS, last_run
 from lab.controller.record_texts import damage
 from lab.controller.seam_catalog import SEAMS
@@ -142,12 +142,11 @@ async def note_unseen_death(lab: Lab, thread_id: str) -> None:
 
 
 async def threads(lab: Lab) -> dict[str, Any]:
-    """Every saved thread, newest first: its case, variant, durability and checkpoint count."""
+    """Every saved thread, newest first: its case, variant, durability and checkpoint count; ``pick``:
+    whether the threads picker has anything to choose (:func:`~lab.controller.actions.nothing_saved`)."""
     current = lab.state.session.thread_id if lab.state.session else None
-    return {
-        "current": current,
-        "threads": [await listed(lab, s, current) for s in await lab.journal.sessions()],
-    }
+    listing = [await listed(lab, s, current) for s in await lab.journal.sessions()]
+    return {"current": current, "threads": listing, "pick": verdict(nothing_saved(len(listing)))}
 
 
 async def open_thread(lab: Lab, thread_id: str) -> dict[str, Any]:

@@ -3,7 +3,8 @@
  * then Run or Step - the page terminates the Python worker for real when the run reaches that seam,
  * and a new worker boots over the same IndexedDB. The panel then says where the process died and what
  * storage kept. Which seams each node can reach is Python's catalogue (`view().seams`,
- * lab/controller/seam_catalog.py): a seam a node never reaches is not offered for it.
+ * lab/controller/seam_catalog.py): a seam a node never reaches is not offered for it, and whether a
+ * node may be chosen with a seam is its verdict (`seams.node_choice`: a seam of the whole step has none).
  */
 import { say, t } from "../i18n.mjs";
 import { actionButton, relabel, showAction } from "./actions.mjs";
@@ -33,7 +34,7 @@ export function mountCrash(root, actions, report) {
     return { seam, node: nodeSelect.disabled ? null : nodeSelect.value || null };
   }
 
-  let catalogue = { step: [], nodes: {}, any_node: [] };
+  let catalogue = { step: [], nodes: {}, any_node: [], node_choice: {} };
 
   function sync() {
     const seam = seams.querySelector("input:checked")?.value;
@@ -41,7 +42,8 @@ export function mountCrash(root, actions, report) {
     const nodes = Object.entries(catalogue.nodes).filter(([, offered]) => offered.includes(seam)).map(([n]) => n);
     replace(nodeSelect, h("option", { value: "", text: t("crash.anyNode") }),
       ...nodes.map((n) => h("option", { value: n, text: n, selected: n === chosen })));
-    nodeSelect.disabled = !catalogue.any_node.includes(seam);
+    // Python has no verdict for a random moment (the page arms it): no node is chosen for it either.
+    showAction(nodeSelect, catalogue.node_choice[seam], false);
   }
 
   function draw(model) {

@@ -69,7 +69,7 @@ export function mountThreads(root, actions) {
       if (keep) select.value = keep;
     }
     renderFiles(model, threads);
-    select.disabled = !threads.length;
+    showAction(select, model.threadPick, false); // threads(): is any thread saved to choose?
     // Python's verdicts: this thread's (threads(): it is open already), else the lab's (view().actions)
     const chosen = threads.find((thread) => thread.thread_id === select.value);
     const verdict = chosen?.open_refused ? { enabled: false, reason: chosen.open_refused } : model.actions?.open;
