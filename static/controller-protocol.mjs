@@ -139,7 +139,7 @@
  * @property {number} checkpoints  how many checkpoints it has
  * @property {boolean} current     whether it is the lab's thread now
  * @property {Message | null} damaged  why its records no longer load (then Drop is offered), or null
- * @property {Message | null} open_refused  why Open cannot open it (it is open already), or null
+ * @property {Verdict} open      whether Open can open it now (not during a run; not the thread open already)
  */
 
 /**

@@ -113,3 +113,25 @@ async def test_threads_says_whether_the_picker_has_anything_to_choose(lab: Lab) 
     assert code((await lab.do("threads"))["pick"]) == "reason.no_saved_thread"
     await lab.do("start", case_id=CASE, variant="fixed", durability="sync")
     assert (await lab.do("threads"))["pick"] == {"enabled": True, "reason": None}
+
+
+async def test_while_a_run_goes_on_no_saved_thread_can_be_opened_and_each_says_why(lab: Lab) -> None:
+    """Each listed thread carries Open's whole verdict: the lab's (no Open during a run), else the
+    thread's own (it is open already); the page applies it and computes none."""
+    await lab.do("start", case_id=CASE, variant="fixed", durability="sync", thread_id="first")
+    await lab.do("start", case_id=CASE, variant="fixed", durability="sync", thread_id="second")
+    seen: list[dict[str, Any]] = []
+
+    async def at_step_end(event: dict[str, Any]) -> None:
+        if event["type"] == "seam" and event["seam"] == "step_end" and not seen:
+            seen.append(await lab.do("threads"))  # the page re-reads the threads while the run goes on
+
+    lab.probe = at_step_end
+    await lab.do("run")
+    (mid_run,) = seen
+    assert {t["thread_id"]: code(t["open"]) for t in mid_run["threads"]} == {
+        "first": "reason.running",
+        "second": "reason.running",
+    }
+    after = {t["thread_id"]: code(t["open"]) for t in (await lab.do("threads"))["threads"]}
+    assert after == {"first": None, "second": "reason.already_open"}
