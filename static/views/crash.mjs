@@ -11,6 +11,8 @@ import { actionButton, relabel, showAction } from "./actions.mjs";
 import { h, replace } from "./dom.mjs";
 
 export const RANDOM = "random";
+/** Disarm while a random moment is armed: the page armed it, not Python, so the page's verdict. */
+const RANDOM_DISARMABLE = { enabled: true, reason: null };
 
 /**
  * @param {HTMLElement} root the panel's body
@@ -69,7 +71,7 @@ export function mountCrash(root, actions, report) {
     showAction(arm, model.actions?.arm, busy);
     const current = model.armed;
     // a random moment is armed in the page (commands.mjs), not in Python: it can be disarmed too
-    showAction(disarm, model.randomArmed ? { enabled: true, reason: null } : model.actions?.disarm, busy);
+    showAction(disarm, model.randomArmed ? RANDOM_DISARMABLE : model.actions?.disarm, busy);
     armed.textContent = model.randomArmed
       ? t("crash.armedRandom")
       : current
