@@ -24,7 +24,7 @@ import { createStore } from "./store.mjs";
 import { ThreadWriter } from "./thread-writer.mjs";
 import { nodeDelay, readUrl, writeUrl } from "./url-state.mjs";
 import { mountActivity } from "./views/activity.mjs";
-import { actionButton, relabel } from "./views/actions.mjs";
+import { actionButton, relabel, showAction } from "./views/actions.mjs";
 import { mountBranches } from "./views/branches.mjs";
 import { mountCheckpoints } from "./views/checkpoints.mjs";
 import { mountControls } from "./views/controls.mjs";
@@ -170,7 +170,7 @@ function renderNow() {
   }
   model.langChanged = false;
   for (const b of Object.values(barButtons)) relabel(b, t(`action.${b.dataset.action}`));
-  barButtons.reset.disabled = Boolean(model.busy) || crashing() || !model.actions?.reset?.enabled;
+  showAction(barButtons.reset, model.actions?.reset, Boolean(model.busy) || crashing());
   const status = model.status ? say(model.status.message) : "";
   if ($("#status").textContent !== status) $("#status").textContent = status;
   $("#status").dataset.phase = model.status?.phase ?? "";

@@ -30,7 +30,8 @@ export function createCommands({ model, store, session, render, showError, crash
     if (crashing()) return;
     try {
       await store.changed();
-      model.threads = (await session().command("threads")).threads;
+      const saved = await session().command("threads");
+      Object.assign(model, { threads: saved.threads, threadPick: saved.pick });
     } catch (error) {
       if (!crashing()) showError(() => t("error.refresh", { message: error.message }));
     }

@@ -29,8 +29,9 @@
  *            result: {session: Session | null, state?: ThreadState, damaged?: Message}}} restore
  *   the session the journal remembers, or the saved thread `thread_id` (the one this tab had);
  *   a thread whose records no longer load comes back as `damaged` instead
- * @property {{args: {}, result: {current: string | null, threads: SavedThread[]}}} threads
- *   every saved thread (the journal's sessions, until a reset), newest first
+ * @property {{args: {}, result: {current: string | null, threads: SavedThread[], pick: Verdict}}} threads
+ *   every saved thread (the journal's sessions, until a reset), newest first; `pick`: whether the
+ *   threads picker has anything to choose
  * @property {{args: {thread_id: string}, result: {session: Session, graph: object, state: ThreadState}}} open
  *   a saved thread becomes the session again (a paused run is closed first); an unknown, empty or
  *   over-255-character thread id is refused
@@ -105,15 +106,19 @@
  * @property {object | null} run         the live run: {run, kind, durability, paused[, step, next]}
  * @property {object | null} armed       the armed crash {seam, node}
  * @property {{phase: string, action: string | null, message: Message}} status
- * @property {Object<string, {enabled: boolean, reason: Message | null}>} actions
+ * @property {Object<string, Verdict>} actions
  * @property {object} graph              the diagram; each node with {state, reason: Message, counts}
- * @property {{step: string[], nodes: Object<string, string[]>, any_node: string[]}} seams
+ * @property {{step: string[], nodes: Object<string, string[]>, any_node: string[],
+ *             node_choice: Object<string, Verdict>}} seams  node_choice: per seam offered, whether a
+ *                                      node may be chosen with it (a seam of the whole step: no)
  * @property {object | null} review      {request, exports_bought} while an interrupt is open
  * @property {Array<Frame & {diff: object}>} frames  oldest first (the root namespace's)
  * @property {Array<{checkpoint_ns: string, graph: string | null, count: number, frames?: Frame[]}>} namespaces
  *           the thread's namespaces: the root ("", its frames are `frames`) first, then each subgraph's
  *           ("<node>:<task id>", `graph` the node path that ran it), with its frames oldest first
- * @property {{head: string | null, nodes: object[], branches: object[]}} tree
+ * @property {{head: string | null, nodes: object[], branches: object[]}} tree  each node with
+ *                                      `travel: {back: Verdict, forward: Verdict}` (First / Previous,
+ *                                      Next / Last from it), each branch with `scrub: Verdict`
  * @property {object} executions         as the `executions` command
  * @property {LedgerReport} ledger
  * @property {LedgerReport} thread_ledger  the open thread's requests only (what a lesson shows)
@@ -122,6 +127,8 @@
  */
 
 /** @typedef {keyof ControllerCommands} ControllerCommandName */
+/** A Python rule's answer for one control: the page enables it, or shows `reason` (actions.mjs `showAction`). */
+/** @typedef {{enabled: boolean, reason: Message | null}} Verdict */
 /** @typedef {"sync" | "async" | "exit"} Durability */
 /** @typedef {{thread_id: string, case_id: string, variant: string, durability: Durability}} Session */
 /**
@@ -135,7 +142,7 @@
  * @property {number} checkpoints  how many checkpoints it has
  * @property {boolean} current     whether it is the lab's thread now
  * @property {Message | null} damaged  why its records no longer load (then Drop is offered), or null
- * @property {Message | null} open_refused  why Open cannot open it (it is open already), or null
+ * @property {Verdict} open      whether Open can open it now (not during a run; not the thread open already)
  */
 
 /**

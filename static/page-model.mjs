@@ -17,6 +17,7 @@ export function createModel(fromUrl) {
     langChanged: false,
     catalog: null, // cases and diagrams, for the form before a case is open
     threads: [], // the saved threads (the controller's threads()), newest first
+    threadPick: null, // threads()'s verdict on the threads picker: anything to choose?
     // -- from view() ------------------------------------------------------------------------------
     session: null, status: null, actions: null, graph: null, seams: null, defaults: null, armed: null,
     run: null, review: null, frames: [], namespaces: [], tree: null, executions: null, ledger: null, activity: [], nodeStates: [],
@@ -25,6 +26,7 @@ export function createModel(fromUrl) {
     selectedId: null,
     follow: true, // keep the newest frame selected as frames arrive
     branchLeaf: null, // the branch in view (its leaf); null: the head's branch
+    branch: null, // the branch in view, as Python's tree has it (its path, its scrubber's verdict)
     branchPath: [],
     detail: null, // {frame, diff} of the selected frame
     busy: null, // the command in flight
@@ -70,16 +72,17 @@ export function takeView(model, view, processNumber) {
   settleSelection(model);
 }
 
-/** The frames of the branch in view, root first (Python's branch tree has each branch's path). */
-function branchPath(model) {
+/** The branch in view (Python's branch tree has each branch's path, root first), or null. */
+function branchInView(model) {
   const branches = model.tree?.branches ?? [];
   const leaf = model.branchLeaf ?? model.tree?.head;
-  return (branches.find((b) => b.leaf === leaf) ?? branches.find((b) => b.is_head))?.path ?? [];
+  return branches.find((b) => b.leaf === leaf) ?? branches.find((b) => b.is_head) ?? null;
 }
 
 /** Keep the selection on an existing frame of the branch in view; its detail comes with the frame. */
 export function settleSelection(model) {
-  model.branchPath = branchPath(model);
+  model.branch = branchInView(model);
+  model.branchPath = model.branch?.path ?? [];
   const path = model.branchPath;
   if (!path.length) {
     Object.assign(model, { selectedId: null, detail: null });

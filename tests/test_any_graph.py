@@ -286,10 +286,8 @@ async def test_the_ledger_of_another_graph_says_its_rows_as_written(basket: Lab)
 async def test_open_refuses_the_thread_that_is_open_already_and_threads_says_so(basket: Lab) -> None:
     await basket.do("start", case_id="default", thread_id="basket-1")
     await basket.do("start", case_id="default", thread_id="basket-2")
-    listed = {
-        thread["thread_id"]: thread["open_refused"] for thread in (await basket.do("threads"))["threads"]
-    }
-    assert listed["basket-1"] is None
-    assert listed["basket-2"]["text"] == "Thread basket-2 is open already"
+    listed = {thread["thread_id"]: thread["open"] for thread in (await basket.do("threads"))["threads"]}
+    assert listed["basket-1"] == {"enabled": True, "reason": None}
+    assert listed["basket-2"]["reason"]["text"] == "Thread basket-2 is open already"
     assert (await basket.fail("open", thread_id="basket-2"))["say"]["code"] == "reason.already_open"
     await basket.do("open", thread_id="basket-1")

@@ -391,8 +391,23 @@ async def test_reset_forgets_everything(lab):
 # -- going back to an earlier thread ------------------------------------------------------------------------
 
 
+def no_saved_thread(listed: dict) -> bool:
+    """``threads()`` lists nothing, and its picker says there is nothing to choose, and why."""
+    return (
+        listed["current"],
+        listed["threads"],
+        listed["pick"]["enabled"],
+        listed["pick"]["reason"]["code"],
+    ) == (
+        None,
+        [],
+        False,
+        "reason.no_saved_thread",
+    )
+
+
 async def test_threads_lists_saved_threads_and_open_goes_back_to_one(lab):
-    assert await lab.do("threads") == {"current": None, "threads": []}
+    assert no_saved_thread(await lab.do("threads"))
     await lab.do("start", case_id=CASE, variant="fixed", durability="sync", thread_id="first")
     await lab.do("run")
     first_frames = await lab.frames()
@@ -410,6 +425,7 @@ async def test_threads_lists_saved_threads_and_open_goes_back_to_one(lab):
         ("first", CASE, "fixed", "sync", False),
     ]
     assert [t["checkpoints"] for t in listed["threads"]] == [second_count, len(first_frames)]
+    assert listed["pick"] == {"enabled": True, "reason": None}
 
     opened = await lab.do("open", thread_id="first")
     assert opened["session"] == {
@@ -431,7 +447,7 @@ async def test_threads_lists_saved_threads_and_open_goes_back_to_one(lab):
     await lab.assert_counts_are_true()
 
     await lab.do("reset")
-    assert await lab.do("threads") == {"current": None, "threads": []}
+    assert no_saved_thread(await lab.do("threads"))
 
 
 @pytest.mark.parametrize(

@@ -163,6 +163,13 @@ RULES: dict[str, Rule] = {
 Export and Import act on whole threads, a paused run is closed first)."""
 
 
+def nothing_saved(thread_count: int) -> Message | None:
+    """The threads picker: with no thread saved in this browser there is nothing to choose or open."""
+    if thread_count == 0:
+        return message("reason.no_saved_thread", "No thread is saved in this browser yet: start a case first")
+    return None
+
+
 def already_open(thread_id: str, current: str | None) -> Message | None:
     """Open, for one saved thread: the thread that is open already has nothing to open (``threads()``
     lists this verdict with each thread, and ``open`` refuses with it)."""
@@ -171,12 +178,53 @@ def already_open(thread_id: str, current: str | None) -> Message | None:
     return None
 
 
+def verdict(reason: Message | None) -> dict[str, Any]:
+    """A rule's answer for one control of the page: ``{"enabled": bool, "reason": Message | None}``."""
+    return {"enabled": reason is None, "reason": reason}
+
+
 def actions(facts: ThreadFacts) -> dict[str, dict[str, Any]]:
     """``{action: {"enabled": bool, "reason": message | None}}`` for every action."""
+    return {name: verdict(rule(facts)) for name, rule in RULES.items()}
+
+
+# -- Time travel: the page keeps which frame is selected and which branch is in view; each frame of
+# the branch tree carries where First / Previous and Next / Last can go from it, each branch whether
+# its scrubber has anywhere to slide. A branch runs from a root to a leaf, so a frame with a saved
+# parent has frames before it on every branch through it, and a frame with children is the end of none.
+
+
+def can_go_back(node: dict[str, Any]) -> Message | None:
+    """First / Previous, from one frame of the branch tree."""
+    if node["parent_id"] is None:
+        return message("reason.first_frame", "This is the branch's first saved checkpoint: nothing before it")
+    return None
+
+
+def can_go_forward(node: dict[str, Any]) -> Message | None:
+    """Next / Last, from one frame of the branch tree."""
+    if not node["children"]:
+        return message("reason.last_frame", "This checkpoint ends its branch: nothing after it")
+    return None
+
+
+def can_scrub(branch: dict[str, Any]) -> Message | None:
+    """The scrubber slides along a branch of two checkpoints or more."""
+    if len(branch["path"]) < 2:
+        return message("reason.one_frame", "This branch has one checkpoint: nothing to slide through")
+    return None
+
+
+def with_travel(tree: dict[str, Any]) -> dict[str, Any]:
+    """The branch tree (:func:`lab.controller.frames.branch_tree`) with the verdicts of time travel:
+    ``travel: {back, forward}`` on each node, ``scrub`` on each branch."""
     return {
-        name: {"enabled": reason is None, "reason": reason}
-        for name, rule in RULES.items()
-        for reason in [rule(facts)]
+        **tree,
+        "nodes": [
+            {**node, "travel": {"back": verdict(can_go_back(node)), "forward": verdict(can_go_forward(node))}}
+            for node in tree["nodes"]
+        ],
+        "branches": [{**branch, "scrub": verdict(can_scrub(branch))} for branch in tree["branches"]],
     }
 
 

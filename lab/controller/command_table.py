@@ -106,7 +106,7 @@ async def dispatch(lab: Lab, name: str, args: dict[str, Any] | None = None) -> d
     except TypeError as exc:
         refusal = said("input.bad_arguments", "{name}: {problem}", name=name, problem=str(exc))
         return {"ok": False, "error": error_payload(refusal)}
-    if command.access == "write" and (reason := written_elsewhere(read.writer_facts(lab))) is not None:
+    if command.access == "write" and (reason := written_elsewhere(read.quick_facts(lab))) is not None:
         answer = {"ok": False, "error": error_payload(refused(reason))}
     else:
         answer = await answered(command, lab, args)

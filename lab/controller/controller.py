@@ -34,8 +34,9 @@ JSON-able, never a traceback:
 - ``start(case_id, variant="misplaced", durability="async", thread_id=None)`` → session, diagram;
 - ``restore(observe_only=False, thread_id=None)`` → the session the journal remembers (or the saved
   thread ``thread_id``; after a crash or reload) and ``state``;
-- ``threads()`` → ``{"current", "threads"}``: every saved thread (the journal's sessions), newest
-  first, each ``{thread_id, case_id, variant, durability, started_at, checkpoints, current}``;
+- ``threads()`` → ``{"current", "threads", "pick"}``: every saved thread (the journal's sessions), newest
+  first, each ``{thread_id, case_id, variant, durability, started_at, checkpoints, current, damaged,
+  open}`` (``open``: Open's verdict for it); ``pick``: whether the threads picker has anything to choose;
 - ``open(thread_id)`` → session, diagram, ``state``: a saved thread becomes the session again
   (going back to an earlier thread; a paused run is closed first, as ``start`` does);
 - ``state()`` → live values, next, interrupts, head checkpoint id, run / crash status;

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from lab.controller.actions import verdict
 from lab.controller.messages import Message, message
 
 SEAMS = (
@@ -60,15 +61,26 @@ def graph_nodes(diagram: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def seam_catalog(diagram: dict[str, Any]) -> dict[str, Any]:
-    """``{"step": [...], "nodes": {node: [...]}, "any_node": [...]}``: what the crash picker offers.
-    ``any_node`` are the node seams some node can meet (armed without a node: the first to meet it)."""
+    """``{"step": [...], "nodes": {node: [...]}, "any_node": [...], "node_choice": {seam: verdict}}``:
+    what the crash picker offers. ``any_node`` are the node seams some node can meet (armed without a
+    node: the first to meet it); ``node_choice`` says, for each seam offered, whether a node may be
+    chosen with it (:func:`node_choice`), as ``{"enabled", "reason"}``."""
     per_node = {node["id"]: node_seams(node) for node in graph_nodes(diagram)}
     reachable = {seam for seams in per_node.values() for seam in seams}
+    any_node = [seam for seam in SEAMS if seam in reachable and seam not in NODELESS_SEAMS]
     return {
         "step": list(NODELESS_SEAMS),
         "nodes": per_node,
-        "any_node": [seam for seam in SEAMS if seam in reachable and seam not in NODELESS_SEAMS],
+        "any_node": any_node,
+        "node_choice": {seam: verdict(node_choice(seam)) for seam in [*NODELESS_SEAMS, *any_node]},
     }
+
+
+def node_choice(seam: str) -> Message | None:
+    """Whether a crash at ``seam`` can be narrowed to one node: a seam of the whole step belongs to none."""
+    if seam in NODELESS_SEAMS:
+        return message("crash.nodeless", "The seam {seam} belongs to no node; arm it without one", seam=seam)
+    return None
 
 
 def arm_refusal(catalog: dict[str, Any], seam: Any, node: Any) -> Message | None:
@@ -82,10 +94,8 @@ def arm_refusal(catalog: dict[str, Any], seam: Any, node: Any) -> Message | None
         )
     if node is None:
         return None
-    if seam in NODELESS_SEAMS:
-        return message(
-            "crash.nodeless", "The seam {seam!r} belongs to no node; arm it without one", seam=seam
-        )
+    if reason := node_choice(seam):
+        return reason
     if node not in catalog["nodes"]:
         return message(
             "crash.unknown_node",

@@ -17,8 +17,9 @@ from typing import Any
 
 from lab.checkpoint.errors import CorruptRecordError
 from lab.controller import thread_reading as read
-from lab.controller.actions import already_open
+from lab.controller.actions import already_open, nothing_saved, refusal, verdict
 from lab.controller.facts import WRITERS, last_run
+from lab.controller.messages import Message
 from lab.controller.record_texts import damage
 from lab.controller.seam_catalog import SEAMS
 from lab.controller.session import (
@@ -142,12 +143,12 @@ async def note_unseen_death(lab: Lab, thread_id: str) -> None:
 
 
 async def threads(lab: Lab) -> dict[str, Any]:
-    """Every saved thread, newest first: its case, variant, durability and checkpoint count."""
+    """Every saved thread, newest first: its case, variant, durability and checkpoint count; ``pick``:
+    whether the threads picker has anything to choose (:func:`~lab.controller.actions.nothing_saved`)."""
     current = lab.state.session.thread_id if lab.state.session else None
-    return {
-        "current": current,
-        "threads": [await listed(lab, s, current) for s in await lab.journal.sessions()],
-    }
+    refused_now = refusal("open", read.quick_facts(lab))
+    listing = [await listed(lab, s, current, refused_now) for s in await lab.journal.sessions()]
+    return {"current": current, "threads": listing, "pick": verdict(nothing_saved(len(listing)))}
 
 
 async def open_thread(lab: Lab, thread_id: str) -> dict[str, Any]:
@@ -171,9 +172,12 @@ async def open_thread(lab: Lab, thread_id: str) -> dict[str, Any]:
     }
 
 
-async def listed(lab: Lab, saved: dict[str, Any], current: str | None) -> dict[str, Any]:
-    """A saved thread as ``threads()`` lists it; ``damaged``: why it cannot be read, if so;
-    ``open_refused``: why Open cannot open it (it is open already), if so."""
+async def listed(
+    lab: Lab, saved: dict[str, Any], current: str | None, refused_now: Message | None
+) -> dict[str, Any]:
+    """A saved thread as ``threads()`` lists it; ``damaged``: why it cannot be read, if so; ``open``:
+    whether Open can open it, as ``{"enabled", "reason"}`` (``refused_now``: why the lab refuses any
+    Open now, else whether it is open already)."""
     thread_id = saved["thread_id"]
     try:
         count, damaged = await read.checkpoint_count(lab, thread_id), None
@@ -184,7 +188,7 @@ async def listed(lab: Lab, saved: dict[str, Any], current: str | None) -> dict[s
         "checkpoints": count,
         "current": thread_id == current,
         "damaged": damaged,
-        "open_refused": already_open(thread_id, current),
+        "open": verdict(refused_now or already_open(thread_id, current)),
     }
 
 

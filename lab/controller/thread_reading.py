@@ -177,10 +177,13 @@ async def facts(lab: Lab, shown: list[dict[str, Any]] | None = None) -> ThreadFa
     )
 
 
-def writer_facts(lab: Lab) -> ThreadFacts:
-    """Just enough facts for the one-writer rule (no storage read)."""
+def quick_facts(lab: Lab) -> ThreadFacts:
+    """The facts no storage read is needed for (session, live run, armed crash, writer): enough for
+    the one-writer rule and for Open."""
     session = lab.state.session
-    return ThreadFacts(asdict(session) if session else None, writer=lab.state.writer)
+    return ThreadFacts(
+        asdict(session) if session else None, run=live_run(lab), armed=armed(lab), writer=lab.state.writer
+    )
 
 
 async def journals_of(lab: Lab, rows: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:

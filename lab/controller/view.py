@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from lab.controller.actions import actions
+from lab.controller.actions import actions, with_travel
 from lab.controller.activity import activity
 from lab.controller.facts import ThreadFacts, waiting_nodes
 from lab.controller.frames import branch_tree, diff_frames
@@ -111,7 +111,7 @@ def build_view(
         "review": review(facts, ledger_rows, profile),
         "frames": frames_with_diffs(frames, profile),
         "namespaces": namespaces,
-        "tree": branch_tree(frames),
+        "tree": with_travel(branch_tree(frames)),
         "executions": executions_report(records),
         "ledger": annotate_ledger(ledger_rows, journals, profile=profile),
         "thread_ledger": thread_ledger(

@@ -98,11 +98,11 @@ export function mountLabPanels(root, panels) {
     if (thread) sandbox.href = `/?${new URLSearchParams({ thread, lang: lang() })}`;
   }
 
-  /** Take a new `view()` (and the saved threads, for a lesson that lists them) and draw it. */
-  function render(view, threads = []) {
+  /** Take a new `view()` (and `saved`, the answer of `threads()`, for a lesson that lists them) and draw it. */
+  function render(view, saved = { threads: [], pick: null }) {
     takeView(model, view, 0);
     // The lesson's ledger: its own thread's requests, as Python lists them (view().thread_ledger).
-    Object.assign(model, { ledger: view.thread_ledger, threads });
+    Object.assign(model, { ledger: view.thread_ledger, threads: saved.threads, threadPick: saved.pick });
     draw();
   }
 

@@ -107,8 +107,8 @@ async function send(stepId, part) {
 
 /** What the lab shows now, drawn from Python's `view()` (and the saved threads, where a lesson lists them). */
 async function showLab() {
-  const threads = needsThreads(lesson.panels) ? (await session.command("threads")).threads : [];
-  view.lab.render(await session.command("view"), threads);
+  const saved = needsThreads(lesson.panels) ? await session.command("threads") : undefined;
+  view.lab.render(await session.command("view"), saved);
   view.find("[data-lab-view]").hidden = false;
 }
 

@@ -174,7 +174,7 @@ export function mountInstruments({ onProblem, show }) {
       showAction(button, model.actions?.[name], busy || !loaded);
     }
     answerJson.textContent = t("play.answerJson");
-    answerJson.disabled = busy || !model.actions?.approve?.enabled;
+    showAction(answerJson, model.actions?.approve, busy); // answering with JSON is Approve's `answer` command
     stop.textContent = t("play.stop");
     stop.disabled = !model.busy || crashing(); // only while a command (a run) waits on the worker
     const asked = model.review?.request ?? null;

@@ -3,13 +3,16 @@
  * then Run or Step - the page terminates the Python worker for real when the run reaches that seam,
  * and a new worker boots over the same IndexedDB. The panel then says where the process died and what
  * storage kept. Which seams each node can reach is Python's catalogue (`view().seams`,
- * lab/controller/seam_catalog.py): a seam a node never reaches is not offered for it.
+ * lab/controller/seam_catalog.py): a seam a node never reaches is not offered for it, and whether a
+ * node may be chosen with a seam is its verdict (`seams.node_choice`: a seam of the whole step has none).
  */
 import { say, t } from "../i18n.mjs";
 import { actionButton, relabel, showAction } from "./actions.mjs";
 import { h, replace } from "./dom.mjs";
 
 export const RANDOM = "random";
+/** Disarm while a random moment is armed: the page armed it, not Python, so the page's verdict. */
+const RANDOM_DISARMABLE = { enabled: true, reason: null };
 
 /**
  * @param {HTMLElement} root the panel's body
@@ -33,7 +36,7 @@ export function mountCrash(root, actions, report) {
     return { seam, node: nodeSelect.disabled ? null : nodeSelect.value || null };
   }
 
-  let catalogue = { step: [], nodes: {}, any_node: [] };
+  let catalogue = { step: [], nodes: {}, any_node: [], node_choice: {} };
 
   function sync() {
     const seam = seams.querySelector("input:checked")?.value;
@@ -41,7 +44,8 @@ export function mountCrash(root, actions, report) {
     const nodes = Object.entries(catalogue.nodes).filter(([, offered]) => offered.includes(seam)).map(([n]) => n);
     replace(nodeSelect, h("option", { value: "", text: t("crash.anyNode") }),
       ...nodes.map((n) => h("option", { value: n, text: n, selected: n === chosen })));
-    nodeSelect.disabled = !catalogue.any_node.includes(seam);
+    // Python has no verdict for a random moment (the page arms it): no node is chosen for it either.
+    showAction(nodeSelect, catalogue.node_choice[seam], false);
   }
 
   function draw(model) {
@@ -67,7 +71,7 @@ export function mountCrash(root, actions, report) {
     showAction(arm, model.actions?.arm, busy);
     const current = model.armed;
     // a random moment is armed in the page (commands.mjs), not in Python: it can be disarmed too
-    showAction(disarm, model.randomArmed ? { enabled: true, reason: null } : model.actions?.disarm, busy);
+    showAction(disarm, model.randomArmed ? RANDOM_DISARMABLE : model.actions?.disarm, busy);
     armed.textContent = model.randomArmed
       ? t("crash.armedRandom")
       : current

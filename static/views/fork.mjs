@@ -4,7 +4,7 @@
  * The JSON is checked here only for being a JSON object; Python judges the keys and values.
  */
 import { t } from "../i18n.mjs";
-import { actionButton, relabel } from "./actions.mjs";
+import { actionButton, relabel, showAction } from "./actions.mjs";
 import { h, replace, shortId } from "./dom.mjs";
 
 /** Where in the text a JSON.parse error points, as "line L, column C" (Chromium says "position N"). */
@@ -92,7 +92,10 @@ export function mountFork(root, actions) {
     current = frame;
     empty.hidden = Boolean(frame);
     empty.textContent = model.session ? t("inspect.empty") : t("empty.noThread");
-    textarea.disabled = asNode.disabled = !frame;
+    // The editor's fields are the fork's controls: editable when Python allows a fork (a frame to
+    // fork from, no run in progress, this tab writes the thread), whatever the page is waiting for.
+    for (const field of [textarea, asNode]) showAction(field, model.actions?.fork, false);
+    showAction(submit, model.actions?.fork, Boolean(model.busy) || model.process !== "ready");
     const key = `${model.lang}|${model.session?.variant}`;
     if (drawnFor !== key && model.graph) {
       drawnFor = key;
@@ -108,7 +111,6 @@ export function mountFork(root, actions) {
       intro.textContent = "";
       textarea.value = "";
       frameShown = null;
-      submit.disabled = true;
       return;
     }
     intro.textContent = t("fork.intro", { id: shortId(frame.checkpoint_id), step: frame.step });
@@ -118,7 +120,6 @@ export function mountFork(root, actions) {
       showError("");
     }
     if (model.forkError) showError(model.forkError);
-    submit.disabled = Boolean(model.busy) || model.process !== "ready" || !model.actions?.fork?.enabled;
   }
 
   return { render, focus: () => textarea.focus() };

@@ -1,9 +1,11 @@
 /**
  * Time travel: a scrubber and First / Previous / Next / Last over the frames of the branch in view,
- * and "Replay from here" (LangGraph's replay: a fork checkpoint, then the step re-runs).
+ * and "Replay from here" (LangGraph's replay: a fork checkpoint, then the step re-runs). Where each
+ * can go is Python's: every frame of the branch tree says whether First / Previous and Next / Last
+ * lead anywhere from it (`travel`), every branch whether its scrubber can slide (`scrub`).
  */
 import { say, t } from "../i18n.mjs";
-import { actionButton, relabel } from "./actions.mjs";
+import { actionButton, relabel, showAction } from "./actions.mjs";
 import { h, shortId } from "./dom.mjs";
 
 export function mountScrubber(root, actions) {
@@ -41,10 +43,11 @@ export function mountScrubber(root, actions) {
       : "");
     position.textContent = text;
     const busy = Boolean(model.busy) || model.process !== "ready";
-    range.disabled = path.length < 2;
-    first.disabled = prev.disabled = index <= 0;
-    last.disabled = next.disabled = index < 0 || index >= path.length - 1;
-    replay.disabled = busy || index < 0 || !path.length || !model.actions?.replay?.enabled;
+    const travel = model.tree?.nodes?.find((node) => node.checkpoint_id === model.selectedId)?.travel;
+    showAction(range, model.branch?.scrub, false);
+    for (const button of [first, prev]) showAction(button, travel?.back, false);
+    for (const button of [next, last]) showAction(button, travel?.forward, false);
+    showAction(replay, model.actions?.replay, busy);
   }
 
   return { render };

@@ -71,11 +71,10 @@ export function mountThreads(root, actions) {
       if (keep) select.value = keep;
     }
     renderFiles(model, threads);
-    select.disabled = !threads.length;
-    // Python's verdicts: this thread's (threads(): it is open already), else the lab's (view().actions)
+    // Python's verdicts (threads()): is any thread saved to choose, and can the chosen one be opened?
+    showAction(select, model.threadPick, false);
     const chosen = threads.find((thread) => thread.thread_id === select.value);
-    const verdict = chosen?.open_refused ? { enabled: false, reason: chosen.open_refused } : model.actions?.open;
-    showAction(open, verdict, Boolean(model.busy) || model.process !== "ready" || !chosen);
+    showAction(open, chosen?.open ?? model.threadPick, Boolean(model.busy) || model.process !== "ready");
   }
 
   let drawnDamaged = null;

@@ -104,7 +104,12 @@ def test_step_through_a_full_run(page, site):
 def test_crash_inside_screen_sanctions_restores_fetch_and_reruns_screen(page, site):
     open_lab(page, site)
     thread = start(page, variant="misplaced", durability="sync")
+    page.locator('#crash-seams input[data-seam="put"]').check()  # a seam of the whole step: no node to pick
+    node_picker = page.get_by_role("combobox", name="Of node")
+    expect(node_picker).to_be_disabled()
+    expect(node_picker).to_have_attribute("title", "The seam put belongs to no node; arm it without one")
     arm_crash(page, "task_finish", "screen_sanctions")
+    expect(node_picker).to_be_enabled()
     # The siblings run in parallel: the crash waits for fetch_transactions' saved writes (no race).
     after = ["put_writes", "fetch_transactions"]
     armed = controller(page, "arm_crash", {"seam": "task_finish", "node": "screen_sanctions", "after": after})
@@ -208,6 +213,9 @@ def test_fixed_variant_charges_once(page, site):
     assert counts["human_review"] == 2  # it still ran twice (interrupt, then answer); it paid once
 
 
+FIRST_FRAME = "This is the branch's first saved checkpoint: nothing before it"
+
+
 def test_time_travel_to_an_early_frame_and_replay(page, site):
     open_lab(page, site)
     thread = start(page, variant="fixed", durability="sync")
@@ -219,6 +227,9 @@ def test_time_travel_to_an_early_frame_and_replay(page, site):
     expect(scrubber).to_have_attribute("aria-valuetext", re.compile(r"^Frame 8 of 8"))
     button(page, "First").click()
     expect(scrubber).to_have_attribute("aria-valuetext", re.compile(r"^Frame 1 of 8: the input · step -1$"))
+    for name in ("First", "Previous"):  # Python's verdict on the first frame (its tree's `travel`), with why
+        expect(button(page, name)).to_be_disabled()
+        expect(button(page, name)).to_have_attribute("title", FIRST_FRAME)
     for _ in range(3):
         button(page, "Next").click()
     button(page, "Previous").click()
@@ -567,7 +578,9 @@ def test_a_thread_that_no_longer_loads_is_named_and_dropped_and_the_others_work(
         dialog.get_by_role("button", name="Delete and reload").click()
     wait_until_ready(page)
     wait_until(page, lambda: process_ready(page), "the lab's process to be ready")
-    assert controller(page, "threads") == {"current": None, "threads": []}
+    listed = controller(page, "threads")
+    assert (listed["current"], listed["threads"], listed["pick"]["enabled"]) == (None, [], False)
+    expect(page.locator("#thread-select")).to_be_disabled()  # threads()'s verdict: nothing to choose
     assert idb_checkpoint_ids(page, good) == [] and idb_ledger(page) == []
 
 
