@@ -1,5 +1,6 @@
 """The storage panel's numbers (``storage`` command, ``lab.controller.storage_panel``) on CPython:
-they equal the bytes the saver's rows hold, the naive figure is what full snapshots store, and
+they equal the bytes the saver's rows hold, the thread is also billed with its lists whole
+(LangGraph's default, what it stores) and with them opted in to ``DeltaChannel``, and
 ``prune`` keeps exactly what the report said it would, with the thread still readable."""
 
 from __future__ import annotations
@@ -46,7 +47,9 @@ async def test_the_report_counts_what_the_saver_holds(lab):
     frames = await lab.frames()
     assert [c["checkpoint_id"] for c in current["checkpoints"]] == [f["checkpoint_id"] for f in frames]
     assert current["growth"]["stored"][-1] == current["bytes"]
-    assert current["growth"]["naive"][-1] == current["naive_bytes"] > current["bytes"]
+    assert current["storage"] == "full"
+    assert current["growth"]["full"][-1] == current["full_bytes"] == current["bytes"]
+    assert current["growth"]["delta"][-1] == current["delta_bytes"] < current["bytes"]
 
 
 async def test_prune_keeps_the_newest_checkpoint_and_what_it_said(lab):

@@ -72,9 +72,9 @@ def test_the_panel_shows_what_indexeddb_holds_and_prune_keeps_what_it_says(page,
         == held[second]
         == sum(c["bytes"] for c in thread["checkpoints"])
     )
-    assert (
-        int(total.get_attribute("data-naive")) > held[second]
-    )  # the lists' deltas cost less than full copies
+    assert total.get_attribute("data-storage") == "full"  # LangGraph's default: the lists whole
+    assert int(total.get_attribute("data-full")) == held[second]
+    assert int(total.get_attribute("data-delta")) < held[second]  # DeltaChannel would store less
     expect(page.locator(".storage-plot polyline")).to_have_count(2)
     keeps = page.locator("#storage-prune").get_attribute("data-keeps").split()
     assert keeps == [view(page, "m.frames.at(-1).checkpoint_id")]
