@@ -268,7 +268,10 @@ async def from_langgraph(
     encoder, by_id = DeltaEncoder({name: appending_delta() for name in deltas}), {}
     for saved in tuples:
         checkpoint = restyled(saved.checkpoint, versions.style(saved.checkpoint, parent_id(saved)), convert)
-        saved = saved._replace(checkpoint=checkpoint, pending_writes=convert(saved.pending_writes or []))
+        # The lab's saver reads writes back by task id here (a write read through the saver API
+        # carries no task path), each task's in slot order: the order its walk replays them in.
+        writes = sorted(convert(saved.pending_writes or []), key=lambda write: write[0])
+        saved = saved._replace(checkpoint=checkpoint, pending_writes=writes)
         by_id[checkpoint["id"]] = saved
         parent = by_id.get(parent_id(saved))
         checkpoint = encoder.encode(checkpoint, parent)

@@ -14,7 +14,15 @@ from __future__ import annotations
 from typing import Any
 
 from lab.aml.cases import get_case
-from lab.aml.graph import VARIANTS, RunContext, build_graph, business_operation, node_traits, use_run_context
+from lab.aml.graph import (
+    STATES,
+    VARIANTS,
+    RunContext,
+    build_graph,
+    business_operation,
+    node_traits,
+    use_run_context,
+)
 from lab.aml.texts import case_choices, node_summary, outcome_message, purpose_message, review_texts
 from lab.controller.profile import GraphProfile, SeamHook
 
@@ -39,6 +47,7 @@ def review_answer(approve: bool) -> dict[str, bool]:
 AML_PROFILE = GraphProfile(
     build=build_graph,
     variants=tuple(VARIANTS),
+    storages=tuple(STATES),
     cases=case_choices,
     case_input=case_input,
     node_traits=node_traits,

@@ -140,7 +140,8 @@ class DeltaEncoder:
     parent (its value plus its pending writes: :func:`from_parent`'s rule), else a ``DeltaSnapshot``,
     and a snapshot every ``snapshot_frequency`` sentinels in a row. Where it did not move, the
     checkpoint shares the parent's stored value (:func:`moved_versions`). Checkpoints are encoded
-    parents first; ``parent`` is the parent's tuple as stored whole, with its pending writes."""
+    parents first; ``parent`` is the parent's tuple as stored whole, with its pending writes in the
+    order the lab's saver reads them back (``(task_path, task_id, idx)``)."""
 
     def __init__(self, specs: Mapping[str, DeltaChannel]) -> None:
         self.specs = dict(specs)
@@ -168,10 +169,7 @@ class DeltaEncoder:
         if parent is None:
             return self.specs[name].restore(MISSING).value
         channel = self.specs[name].restore(self.whole[parent.checkpoint["id"]].get(name, MISSING))
-        # The walk reads writes in the order the lab's saver returns them: by task id (a write read
-        # through the saver API carries no task path), each task's in slot order.
-        writes = [write for write in parent.pending_writes or [] if write[1] == name]
-        channel.replay_writes(sorted(writes, key=lambda write: write[0]))
+        channel.replay_writes([write for write in parent.pending_writes or [] if write[1] == name])
         return channel.value
 
 
