@@ -4,7 +4,7 @@
 
 Not a test: run it by hand (needs the ``[interop]`` extra). The 200-turn chat of benchmark 6
 (``bench/storage_bill.py``: one user and one assistant message of ~150 bytes a turn) made twice:
-in the lab (its ``messages`` key a delta channel) and in real LangGraph (a
+in the lab and in real LangGraph, both with LangGraph's default (its ``messages`` key a
 ``BinaryOperatorAggregate``, stored whole at every checkpoint), each into a ``SqliteSaver`` file
 and a lab thread file, through ``python -m lab.interop``'s two functions.
 """
@@ -20,7 +20,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.storage_bill import DeltaChat, answer, message  # noqa: E402
+from bench.storage_bill import Chat, answer, message  # noqa: E402
 from lab.checkpoint import InMemorySaver  # noqa: E402
 from lab.controller.thread_file import MAX_FILE_BYTES, export_thread  # noqa: E402
 from lab.interop import from_langgraph, to_langgraph  # noqa: E402
@@ -29,7 +29,7 @@ THREAD = {"configurable": {"thread_id": "chat"}}
 
 
 def chat(graph_module: Any, saver: Any, turns: int) -> None:
-    builder = graph_module.StateGraph(DeltaChat)
+    builder = graph_module.StateGraph(Chat)
     builder.add_node("answer", answer)
     builder.add_edge(graph_module.START, "answer")
     builder.add_edge("answer", graph_module.END)
@@ -53,7 +53,7 @@ async def measure(turns: int, folder: Path) -> None:
         await to_langgraph(lab_file, saver)
     with SqliteSaver.from_conn_string(str(folder / "langgraph.sqlite")) as saver:
         await asyncio.to_thread(chat, langgraph.graph, saver, turns)
-        langgraph_file = await from_langgraph(saver, "chat", appending=["messages"])
+        langgraph_file = await from_langgraph(saver, "chat")
     print(f"{turns}-turn chat (thread file limit {kib(MAX_FILE_BYTES)}):")
     print(f"  made in the lab:  thread file {kib(len(lab_file))}")
     print(f"    -> to-langgraph: SqliteSaver file {kib((folder / 'from-lab.sqlite').stat().st_size)}")
