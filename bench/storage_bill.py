@@ -1,14 +1,15 @@
-"""Benchmark 6: bytes stored after an N-turn appending thread, delta channels / naive full snapshots.
+"""Benchmark 6: bytes stored after an N-turn appending thread, LangGraph's default / DeltaChannel.
 
     PYTHONPATH=. python bench/storage_bill.py [--turns 50 100 200 400] [--runs 3]
 
 Not a test: run it by hand. On CPython with the in-memory saver (the bytes its rows hold, the same
 records the IndexedDB saver stores): a chat graph whose ``messages: Annotated[list, operator.add]``
-key is a ``DeltaChannel`` (the lab's default), against the same graph whose key folds with a
-``lambda a, b: a + b`` reducer, a ``BinaryOperatorAggregate`` that stores the whole list at every
-checkpoint (what LangGraph's ``InMemorySaver`` stores). Each turn is one ``invoke`` with a user
-message; the node appends an assistant message (both ~150 bytes). Bytes are counted by
-``lab.checkpoint.bill`` (every record's serialized values: checkpoints, metadata, blobs, writes).
+key is LangGraph's default, a ``BinaryOperatorAggregate`` that stores the whole list at every
+checkpoint where it changed, against the same graph with the key opted in to ``DeltaChannel``
+(``Annotated[list, DeltaChannel(append)]``: a sentinel, rebuilt from the writes, a ``DeltaSnapshot``
+every 100 updates). Each turn is one ``invoke`` with a user message; the node appends an assistant
+message (both ~150 bytes). Bytes are counted by ``lab.checkpoint.bill`` (every record's serialized
+values: checkpoints, metadata, blobs, writes).
 """
 
 from __future__ import annotations
@@ -22,21 +23,27 @@ import time
 from datetime import UTC, datetime
 from typing import Annotated, Any, TypedDict
 
+from lab.channels import DeltaChannel
 from lab.checkpoint import InMemorySaver
 from lab.checkpoint.bill import thread_bill
 from lab.graph import END, START, StateGraph
 
 
-def concat(a: list, b: list) -> list:
-    return a + b
+def append(messages: list, batches: list) -> list:
+    """``DeltaChannel``'s reducer: the list and a batch of writes, each a list to append."""
+    return messages + [m for batch in batches for m in batch]
 
 
-class DeltaChat(TypedDict):
+class Chat(TypedDict):
+    """LangGraph's default: the list stored whole."""
+
     messages: Annotated[list, operator.add]
 
 
-class NaiveChat(TypedDict):
-    messages: Annotated[list, concat]
+class DeltaChat(TypedDict):
+    """The opt-in: the list stored as deltas."""
+
+    messages: Annotated[list, DeltaChannel(append)]
 
 
 def message(role: str, turn: int) -> dict[str, str]:
@@ -76,13 +83,13 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
     print(f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {platform.node()}, Python {platform.python_version()}")
-    print("turns | delta bytes | naive bytes | delta / naive | delta bytes per turn | delta s | naive s")
+    print("turns | default bytes | delta bytes | delta / default | delta per turn | default s | delta s")
     for turns in args.turns:
+        full, full_s = median(Chat, turns, args.runs)
         delta, delta_s = median(DeltaChat, turns, args.runs)
-        naive, naive_s = median(NaiveChat, turns, args.runs)
         print(
-            f"{turns} | {delta:,} | {naive:,} | {delta / naive:.4f} | {delta / turns:,.0f}"
-            f" | {delta_s:.2f} | {naive_s:.2f}"
+            f"{turns} | {full:,} | {delta:,} | {delta / full:.4f} | {delta / turns:,.0f}"
+            f" | {full_s:.2f} | {delta_s:.2f}"
         )
 
 

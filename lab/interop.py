@@ -11,9 +11,10 @@ What changes at the border, and nothing else:
 
 - **Types.** ``Interrupt``, ``Send``, ``Overwrite`` are the lab's classes on one side and
   ``langgraph.types``' on the other; ``DeltaSnapshot`` likewise.
-- **Appending lists.** The lab stores ``Annotated[list, operator.add]`` keys as delta channels
-  (a sentinel rebuilt from the ancestors' writes); LangGraph reads those only when a graph opts
-  in, so every checkpoint goes to LangGraph with its lists written whole.
+- **Delta lists.** A lab graph that opts a list in to ``DeltaChannel`` (as the lab's storage
+  lesson does) stores a sentinel rebuilt from the ancestors' writes; LangGraph reads those only
+  when its graph opts in too, so every checkpoint goes to LangGraph with its lists written whole
+  (LangGraph's default, what its ``Annotated[list, operator.add]`` reads).
 - **Versions.** A saver picks its version style (``get_next_version``): strings with a random
   tail in the lab and in LangGraph's own savers, integers in a saver that keeps
   ``BaseCheckpointSaver``'s default. A version keeps its integer part; an integer coming in gets
@@ -29,7 +30,7 @@ Command line (CPython)::
 
     python -m lab.interop to-langgraph THREAD_FILE --sqlite PATH
     python -m lab.interop from-langgraph --sqlite PATH --thread ID [--case C --variant V
-        --durability D] [--appending KEY...] > THREAD_FILE
+        --durability D] [--deltas KEY...] > THREAD_FILE
 """
 
 from __future__ import annotations
@@ -41,17 +42,16 @@ import operator
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 
 from lab.checkpoint.base import WRITES_IDX_MAP, CheckpointTuple
-from lab.checkpoint.delta import DELTA, DELTA_SENTINEL, DeltaSnapshot
+from lab.checkpoint.delta import DELTA, DeltaSnapshot
 from lab.checkpoint.errors import UnsavableValueError
 from lab.checkpoint.memory import InMemorySaver
 from lab.checkpoint.serde import MsgpackSerializer
 from lab.controller.thread_file import ThreadFile, export_thread, import_thread, read_thread_file
-from lab.graph.schema import channel_for
-from lab.pregel.channels import MISSING, Channel
-from lab.pregel.delta import complete_all
+from lab.pregel.channels import Channel, DeltaChannel, folding
+from lab.pregel.delta import DeltaEncoder, complete_all, moved_versions
 from lab.types import Interrupt, Overwrite, Send
 
 Convert = Callable[[Any], Any]
@@ -196,11 +196,15 @@ def oldest_first(tuples: Iterable[Any]) -> list[Any]:
 # -- into LangGraph ---------------------------------------------------------------------------------
 
 
+def appending_delta() -> DeltaChannel:
+    """A list key opted in to ``DeltaChannel`` whose writes are lists to append (the lab's graphs')."""
+    return DeltaChannel(folding(operator.add))
+
+
 def delta_channels(thread_file: ThreadFile) -> dict[str, Channel]:
-    """The channels the file stores as deltas, as the lab builds them: only an
-    ``Annotated[list, operator.add]`` key becomes one (``lab.graph.schema``)."""
+    """The channels the file stores as deltas (appending lists that opted in to ``DeltaChannel``)."""
     names = {blob["channel"] for blob in thread_file.blobs if tuple(blob["value"]) == DELTA}
-    return {name: channel_for(name, Annotated[list, operator.add]) for name in sorted(names)}
+    return {name: appending_delta() for name in sorted(names)}
 
 
 async def whole_checkpoints(thread_file: ThreadFile) -> list[CheckpointTuple]:
@@ -248,70 +252,27 @@ async def to_langgraph(data: bytes, saver: Any) -> str:
 # -- out of LangGraph -------------------------------------------------------------------------------
 
 
-class DeltaEncoder:
-    """Stores the ``appending`` keys of checkpoints coming from LangGraph as the lab does. Where a
-    key's version moved since the parent: the sentinel if the lab's walk rebuilds the same list
-    from the parent (its value plus its pending writes: ``lab.pregel.delta.from_parent``'s rule),
-    else a ``DeltaSnapshot``, and a snapshot every ``snapshot_frequency`` sentinels in a row. Where
-    it did not move, the checkpoint shares the parent's stored value (:func:`moved_versions`)."""
-
-    def __init__(self, appending: Iterable[str]) -> None:
-        self.specs = {name: channel_for(name, Annotated[list, operator.add]) for name in appending}
-        self.whole: dict[str, dict[str, Any]] = {}  # checkpoint id -> its whole values
-        self.chain: dict[tuple[str, str], int] = {}  # (checkpoint id, channel) -> sentinels since a snapshot
-
-    def encode(self, checkpoint: dict[str, Any], parent: Any | None) -> dict[str, Any]:
-        values = dict(checkpoint["channel_values"])
-        self.whole[checkpoint["id"]] = dict(values)
-        moved = moved_versions(checkpoint, parent)
-        for name, spec in self.specs.items():
-            if name not in values:
-                continue
-            chain = self.chain.get((parent.checkpoint["id"], name), 0) if parent else 0
-            if name not in moved:
-                self.chain[checkpoint["id"], name] = chain
-            elif chain + 1 < spec.snapshot_frequency and self.rebuilt(name, parent) == values[name]:
-                values[name], self.chain[checkpoint["id"], name] = DELTA_SENTINEL, chain + 1
-            else:
-                values[name] = DeltaSnapshot(values[name])
-        return {**checkpoint, "channel_values": values}
-
-    def rebuilt(self, name: str, parent: Any | None) -> Any:
-        """The list the lab's walk gives a checkpoint whose version of ``name`` moved."""
-        if parent is None:
-            return self.specs[name].restore(MISSING).value
-        channel = self.specs[name].restore(self.whole[parent.checkpoint["id"]].get(name, MISSING))
-        # The walk reads writes in the order the lab's saver returns them: by task id (a write read
-        # through the saver API carries no task path), each task's in slot order.
-        writes = sorted((write for write in parent.pending_writes if write[1] == name), key=lambda w: w[0])
-        channel.replay_writes(writes)
-        return channel.value
-
-
-def moved_versions(checkpoint: dict[str, Any], parent: Any | None) -> dict[str, Any]:
-    """The versions ``put`` stores values for: those that moved since the parent (a value that did
-    not move is the parent's, stored once under its version)."""
-    before = parent.checkpoint["channel_versions"] if parent else {}
-    return {name: v for name, v in checkpoint["channel_versions"].items() if before.get(name) != v}
-
-
 async def from_langgraph(
-    saver: Any, thread_id: str, *, session: dict[str, Any] | None = None, appending: Iterable[str] = ()
+    saver: Any, thread_id: str, *, session: dict[str, Any] | None = None, deltas: Iterable[str] = ()
 ) -> bytes:
     """A lab thread file of ``thread_id`` as ``saver`` (any LangGraph ``BaseCheckpointSaver``) holds
     it: every checkpoint of every namespace and its pending writes. ``session`` names the lab's case,
     variant and durability the thread was run with (the lab page opens only threads of its cases);
-    ``appending`` names the graph's ``Annotated[list, operator.add]`` keys, stored as deltas."""
+    ``deltas`` names the keys the lab's graph opts in to ``DeltaChannel`` (stored as deltas; every
+    other key is stored as LangGraph stored it)."""
     tuples = oldest_first(saver.list({"configurable": {"thread_id": thread_id}}))
     if not tuples:
         raise InteropError(f"The saver has no checkpoints of thread {thread_id!r}")
     refuse_delta_channels(thread_id, tuples)
     staging = InMemorySaver()
     convert, versions = to_lab_types(), LabVersions()
-    encoder, by_id = DeltaEncoder(appending), {}
+    encoder, by_id = DeltaEncoder({name: appending_delta() for name in deltas}), {}
     for saved in tuples:
         checkpoint = restyled(saved.checkpoint, versions.style(saved.checkpoint, parent_id(saved)), convert)
-        saved = saved._replace(checkpoint=checkpoint, pending_writes=convert(saved.pending_writes or []))
+        # The lab's saver reads writes back by task id here (a write read through the saver API
+        # carries no task path), each task's in slot order: the order its walk replays them in.
+        writes = sorted(convert(saved.pending_writes or []), key=lambda write: write[0])
+        saved = saved._replace(checkpoint=checkpoint, pending_writes=writes)
         by_id[checkpoint["id"]] = saved
         parent = by_id.get(parent_id(saved))
         checkpoint = encoder.encode(checkpoint, parent)
@@ -378,9 +339,7 @@ def main(argv: list[str] | None = None) -> None:
     from_lg.add_argument("--case", help="the lab case the thread investigates (e.g. the AML graph's case id)")
     from_lg.add_argument("--variant", help="the lab graph variant it ran")
     from_lg.add_argument("--durability", default="async")
-    from_lg.add_argument(
-        "--appending", nargs="*", default=(), help="the Annotated[list, operator.add] keys, stored as deltas"
-    )
+    from_lg.add_argument("--deltas", nargs="*", default=(), help="keys the lab graph opts in to DeltaChannel")
     args = parser.parse_args(argv)
     with SqliteSaver.from_conn_string(args.sqlite) as saver:
         if args.command == "to-langgraph":
@@ -390,7 +349,7 @@ def main(argv: list[str] | None = None) -> None:
             session = None
             if args.case:
                 session = {"case_id": args.case, "variant": args.variant, "durability": args.durability}
-            data = from_langgraph(saver, args.thread, session=session, appending=args.appending)
+            data = from_langgraph(saver, args.thread, session=session, deltas=args.deltas)
             sys.stdout.buffer.write(asyncio.run(data))
 
 

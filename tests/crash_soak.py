@@ -47,7 +47,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from lab.aml import VARIANTS, CaseState, build_graph, business_operation, describe_graph
+from lab.aml import VARIANTS, build_graph, business_operation, describe_graph
+from lab.aml.graph import STATES
 from lab.aml.profile import AML_PROFILE
 from lab.checkpoint.base import CheckpointTuple
 from lab.checkpoint.core import CheckpointSaver
@@ -79,6 +80,8 @@ class Trial:
     variant: str
     durability: str
     crashes: tuple[CrashPoint, ...]
+    storage: str = "full"
+    """How the graph stores its lists: whole (LangGraph's default) or opted in to ``DeltaChannel``."""
 
 
 @functools.cache
@@ -96,7 +99,8 @@ def plan(seed: int) -> Trial:
     variant = rng.choice(VARIANTS)
     points = crash_points(variant)
     crashes = tuple(rng.choice(points) for _ in range(rng.randint(1, 3)))
-    return Trial(seed, rng.choice(CASES), variant, rng.choice(DURABILITIES), crashes)
+    case_id, durability = rng.choice(CASES), rng.choice(DURABILITIES)
+    return Trial(seed, case_id, variant, durability, crashes, rng.choice(tuple(STATES)))
 
 
 class SlowStorage(MemoryStorage):
@@ -172,7 +176,7 @@ class Outside:
         seen.journal = await self.journal.records(THREAD)
         seen.segments = self.segments
         seen.after_crash.append(await saved_chain(self.saver))
-        seen.frames = await saved_frames(self.saver)
+        seen.frames = await saved_frames(self.saver, self.controller.state.session.storage)
         await self.controller.terminate()
 
 
@@ -256,14 +260,14 @@ async def saved_chain(saver: CheckpointSaver) -> Saved:
     )
 
 
-async def saved_frames(saver: CheckpointSaver) -> list[tuple[Any, ...]]:
+async def saved_frames(saver: CheckpointSaver, storage: str = "full") -> list[tuple[Any, ...]]:
     """Every checkpoint of the thread, oldest first, ids aside (:func:`frame_without_ids`), with the
-    values it holds: the AML graph's appending lists are delta channels, and a resumed run stores a
-    full snapshot where a crash-free one stores the sentinel (``lab.pregel.delta``); the values agree."""
+    values it holds: the AML graph stores its lists whole (LangGraph's default); a graph that opts
+    them in to ``DeltaChannel`` would store a full snapshot after a resume where a crash-free run
+    stores the sentinel (``lab.pregel.delta``), so the values are compared rebuilt."""
     listed = [saved async for saved in saver.alist({"configurable": {"thread_id": THREAD}})]
-    return [frame_without_ids(saved) for saved in await complete_all(channels_of(CaseState), listed, saver)][
-        ::-1
-    ]
+    rebuilt = await complete_all(channels_of(STATES[storage]), listed, saver)
+    return [frame_without_ids(saved) for saved in rebuilt][::-1]
 
 
 async def press_forward(outside: TrialLab) -> dict[str, Any]:
@@ -302,7 +306,12 @@ async def drive(trial: Trial, crash: bool = True, lab: TrialLab | None = None) -
     seen = Observed()
     planned = list(trial.crashes) if crash else []
     await outside.do(
-        "start", case_id=trial.case_id, variant=trial.variant, durability=trial.durability, thread_id=THREAD
+        "start",
+        case_id=trial.case_id,
+        variant=trial.variant,
+        durability=trial.durability,
+        thread_id=THREAD,
+        storage=trial.storage,
     )
 
     async def arm_next() -> None:
@@ -537,7 +546,7 @@ class SoakReport:
 
 async def crash_free(trial: Trial) -> Observed:
     """The crash-free run of the trial's case, variant and mode on CPython (once per key)."""
-    key = (trial.case_id, trial.variant, trial.durability)
+    key = (trial.case_id, trial.variant, trial.durability, trial.storage)
     if key not in _crash_free:
         _crash_free[key] = await drive(trial, crash=False)
     return _crash_free[key]

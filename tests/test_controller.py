@@ -433,6 +433,7 @@ async def test_threads_lists_saved_threads_and_open_goes_back_to_one(lab):
         "case_id": CASE,
         "variant": "fixed",
         "durability": "sync",
+        "storage": "full",
     }
     assert opened["state"]["interrupts"] and opened["graph"]["nodes"]
     assert lab.events_of("run_finished")[-1]["status"] == "stopped"

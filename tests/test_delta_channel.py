@@ -1,5 +1,6 @@
 """Delta channels (``lab.pregel.channels.DeltaChannel``, ``lab.pregel.delta``,
-``lab.checkpoint.delta``): an ``Annotated[list, operator.add]`` key stores a sentinel at most
+``lab.checkpoint.delta``): a key that opts in with ``Annotated[list, DeltaChannel(reducer)]``
+(LangGraph's default, ``Annotated[list, operator.add]``, stores the whole list) stores a sentinel at most
 checkpoints and a ``DeltaSnapshot`` every ``snapshot_frequency`` updates, and every way of reading
 a checkpoint (state, history, replay, fork, update_state, prune, exit durability) gets the same
 values as storing the whole list each time would."""
@@ -14,16 +15,18 @@ from typing import Annotated, Any, TypedDict
 
 import pytest
 
+from lab.channels import DeltaChannel
 from lab.checkpoint import InMemorySaver
 from lab.checkpoint.base import BaseCheckpointSaver
 from lab.checkpoint.delta import DELTA, DeltaSnapshot
 from lab.graph import END, START, StateGraph
-from lab.pregel.channels import BinaryOperatorAggregate, DeltaChannel, folding
+from lab.graph.unsupported import NotSupportedError
+from lab.pregel.channels import BinaryOperatorAggregate, EphemeralValue, folding
 from lab.types import Overwrite
 
 
 class Chat(TypedDict):
-    messages: Annotated[list, operator.add]
+    messages: Annotated[list, DeltaChannel(folding(operator.add))]
 
 
 def chat_graph(saver: BaseCheckpointSaver, reply: Callable[[Chat], dict[str, Any]] | None = None) -> Any:
@@ -61,8 +64,9 @@ def history_values(app: Any, config: dict[str, Any] | None = None) -> list[tuple
     ]
 
 
-def test_an_appending_list_key_is_a_delta_channel_and_other_reducers_are_not() -> None:
+def test_only_a_key_that_opts_in_is_a_delta_channel() -> None:
     class State(TypedDict):
+        deltas: Annotated[list[str], DeltaChannel(folding(operator.add), snapshot_frequency=7)]
         log: Annotated[list, operator.add]
         total: Annotated[int, operator.add]
         merged: Annotated[list, lambda a, b: a + b]
@@ -71,9 +75,19 @@ def test_an_appending_list_key_is_a_delta_channel_and_other_reducers_are_not() -
     builder.add_node("n", lambda s: {})
     builder.add_edge(START, "n")
     channels = builder.compile().channels
-    assert isinstance(channels["log"], DeltaChannel)
+    assert isinstance(channels["deltas"], DeltaChannel)
+    assert (channels["deltas"].typ, channels["deltas"].snapshot_frequency) == (list, 7)
+    assert isinstance(channels["log"], BinaryOperatorAggregate)  # LangGraph's default: stored whole
     assert isinstance(channels["total"], BinaryOperatorAggregate)
     assert isinstance(channels["merged"], BinaryOperatorAggregate)
+
+
+def test_another_channel_in_an_annotation_is_refused_by_name() -> None:
+    class State(TypedDict):
+        flag: Annotated[int, EphemeralValue]
+
+    with pytest.raises(NotSupportedError, match="a channel in a state annotation other than DeltaChannel"):
+        StateGraph(State)
 
 
 def test_snapshot_frequency_must_be_positive() -> None:

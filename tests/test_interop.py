@@ -35,17 +35,17 @@ from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 import lab.aml.graph as aml
 from lab.aml.graph import build_graph
 from lab.aml.on_langgraph import aml_graph, langgraph_names
+from lab.channels import DeltaChannel as LabDeltaChannel
 from lab.checkpoint.delta import DELTA
 from lab.controller.thread_file import import_thread, read_thread_file
 from lab.controller.world import InMemoryWorld
 from lab.interop import InteropError, from_langgraph, main, to_langgraph
+from lab.pregel.channels import folding
 from tests.controller_lab import Lab
 
 CASE = "S-1001"  # structuring: fetch || screen, then review, approved, then a filed SAR
 VARIANT = "fixed"
 REPO = Path(__file__).resolve().parents[1]
-APPENDING = ("charges", "log")
-"""The AML state's ``Annotated[list, operator.add]`` keys: the lab stores them as deltas."""
 
 
 # -- the AML graph on real LangGraph ------------------------------------------------------------------
@@ -150,7 +150,7 @@ async def test_a_lab_thread_continues_in_langgraph(lab: Lab, on_langgraph: Count
 
 
 async def test_lists_go_to_langgraph_whole(lab: Lab) -> None:
-    """The lab stores ``log`` and ``charges`` as delta sentinels; LangGraph's saver gets the lists."""
+    """``log`` and ``charges`` go to LangGraph's saver whole, as its default stores them."""
     await crashed_in_the_parallel_step(lab, "whole")
     saver = LangGraphMemorySaver()
     await to_langgraph(await exported(lab), saver)
@@ -178,10 +178,10 @@ async def test_a_langgraph_thread_opens_and_finishes_in_the_lab(
     history = await langgraph_thread_at_the_review(lab.world, database, "from-langgraph")
     session = {"case_id": CASE, "variant": VARIANT, "durability": "sync"}
     with SqliteSaver.from_conn_string(database) as saver:
-        data = await from_langgraph(saver, "from-langgraph", session=session, appending=APPENDING)
+        data = await from_langgraph(saver, "from-langgraph", session=session)
     on_langgraph.clear()
     stored = {(b["channel"], tuple(b["value"]) == DELTA) for b in read_thread_file(data).blobs}
-    assert ("log", True) in stored  # stored as the lab stores it: sentinels, rebuilt from the writes
+    assert ("log", False) in stored and ("log", True) not in stored  # whole, as both store it by default
 
     imported = await lab.do("import_thread", data=base64.b64encode(data).decode())
     assert imported["session"]["thread_id"] == "from-langgraph"
@@ -206,8 +206,7 @@ def test_the_command_line_carries_a_thread_both_ways(tmp_path: Path, monkeypatch
     (tmp_path / "cli.thread").write_bytes(data)
     database = str(tmp_path / "cli.sqlite")
     main(["to-langgraph", str(tmp_path / "cli.thread"), "--sqlite", database])
-    main(["from-langgraph", "--sqlite", database, "--thread", "cli", "--case", CASE, "--variant", VARIANT,
-          "--appending", *APPENDING])  # fmt: skip
+    main(["from-langgraph", "--sqlite", database, "--thread", "cli", "--case", CASE, "--variant", VARIANT])
     back = capsysbinary.readouterr().out
 
     async def reimported() -> list[tuple]:
@@ -247,7 +246,7 @@ def test_a_thread_with_a_delta_channel_is_refused_naming_the_key() -> None:
     builder.add_edge(langgraph.graph.START, "a")
     builder.compile(checkpointer=saver).invoke({"x": 0, "log": []}, {"configurable": {"thread_id": "d"}})
     with pytest.raises(InteropError, match=r"keeps 'log' in LangGraph's DeltaChannel"):
-        asyncio.run(from_langgraph(saver, "d", appending=["log"]))
+        asyncio.run(from_langgraph(saver, "d", deltas=["log"]))
 
 
 def _one_node_graph(saver: Any) -> Any:
@@ -275,9 +274,16 @@ class Counted(TypedDict):
     log: Annotated[list, operator.add]
 
 
-def counting_graph(graph_module: Any, saver: Any) -> Any:
+class DeltaCounted(TypedDict):
+    """``Counted`` with its log opted in to the lab's ``DeltaChannel``."""
+
+    x: int
+    log: Annotated[list, LabDeltaChannel(folding(operator.add))]
+
+
+def counting_graph(graph_module: Any, saver: Any, state: type = Counted) -> Any:
     """``START -> a -> b``, each adding to ``x`` and the log: the same code on either runtime."""
-    builder = graph_module.StateGraph(Counted)
+    builder = graph_module.StateGraph(state)
     builder.add_node("a", lambda s: {"x": s["x"] + 1, "log": [f"a{s['x']}"]})
     builder.add_node("b", lambda s: {"x": s["x"] * 10, "log": [f"b{s['x']}"]})
     builder.add_edge(graph_module.START, "a")
@@ -308,9 +314,11 @@ class IntegerVersions:
             yield saved._replace(checkpoint=checkpoint)
 
 
-def test_a_forked_thread_with_integer_versions_keeps_each_branch_apart() -> None:
+@pytest.mark.parametrize("deltas", [(), ("log",)], ids=["whole", "log-as-deltas"])
+def test_a_forked_thread_with_integer_versions_keeps_each_branch_apart(deltas: tuple[str, ...]) -> None:
     """Integer versions count on from the parent, so a fork reaches the version its sibling branch
-    has, with another value. In the lab each branch keeps its own."""
+    has, with another value. In the lab each branch keeps its own, also where the lab's graph opts
+    the log in to ``DeltaChannel`` (``deltas``: stored as sentinels and snapshots)."""
     import lab.checkpoint
     import lab.graph
 
@@ -324,11 +332,14 @@ def test_a_forked_thread_with_integer_versions_keeps_each_branch_apart() -> None
     integers = IntegerVersions(graph.checkpointer)
     tips = [t.checkpoint["channel_versions"]["x"] for t in integers.list(config) if t.metadata["step"] == 2]
     assert len(tips) == 2 and len(set(tips)) == 1  # the same integer, two values
-    data = asyncio.run(from_langgraph(integers, "forked", appending=["log"]))
+    data = asyncio.run(from_langgraph(integers, "forked", deltas=deltas))
+    stored = {tuple(b["value"]) == DELTA for b in read_thread_file(data).blobs if b["channel"] == "log"}
+    assert (True in stored) == bool(deltas)
 
     async def in_the_lab() -> list[tuple]:
         saver = lab.checkpoint.InMemorySaver()
         await import_thread(saver, read_thread_file(data))
-        return [frame(s) async for s in counting_graph(lab.graph, saver).aget_state_history(config)]
+        state = DeltaCounted if deltas else Counted
+        return [frame(s) async for s in counting_graph(lab.graph, saver, state).aget_state_history(config)]
 
     assert asyncio.run(in_the_lab()) == history

@@ -56,6 +56,7 @@ def test_the_plans_cover_every_seam_variant_and_mode() -> None:
     assert {point for p in plans for point in p.crashes} == offered
     assert {seam for seam, _ in offered} == set(SEAMS) - {"error"}
     assert Counter(p.variant for p in plans).keys() == set(VARIANTS)
+    assert {p.storage for p in plans} == {"full", "delta"}  # DeltaChannel switched on crashes too
     assert plan(7) == plan(7)  # a seed is the whole trial: it replays alone
 
 

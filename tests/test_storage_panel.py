@@ -1,5 +1,6 @@
 """The storage panel's numbers (``storage`` command, ``lab.controller.storage_panel``) on CPython:
-they equal the bytes the saver's rows hold, the naive figure is what full snapshots store, and
+they equal the bytes the saver's rows hold, the thread is also billed with its lists whole
+(LangGraph's default, what it stores) and with them opted in to ``DeltaChannel``, and
 ``prune`` keeps exactly what the report said it would, with the thread still readable."""
 
 from __future__ import annotations
@@ -46,7 +47,9 @@ async def test_the_report_counts_what_the_saver_holds(lab):
     frames = await lab.frames()
     assert [c["checkpoint_id"] for c in current["checkpoints"]] == [f["checkpoint_id"] for f in frames]
     assert current["growth"]["stored"][-1] == current["bytes"]
-    assert current["growth"]["naive"][-1] == current["naive_bytes"] > current["bytes"]
+    assert current["storage"] == "full"
+    assert current["growth"]["full"][-1] == current["full_bytes"] == current["bytes"]
+    assert current["growth"]["delta"][-1] == current["delta_bytes"] < current["bytes"]
 
 
 async def test_prune_keeps_the_newest_checkpoint_and_what_it_said(lab):
@@ -75,3 +78,29 @@ async def test_a_thread_whose_records_no_longer_load_is_still_billed(lab):
     assert [t["thread_id"] for t in report["threads"]] == ["current", "damaged"]
     assert report["threads"][1]["bytes"] == memory_bytes(lab.saver, "damaged")
     assert report["thread"]["thread_id"] == "current"
+
+
+async def billed(storage: str) -> dict:
+    """A finished case on a fresh lab whose graph stores its lists ``storage``'s way: its bill."""
+    from tests.controller_lab import Lab
+
+    lab = Lab()
+    await lab.do("start", case_id=CASE, variant="fixed", durability="sync", thread_id="t", storage=storage)
+    await lab.do("run")
+    await lab.do("answer", approve=True)
+    return (await lab.do("storage"))["thread"]
+
+
+async def test_delta_storage_is_the_switch_and_each_bill_prices_the_other_way():
+    """The same case stored whole (LangGraph's default) and with ``DeltaChannel`` switched on: each
+    thread's bill holds what it stores, and prices the other way exactly as the other thread stores
+    it, checkpoint by checkpoint (ids and version tails vary a byte or two: the savings compare)."""
+    whole, deltas = await billed("full"), await billed("delta")
+    assert (whole["storage"], deltas["storage"]) == ("full", "delta")
+    assert whole["bytes"] == whole["full_bytes"] > whole["delta_bytes"]
+    assert deltas["bytes"] == deltas["delta_bytes"] < deltas["full_bytes"]
+
+    def savings(bill: dict) -> list[int]:
+        return [c["full_bytes"] - c["delta_bytes"] for c in bill["checkpoints"]]
+
+    assert savings(whole) == savings(deltas) and sum(savings(whole)) > 0

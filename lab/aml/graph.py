@@ -61,6 +61,7 @@ from typing import Annotated, Any, Literal, TypedDict
 
 from lab import diagram
 from lab.aml.cases import REPORTING_THRESHOLD, WATCHLIST, get_case
+from lab.channels import DeltaChannel
 from lab.config import get_config
 from lab.controller.paid_api import ExternalWorld
 from lab.graph import END, START, CompiledStateGraph, StateGraph
@@ -111,6 +112,24 @@ class CaseState(TypedDict, total=False):
     charges: Annotated[list[dict[str, Any]], operator.add]
     """Receipts of the paid calls on this lineage: compare with the ledger after a double charge."""
     log: Annotated[list[str], operator.add]
+
+
+def append(items: list[Any], batches: list[list[Any]]) -> list[Any]:
+    """A ``DeltaChannel``'s reducer: the list so far and a batch of writes, each a list to append."""
+    return items + [item for batch in batches for item in batch]
+
+
+class DeltaCaseState(CaseState, total=False):
+    """The same state with its two lists opted in to ``DeltaChannel`` (LangGraph's beta opt-in: a
+    checkpoint stores a sentinel; the list is rebuilt from the ancestors' writes)."""
+
+    charges: Annotated[list[dict[str, Any]], DeltaChannel(append)]
+    log: Annotated[list[str], DeltaChannel(append)]
+
+
+Storage = Literal["full", "delta"]
+STATES: dict[Storage, type] = {"full": CaseState, "delta": DeltaCaseState}
+"""The state a graph is built with, by how it stores its lists: whole (LangGraph's default) or as deltas."""
 
 
 # -- the world outside the Python process -----------------------------------------------------------
@@ -533,13 +552,15 @@ def build_graph(
     *,
     checkpointer: Any = None,
     delay: float = DEFAULT_DELAY,
+    storage: Storage = "full",
 ) -> CompiledStateGraph:
-    """The AML graph, compiled. ``variant`` picks ``human_review`` and how calls are keyed."""
+    """The AML graph, compiled. ``variant`` picks ``human_review`` and how calls are keyed;
+    ``storage="delta"`` opts ``log`` and ``charges`` in to ``DeltaChannel``."""
     if variant not in VARIANT_INFO:
         raise ValueError(f"Unknown variant {variant!r}; choose one of: {', '.join(VARIANT_INFO)}")
     nodes = Investigation(world, variant, delay)
     review = review_node(nodes, variant)
-    builder = StateGraph(CaseState)
+    builder = StateGraph(STATES[storage])
     builder.add_node("intake", nodes.intake)
     builder.add_node("fetch_transactions", nodes.fetch_transactions)
     builder.add_node("screen_sanctions", nodes.screen_sanctions)

@@ -16,6 +16,7 @@ from typing import Any
 
 from lab.aml.cases import get_case
 from lab.aml.graph import (
+    STATES,
     VARIANT_INFO,
     RunContext,
     build_graph,
@@ -47,6 +48,7 @@ def review_answer(approve: bool) -> dict[str, bool]:
 AML_PROFILE = GraphProfile(
     build=build_graph,
     variants=tuple(VARIANT_INFO),
+    storages=tuple(STATES),
     cases=case_choices,
     case_input=case_input,
     node_traits=node_traits,

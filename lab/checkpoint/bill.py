@@ -1,6 +1,6 @@
 """A thread's storage bill: the bytes its stored records hold, checkpoint by checkpoint (LangGraph has
 no counterpart; it is what the lab's storage panel and ``bench/storage_bill.py`` show next to the
-bill of naive full snapshots, to make ``DeltaChannel``'s saving visible).
+bill of the same thread stored the other way, lists whole or as ``DeltaChannel`` deltas).
 
 A record's size is the size of its serialized values (``TypedValue`` bytes): a checkpoint row's
 checkpoint and metadata, a blob's value, a write's value. Keys are not counted. In IndexedDB these

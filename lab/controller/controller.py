@@ -149,9 +149,22 @@ class LabController:
             variant: profile.build(self.world, variant, checkpointer=self.saver, delay=delay)
             for variant in profile.variants
         }
+        """Each variant's graph, its lists stored LangGraph's default way (whole)."""
+        self.delta_graphs: dict[str, CompiledStateGraph] = {}
+        """Each variant's graph with its lists opted in to ``DeltaChannel``, built when first asked for."""
         self.driver = RunDriver(self)
         self.world.on_call = self.driver.on_external_call
         self._emit_callback = emit
+
+    def graph_for(self, variant: str, storage: str) -> CompiledStateGraph:
+        """The graph a thread of ``variant`` runs with its lists stored ``storage``'s way."""
+        if storage == "full":
+            return self.graphs[variant]
+        if variant not in self.delta_graphs:
+            self.delta_graphs[variant] = self.profile.build(
+                self.world, variant, checkpointer=self.saver, delay=self.delay, storage=storage
+            )
+        return self.delta_graphs[variant]
 
     async def dispatch(self, name: str, args: dict[str, Any] | None = None) -> dict[str, Any]:
         """Run the command ``name`` with keyword ``args`` (what the worker calls)."""

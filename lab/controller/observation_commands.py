@@ -88,7 +88,8 @@ async def lesson_check(lab: Lab, lesson: str, step: str) -> dict[str, Any]:
 
 async def storage(lab: Lab) -> dict[str, Any]:
     """``{"threads", "thread"}``: every thread's bytes, and the current thread's bill checkpoint by
-    checkpoint, its growth against naive full snapshots, and what ``prune`` would keep."""
+    checkpoint, its growth with its lists whole (LangGraph's default) and as ``DeltaChannel`` deltas,
+    and what ``prune`` would keep."""
     # here, not above: the panel's reckoning is imported when it is first opened, not by every boot
     from lab.controller.storage_panel import storage_report
 

@@ -28,10 +28,11 @@ SeamHook = Callable[[Seam], Awaitable[None]]
 
 
 class BuildGraph(Protocol):
-    """Compile the graph of one variant over the lab's outside world and checkpointer."""
+    """Compile the graph of one variant over the lab's outside world and checkpointer, its lists
+    stored one of the profile's ``storages`` ways."""
 
     def __call__(
-        self, world: Any, variant: str, *, checkpointer: Any, delay: float
+        self, world: Any, variant: str, *, checkpointer: Any, delay: float, storage: str = "full"
     ) -> CompiledStateGraph: ...
 
 
@@ -81,6 +82,9 @@ class GraphProfile:
 
     build: BuildGraph
     variants: tuple[str, ...] = ("default",)
+    storages: tuple[str, ...] = ("full",)
+    """How the graph may store its appending lists: ``"full"`` (LangGraph's default), and ``"delta"``
+    where the profile can build its graph with them opted in to ``DeltaChannel``."""
     cases: Callable[[], list[dict[str, Any]]] = lambda: [{"id": "default", "title": "default"}]
     """The threads a learner may start: ``[{"id", ...}]`` (the page shows each ``say`` if given)."""
     case_input: Callable[[str], dict[str, Any]] = lambda case_id: {}
@@ -141,7 +145,9 @@ def graph_profile(
     """The profile of one graph ``build(world, checkpointer=...)`` compiles, with one case ("default")
     that starts with ``case_input("default")`` (``{}`` if not given)."""
 
-    def built(world: Any, variant: str, *, checkpointer: Any, delay: float) -> CompiledStateGraph:
+    def built(
+        world: Any, variant: str, *, checkpointer: Any, delay: float, storage: str = "full"
+    ) -> CompiledStateGraph:
         return build(world, checkpointer=checkpointer)
 
     def one_case(case_id: str) -> dict[str, Any]:

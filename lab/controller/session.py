@@ -22,6 +22,13 @@ DURABILITIES = ("sync", "async", "exit")
 DEFAULT_DURABILITY = "async"
 """The durability a new case runs with unless the learner picks another (LangGraph's default)."""
 
+DEFAULT_STORAGE = "full"
+"""How a new case's graph stores its appending lists unless a lesson opts in to ``"delta"``
+(``DeltaChannel``): LangGraph's default, every list whole (``GraphProfile.storages``)."""
+
+CHOICES = ("case_id", "variant", "durability", "storage")
+"""What a session remembers of the choices a thread was started with."""
+
 
 class LabError(Exception):
     """A command the lab refuses, with a message meant for the learner (and, when the refusal is
@@ -38,6 +45,12 @@ class Session:
     case_id: str
     variant: str
     durability: str
+    storage: str = DEFAULT_STORAGE
+
+
+def choices(saved: dict[str, Any]) -> dict[str, str]:
+    """A saved session's choices (a session saved before the storage switch stored its lists whole)."""
+    return {key: saved.get(key, DEFAULT_STORAGE) if key == "storage" else saved[key] for key in CHOICES}
 
 
 STORAGE_FULL = message(

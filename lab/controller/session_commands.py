@@ -24,8 +24,10 @@ from lab.controller.record_texts import damage
 from lab.controller.seam_catalog import SEAMS
 from lab.controller.session import (
     DEFAULT_DURABILITY,
+    DEFAULT_STORAGE,
     DURABILITIES,
     Session,
+    choices,
     choose,
     refused,
     said,
@@ -57,12 +59,14 @@ async def start(
     variant: str | None = None,
     durability: str = DEFAULT_DURABILITY,
     thread_id: str | None = None,
+    storage: str = DEFAULT_STORAGE,
 ) -> dict[str, Any]:
-    """A new thread for ``case_id`` (``variant``: the profile's first unless given); nothing runs
-    until ``step`` or ``run``."""
+    """A new thread for ``case_id`` (``variant``: the profile's first unless given; ``storage``:
+    ``"delta"`` opts the graph's lists in to ``DeltaChannel``); nothing runs until ``step`` or ``run``."""
     check_case(lab, case_id)
     variant = choose(lab.profile.variants[0] if variant is None else variant, lab.profile.variants, "variant")
     choose(durability, DURABILITIES, "durability")
+    choose(storage, lab.profile.storages, "storage")
     thread_id = validate_thread_id(f"{case_id}-{uuid.uuid4().hex[:8]}" if thread_id is None else thread_id)
     if await read.head_id(lab, thread_id) is not None:
         raise said(
@@ -70,7 +74,7 @@ async def start(
             "Thread {thread} already has checkpoints; choose another thread id",
             thread=repr(thread_id),
         )
-    await become(lab, Session(thread_id, case_id, variant, durability))
+    await become(lab, Session(thread_id, case_id, variant, durability, storage))
     return {"session": asdict(lab.state.session), "graph": read.diagram(lab)}
 
 
@@ -121,7 +125,7 @@ async def remembered(lab: Lab, thread_id: str | None) -> dict[str, Any] | None:
     """The session to restore: the saved thread ``thread_id`` if it still is saved, else the
     journal's current one."""
     if thread_id is not None and (saved := await saved_session(lab, validate_thread_id(thread_id))):
-        return {key: saved[key] for key in ("thread_id", "case_id", "variant", "durability")}
+        return {"thread_id": saved["thread_id"], **choices(saved)}
     return await lab.journal.session()
 
 
@@ -164,7 +168,7 @@ async def open_thread(lab: Lab, thread_id: str) -> dict[str, Any]:
     if reason := already_open(thread_id, lab.state.session.thread_id if lab.state.session else None):
         raise refused(reason)
     await refuse_damaged(lab, thread_id)
-    await become(lab, Session(saved["thread_id"], saved["case_id"], saved["variant"], saved["durability"]))
+    await become(lab, Session(saved["thread_id"], **choices(saved)))
     return {
         "session": asdict(lab.state.session),
         "graph": read.diagram(lab),

@@ -1,10 +1,14 @@
-"""The storage panel: what the saver holds, thread by thread and checkpoint by checkpoint, next to
-what naive full snapshots would hold, and what Prune keeps (LangGraph's
-``prune(thread_ids, strategy="keep_latest")``, which the lab makes safe for delta channels).
+"""The storage panel: what the saver holds, thread by thread and checkpoint by checkpoint, the bill
+of the same thread under LangGraph's two ways of storing an appending list, and what Prune keeps
+(LangGraph's ``prune(thread_ids, strategy="keep_latest")``, which the lab makes safe for delta
+channels).
 
 The bytes are ``lab.checkpoint.bill``'s: every record's serialized values, as IndexedDB holds them.
-A checkpoint's *naive* bytes are the same record with every delta channel it stored written whole
-(what a ``BinaryOperatorAggregate``, LangGraph's default, stores at each checkpoint).
+Each checkpoint is billed twice more: its *full* bytes, with every list stored whole (LangGraph's
+default, ``BinaryOperatorAggregate`` for ``Annotated[list, operator.add]``), and its *delta* bytes,
+with every list key opted in to ``DeltaChannel`` (a sentinel, a ``DeltaSnapshot`` where the rules
+of ``lab.pregel.delta`` store one). One of the two is what the thread stores; the other is computed
+from its values and writes (``DeltaEncoder``), so a learner compares the two on the same thread.
 
 Prune keeps the newest checkpoint of each namespace of the thread. A delta channel's value there
 is rebuilt from its ancestors, so Prune first stores that value whole (``asnapshot_channels``); the
@@ -13,17 +17,30 @@ ancestors can then go. The panel's preview says which checkpoints stay and how m
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
+from lab.checkpoint.base import CheckpointTuple
 from lab.checkpoint.bill import CheckpointBill, size, thread_bill
 from lab.checkpoint.core import CheckpointSaver
-from lab.checkpoint.delta import DeltaSnapshot
-from lab.pregel.channels import DeltaChannel
+from lab.checkpoint.delta import DeltaSentinel, DeltaSnapshot
+from lab.pregel.channels import BinaryOperatorAggregate, DeltaChannel, folding
+from lab.pregel.delta import DeltaEncoder
 from lab.pregel.graph import Pregel
 
 
 def delta_channels(graph: Pregel) -> set[str]:
     return {name for name, channel in graph.channels.items() if isinstance(channel, DeltaChannel)}
+
+
+def whole_lists(graph: Pregel) -> dict[str, DeltaChannel]:
+    """The list keys the graph stores whole (reducer channels that start from a list), each as the
+    ``DeltaChannel`` it could opt in to: its reducer folded write by write, so batching-invariant."""
+    return {
+        name: DeltaChannel(folding(channel.reducer))
+        for name, channel in graph.channels.items()
+        if isinstance(channel, BinaryOperatorAggregate) and isinstance(channel.value, list)
+    }
 
 
 async def full_values(saver: CheckpointSaver, graph: Pregel, thread_id: str) -> dict[str, Any]:
@@ -34,14 +51,45 @@ async def full_values(saver: CheckpointSaver, graph: Pregel, thread_id: str) -> 
     return tuples
 
 
-def naive_bytes(
-    bill: CheckpointBill, values: dict[str, Any], deltas: set[str], saver: CheckpointSaver
-) -> int:
-    """The checkpoint's bytes had it stored every delta channel's whole value."""
-    whole = {
-        channel: size(saver.serde.dumps_typed(values[channel])) for channel in bill.blobs if channel in deltas
-    }
-    return bill.total - sum(bill.blobs[channel] for channel in whole) + sum(whole.values())
+def restored_bytes(bill: CheckpointBill, stored: dict[str, Any], saver: CheckpointSaver) -> int:
+    """The checkpoint's bytes had it stored ``stored`` (channel -> value) for these of its blobs."""
+    sizes = {channel: blob_size(value, saver) for channel, value in stored.items() if channel in bill.blobs}
+    return bill.total - sum(bill.blobs[channel] for channel in sizes) + sum(sizes.values())
+
+
+def blob_size(value: Any, saver: CheckpointSaver) -> int:
+    """A stored blob's bytes: nothing for a delta channel's sentinel, else the serialized value."""
+    return 0 if isinstance(value, DeltaSentinel) else size(saver.serde.dumps_typed(value))
+
+
+def picked(values: dict[str, Any], names: Iterable[str]) -> dict[str, Any]:
+    return {name: values[name] for name in names if name in values}
+
+
+def parent_of(saved: CheckpointTuple, tuples: dict[str, CheckpointTuple]) -> CheckpointTuple | None:
+    return tuples.get(saved.parent_config["configurable"]["checkpoint_id"]) if saved.parent_config else None
+
+
+def both_bills(
+    bills: list[CheckpointBill], tuples: dict[str, CheckpointTuple], graph: Pregel, saver: CheckpointSaver
+) -> list[tuple[int, int]]:
+    """Per checkpoint (``bills`` oldest first): its bytes with every list whole (LangGraph's
+    default) and with every list a ``DeltaChannel``."""
+    deltas, encoder = delta_channels(graph), DeltaEncoder(whole_lists(graph))
+    figures = []
+    for bill in bills:
+        saved = tuples[bill.checkpoint_id]
+        values = saved.checkpoint["channel_values"]
+        parent = (
+            tuples.get(saved.parent_config["configurable"]["checkpoint_id"]) if saved.parent_config else None
+        )
+        encoded = encoder.encode(saved.checkpoint, parent)["channel_values"]
+        full = restored_bytes(bill, {name: values[name] for name in deltas if name in values}, saver)
+        delta = restored_bytes(
+            bill, {name: encoded[name] for name in encoder.specs if name in encoded}, saver
+        )
+        figures.append((full, delta))
+    return figures
 
 
 def cumulative(figures: list[int]) -> list[int]:
@@ -72,13 +120,13 @@ async def pruned_bytes(
 
 
 async def thread_report(saver: CheckpointSaver, graph: Pregel, thread_id: str) -> dict[str, Any]:
-    """One thread's bill, checkpoint by checkpoint (oldest first), its growth against naive full
-    snapshots, and what Prune would keep."""
+    """One thread's bill, checkpoint by checkpoint (oldest first), its growth with every list whole
+    (LangGraph's default) and with every list a ``DeltaChannel``, and what Prune would keep."""
     bills = await thread_bill(saver.storage, saver.serde, thread_id)
     tuples = await full_values(saver, graph, thread_id)
     deltas = delta_channels(graph)
     rows = []
-    for bill in bills:
+    for bill, (full, delta) in zip(bills, both_bills(bills, tuples, graph, saver), strict=True):
         saved = tuples[bill.checkpoint_id]
         rows.append(
             {
@@ -87,7 +135,8 @@ async def thread_report(saver: CheckpointSaver, graph: Pregel, thread_id: str) -
                 "step": saved.metadata.get("step"),
                 "source": saved.metadata.get("source"),
                 "bytes": bill.total,
-                "naive_bytes": naive_bytes(bill, saved.checkpoint["channel_values"], deltas, saver),
+                "full_bytes": full,
+                "delta_bytes": delta,
             }
         )
     kept = heads(bills)
@@ -98,12 +147,15 @@ async def thread_report(saver: CheckpointSaver, graph: Pregel, thread_id: str) -
     total = sum(row["bytes"] for row in rows)
     return {
         "thread_id": thread_id,
+        "storage": "delta" if deltas else "full",
         "bytes": total,
-        "naive_bytes": sum(row["naive_bytes"] for row in rows),
+        "full_bytes": sum(row["full_bytes"] for row in rows),
+        "delta_bytes": sum(row["delta_bytes"] for row in rows),
         "checkpoints": rows,
         "growth": {
             "stored": cumulative([row["bytes"] for row in rows]),
-            "naive": cumulative([row["naive_bytes"] for row in rows]),
+            "full": cumulative([row["full_bytes"] for row in rows]),
+            "delta": cumulative([row["delta_bytes"] for row in rows]),
         },
         "prune": {
             "keeps": [head.checkpoint_id for head in kept.values()],

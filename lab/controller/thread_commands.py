@@ -17,11 +17,20 @@ import re
 from dataclasses import asdict
 from typing import Any
 
+from lab.checkpoint.delta import DELTA
 from lab.controller import session_commands
 from lab.controller import thread_reading as read
 from lab.controller.messages import Message, message
 from lab.controller.profile import GraphProfile
-from lab.controller.session import DURABILITIES, LabError, Session, said, validate_thread_id
+from lab.controller.session import (
+    DEFAULT_STORAGE,
+    DURABILITIES,
+    LabError,
+    Session,
+    choices,
+    said,
+    validate_thread_id,
+)
 from lab.controller.state import Lab
 from lab.controller.thread_file import (
     ThreadFile,
@@ -44,7 +53,9 @@ def file_name(thread_id: str) -> str:
 
 
 def imported_session(thread_file: ThreadFile, profile: GraphProfile) -> dict[str, str]:
-    """The case, variant and durability the file's thread was run with, if this lab has them."""
+    """The case, variant, durability and storage the file's thread was run with, if this lab has
+    them (a file without a storage that holds delta sentinels was made when the lab's lists were
+    deltas by default)."""
     saved = thread_file.session or {}
     try:
         profile.case_input(saved.get("case_id") if isinstance(saved.get("case_id"), str) else "")
@@ -52,11 +63,20 @@ def imported_session(thread_file: ThreadFile, profile: GraphProfile) -> dict[str
         raise ThreadFileError(
             "The file's thread belongs to a case this lab does not have", "file.unknown_case"
         ) from None
-    if saved.get("variant") not in profile.variants or saved.get("durability") not in DURABILITIES:
+    storage = saved.get("storage", "delta" if stores_deltas(thread_file) else DEFAULT_STORAGE)
+    if (
+        saved.get("variant") not in profile.variants
+        or saved.get("durability") not in DURABILITIES
+        or storage not in profile.storages
+    ):
         raise ThreadFileError(
             "The file's thread names a variant or durability this lab does not have", "file.unknown_setting"
         )
-    return {key: saved[key] for key in ("case_id", "variant", "durability")}
+    return choices({**saved, "storage": storage})
+
+
+def stores_deltas(thread_file: ThreadFile) -> bool:
+    return any(tuple(blob["value"]) == DELTA for blob in thread_file.blobs)
 
 
 # -- links ---------------------------------------------------------------------------------------------
@@ -154,7 +174,7 @@ async def export(lab: Lab, thread_id: str | None = None) -> dict[str, Any]:
     data = await export_thread(
         lab.saver.reader,
         thread_id,
-        session=None if saved is None else {k: saved[k] for k in ("case_id", "variant", "durability")},
+        session=None if saved is None else choices(saved),
         journal=await lab.journal.records(thread_id),
         ledger=[row for row in await lab.world.entries() if row.get("thread_id") == thread_id],
     )

@@ -62,13 +62,14 @@ async def refuse_unless(lab: Lab, action: str) -> None:
 
 
 def graph(lab: Lab) -> CompiledStateGraph:
-    return lab.graphs[require_session(lab).variant]
+    session = require_session(lab)
+    return lab.graph_for(session.variant, session.storage)
 
 
 def diagram(lab: Lab) -> dict[str, Any]:
     """The diagram of the session's graph variant (the first variant's when no thread is open)."""
     session = lab.state.session
-    return lab.profile.describe(lab.graphs[session.variant if session else lab.profile.variants[0]])
+    return lab.profile.describe(graph(lab) if session else lab.graphs[lab.profile.variants[0]])
 
 
 def thread_config(lab: Lab, checkpoint_id: str | None = None) -> dict[str, Any]:

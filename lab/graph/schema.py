@@ -5,9 +5,11 @@ A schema is a class with annotated fields: a ``TypedDict``, a ``@dataclass`` or 
 is importable; ``lab`` does not need it) a Pydantic model. Each field becomes one channel:
 
 - ``x: int`` → ``LastValue``;
-- ``log: Annotated[list, operator.add]`` → ``DeltaChannel`` (stored as deltas);
-- ``log: Annotated[list, reducer]`` → ``BinaryOperatorAggregate`` (``reducer(a, b)`` must take
-  exactly two positional arguments).
+- ``log: Annotated[list, reducer]`` (``operator.add`` too) → ``BinaryOperatorAggregate``, stored
+  whole at every checkpoint where it changed (``reducer(a, b)`` must take exactly two positional
+  arguments);
+- ``log: Annotated[list, DeltaChannel(reducer)]`` → ``DeltaChannel``, LangGraph's opt-in (beta):
+  stored as a sentinel, rebuilt from the ancestors' writes (``lab.channels.delta``).
 
 A node reads the keys of *its* input schema (the graph's state schema unless its first parameter
 is annotated with another schema, whose extra keys become private channels), and receives them as
@@ -19,12 +21,12 @@ from __future__ import annotations
 import dataclasses
 import functools
 import inspect
-import operator
 import typing
 from collections.abc import Callable
 from typing import Any
 
-from lab.pregel.channels import MISSING, BinaryOperatorAggregate, Channel, DeltaChannel, LastValue, folding
+from lab.graph.unsupported import NotSupportedError
+from lab.pregel.channels import MISSING, BinaryOperatorAggregate, Channel, DeltaChannel, LastValue
 from lab.pregel.nodes import ROOT, is_pydantic_model
 
 
@@ -66,19 +68,29 @@ def channels_of(schema: Any) -> dict[str, Channel]:
 
 
 def channel_for(key: str, hint: Any) -> Channel:
+    if (declared := declared_channel(hint)) is not None:
+        return declared
     reducer = reducer_of(hint)
     if reducer is None:
         return LastValue(key)
-    value_type = typing.get_args(hint)[0]
-    if appends_to_a_list(value_type, reducer):
-        return DeltaChannel(folding(reducer), list)
-    return BinaryOperatorAggregate(reducer, initial_value(value_type))
+    return BinaryOperatorAggregate(reducer, initial_value(typing.get_args(hint)[0]))
 
 
-def appends_to_a_list(value_type: Any, reducer: Callable[[Any, Any], Any]) -> bool:
-    """``Annotated[list, operator.add]``: the one reducer the lab stores as deltas by default
-    (see ``DeltaChannel`` for why LangGraph makes this opt-in and the lab does not)."""
-    return reducer is operator.add and (typing.get_origin(value_type) or value_type) is list
+def declared_channel(hint: Any) -> DeltaChannel | None:
+    """The channel an ``Annotated`` hint names itself, as LangGraph's ``_is_field_channel``:
+    ``Annotated[list, DeltaChannel(reducer)]`` is a fresh ``DeltaChannel`` of the hint's type (the
+    opt-in; LangGraph's default for an appending list is ``BinaryOperatorAggregate``). Other
+    channel objects in a hint (``Annotated[int, EphemeralValue]``) are refused by name."""
+    if typing.get_origin(hint) is not typing.Annotated:
+        return None
+    value_type, *metadata = typing.get_args(hint)
+    for item in metadata:
+        if isinstance(item, DeltaChannel):
+            origin = typing.get_origin(value_type) or value_type
+            return DeltaChannel(item.reducer, origin, snapshot_frequency=item.snapshot_frequency)
+        if isinstance(item, Channel) or (isinstance(item, type) and issubclass(item, Channel)):
+            raise NotSupportedError(f"a channel in a state annotation other than DeltaChannel ({item!r})")
+    return None
 
 
 def reducer_of(hint: Any) -> Callable[[Any, Any], Any] | None:

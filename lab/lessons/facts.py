@@ -131,6 +131,11 @@ def outcome(view: View, last: Any) -> str | None:
     return " ".join(value.split()[:2]) if value else None
 
 
+def storage(view: View, last: Any) -> str | None:
+    """How the thread's graph stores its lists: ``full`` (LangGraph's default) or ``delta``."""
+    return view["session"]["storage"] if view["session"] else None
+
+
 def log_lines(view: View, last: Any) -> int:
     """Length of ``log`` (``Annotated[list, add]``: an update appends) on the head checkpoint."""
     head = _head(view)
@@ -238,6 +243,7 @@ FACTS: dict[str, Fact] = {
         double_causes,
         branches,
         outcome,
+        storage,
         log_lines,
         findings,
         customer_copies,

@@ -1,24 +1,26 @@
 """Lesson 10, the storage bill: by default LangGraph stores an ``Annotated[list, operator.add]`` key
 (a ``BinaryOperatorAggregate`` channel) whole, at every checkpoint where it changed, so a thread's
-bytes grow with the square of its length; ``DeltaChannel`` (beta, opt-in) stores a sentinel and
-rebuilds the list from the writes. ``prune(thread_ids, strategy="keep_latest")`` is on
-``BaseCheckpointSaver``, but in LangGraph 1.2 neither ``InMemorySaver`` nor ``SqliteSaver``
-implements it (it raises ``NotImplementedError``); ``delete_thread`` removes a whole thread. The
-lab's choices are the aside: it stores appending lists as deltas, and its Prune keeps the newest
-checkpoint of a thread (README, "Where lab deliberately differs")."""
+bytes grow with the square of its length, and so does the lab. ``DeltaChannel`` (beta, opt-in)
+stores a sentinel and rebuilds the list from the writes: the lesson's second thread switches it on
+(``start(storage="delta")``: the AML graph with ``log`` and ``charges`` annotated
+``DeltaChannel(append)``), and the storage panel beside the steps bills each thread both ways.
+``prune(thread_ids, strategy="keep_latest")`` is on ``BaseCheckpointSaver``, but in LangGraph 1.2
+neither ``InMemorySaver`` nor ``SqliteSaver`` implements it (it raises ``NotImplementedError``);
+``delete_thread`` removes a whole thread. The lab's Prune, which keeps the newest checkpoint of a
+thread, is the aside (README, "Where lab deliberately differs")."""
 
 from lab.lessons.model import Lesson, Predict, Step, do, start_case
 
 LESSON = Lesson(
     id="storage",
-    panels=("graph", "status", "controls", "frames"),  # the storage panel beside a lesson: not yet
+    panels=("graph", "status", "controls", "storage", "frames"),
     steps=(
         Step(
             id="to-review",
             prepare=(start_case("fixed", "sync"),),
             action=do("run"),
             predict=Predict("log_lines", (5, 15)),
-            expects={"phase": "waiting", "checkpoints": 6, "log_lines": 5},
+            expects={"phase": "waiting", "checkpoints": 6, "log_lines": 5, "storage": "full"},
             code="history = list(graph.get_state_history(config))\n"
             '[len(s.values["log"]) for s in history]  # [5, 4, 3, 1, 0, 0]\n'
             'stored = [v for k, v in saver.blobs.items() if k[0] == "case-1" and k[2] == "log"]\n'
@@ -26,9 +28,9 @@ LESSON = Lesson(
         ),
         Step(
             id="deltas",
-            prepare=(start_case("fixed", "sync", case_id="S-1003"),),
+            prepare=(start_case("fixed", "sync", case_id="S-1003", storage="delta"),),
             action=do("run"),
-            expects={"phase": "done", "outcome": "Closed: no"},
+            expects={"phase": "done", "outcome": "Closed: no", "storage": "delta"},
             code="def append(log, batches):  # a DeltaChannel's reducer gets a batch of writes\n"
             "    return log + [line for lines in batches for line in lines]\n"
             "class DeltaState(CaseState):  # opt-in, beta: langgraph.channels.delta\n"

@@ -77,6 +77,8 @@ def do(name: str, refs: dict[str, str] | None = None, **args: Any) -> Command:
     return Command(name, args, refs or {})
 
 
-def start_case(variant: str, durability: str, case_id: str = "S-1001") -> Command:
-    """A new thread on ``case_id`` (a fresh thread id each time, so a lesson can be taken again)."""
-    return do("start", case_id=case_id, variant=variant, durability=durability)
+def start_case(variant: str, durability: str, case_id: str = "S-1001", storage: str = "full") -> Command:
+    """A new thread on ``case_id`` (a fresh thread id each time, so a lesson can be taken again);
+    ``storage="delta"`` builds its graph with the lists opted in to ``DeltaChannel``."""
+    args = {"storage": storage} if storage != "full" else {}
+    return do("start", case_id=case_id, variant=variant, durability=durability, **args)

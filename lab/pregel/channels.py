@@ -159,7 +159,8 @@ def fold_step(
 
 
 class DeltaChannel(Channel):
-    """An ``Annotated[list, operator.add]`` key whose checkpoints do not store the whole list.
+    """A list key opted in with ``Annotated[list, DeltaChannel(reducer)]``: its checkpoints do not
+    store the whole list.
 
     LangGraph's contract (beta): ``reducer(state, [write1, write2...])`` takes a batch of writes
     and must be *batching-invariant* (``reducer(reducer(s, xs), ys) == reducer(s, xs + ys)``), so
@@ -167,14 +168,13 @@ class DeltaChannel(Channel):
     stores a sentinel for it (``lab.checkpoint.delta.DELTA_SENTINEL``), except every
     ``snapshot_frequency`` updates, when it stores a ``DeltaSnapshot`` of the whole value.
 
-    LangGraph makes this opt-in (``Annotated[list, DeltaChannel(reducer)]``) because it cannot
-    know whether a user's reducer is batching-invariant. The lab uses it **by default for
-    ``Annotated[list, operator.add]``**, the one appending reducer it can prove invariant (it folds
-    ``operator.add`` write by write): the storage bill of a long chat stays linear, and nothing a
-    learner sees changes (``get_state``, history, forks and ``update_state`` read the same values;
-    ``tests/differential`` checks them against LangGraph's ``BinaryOperatorAggregate``). Unlike
-    LangGraph, the lab keeps the snapshot counter on the live channel, rebuilt from the history when
-    a thread is loaded, not in the checkpoint's metadata, which a learner reads.
+    LangGraph makes this opt-in (``Annotated[list, DeltaChannel(reducer)]``, importable as
+    ``lab.channels.DeltaChannel``) because it cannot know whether a user's reducer is
+    batching-invariant; its default for ``Annotated[list, operator.add]`` is
+    ``BinaryOperatorAggregate``, stored whole, and so is the lab's. What a learner reads is the same
+    either way (``get_state``, history, forks and ``update_state``; ``tests/differential`` compares
+    what is stored too). Unlike LangGraph, the lab keeps the snapshot counter on the live channel,
+    rebuilt from the history when a thread is loaded, not in the checkpoint's metadata.
     """
 
     def __init__(

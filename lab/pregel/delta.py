@@ -15,6 +15,10 @@ pending writes of the checkpoint's ancestors (``lab.checkpoint.delta``). A check
 In every case only a channel whose version moved is snapshotted: one that did not move shares its
 parent's blob, and the walk skips writes across an unmoved version.
 
+Encoding. ``DeltaEncoder`` stores a thread written whole (LangGraph's default) as these rules
+would have stored it: a thread from LangGraph opened by a lab graph that opts in (``lab.interop``),
+and the storage bill of a thread had its lists opted in (``lab.controller.storage_panel``).
+
 Reading. ``load_channels`` rebuilds the channels of a loaded checkpoint (seed + replayed writes,
 and the counter towards the next snapshot); ``complete`` returns a loaded checkpoint with its
 delta values filled in (a ``DeltaSnapshot`` unwrapped), for everything that reads
@@ -27,7 +31,7 @@ from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
 from lab.checkpoint.base import BaseCheckpointSaver, Checkpoint, CheckpointTuple, PendingWrite
-from lab.checkpoint.delta import DeltaSnapshot
+from lab.checkpoint.delta import DELTA_SENTINEL, DeltaSnapshot
 from lab.pregel import algo
 from lab.pregel.channels import MISSING, Channel, DeltaChannel
 
@@ -128,3 +132,49 @@ def to_snapshot(
         if isinstance(channel := channels.get(name), DeltaChannel)
         and (forced is None or name in forced or channel.snapshot_due())
     }
+
+
+class DeltaEncoder:
+    """Stores the ``specs`` keys of checkpoints stored whole, as the lab's ``DeltaChannel`` does. Where
+    a key's version moved since the parent: the sentinel if the walk rebuilds the same list from the
+    parent (its value plus its pending writes: :func:`from_parent`'s rule), else a ``DeltaSnapshot``,
+    and a snapshot every ``snapshot_frequency`` sentinels in a row. Where it did not move, the
+    checkpoint shares the parent's stored value (:func:`moved_versions`). Checkpoints are encoded
+    parents first; ``parent`` is the parent's tuple as stored whole, with its pending writes in the
+    order the lab's saver reads them back (``(task_path, task_id, idx)``)."""
+
+    def __init__(self, specs: Mapping[str, DeltaChannel]) -> None:
+        self.specs = dict(specs)
+        self.whole: dict[str, dict[str, Any]] = {}  # checkpoint id -> its whole values
+        self.chain: dict[tuple[str, str], int] = {}  # (checkpoint id, channel) -> sentinels since a snapshot
+
+    def encode(self, checkpoint: Checkpoint, parent: CheckpointTuple | None) -> Checkpoint:
+        values = dict(checkpoint["channel_values"])
+        self.whole[checkpoint["id"]] = dict(values)
+        moved = moved_versions(checkpoint, parent)
+        for name, spec in self.specs.items():
+            if name not in values:
+                continue
+            chain = self.chain.get((parent.checkpoint["id"], name), 0) if parent else 0
+            if name not in moved:
+                self.chain[checkpoint["id"], name] = chain
+            elif chain + 1 < spec.snapshot_frequency and self.rebuilt(name, parent) == values[name]:
+                values[name], self.chain[checkpoint["id"], name] = DELTA_SENTINEL, chain + 1
+            else:
+                values[name] = DeltaSnapshot(values[name])
+        return {**checkpoint, "channel_values": values}
+
+    def rebuilt(self, name: str, parent: CheckpointTuple | None) -> Any:
+        """The list the walk gives a checkpoint whose version of ``name`` moved."""
+        if parent is None:
+            return self.specs[name].restore(MISSING).value
+        channel = self.specs[name].restore(self.whole[parent.checkpoint["id"]].get(name, MISSING))
+        channel.replay_writes([write for write in parent.pending_writes or [] if write[1] == name])
+        return channel.value
+
+
+def moved_versions(checkpoint: Checkpoint, parent: CheckpointTuple | None) -> dict[str, Any]:
+    """The versions ``put`` stores values for: those that moved since the parent (a value that did
+    not move is the parent's, stored once under its version)."""
+    before = parent.checkpoint["channel_versions"] if parent else {}
+    return {name: v for name, v in checkpoint["channel_versions"].items() if before.get(name) != v}

@@ -133,6 +133,7 @@ export const enPython = {
   "py.input.unknown_case": "{problem}",
   "py.input.unknown_variant": "Unknown variant {value}; choose one of: {choices}",
   "py.input.unknown_durability": "Unknown durability {value}; choose one of: {choices}",
+  "py.input.unknown_storage": "Unknown storage {value}; choose one of: {choices}",
   "py.input.unknown_writer": "Unknown writer {value}; choose one of: {choices}",
   "py.input.unknown_until": "Unknown until {value}; choose one of: {choices}",
   "py.input.approve_not_bool": "approve must be true or false",

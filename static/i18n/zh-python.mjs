@@ -133,6 +133,7 @@ export const zhPython = {
   "py.input.unknown_case": "未知案件 {case}；预置的案件：{cases}",
   "py.input.unknown_variant": "未知变体 {value}；请从以下选项中选择：{choices}",
   "py.input.unknown_durability": "未知持久化模式 {value}；请从以下选项中选择：{choices}",
+  "py.input.unknown_storage": "未知存储方式 {value}；请从以下选项中选择：{choices}",
   "py.input.unknown_writer": "未知写入方 {value}；请从以下选项中选择：{choices}",
   "py.input.unknown_until": "未知运行范围 {value}；请从以下选项中选择：{choices}",
   "py.input.approve_not_bool": "approve 必须是 true 或 false",

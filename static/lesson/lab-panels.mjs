@@ -21,6 +21,7 @@ import { mountGraph } from "../views/graph.mjs";
 import { mountInspector } from "../views/inspector.mjs";
 import { mountLedger } from "../views/ledger.mjs";
 import { mountScrubber } from "../views/scrubber.mjs";
+import { mountStorage } from "../views/storage.mjs";
 import { mountThreads } from "../views/threads.mjs";
 
 /** What a view's acting buttons call beside a lesson: nothing (they are not shown; the step acts). */
@@ -48,10 +49,21 @@ const PANELS = {
   },
   fork: { heading: "panel.inspector", mount: (root) => [mountInspector(root)] },
   threads: { heading: "threads.label", mount: (root) => [mountThreads(root, NO_ACTIONS)] },
+  storage: { heading: "panel.storage", mount: (root) => [mountOpenStorage(root)] },
 };
+
+/** The storage bill, opened: its report is read beside `view()` (the `storage` command), not on toggle. */
+function mountOpenStorage(root) {
+  const panel = mountStorage(root, NO_ACTIONS);
+  root.querySelector("details").open = true;
+  return panel;
+}
 
 /** Whether a lesson with these panels lists the saved threads (the `threads` command, beside `view`). */
 export const needsThreads = (panels) => panels.includes("threads");
+
+/** Whether a lesson with these panels shows the storage bill (the `storage` command, beside `view`). */
+export const needsStorage = (panels) => panels.includes("storage");
 
 /**
  * Mount the focused lab under `root` for a lesson's `panels`: the graph in `[data-lab-graph]`, each
@@ -98,11 +110,12 @@ export function mountLabPanels(root, panels) {
     if (thread) sandbox.href = `/?${new URLSearchParams({ thread, lang: lang() })}`;
   }
 
-  /** Take a new `view()` (and `saved`, the answer of `threads()`, for a lesson that lists them) and draw it. */
-  function render(view, saved = { threads: [], pick: null }) {
+  /** Take a new `view()` (and `saved`, the answer of `threads()`, and the storage bill, for a lesson
+   * that shows them) and draw it. */
+  function render(view, saved = { threads: [], pick: null }, storage = null) {
     takeView(model, view, 0);
     // The lesson's ledger: its own thread's requests, as Python lists them (view().thread_ledger).
-    Object.assign(model, { ledger: view.thread_ledger, threads: saved.threads, threadPick: saved.pick });
+    Object.assign(model, { ledger: view.thread_ledger, threads: saved.threads, threadPick: saved.pick, storage });
     draw();
   }
 

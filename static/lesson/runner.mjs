@@ -33,7 +33,7 @@ import { say, setLang } from "../i18n.mjs";
 import { LabSession } from "../lab-session.mjs";
 import { nodeDelay } from "../url-state.mjs";
 import { bareWhenFramed } from "./framed.mjs";
-import { mountLabPanels, needsThreads } from "./lab-panels.mjs";
+import { mountLabPanels, needsStorage, needsThreads } from "./lab-panels.mjs";
 import { mountPresenter } from "./presenter.mjs";
 import { markDone, showProgress } from "./progress.mjs";
 import { markStorage, writeStorageLine } from "./storage-line.mjs";
@@ -105,10 +105,13 @@ async function send(stepId, part) {
   }
 }
 
-/** What the lab shows now, drawn from Python's `view()` (and the saved threads, where a lesson lists them). */
+/** What the lab shows now, drawn from Python's `view()` (and the saved threads and the storage bill,
+ * where a lesson shows them; the bill once a thread is open). */
 async function showLab() {
   const saved = needsThreads(lesson.panels) ? await session.command("threads") : undefined;
-  view.lab.render(await session.command("view"), saved);
+  const state = await session.command("view");
+  const storage = needsStorage(lesson.panels) && state.session ? await session.command("storage") : null;
+  view.lab.render(state, saved, storage);
   view.find("[data-lab-view]").hidden = false;
 }
 

@@ -72,9 +72,9 @@ def test_the_panel_shows_what_indexeddb_holds_and_prune_keeps_what_it_says(page,
         == held[second]
         == sum(c["bytes"] for c in thread["checkpoints"])
     )
-    assert (
-        int(total.get_attribute("data-naive")) > held[second]
-    )  # the lists' deltas cost less than full copies
+    assert total.get_attribute("data-storage") == "full"  # LangGraph's default: the lists whole
+    assert int(total.get_attribute("data-full")) == held[second]
+    assert int(total.get_attribute("data-delta")) < held[second]  # DeltaChannel would store less
     expect(page.locator(".storage-plot polyline")).to_have_count(2)
     keeps = page.locator("#storage-prune").get_attribute("data-keeps").split()
     assert keeps == [view(page, "m.frames.at(-1).checkpoint_id")]
@@ -106,3 +106,36 @@ def test_the_graph_diagram_is_drawn_before_python_is_ready(page, site):
     assert shown["fallbackHidden"]
     assert shown["nodes"][0] == "__start__" and shown["nodes"][-1] == "__end__"
     assert {"intake", "screen_sanctions", "human_review", "file_sar"} <= set(shown["nodes"])
+
+
+def bill_shown(section) -> dict[str, object]:
+    """The storage bill beside a lesson step, as its total line carries it."""
+    total = section.locator("[data-lab-storage] #storage-total")
+    expect(total).to_be_visible()
+    return {key: total.get_attribute(f"data-{key}") for key in ("storage", "bytes", "full", "delta")}
+
+
+def test_lesson_10_switches_delta_channel_on_and_bills_each_thread_both_ways(page, site):
+    """Lesson 10 beside its storage panel: the first thread stores its lists LangGraph's default way
+    (whole) and is billed against DeltaChannel; the second switches DeltaChannel on and is billed
+    against the default. The step's own Prune is the only Prune on the page."""
+    from test_lesson_runner import FAST, take_step, words
+
+    page.goto(f"{site}/learn/en/storage/to-review/{FAST}")
+    take_step(page, "en", "storage", "to-review")
+    whole = bill_shown(page.locator('section[data-step="to-review"]'))
+    assert whole["storage"] == "full"
+    assert int(whole["bytes"]) == int(whole["full"]) > int(whole["delta"])
+    expect(page.locator("[data-lab-storage] .storage-plot polyline")).to_have_count(2)
+
+    page.get_by_role("link", name=words("en")["next"], exact=True).click()
+    take_step(page, "en", "storage", "deltas")
+    deltas = bill_shown(page.locator('section[data-step="deltas"]'))
+    assert deltas["storage"] == "delta"
+    assert int(deltas["bytes"]) == int(deltas["delta"]) < int(deltas["full"])
+
+    for step in ("back", "prune"):  # the step's Prune button is the one a learner can press
+        page.get_by_role("link", name=words("en")["next"], exact=True).click()
+        take_step(page, "en", "storage", step)
+    pruned = page.locator('section[data-step="prune"] [data-lab-storage] #storage-checkpoints tbody tr')
+    expect(pruned).to_have_count(1)

@@ -30,6 +30,8 @@ MESSAGE_CLASSES = ("HumanMessage", "AIMessage", "SystemMessage", "ToolMessage", 
 MESSAGE_MODULES = {"langgraph": "langchain_core.messages", "lab": "lab.messages"}
 """Where a program takes its message classes from: LangChain's for LangGraph, ``lab.messages`` for the
 lab (LangChain's again where ``langchain_core`` is importable, the lab's own where it is not)."""
+# --- the storage scenarios (scenarios_storage.py): LangGraph's opt-in delta storage -------------------
+_NAMES["channels"] = ("DeltaChannel",)
 # ------------------------------------------------------------------------------------------------
 OPTIONAL = frozenset({"Send", "Overwrite", "StateUpdate", "get_config", "Runtime", "get_runtime"})
 FLAVOURS = ("langgraph", "lab")
@@ -66,6 +68,8 @@ class Flavour:
     SystemMessage: Any
     ToolMessage: Any
     RemoveMessage: Any
+    # --- storage scenarios (scenarios_storage.py) ---
+    DeltaChannel: Any
 
     def __repr__(self) -> str:
         return f"<flavour {self.name}>"

@@ -664,5 +664,6 @@ from . import (  # noqa: E402, F401  (register them)
     scenarios_fidelity,
     scenarios_messages,
     scenarios_runtime,
+    scenarios_storage,
     scenarios_subgraphs,
 )

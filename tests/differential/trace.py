@@ -234,7 +234,7 @@ class Trace:
         try:
             snapshots = list(app.get_state_history(config))[::-1]
             tuples = [
-                with_delta_values(app, saved)
+                saved
                 for saved in self.saver.list(config)
                 if saved.config["configurable"]["checkpoint_ns"] == namespace
             ][::-1]
@@ -247,17 +247,13 @@ class Trace:
         return rows
 
 
-def with_delta_values(app: Any, saved: Any) -> Any:
-    """A saver tuple with the values its checkpoint holds. ``lab`` stores an
-    ``Annotated[list, operator.add]`` key as deltas (a sentinel, rebuilt from ancestor writes:
-    ``lab.pregel.delta``) where LangGraph's default stores the whole list; the values rebuilt are
-    what is compared. LangGraph's tuples are taken as they are."""
-    complete = getattr(app, "acomplete", None)
-    if complete is None:
-        return saved
-    from lab.pregel.graph import run_sync
+DELTA_SNAPSHOTS = ("_DeltaSnapshot", "DeltaSnapshot")
+"""A ``DeltaChannel``'s whole value as a checkpoint stores it (LangGraph's class, the lab's)."""
 
-    return run_sync(complete(saved))
+DELTA_COUNTERS = "counters_since_delta_snapshot"
+"""LangGraph's metadata key counting a ``DeltaChannel``'s updates towards its next snapshot; the lab
+keeps that counter on the live channel (README, "Where lab deliberately differs"): left out. When
+each side snapshots is compared all the same: in the stored ``channel_values``."""
 
 
 class Normaliser:
@@ -342,6 +338,8 @@ class Normaliser:
         if type(obj).__name__ == "Command":  # the fields a learner set, not the class's repr
             fields = {f: getattr(obj, f, None) for f in ("graph", "update", "resume", "goto")}
             return {"command": self.value({f: v for f, v in fields.items() if v not in (None, (), [])})}
+        if type(obj).__name__ in DELTA_SNAPSHOTS:
+            return {"<delta snapshot>": self.read_back(obj.value)}
         if is_message(obj):  # LangChain's or the lab's own class: compared as data, the class by name
             return {"message": type(obj).__name__, **self.mapping(obj.model_dump())}
         if isinstance(obj, dict):
@@ -369,6 +367,8 @@ class Normaliser:
     def mapping(self, obj: dict) -> dict:
         out = {}
         for key, val in obj.items():
+            if key == DELTA_COUNTERS:
+                continue
             if key == "checkpoint_id":
                 out[key] = self.label(val, "C")
             elif key == "parents" and isinstance(val, dict):
