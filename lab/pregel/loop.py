@@ -38,7 +38,6 @@ from __future__ import annotations
 import asyncio
 import inspect
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterable, Mapping
-from contextlib import aclosing
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -405,22 +404,23 @@ class SuperStepLoop:
         return tasks
 
     # -- 4. run the step's tasks -------------------------------------------------------------------
-    async def run_step(self) -> AsyncIterator[Chunk]:
-        """Run the step's tasks concurrently; each task's stream chunks are yielded as soon as it
-        finishes, while its slower siblings keep running. A failure does not cancel the others."""
+    async def run_step(self) -> None:
+        """Run the step's tasks (those without saved writes to reuse): a lone task inline (no
+        scheduling hop, so a save queued in the background is still in flight), several side by
+        side in ``running``, which ``run`` waits for. A failure does not cancel the others."""
         todo = [t for t in self.tasks.values() if not t.writes]
-        restored = [t.name for t in self.tasks.values() if t.writes]  # saved writes reused, not re-run
-        await self.report("step_start", tasks=[t.name for t in todo], restored=restored)  # (pause for Step)
+        if self.on_seam is not None:  # (the lab pauses here for Step)
+            restored = [t.name for t in self.tasks.values() if t.writes]  # saved writes reused, not re-run
+            await self.report("step_start", tasks=[t.name for t in todo], restored=restored)
         self.raised = []
         self.running = []
-        if len(todo) == 1:  # inline: no scheduling hop, so a save queued in the background is still in flight
+        if len(todo) == 1:
             await self.execute(todo[0], alone=True)
         else:
             self.running = [asyncio.ensure_future(self.execute(t)) for t in todo]
-            for finished in asyncio.as_completed(self.running):
-                await finished
-                for chunk in self.drain():
-                    yield chunk
+
+    def raise_what_tasks_raised(self) -> None:
+        """After the step's tasks: the first failure, else every interrupt asked, else nothing."""
         if failures := [o for o in self.raised if not isinstance(o, GraphInterrupt)]:
             raise failures[0]
         if paused := [o for o in self.raised if isinstance(o, GraphInterrupt)]:
@@ -542,7 +542,8 @@ class SuperStepLoop:
         config = self._config_at(self.checkpoint["id"])
         path = algo.task_path_str(task.path) if task else ""
         saving = self.saver.aput_writes(config, writes, task_id, path)
-        await self.persist(saving, self.seam_here("put_writes", task, channels=[c for c, _ in writes]))
+        seam = self.seam_here("put_writes", task, channels=[c for c, _ in writes]) if self.on_seam else None
+        await self.persist(saving, seam)
 
     # -- 5. finish the step: apply writes, save the next checkpoint --------------------------------
     async def finish_step(self) -> None:
@@ -602,7 +603,8 @@ class SuperStepLoop:
         saving = self.saver.aput(self.checkpoint_config, handed, self.metadata, new_versions)
         self.saved_id = self.checkpoint["id"]
         self.checkpoint_config = self._config_at(self.checkpoint["id"])
-        await self.persist(saving, self.seam_here("put", source=self.metadata.get("source")))
+        seam = self.seam_here("put", source=self.metadata.get("source")) if self.on_seam else None
+        await self.persist(saving, seam)
 
     async def persist(self, saving: Coroutine[Any, Any, Any], seam: Seam | None) -> None:
         """Run a save now ("sync", "exit") or behind the earlier ones ("async"), then report its
@@ -675,9 +677,13 @@ class SuperStepLoop:
                     break
                 for chunk in self.drain():
                     yield chunk
-                async with aclosing(self.run_step()) as step_chunks:
-                    async for chunk in step_chunks:
-                        yield chunk
+                await self.run_step()
+                if self.running:  # tasks side by side: each one's chunks go out as soon as it finishes
+                    for finished in asyncio.as_completed(self.running):
+                        await finished
+                        for chunk in self.drain():
+                            yield chunk
+                self.raise_what_tasks_raised()
                 for chunk in self.drain():
                     yield chunk
                 await self.finish_step()
@@ -782,10 +788,8 @@ class SuperStepLoop:
             if not updated.isdisjoint(self.graph.state_keys):
                 self.emit("values", algo.read_state(channels, self.graph.state_keys))
 
-    def seam_here(self, name: str, task: Task | None = None, **detail: Any) -> Seam | None:
-        """The seam the run is at now, for the lab's hook; ``None`` when no hook listens."""
-        if self.on_seam is None:
-            return None
+    def seam_here(self, name: str, task: Task | None = None, **detail: Any) -> Seam:
+        """The seam the run is at now, for the lab's hook."""
         node, task_id = (task.name, task.id) if task else (None, None)
         return Seam(name, self.step, self.checkpoint["id"], node, task_id, detail)
 
