@@ -421,6 +421,8 @@ class SuperStepLoop:
 
     def raise_what_tasks_raised(self) -> None:
         """After the step's tasks: the first failure, else every interrupt asked, else nothing."""
+        if not self.raised:
+            return
         if failures := [o for o in self.raised if not isinstance(o, GraphInterrupt)]:
             raise failures[0]
         if paused := [o for o in self.raised if isinstance(o, GraphInterrupt)]:
