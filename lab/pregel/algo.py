@@ -17,6 +17,7 @@ again), ``new_versions`` (what a ``put`` adds) and ``breakpoint_hit`` (static in
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -52,6 +53,7 @@ NextVersion = Callable[[Any, None], Any]
 PendingWrite = tuple[str, str, Any]
 
 
+@functools.lru_cache(maxsize=4096)  # (a graph has few paths; every saved write asks for one)
 def task_path_str(path: tuple[Any, ...]) -> str:
     """A task's path as the sortable string savers order pending writes by."""
     parts = (
@@ -71,10 +73,10 @@ def null_version(checkpoint: Checkpoint) -> Any:
     return type(sample)()
 
 
-def triggered(node: Node, channels: Mapping[str, Channel], checkpoint: Checkpoint) -> bool:
+def triggered(node: Node, channels: Mapping[str, Channel], checkpoint: Checkpoint, never: Any) -> bool:
+    """Did a trigger channel of ``node`` move past the version it last saw (``never``: none seen)?"""
     versions = checkpoint["channel_versions"]
     seen = checkpoint["versions_seen"].get(node.name, {})
-    never = null_version(checkpoint)
     return any(
         channels[chan].is_available() and versions.get(chan, never) > seen.get(chan, never)
         for chan in node.triggers
@@ -146,11 +148,12 @@ def prepare_tasks(
             )
     if candidates is None:
         candidates = nodes if checkpoint["channel_versions"] else ()
+    never = null_version(checkpoint)
     for name in candidates:
         node = nodes[name]
-        if not triggered(node, channels, checkpoint):
+        if not triggered(node, channels, checkpoint, never):
             continue
-        triggers = tuple(sorted(node.triggers))
+        triggers = node.sorted_triggers
         tid = task_id(checkpoint["id"], step, name, PULL, triggers, namespace)
         node_input = (
             channels[node.triggers[0]].value if node.func is None else read_state(channels, state_keys)
@@ -248,33 +251,36 @@ def apply_writes(
     if len(tasks) > 1:
         tasks.sort(key=lambda t: task_path_str(t.path))  # node-name order, not completion order
     versions = checkpoint["channel_versions"]
-    bump_step = any(t.triggers for t in tasks)
-
     versions_seen = checkpoint["versions_seen"]
+    triggers: set[str] = set()
     for task in tasks:  # each task has now seen the triggers it ran on (a new dict: checkpoints share them)
         seen = {chan: versions[chan] for chan in task.triggers if chan in versions}
         versions_seen[task.name] = {**versions_seen.get(task.name, {}), **seen}
+        triggers.update(task.triggers)
 
     version = next_version(max(versions.values()) if versions else None, None) if next_version else None
 
-    for chan in {chan for task in tasks for chan in task.triggers if chan in channels}:
-        if channels[chan].consume() and version is not None:
+    for chan in triggers:
+        if chan in channels and channels[chan].consume() and version is not None:
             versions[chan] = version
 
     by_channel: dict[str, list[Any]] = {}
     for task in tasks:
         for chan, value in task.writes:
-            if chan in channels:
-                by_channel.setdefault(chan, []).append(value)
+            if chan in by_channel:
+                by_channel[chan].append(value)
+            elif chan in channels:
+                by_channel[chan] = [value]
 
     updated: set[str] = set()
     for chan, values in by_channel.items():
-        if channels[chan].update(values) and version is not None:
+        channel = channels[chan]
+        if channel.update(values) and version is not None:
             versions[chan] = version
-            if channels[chan].is_available():
+            if channel.is_available():
                 updated.add(chan)
 
-    if bump_step:  # a step went by: ephemeral channels nobody wrote are cleared
+    if triggers:  # a step went by: ephemeral channels nobody wrote are cleared
         for chan, channel in channels.items():
             if channel.value is MISSING or not channel.expires:  # (the cheap questions first)
                 continue

@@ -4,15 +4,20 @@ A task id is a hash of the checkpoint the step starts from, the step, the node a
 triggers. Re-running a step *from the same checkpoint* therefore regenerates the same ids,
 which is how a resumed step finds the writes its finished tasks saved before a crash. A fork
 (a new checkpoint id) yields new ids, so old writes never match. The hash is LangGraph's own,
-XXH3-128 (``lab.pregel.xxh3``, pure Python), over the same bytes: a thread made here is one real
-LangGraph recognises, pending writes and interrupts included, and the other way round.
+XXH3-128 over the same bytes: a thread made here is one real LangGraph recognises, pending writes
+and interrupts included, and the other way round. The hash comes from the ``xxhash`` C extension
+where it is installed (CPython beside LangGraph), else from ``lab.pregel.xxh3`` (pure Python, the
+browser); ``tests/test_xxh3.py`` checks that both give the same digests.
 """
 
 from __future__ import annotations
 
 import re
 
-from lab.pregel.xxh3 import xxh3_128_hexdigest
+try:
+    from xxhash import xxh3_128_hexdigest
+except ImportError:  # (Pyodide: no xxhash wheel is loaded)
+    from lab.pregel.xxh3 import xxh3_128_hexdigest
 
 _HEX32 = re.compile(r"[0-9a-f]{32}")
 

@@ -1,34 +1,43 @@
 """The super-step loop: LangGraph's ``PregelLoop`` + ``PregelRunner``, in one readable file.
 
-One run of a graph on one thread, read top to bottom:
+One run of a graph on one thread, in phases (each a method below, in this order):
 
-1. ``load``   the thread's latest checkpoint (or the one the config addresses);
-2. ``first``  decides what kind of run this is: new input (an *input* checkpoint), a resume
-              (answers to interrupts, saved writes reused), or time travel (a *fork*);
-3. ``tick``   prepares the next step's tasks from the checkpoint: every node whose trigger
-              channel moved past what it last saw. Tasks that already finished before a crash
-              or an interrupt get their saved writes back instead of running again;
-4. ``run_step`` runs the remaining tasks concurrently. As each one finishes, its writes are
-              saved as *pending writes* on the checkpoint the step started from, and its stream
-              chunks go out at once (its slower siblings keep running);
+1. ``load``        the thread's latest checkpoint (or the one the config addresses);
+2. ``first``       decides what kind of run this is: new input (an *input* checkpoint), a resume
+                   (answers to interrupts, saved writes reused), or time travel (a *fork*);
+3. ``tick``        prepares the next step's tasks from the checkpoint: every node whose trigger
+                   channel moved past what it last saw. Tasks that already finished before a crash
+                   or an interrupt get their saved writes back instead of running again;
+4. ``run_step``    runs the remaining tasks concurrently. As each one finishes, its writes are
+                   saved as *pending writes* on the checkpoint the step started from, and its
+                   stream chunks go out at once (its slower siblings keep running);
 5. ``finish_step`` applies all writes at once (in node-name order), bumps channel versions and
-              saves a new *loop* checkpoint; back to 3 until no node is triggered.
+                   saves the next checkpoint (``save_next_checkpoint``); back to 3 until no node
+                   is triggered.
 
 A run that stops mid-way (the caller closes the stream or cancels the run) is ``abandon``-ed as
 in LangGraph: tasks still running are cancelled, what is done stays saved (``durability="exit"``
-saves it now), and the cancelled tasks run again on resume.
+saves it now, ``resave_on_exit``), and the cancelled tasks run again on resume.
 
-Every seam (step start, task start/finish, each ``put_writes``, each ``put``, step end,
-interrupt, error) is reported to an optional async hook, so the lab can draw it, pause there,
-or kill the process right there. With no hook attached a seam costs one ``if``.
+**Seams.** Where the lab can watch a run, the loop reports a ``Seam`` to an optional async hook
+(``on_seam=``; with no hook a seam costs one ``if``). In the order one super-step meets them:
+
+- ``step_start`` (``run_step``: tasks prepared, none started): the lab pauses here for Step;
+- per task (``execute``): ``task_start``, the node runs, ``task_finish``, then ``put_writes`` once
+  its writes are saved (the lab reads them back from the saver); or ``interrupt`` / ``error``;
+- ``step_end`` (``finish_step``: all tasks done), then ``put`` once the next checkpoint is saved
+  (the lab reads it back and draws it as a frame); the input and fork checkpoints report ``put`` too.
+
+At every seam the lab's hook (``lab.controller.run_driver``) may kill the process right there (an
+armed crash), writes the seam in its journal and tells the page. Under ``durability="async"``,
+``put`` and ``put_writes`` are reported when their background save is done.
 """
 
 from __future__ import annotations
 
 import asyncio
 import inspect
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Mapping
-from contextlib import aclosing
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -93,8 +102,93 @@ class Seam:
 
 SeamHook = Callable[[Seam], Awaitable[None]]
 
+NOT_LOADED: Checkpoint = {
+    "v": 4,
+    "id": "",
+    "ts": "",
+    "channel_values": {},
+    "channel_versions": {},
+    "versions_seen": {},
+    "updated_channels": None,
+}
+"""A loop's ``checkpoint`` until ``load`` replaces it (never changed)."""
+
 
 class SuperStepLoop:
+    """One run of a graph on one thread. Every field is set in ``__init__``; ``load`` fills in
+    where the thread is, and each super-step moves it on."""
+
+    # -- the run as asked (fixed for the whole run) --------------------------------------------------
+    graph: CompiledGraph
+    input: Any
+    config: dict[str, Any]
+    durability: Durability
+    saver: BaseCheckpointSaver | None
+    """Where checkpoints go (under the sync API, its sync methods: ``lab.pregel.sync_saver``)."""
+    next_version: algo.NextVersion
+    """How a channel's version moves on: the saver's rule, or plain integers without a saver."""
+    on_seam: SeamHook | None
+    interrupt_before: list[str] | str
+    interrupt_after: list[str] | str
+    runtime: Runtime
+    # -- a subgraph's run (``lab.pregel.subgraph``): what the task running it lent it ----------------
+    parent: Loan | None
+    namespace: str
+    namespace_tuple: tuple[str, ...]
+    """How this run's stream chunks name their graph."""
+    relay: Relay | None
+    """The root's stream with ``subgraphs=True``, if any."""
+    own_modes: frozenset[str]
+    stream_modes: frozenset[str]
+    """The modes chunks are made for: the caller's, and the root stream's."""
+    parents: dict[str, str]
+    """``metadata["parents"]`` of its checkpoints: the namespace -> checkpoint id map above it."""
+    live: Relay | None
+    """This run's own stream of its subgraphs' chunks (``stream(..., subgraphs=True)``), handed over live."""
+    relay_for_subgraphs: Relay | None
+    output: list[Chunk]
+    """Stream chunks made and not yet handed to the caller (``drain``)."""
+    # -- where the run is ----------------------------------------------------------------------------
+    checkpoint: Checkpoint
+    """The checkpoint the current step starts from (its versions move as the step's writes apply)."""
+    metadata: dict[str, Any]
+    channels: dict[str, Channel]
+    step: int
+    stop: int
+    """The step past which the run is out of steps (``recursion_limit``)."""
+    pending: list[algo.PendingWrite]
+    """The writes saved on ``checkpoint``: by this step's tasks, or before a crash or interrupt."""
+    updated: set[str] | None
+    """The channels the last applied writes changed (``None``: unknown, every node is a candidate)."""
+    tasks: dict[str, Task]
+    """The current step's tasks, by id."""
+    running: list[asyncio.Future[None]]
+    """The current step's tasks running side by side (none when a lone task runs inline)."""
+    raised: list[BaseException]
+    """What the current step's tasks raised, in the order they finished."""
+    status: str
+    # -- what is saved -------------------------------------------------------------------------------
+    checkpoint_config: dict[str, Any]
+    """The config addressing the last checkpoint saved (or loaded)."""
+    parent_config: dict[str, Any] | None
+    saved_id: str | None
+    """The id of the last checkpoint the saver has (``None``: none yet in this run's thread)."""
+    stored_versions: dict[str, Any]
+    """The channel versions of that checkpoint (what the next ``put`` adds to)."""
+    delta_forced: set[str] | None
+    """Delta channels the next checkpoint saved must snapshot (``None``: all; ``lab.pregel.delta``)."""
+    written_task_ids: set[str]
+    saving: asyncio.Future[None] | None
+    """The last background save (``durability="async"``); each one waits for the one before."""
+    # -- resume and time travel ----------------------------------------------------------------------
+    superseded: bool
+    """The checkpoint the config addresses is not the thread's latest."""
+    replaying: bool
+    resuming: bool | None
+    replay: Replay | None
+    resume_map: Mapping[str, Any] | None
+    """Answers by interrupt id (``Command(resume={id: answer})``)."""
+
     def __init__(
         self,
         graph: CompiledGraph,
@@ -112,62 +206,73 @@ class SuperStepLoop:
         stream_subgraphs: bool = False,
     ) -> None:
         self.graph = graph
-        self.runtime = Runtime(context=context)
-        self.saver = saver  # (under the sync API, its sync methods: ``lab.pregel.sync_saver``)
         self.input = input
         self.config = config
         self.durability = durability
+        self.saver = saver
+        self.next_version = saver.get_next_version if saver else _next_int_version
         self.on_seam = on_seam
         self.interrupt_before = interrupt_before
         self.interrupt_after = interrupt_after
-        # -- a subgraph's run (``lab.pregel.subgraph``): what the task running it lent it
+        self.runtime = Runtime(context=context)
+
         self.parent = parent
-        self.parents = subgraph.parents_of(parent, config)  # metadata["parents"] of its checkpoints
-        self.namespace: str = config["configurable"].get("checkpoint_ns", "")
-        self.namespace_tuple = subgraph.as_tuple(self.namespace)  # how its stream chunks name it
-        self.relay = parent.relay if parent else None  # the root's stream with subgraphs=True
+        self.namespace = config["configurable"].get("checkpoint_ns", "")
+        self.namespace_tuple = subgraph.as_tuple(self.namespace)
+        self.relay = parent.relay if parent else None
         self.own_modes = stream_modes
         self.stream_modes = stream_modes | (self.relay.modes if self.relay else frozenset())
-        """The modes chunks are made for: the caller's, and the root stream's."""
-        self.output: list[Chunk] = []  # stream chunks, drained by the caller
+        self.parents = subgraph.parents_of(parent, config)
         self.live = Relay(stream_modes, self.output_chunk) if stream_subgraphs else None
-        """This run's own stream of its subgraphs' chunks (``stream(..., subgraphs=True)``)."""
         self.relay_for_subgraphs = self.live or self.relay
-        self.resuming: bool | None = parent.resuming if parent else None
-        self.replay: Replay | None = parent.replay if parent else None
+        self.output = []
+
+        self.checkpoint = NOT_LOADED
+        self.metadata = {"step": -2}
+        self.channels = {}
+        self.step = self.stop = 0
+        self.pending = []
+        self.updated = None
+        self.tasks = {}
+        self.running = []
+        self.raised = []
         self.status = "pending"
-        self._saving: asyncio.Future[None] | None = None  # background saves (durability="async")
-        self.running: list[asyncio.Future[None]] = []  # the current step's tasks
+
+        self.checkpoint_config = config
+        self.parent_config = None
+        self.saved_id = None
+        self.stored_versions = {}
+        self.delta_forced = None
+        self.written_task_ids = set()
+        self.saving = None
+
+        self.superseded = self.replaying = False
+        self.resuming = parent.resuming if parent else None
+        self.replay = parent.replay if parent else None
+        self.resume_map = parent.resume_map if parent else None
 
     # -- 1. load ---------------------------------------------------------------------------------
     async def load(self) -> None:
         conf = self.config["configurable"]
+        self.checkpoint_config = {**self.config, "configurable": {"checkpoint_ns": "", **conf}}
         saved = await self.load_saved()
-        self.superseded = False
-        if saved is not None and conf.get("checkpoint_id"):
-            latest = await self.saver.aget_tuple(self._thread_config())
-            self.superseded = latest is not None and latest.checkpoint["id"] != saved.checkpoint["id"]
-        self.checkpoint: Checkpoint = saved.checkpoint if saved else empty_checkpoint()
-        self.metadata: dict[str, Any] = saved.metadata if saved else {"step": -2}
-        self.pending: list[algo.PendingWrite] = list(saved.pending_writes or []) if saved else []
-        self.saved_id = self.checkpoint["id"] if saved else None
-        self.parent_config = saved.parent_config if saved else None
-        self.checkpoint_config = {
-            **self.config,
-            "configurable": {"checkpoint_ns": "", **conf, **(saved.config["configurable"] if saved else {})},
-        }
         if saved is None:
+            self.checkpoint = empty_checkpoint()
             self.channels = algo.channels_from_checkpoint(self.graph.channels, self.checkpoint)
         else:
+            if conf.get("checkpoint_id"):
+                latest = await self.saver.aget_tuple(self._thread_config())
+                self.superseded = latest is not None and latest.checkpoint["id"] != saved.checkpoint["id"]
+            self.checkpoint, self.metadata = saved.checkpoint, saved.metadata
+            self.pending = list(saved.pending_writes or [])
+            self.saved_id, self.parent_config = self.checkpoint["id"], saved.parent_config
+            self.checkpoint_config["configurable"].update(saved.config["configurable"])
             self.channels = await delta.load_channels(self.graph.channels, saved, self.saver)
-        self.delta_forced: set[str] | None = delta.written_channels(self.pending)
-        """Delta channels the first checkpoint this run saves must snapshot (``None``: all)."""
+        self.delta_forced = delta.written_channels(self.pending)
         self.stored_versions = dict(self.checkpoint["channel_versions"])
         self.step = self.metadata["step"] + 1
         self.stop = self.step + self.config.get("recursion_limit", 25) + 1
-        self.updated: set[str] | None = set(self.checkpoint.get("updated_channels") or []) or None
-        self.written_task_ids: set[str] = set()
-        self.resume_map: Mapping[str, Any] | None = self.parent.resume_map if self.parent else None
+        self.updated = set(self.checkpoint.get("updated_channels") or []) or None
 
     async def load_saved(self) -> CheckpointTuple | None:
         """The checkpoint the config addresses, or the latest; for a subgraph's first run under a
@@ -211,7 +316,7 @@ class SuperStepLoop:
             self.checkpoint,
             self.channels,
             [*self.pending, *carried],
-            self._next_version,
+            self.next_version,
             self.graph.trigger_to_nodes,
         )
         if self.updated is not None:
@@ -223,12 +328,12 @@ class SuperStepLoop:
             self.checkpoint["versions_seen"][INTERRUPT_SEEN] = dict(self.checkpoint["channel_versions"])
             if forks:
                 self.pending[:] = [w for w in self.pending if w[1] != INTERRUPT]
-                await self.put_checkpoint({"source": "fork"}, updated=None)
+                await self.save_next_checkpoint("fork", updated=None)
             self.emit_values()
         elif self.input is not None:  # (a Command on an empty thread is input too, as in LangGraph)
             unfinished = self.prepare()  # a new input discards the tasks left from the last run
             self.updated = self.apply([*unfinished.values(), StepWrites("__input__", [(START, self.input)])])
-            await self.put_checkpoint({"source": "input"})
+            await self.save_next_checkpoint("input", self.updated)
         elif self.parent is None or self.resuming is None:
             raise EmptyInputError(f"Received no input for {START}")
         if self.parent is None:  # what the subgraphs of this run's first step inherit
@@ -306,54 +411,47 @@ class SuperStepLoop:
         return tasks
 
     # -- 4. run the step's tasks -------------------------------------------------------------------
-    async def run_step(self) -> AsyncIterator[Chunk]:
-        """Run the step's tasks concurrently; each task's stream chunks are yielded as soon as it
-        finishes, while its slower siblings keep running. A failure does not cancel the others."""
+    async def run_step(self) -> None:
+        """Run the step's tasks (those without saved writes to reuse): a lone task inline (no
+        scheduling hop, so a save queued in the background is still in flight), several side by
+        side in ``running``, which ``run`` waits for. A failure does not cancel the others."""
         todo = [t for t in self.tasks.values() if not t.writes]
-        if self.on_seam is not None:
+        if self.on_seam is not None:  # (the lab pauses here for Step)
             restored = [t.name for t in self.tasks.values() if t.writes]  # saved writes reused, not re-run
-            await self.seam("step_start", detail={"tasks": [t.name for t in todo], "restored": restored})
-        self.finish_order: list[BaseException] = []
+            await self.report("step_start", tasks=[t.name for t in todo], restored=restored)
+        self.raised = []
         self.running = []
-        if len(todo) == 1 and self.live is None:  # inline: a save queued in the background stays in flight
+        if len(todo) == 1 and self.live is None:
             await self.execute(todo[0], alone=True)
         else:
             self.running = [asyncio.ensure_future(self.execute(t, alone=len(todo) == 1)) for t in todo]
-            async for _ in subgraph.as_they_come(self.running, self.live):  # (and subgraphs' chunks, live)
-                for chunk in self.drain():
-                    yield chunk
-        if failures := [o for o in self.finish_order if not isinstance(o, GraphInterrupt)]:
+
+    def raise_what_tasks_raised(self) -> None:
+        """After the step's tasks: the first failure, else every interrupt asked, else nothing."""
+        if not self.raised:
+            return
+        if failures := [o for o in self.raised if not isinstance(o, GraphInterrupt)]:
             raise failures[0]
-        if paused := [o for o in self.finish_order if isinstance(o, GraphInterrupt)]:
+        if paused := [o for o in self.raised if isinstance(o, GraphInterrupt)]:
             raise GraphInterrupt(tuple(i for o in paused for i in o.interrupts))
 
     async def execute(self, task: Task, *, alone: bool = False) -> None:
         """Run one task's node and save what came of it: its writes, its interrupt or its error."""
-        node = self.graph.nodes[task.name]
-        if self.on_seam is not None:
-            await self.seam("task_start", task)
+        await self.report("task_start", task)
         task.lender = self
         token = task.activate()
         try:
-            writes = await self.run_node(task, node)
+            writes = await self.run_node(task, self.graph.nodes[task.name])
         except ParentCommand as bubbled:  # for the graph that ran this one: no writes here
             task.deactivate(token)
             subgraph.readdress(bubbled, task)
-            self.finish_order.append(bubbled)
+            self.raised.append(bubbled)
             return
         except GraphInterrupt as interrupt:
             task.deactivate(token)
-            self.finish_order.append(interrupt)
-            if not interrupt.interrupts:  # a subgraph's static breakpoint: nothing to save
-                return
-            answers = [w for w in task.writes if w[0] == RESUME]
-            await self.save_writes(task.id, [(INTERRUPT, list(interrupt.interrupts)), *answers], task)
-            self.emit("updates", {INTERRUPT: interrupt.interrupts})
-            if "values" in self.stream_modes:
-                state = algo.read_state(self.channels, self.graph.state_keys)
-                shown = state if isinstance(state, dict) else {}  # a whole-value state is not shown
-                self.emit("values", {**shown, INTERRUPT: interrupt.interrupts})
-            await self.seam("interrupt", task, detail={"interrupts": list(interrupt.interrupts)})
+            self.raised.append(interrupt)
+            if interrupt.interrupts:  # (a subgraph's static breakpoint asks nothing: nothing to save)
+                await self.save_interrupt(task, interrupt)
             return
         except asyncio.CancelledError as cancelled:
             task.deactivate(token)
@@ -372,9 +470,8 @@ class SuperStepLoop:
         task.writes.extend(writes)
         if all(w[0] in algo.CONTROL_WRITES for w in task.writes):
             task.writes.append((NO_WRITES, None))  # record that it finished, even with no output
-        if self.on_seam is not None:
-            await self.seam("task_finish", task)
-        await self.save_writes(task.id, task.writes, task)
+        await self.report("task_finish", task)
+        await self.save_writes(task.id, task.writes, task)  # (seam put_writes, once saved)
         self.emit_update(task)
 
     async def run_node(self, task: Task, node: Node) -> list[tuple[str, Any]]:
@@ -388,9 +485,8 @@ class SuperStepLoop:
             result = subgraph.addressed_to(bubbled, task)
             if result is None:
                 raise
-        graph = self.graph
-        keys = node.input_keys or graph.state_keys  # START keeps only the input schema's keys
-        return await algo.node_writes(node, result, self.channels, keys, graph.nodes)
+        keys = node.input_keys or self.graph.state_keys  # START keeps only the input schema's keys
+        return await algo.node_writes(node, result, self.channels, keys, self.graph.nodes)
 
     def loan_to_subgraphs(self, task: Task) -> Loan:
         """What a graph run inside the task's node inherits from it (``lab.pregel.subgraph``)."""
@@ -406,17 +502,28 @@ class SuperStepLoop:
             replay=self.replay,
         )
 
+    async def save_interrupt(self, task: Task, interrupt: GraphInterrupt) -> None:
+        """The node called ``interrupt()``: save the question (with the answers it already took)."""
+        answers = [w for w in task.writes if w[0] == RESUME]
+        await self.save_writes(task.id, [(INTERRUPT, list(interrupt.interrupts)), *answers], task)
+        self.emit("updates", {INTERRUPT: interrupt.interrupts})
+        if "values" in self.stream_modes:
+            state = algo.read_state(self.channels, self.graph.state_keys)
+            shown = state if isinstance(state, dict) else {}  # a whole-value state is not shown
+            self.emit("values", {**shown, INTERRUPT: interrupt.interrupts})
+        await self.report("interrupt", task, interrupts=list(interrupt.interrupts))
+
+    async def fail(self, task: Task, exc: Exception) -> None:
+        """A node raised: save its ``__error__`` (kept with what it wrote so far); siblings go on."""
+        self.raised.append(exc)
+        await self.save_writes(task.id, [*task.writes, (ERROR, repr(exc))], task)
+        await self.report("error", task, error=repr(exc), error_type=type(exc).__name__)
+
     def saves_cancellation(self, alone: bool) -> bool:
         """Does a task the caller cancelled leave ``__error__: CancelledError()``? As in LangGraph:
         yes beside siblings (its runner commits the cancelled task); not for a task run alone
         (run inline, nothing is committed); not under "exit" (the run's last save came first)."""
         return not alone and self.durability != "exit"
-
-    async def fail(self, task: Task, exc: Exception) -> None:
-        """A node raised: save its ``__error__`` (kept with what it wrote so far); siblings go on."""
-        self.finish_order.append(exc)
-        await self.save_writes(task.id, [*task.writes, (ERROR, repr(exc))], task)
-        await self.seam("error", task, detail={"error": repr(exc), "error_type": type(exc).__name__})
 
     async def save_writes(
         self, task_id: str, writes: list[tuple[str, Any]], task: Task | None = None
@@ -442,18 +549,18 @@ class SuperStepLoop:
     async def persist_writes(self, task_id: str, writes: list[tuple[str, Any]], task: Task | None) -> None:
         config = self._config_at(self.checkpoint["id"])
         path = algo.task_path_str(task.path) if task else ""
-        saved = self.saver.aput_writes(config, writes, task_id, path)
-        await self.persist(saved, "put_writes", task, lambda: {"channels": [c for c, _ in writes]})
+        saving = self.saver.aput_writes(config, writes, task_id, path)
+        seam = self.seam_here("put_writes", task, channels=[c for c, _ in writes]) if self.on_seam else None
+        await self.persist(saving, seam)
 
     # -- 5. finish the step: apply writes, save the next checkpoint --------------------------------
     async def finish_step(self) -> None:
-        if self.on_seam is not None:
-            await self.seam("step_end")
+        await self.report("step_end")
         self.updated = self.apply(self.tasks.values())
         self.emit_values(self.updated)
         self.pending.clear()
         self.replaying = False
-        await self.put_checkpoint({"source": "loop"})
+        await self.save_next_checkpoint("loop", self.updated)  # (seam put, once saved)
         if self.interrupt_after and algo.breakpoint_hit(
             self.checkpoint, self.tasks.values(), self.interrupt_after
         ):
@@ -461,87 +568,81 @@ class SuperStepLoop:
             raise GraphInterrupt()
         self.resuming = None  # only the first step's subgraphs resume with the run
 
-    def apply(self, tasks: Any) -> set[str]:
+    def apply(self, tasks: Iterable[Task | StepWrites]) -> set[str]:
         return algo.apply_writes(
-            self.checkpoint, self.channels, tasks, self._next_version, self.graph.trigger_to_nodes
+            self.checkpoint, self.channels, tasks, self.next_version, self.graph.trigger_to_nodes
         )
 
-    @property
-    def _next_version(self) -> algo.NextVersion:
-        return self.saver.get_next_version if self.saver else _next_int_version
-
-    async def put_checkpoint(self, metadata: dict[str, Any] | None, updated: Any = "current") -> None:
-        """Snapshot the channels as a new checkpoint; ``metadata=None`` re-saves the current one
-        at the end of a ``durability="exit"`` run."""
-        exiting = metadata is None
-        updated = self.updated if updated == "current" else updated
-        if exiting and self.checkpoint["id"] == self.saved_id:
-            return
-        saving = bool(self.saver) and (exiting or self.durability != "exit")
-        versions = self.checkpoint["channel_versions"]
-        new_versions = algo.new_versions(versions, self.stored_versions) if saving else {}
-        snapshot = delta.to_snapshot(self.channels, new_versions, None if exiting else self.delta_forced)
-        if not exiting:
-            self.metadata = {**metadata, "step": self.step, "parents": self.parents}
-            self.checkpoint = algo.create_checkpoint(
-                self.checkpoint, self.channels, self.step, updated, snapshot
-            )
-        elif self.saver:
-            self.checkpoint = {
-                **algo.create_checkpoint(self.checkpoint, self.channels, self.step, updated, snapshot),
-                "id": self.checkpoint["id"],
-                "ts": self.checkpoint["ts"],
-            }
+    # -- saving checkpoints -------------------------------------------------------------------------
+    async def save_next_checkpoint(self, source: str, updated: set[str] | None) -> None:
+        """Snapshot the channels as the next checkpoint (metadata ``source``: input, loop or fork) and
+        save it; under ``durability="exit"`` it is kept for ``resave_on_exit``. The step moves on."""
+        saving = self.saver is not None and self.durability != "exit"
+        new_versions = self.new_versions() if saving else {}
+        snapshot = delta.to_snapshot(self.channels, new_versions, self.delta_forced)
+        self.metadata = {"source": source, "step": self.step, "parents": self.parents}
+        self.checkpoint = algo.create_checkpoint(self.checkpoint, self.channels, self.step, updated, snapshot)
         if saving:
-            self.delta_forced = set()
-            parent_id = self.checkpoint_config["configurable"].get("checkpoint_id")
-            self.parent_config = self._config_at(parent_id) if parent_id else None
-            handed = handed_over(self.checkpoint)
-            self.stored_versions = handed["channel_versions"]  # (neither the saver nor the loop changes it)
-            saved = self.saver.aput(self.checkpoint_config, handed, self.metadata, new_versions)
-            self.saved_id = self.checkpoint["id"]
-            self.checkpoint_config = self._config_at(self.checkpoint["id"])
-            source = self.metadata.get("source")
-            await self.persist(saved, "put", None, lambda: {"source": source})
-        if not exiting:
-            self.step += 1
+            await self.put(new_versions)
+        self.step += 1
 
-    # -- saving in the foreground ("sync") or background ("async") ----------------------------------
-    async def persist(
-        self,
-        saving: Coroutine[Any, Any, Any],
-        seam: str,
-        task: Task | None,
-        detail: Callable[[], dict[str, Any]],
-    ) -> None:
-        """Run a save now ("sync", "exit") or behind the earlier ones ("async"), then report its seam
-        (with the ``detail`` it makes, asked for only when a hook listens)."""
-        if self.durability == "async":
-            previous, step, checkpoint_id = self._saving, self.step, self.checkpoint["id"]
+    async def resave_on_exit(self) -> None:
+        """``durability="exit"``: save the checkpoint the run stopped at (its id and time as they
+        were made), with the channels as they are now, unless the saver has it already."""
+        if self.checkpoint["id"] == self.saved_id:
+            return
+        new_versions = self.new_versions()
+        snapshot = delta.to_snapshot(self.channels, new_versions, None)
+        made = algo.create_checkpoint(self.checkpoint, self.channels, self.step, self.updated, snapshot)
+        self.checkpoint = {**made, "id": self.checkpoint["id"], "ts": self.checkpoint["ts"]}
+        await self.put(new_versions)
 
-            async def in_order() -> None:
-                try:
-                    if previous is not None:
-                        await previous
-                except BaseException:
-                    saving.close()  # an earlier save failed or the process died: this one never runs
-                    raise
-                await saving
-                if self.on_seam is not None:
-                    await self.seam(seam, task, detail=detail(), step=step, checkpoint_id=checkpoint_id)
+    def new_versions(self) -> dict[str, Any]:
+        return algo.new_versions(self.checkpoint["channel_versions"], self.stored_versions)
 
-            self._saving = asyncio.ensure_future(in_order())
-        else:
+    async def put(self, new_versions: dict[str, Any]) -> None:
+        """Hand ``checkpoint`` to the saver (the blobs of ``new_versions`` with it)."""
+        self.delta_forced = set()
+        parent_id = self.checkpoint_config["configurable"].get("checkpoint_id")
+        self.parent_config = self._config_at(parent_id) if parent_id else None
+        handed = handed_over(self.checkpoint)
+        self.stored_versions = handed["channel_versions"]  # (neither the saver nor the loop changes it)
+        saving = self.saver.aput(self.checkpoint_config, handed, self.metadata, new_versions)
+        self.saved_id = self.checkpoint["id"]
+        self.checkpoint_config = self._config_at(self.checkpoint["id"])
+        seam = self.seam_here("put", source=self.metadata.get("source")) if self.on_seam else None
+        await self.persist(saving, seam)
+
+    async def persist(self, saving: Coroutine[Any, Any, Any], seam: Seam | None) -> None:
+        """Run a save now ("sync", "exit") or behind the earlier ones ("async"), then report its
+        ``seam`` (made when the save was asked for)."""
+        if self.durability != "async":
             await saving
-            if self.on_seam is not None:
-                await self.seam(seam, task, detail=detail())
+            if seam is not None:
+                await self.on_seam(seam)
+            return
+        previous = self.saving
 
+        async def in_order() -> None:
+            try:
+                if previous is not None:
+                    await previous
+            except BaseException:
+                saving.close()  # an earlier save failed or the process died: this one never runs
+                raise
+            await saving
+            if seam is not None:
+                await self.on_seam(seam)
+
+        self.saving = asyncio.ensure_future(in_order())
+
+    # -- the end of a run ---------------------------------------------------------------------------
     async def settle(self, stopped: bool) -> None:
         """End of run: with ``durability="exit"`` save now; wait for background saves. ``stopped``:
         by an interrupt or an exception."""
         await self.save_on_exit(stopped)
-        if self._saving is not None:
-            await self._saving
+        if self.saving is not None:
+            await self.saving
 
     async def abandon(self) -> None:
         """The run stops mid-way, as in LangGraph: what is done is kept (``durability="exit"``
@@ -552,8 +653,8 @@ class SuperStepLoop:
         for running in unfinished:
             running.cancel()
         await asyncio.gather(*unfinished, return_exceptions=True)
-        if self._saving is not None:
-            await self._saving
+        if self.saving is not None:
+            await self.saving
 
     async def save_on_exit(self, stopped: bool) -> None:
         """``durability="exit"``: the checkpoint the run stopped at and its tasks' writes. A
@@ -562,13 +663,13 @@ class SuperStepLoop:
         if self.parent is not None and not stopped and subgraph.NS_END in self.namespace:
             return
         if self.saver and self.durability == "exit":
-            await self.put_checkpoint(None)
+            await self.resave_on_exit()
             by_task: dict[str, list[tuple[str, Any]]] = {}
             for tid, channel, value in self.pending:
                 if tid in self.written_task_ids:
                     by_task.setdefault(tid, []).append((channel, value))
             for tid, writes in by_task.items():
-                await self.persist_writes(tid, writes, getattr(self, "tasks", {}).get(tid))
+                await self.persist_writes(tid, writes, self.tasks.get(tid))
 
     # -- the run, as the caller sees it ------------------------------------------------------------
     async def run(self) -> AsyncIterator[Chunk]:
@@ -583,9 +684,13 @@ class SuperStepLoop:
                     break
                 for chunk in self.drain():
                     yield chunk
-                async with aclosing(self.run_step()) as step_chunks:
-                    async for chunk in step_chunks:
-                        yield chunk
+                await self.run_step()
+                if self.running:  # tasks side by side: each one's chunks go out as soon as it finishes
+                    # (and, streaming subgraphs, each subgraph chunk as soon as it is emitted)
+                    async for _ in subgraph.as_they_come(self.running, self.live):
+                        for chunk in self.drain():
+                            yield chunk
+                self.raise_what_tasks_raised()
                 for chunk in self.drain():
                     yield chunk
                 await self.finish_step()
@@ -678,7 +783,7 @@ class SuperStepLoop:
 
     def emit_values_with_finished_tasks(self) -> None:
         """After an interrupt, the caller sees the state including finished siblings' writes."""
-        finished = [t for t in getattr(self, "tasks", {}).values() if t.writes]
+        finished = [t for t in self.tasks.values() if t.writes]
         if self.pending and finished:
             channels = {k: c.restore(c.value) for k, c in self.channels.items()}
             checkpoint = {
@@ -686,31 +791,19 @@ class SuperStepLoop:
                 "versions_seen": {},
                 "channel_versions": dict(self.checkpoint["channel_versions"]),
             }
-            updated = algo.apply_writes(checkpoint, channels, finished, self._next_version, {})
+            updated = algo.apply_writes(checkpoint, channels, finished, self.next_version, {})
             if not updated.isdisjoint(self.graph.state_keys):
                 self.emit("values", algo.read_state(channels, self.graph.state_keys))
 
-    async def seam(
-        self,
-        name: str,
-        task: Task | None = None,
-        *,
-        detail: dict | None = None,
-        step: int | None = None,
-        checkpoint_id: str | None = None,
-    ) -> None:
-        if self.on_seam is None:
-            return
-        await self.on_seam(
-            Seam(
-                name,
-                self.step if step is None else step,
-                checkpoint_id or self.checkpoint["id"],
-                task.name if task else None,
-                task.id if task else None,
-                detail or {},
-            )
-        )
+    def seam_here(self, name: str, task: Task | None = None, **detail: Any) -> Seam:
+        """The seam the run is at now, for the lab's hook."""
+        node, task_id = (task.name, task.id) if task else (None, None)
+        return Seam(name, self.step, self.checkpoint["id"], node, task_id, detail)
+
+    async def report(self, name: str, task: Task | None = None, **detail: Any) -> None:
+        """Tell the lab's hook (if one listens) that the run is at seam ``name`` now."""
+        if self.on_seam is not None:
+            await self.on_seam(self.seam_here(name, task, **detail))
 
     def task_config(self, task: Task) -> dict[str, Any]:
         """What ``get_config()`` returns inside the task's node (see ``lab.config``)."""

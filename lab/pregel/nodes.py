@@ -16,6 +16,7 @@ What a task writes, in order (the order pending writes are saved in):
 
 from __future__ import annotations
 
+import functools
 import inspect
 from collections.abc import Awaitable, Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -112,10 +113,19 @@ class Node:
     """The compiled graph the node runs, if any (``lab.pregel.subgraph.find_subgraph``): its
     tasks show that graph's state (``tasks[i].state``)."""
 
+    @functools.cached_property  # (asked once the graph is compiled: ``compile`` still adds join triggers)
+    def sorted_triggers(self) -> tuple[str, ...]:
+        """The triggers as a task names them (and its id hashes them)."""
+        return tuple(sorted(self.triggers))
+
+    @functools.cached_property
+    def is_async(self) -> bool:
+        return self.func is not None and is_async(self.func)
+
     def call(self, state: Any, config: dict[str, Any]) -> Any:
         """Run the function with ``config`` current (``get_config()``); an ``async def`` node's
         coroutine keeps it current until it finishes."""
-        if is_async(self.func):
+        if self.is_async:
             return _awaiting_with(config, self.func, state)
         with running_with(config):
             return self.func(state)
