@@ -186,7 +186,7 @@ async def test_a_malformed_file_is_refused_saying_where(tamper: Any, says: str) 
 
 
 def test_a_file_too_large_or_not_bytes_is_refused() -> None:
-    assert "may have at most 5 MB" in refused(b"\x00" * (MAX_FILE_BYTES + 1))
+    assert "may have at most 16 MB" in refused(b"\x00" * (MAX_FILE_BYTES + 1))
     assert "is bytes, not str" in refused("a file name")
 
 

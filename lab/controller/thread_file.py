@@ -37,8 +37,10 @@ from lab.controller.record_texts import problem_message, said_place
 FORMAT = "checkpoint-lab/thread"
 VERSION = 1
 """The layout above. A later layout bumps it; this code refuses files newer than it knows."""
-MAX_FILE_BYTES = 5 * 1024 * 1024
-"""A finished case is ~60 KB as a file; 5 MB leaves room for many branches and nothing absurd."""
+MAX_FILE_BYTES = 16 * 1024 * 1024
+"""A finished case is ~60 KB as a file; a 200-turn chat stored as LangGraph stores it by default
+(every checkpoint holds the whole list) is 12.1 MB (``bench/interop_sizes.py``); 16 MB takes it and
+nothing absurd."""
 
 _SERDE = MsgpackSerializer()
 

@@ -198,7 +198,7 @@ def test_a_thread_file_opens_the_same_thread_in_a_fresh_browser_and_bad_files_st
             ),
             "crafted.cklab": (CRAFTED, "unknown msgpack extension type 42"),
             "notours.cklab": (b"PK\x03\x04 not a thread file", "This is not a readable thread file"),
-            "huge.cklab": (b"\0" * (MAX_FILE_BYTES + 1), "a thread file may have at most 5 MB"),
+            "huge.cklab": (b"\0" * (MAX_FILE_BYTES + 1), "a thread file may have at most 16 MB"),
             "other.cklab": (
                 SERDE.dumps_typed({"format": "zip"})[1],
                 "This is not a thread file of Checkpoint Lab",
