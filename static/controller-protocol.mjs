@@ -23,8 +23,10 @@
  * @property {{args: {}, result: {cases: object[], variants: string[], durabilities: string[],
  *            seams: string[], commands: string[], graphs: Object<string, object>,
  *            session: Session | null}}} catalog
- * @property {{args: {case_id: string, variant?: "misplaced" | "fixed",
- *            durability?: Durability, thread_id?: string}, result: {session: Session, graph: object}}} start
+ * @property {{args: {case_id: string, variant?: string, durability?: Durability, thread_id?: string,
+ *            storage?: "full" | "delta"}, result: {session: Session, graph: object}}} start
+ *           (variant: one of the profile's; storage: "full", LangGraph's default, or "delta", the
+ *           profile's keys opted in to DeltaChannel)
  * @property {{args: {observe_only?: boolean, thread_id?: string},
  *            result: {session: Session | null, state?: ThreadState, damaged?: Message}}} restore
  *   the session the journal remembers, or the saved thread `thread_id` (the one this tab had);

@@ -31,7 +31,7 @@ each seam (:data:`SEAMS`). That one hook serves everything the lab shows:
 JSON-able, never a traceback:
 
 - ``catalog()`` → cases, variants, durabilities, seams, commands, both diagrams, session;
-- ``start(case_id, variant="misplaced", durability="async", thread_id=None)`` → session, diagram;
+- ``start(case_id, variant=None, durability="async", thread_id=None, storage="full")`` → session, diagram;
 - ``restore(observe_only=False, thread_id=None)`` → the session the journal remembers (or the saved
   thread ``thread_id``; after a crash or reload) and ``state``;
 - ``threads()`` → ``{"current", "threads", "pick"}``: every saved thread (the journal's sessions), newest
