@@ -228,3 +228,14 @@ def test_every_reason_is_said_in_both_catalogues_as_python_says_it() -> None:
     for reason, text in TEXTS.items():
         assert english[f"py.play.challenge.{reason}"] == text
         assert is_chinese(chinese[f"py.play.challenge.{reason}"]), reason
+
+
+def test_each_challenge_is_linked_from_its_lessons_takeaway_in_both_languages() -> None:
+    import tomllib
+
+    for entry in challenge_listing():
+        for lang, query in (("en", ""), ("zh", "&amp;lang=zh")):
+            lesson = Path(f"narratives/{lang}/lessons/{entry['lesson']}.toml")
+            takeaway = tomllib.loads(lesson.read_text())["takeaway"]
+            assert f'href="/play?challenge={entry["id"]}{query}"' in takeaway
+            assert entry["title"][lang] in takeaway
