@@ -48,6 +48,7 @@ def measure(browser, site: str, lesson: str, first: str, late: str) -> tuple[flo
     context = browser.new_context()
     try:
         page = context.new_page()
+        page.on("console", lambda message: message.type == "warning" and print("  page:", message.text))
         open_step(page, f"{site}/learn/en/{lesson}/{first}/", first)
         seeded, how = open_step(page, f"{site}/learn/en/{lesson}/{late}/", late)
         assert how == "true", f"{lesson}/{late} did not open from its seed"

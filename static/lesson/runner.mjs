@@ -224,7 +224,10 @@ async function enter(moves, { fresh = false } = {}) {
   showProgress(document);
   await session.ready;
   if (fresh) {
-    const own = await seeded().catch(() => null); // a seed that fails to import: replay instead
+    const own = await seeded().catch((error) => {
+      console.warn("The step's seed could not be used; replaying its moves instead:", error);
+      return null;
+    });
     view.section.dataset.seeded = String(own !== null);
     moves = own ?? moves;
   }
