@@ -22,13 +22,18 @@ async def test_a_late_step_is_seeded_with_the_threads_the_earlier_steps_made() -
     assert [file.thread_id for file in files] == list(seed.ids)
     seeded = await LessonLab.seeded(seed)
     assert seeded is not None
-    assert await seeded.walk(lesson, 4) == await seeded_walk_of_replay(lesson, 4)
+    assert await seeded.walk(lesson, 4) == await walk_of_replay(lesson, 4)
+    await seeded.close()
+    others = {thread for step, other in seeds.items() if step != "business-key-crash" for thread in other.ids}
+    assert not others & set(seed.ids)  # each step's own threads: importing one seed never blocks another
 
 
-async def seeded_walk_of_replay(lesson, start: int) -> list:
+async def walk_of_replay(lesson, start: int) -> list:
     replayed = LessonLab()
     await replayed.walk(lesson, 0, start)
-    return await replayed.walk(lesson, start)
+    checks = await replayed.walk(lesson, start)
+    await replayed.close()
+    return checks
 
 
 async def test_a_step_that_begins_with_an_armed_crash_or_a_pruned_thread_is_not_seeded() -> None:

@@ -76,6 +76,10 @@ class LessonLab:
             self.controller = self.boot()
             await self.do("restore")
 
+    async def close(self) -> None:
+        """End the process (a paused run with it): a recording leaves nothing running."""
+        await self.controller.terminate()
+
     async def walk(self, lesson: Lesson, start: int, stop: int | None = None) -> list[dict[str, Any]]:
         """Steps ``start`` to ``stop`` (the end) of ``lesson``: each one's preparation and action, then
         its check."""
@@ -110,6 +114,7 @@ class LessonLab:
         for data in seed.threads:
             answer = await lab.controller.dispatch("import_thread", {"data": data})
             if not answer["ok"]:
+                await lab.close()
                 return None
             on = answer["result"]["session"]["thread_id"]  # an import opens its thread
         if seed.current not in (None, on):
@@ -118,18 +123,29 @@ class LessonLab:
 
 
 async def lesson_seeds(lesson: Lesson) -> dict[str, Seed]:
-    """The proven seed of each step after the first (see the module's docstring), by step id."""
-    replayed = LessonLab()
-    seeds: list[Seed | None] = []
-    checks: list[dict[str, Any]] = []
-    for index in range(len(lesson.steps)):
-        seeds.append(await replayed.seed())
-        checks += await replayed.walk(lesson, index, index + 1)
+    """The proven seed of each step after the first (see the module's docstring), by step id. Each
+    step's seed comes from a replay of its own, so no two seeds share a thread id: a browser that
+    imported one step's seed can still import another's."""
+    whole = LessonLab()
+    checks = await whole.walk(lesson, 0)
+    await whole.close()
     proven = {}
-    for index, seed in enumerate(seeds):
-        if index == 0 or seed is None:
-            continue  # the first step has nothing to replay
-        seeded = await LessonLab.seeded(seed)
-        if seeded is not None and await seeded.walk(lesson, index) == checks[index:]:
+    for index in range(1, len(lesson.steps)):
+        replayed = LessonLab()
+        await replayed.walk(lesson, 0, index)
+        seed = await replayed.seed()
+        await replayed.close()
+        if seed is not None and await proves(seed, lesson, index, checks[index:]):
             proven[lesson.steps[index].id] = seed
     return proven
+
+
+async def proves(seed: Seed, lesson: Lesson, index: int, checks: list[dict[str, Any]]) -> bool:
+    """Whether a lab seeded from ``seed`` walks from step ``index`` to the end giving ``checks``."""
+    seeded = await LessonLab.seeded(seed)
+    if seeded is None:
+        return False
+    try:
+        return await seeded.walk(lesson, index) == checks
+    finally:
+        await seeded.close()
