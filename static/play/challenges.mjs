@@ -7,7 +7,9 @@
  * lab's checker (lab/playground/challenges.py) runs it in a controller of its own, crashes and resumes
  * it, and answers `{passed, say, problem}`: pass or fail with the reason, in the page's language; a
  * program that does not load is marked at its line as Run marks it. The playground's own thread is
- * not touched. "Show solution" shows a program that passes; "Start over" puts the start back.
+ * not touched; Stop (./instruments.mjs) kills a worker stuck in a node that never returns, and the
+ * check says it could not run. "Show solution" shows a program that passes; "Start over" puts the
+ * start back.
  * `?challenge=<id>` opens one (the lessons link here); solved challenges are remembered in
  * localStorage and marked in the picker.
  */

@@ -120,7 +120,7 @@ const challengeList = await fetch(new URL("./challenges.json", import.meta.url))
 const challenges = mountChallenges({
   challenges: challengeList,
   editor,
-  check: (id, source) => lab.client.check(id, source),
+  check: (id, source) => lab.check(id, source),
   showProblem,
   onOpen() {
     picker.value = "";

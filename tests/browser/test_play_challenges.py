@@ -2,7 +2,8 @@
 "Check my code" runs the lab's checker in the worker (it crashes and resumes the learner's code in a
 controller of its own) and says why the unchanged start misses the goal; the solution, pasted into
 the editor, passes, and the picker marks the challenge solved. In Chinese, the goal, the reason and
-the controls are Chinese, and "Show solution" shows a program that passes."""
+the controls are Chinese, and "Show solution" shows a program that passes. A program whose node never
+returns is stopped by Stop, and the check says it could not run."""
 
 from pathlib import Path
 
@@ -57,3 +58,21 @@ def test_in_chinese_the_reason_is_chinese_and_show_solution_gives_a_program_that
     expect(result).to_have_attribute("data-passed", "true", timeout=60_000)
     expect(result).to_contain_text("通过")
     expect(page.locator("#play-challenge-lesson")).to_have_attribute("href", "/learn/zh/interrupt/")
+
+
+def test_stop_ends_a_check_stuck_in_a_node_that_never_returns(page: Page, site: str) -> None:
+    open_play(page, f"{site}/play?challenge=email_once")
+    start = (Path(FOLDER) / "email_once_start.py").read_text()
+    endless = start.replace(
+        "def publish(state: Report) -> dict:\n",
+        "def publish(state: Report) -> dict:\n    while True:\n        pass\n",
+    )
+    assert endless != start
+    type_program(page, endless)
+    page.click("#play-check")
+    expect(page.locator("#play-stop")).to_be_enabled(timeout=60_000)
+    page.click("#play-stop")
+    result = page.locator("#play-check-result")
+    expect(result).to_have_attribute("data-passed", "false", timeout=60_000)
+    expect(result).to_contain_text("The check could not run")
+    expect(page.locator("#play-check")).to_be_enabled()
