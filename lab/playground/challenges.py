@@ -43,6 +43,7 @@ __all__ = [
     "OTHER_ORDER",
     "REJECTED_ORDER",
     "Challenge",
+    "KeySeen",
     "PurchaseSeen",
     "RetrySeen",
     "Trial",
