@@ -122,9 +122,16 @@ def write_json(site: Path, path: str, value: Any) -> None:
 
 
 def write_lesson_files(site: Path, languages: list[str]) -> None:
-    """The files the lesson runner fetches: every lesson's data and each language's page words."""
+    """The files the lesson runner fetches: every lesson's data (each step with the path of its seed,
+    where it has one: site_build/lesson_seeds.py), its steps' seeds, and each language's page words."""
+    from site_build.lesson_seeds import write_seed_files
+
+    seeds = write_seed_files(site)
     for lesson in LESSONS:
-        write_json(site, lesson_file(lesson), lesson_data(lesson))
+        data = lesson_data(lesson)
+        for step in data["steps"]:
+            step["seed"] = seeds.get(lesson.id, {}).get(step["id"])
+        write_json(site, lesson_file(lesson), data)
     for lang in languages:
         write_json(site, words_file(lang), page_words(lang))
 

@@ -7,7 +7,9 @@
   under ``.cache/editor-<hash>.mjs``, keyed by the lock file, the manifest and the entry, so later
   builds are fast and offline, as Pyodide's download is.
 - ``play/gallery.json``: the gallery's programs and their titles in every language
-  (:data:`gallery.GALLERY`), read by the page before Python boots.
+  (:data:`gallery.GALLERY`), read by the page before Python boots;
+- ``play/challenges.json``: the challenges' starting programs, solutions and words
+  (:func:`gallery.challenges.challenge_listing`).
 """
 
 from __future__ import annotations
@@ -46,12 +48,14 @@ def editor_bundle() -> Path:
 def write_play_files(site: Path) -> None:
     """Add the editor bundle and the gallery to the site being built."""
     from gallery import gallery_listing
+    from gallery.challenges import challenge_listing
 
     folder = site / PLAY
     folder.mkdir(exist_ok=True)
     shutil.copyfile(editor_bundle(), folder / "editor.mjs")
-    listing = json.dumps(gallery_listing(), ensure_ascii=False, separators=(",", ":"))
-    (folder / "gallery.json").write_text(listing, encoding="utf-8")
+    for name, listing in (("gallery", gallery_listing()), ("challenges", challenge_listing())):
+        text = json.dumps(listing, ensure_ascii=False, separators=(",", ":"))
+        (folder / f"{name}.json").write_text(text, encoding="utf-8")
 
 
 DIFFERENCES_HEADING = "Where `lab` deliberately differs:"

@@ -220,10 +220,11 @@ def test_a_rebuild_with_nothing_changed_makes_nothing_again(built, caplog, monke
     with caplog.at_level(logging.DEBUG, logger="build"):
         build.build(built.dist)
     steps = [record.getMessage() for record in caplog.records if record.name == "build"]
-    assert [step.split(" ")[0] for step in steps] == ["reused"] * 5, steps
+    assert [step.split(" ")[0] for step in steps] == ["reused"] * 6, steps
     assert steps[:2] == ["reused pyodide-314.0.7", "reused wheels/msgpack-1.2.4-py3-none-any.whl"]
     assert all(re.fullmatch(r"reused bytecode/[0-9a-f]{32}\.zip", step) for step in steps[2:4]), steps
-    assert re.fullmatch(r"reused editor-[0-9a-f]{16}\.mjs", steps[4]), steps  # the /play editor bundle
+    assert re.fullmatch(r"reused lesson-seeds-[0-9a-f]{16}\.json", steps[4]), steps  # deep links' seeds
+    assert re.fullmatch(r"reused editor-[0-9a-f]{16}\.mjs", steps[5]), steps  # the /play editor bundle
     assert service_worker_build(built.dist)["id"] == before
 
 

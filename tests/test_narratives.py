@@ -114,7 +114,11 @@ def test_a_step_page_names_its_lessons_data_and_words_instead_of_inlining_them(s
         words = json.loads((site / "learn" / lang / "words.json").read_text())
         assert words == page_words(lang)
     for lesson in LESSONS:
-        assert json.loads((site / "learn" / "data" / f"{lesson.id}.json").read_text()) == lesson_data(lesson)
+        data = json.loads((site / "learn" / "data" / f"{lesson.id}.json").read_text())
+        seeds = [step.pop("seed") for step in data["steps"]]  # deep links (site_build/lesson_seeds.py)
+        assert data == lesson_data(lesson)
+        assert seeds[0] is None and any(seeds)
+        assert all((site / seed.lstrip("/")).is_file() for seed in seeds if seed)
     index_and_overviews = [site / "learn" / lang / "index.html" for lang in LANGUAGES]
     index_and_overviews += [
         site / "learn" / lang / lesson.id / "index.html" for lang in LANGUAGES for lesson in LESSONS

@@ -15,6 +15,10 @@ command        args                         result
 play_load      ``{source, input?}``         ``{problem}`` at its line, or ``{graph, checkpointer,
                                             skipped, input, example, input_schema}``
 play_problem   ``{}``                       ``{problem}``: where the last failing run raised, or null
+play_check     ``{challenge, source}``      ``{passed, say, problem}``: the challenge's goal checked by
+                                            crashing and resuming ``source`` in a controller of its
+                                            own (:mod:`lab.playground.challenges`); the loaded
+                                            program and its thread are not touched
 =============  ===========================  ============================================================
 
 A crash kills the worker; the page sends the next one ``play_load`` with the same program before
@@ -31,6 +35,7 @@ from lab.graph import CompiledStateGraph
 from lab.graph.subgraphs import SyncSubgraphCallRefused
 from lab.graph.unsupported import NotSupportedError
 from lab.playground import ProgramError, load_program
+from lab.playground.challenges import CHALLENGES, check_challenge
 from lab.playground.problems import Problem, problem
 from lab.playground.session import LabLedger, playground_profile
 from lab.world import set_recorder
@@ -106,4 +111,14 @@ async def play_problem(_args: dict[str, Any]) -> dict[str, Any]:
     return {"problem": _play.problem.as_dict() if _play.problem else None}
 
 
-COMMANDS = {"play_load": play_load, "play_problem": play_problem}
+async def play_check(args: dict[str, Any]) -> dict[str, Any]:
+    """Check ``args["source"]`` against the goal of challenge ``args["challenge"]``."""
+    challenge, source = args.get("challenge"), args.get("source")
+    if challenge not in CHALLENGES:
+        raise ValueError(f"unknown challenge {challenge!r}; the challenges are: {', '.join(CHALLENGES)}")
+    if not isinstance(source, str):
+        raise ValueError("'source' must be the program's text")
+    return (await check_challenge(challenge, source)).as_dict()
+
+
+COMMANDS = {"play_load": play_load, "play_problem": play_problem, "play_check": play_check}

@@ -83,7 +83,9 @@ _JOURNAL_FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
     "step_start": {**_RUN_STEP, "tasks": (list,), "restored": (list,)},
     "step_end": _RUN_STEP,
     "put": {**_RUN_STEP, "checkpoint_id": (str,)},
-    **{name: _TASK for name in ("task_start", "task_finish", "put_writes", "interrupt", "error")},
+    **{name: _TASK for name in ("task_start", "task_finish", "interrupt", "error")},
+    # a resume value's writes belong to no task: node and task_id None
+    "put_writes": {**_RUN_STEP, "node": (str, type(None)), "task_id": (str, type(None))},
 }
 """The journal's records (``lab.controller.journal``): the fields the lab reads, by record type."""
 _LEDGER_FIELDS: dict[str, tuple[type, ...]] = {

@@ -6,6 +6,7 @@
  * ./en-python.mjs, the panels' words in ./en-panels.mjs; this module holds the rest and joins the three.
  */
 
+import { enChallenges } from "./en-challenges.mjs";
 import { enPanels } from "./en-panels.mjs";
 import { enPlay } from "./en-play.mjs";
 import { enPython } from "./en-python.mjs";
@@ -206,4 +207,5 @@ export const en = {
   ...enPanels,
   ...enPython,
   ...enPlay,
+  ...enChallenges,
 };

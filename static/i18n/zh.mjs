@@ -6,6 +6,7 @@
  * ./zh-python.mjs, the panels' words in ./zh-panels.mjs; this module holds the rest and joins the three.
  */
 
+import { zhChallenges } from "./zh-challenges.mjs";
 import { zhPanels } from "./zh-panels.mjs";
 import { zhPlay } from "./zh-play.mjs";
 import { zhPython } from "./zh-python.mjs";
@@ -203,4 +204,5 @@ export const zh = {
   ...zhPanels,
   ...zhPython,
   ...zhPlay,
+  ...zhChallenges,
 };

@@ -7,9 +7,12 @@
  * (`lesson_command`), and decides whether the step is done by checking its facts on `view()`
  * (`lesson_check`). This module only sends, shows and remembers:
  *
- * 1. Setup: on a fresh page the lab replays every earlier step's moves (a deep link opens the same
- *    step on any browser, with empty storage: a crash in a move is a real worker kill, answered by
- *    LabSession with a new worker).
+ * 1. Setup: on a fresh page the lab imports the step's seed, the threads the earlier steps made,
+ *    recorded as thread files at build time and proven to lead to the same answers
+ *    (lab/lessons/seeds.py), and sends only the step's own preparation. A step without a seed, or
+ *    whose seeded threads this browser already holds (a second visit), replays every earlier step's
+ *    moves instead (a deep link opens the same step on any browser, with empty storage: a crash in a
+ *    move is a real worker kill, answered by LabSession with a new worker).
  * 2. Predict: the choices open; a wrong pick shows the hint and stays open for a second try; the
  *    right one opens the step's control. Nothing advances on a timer.
  * 3. Do: the step's control and "do it for me" send the same command.
@@ -199,12 +202,38 @@ function failed(error) {
   view.section.dataset.failed = "true";
 }
 
-/** Send `moves`, then open the step: its question first, else its action, else its check. */
-async function enter(moves) {
+/**
+ * A fresh page's fast way in: import the step's seed (its threads, oldest first; an import opens its
+ * thread) and answer the moves still to send, the step's own preparation; null when the step has no
+ * seed or this browser already holds one of its threads.
+ */
+async function seeded() {
+  const { id, seed, moves } = view.step;
+  if (!seed) return null;
+  const [file, saved] = await Promise.all([fetchJson(seed), session.command("threads")]);
+  const held = new Set(saved.threads.map((thread) => thread.thread_id));
+  if (file.ids.some((threadId) => held.has(threadId))) return null;
+  let on = null;
+  for (const data of file.threads) on = (await session.command("import_thread", { data })).session.thread_id;
+  if (file.current && file.current !== on) await session.command("open", { thread_id: file.current });
+  return moves.filter(([stepId]) => stepId === id);
+}
+
+/** Send `moves` (a fresh page: the step's seed first, where it has one), then open the step: its
+ * question first, else its action, else its check. */
+async function enter(moves, { fresh = false } = {}) {
   view.say(words.preparing);
   view.stage(view.step.predict ? "predict" : "do");
   showProgress(document);
   await session.ready;
+  if (fresh) {
+    const own = await seeded().catch((error) => {
+      console.warn("The step's seed could not be used; replaying its moves instead:", error);
+      return null;
+    });
+    view.section.dataset.seeded = String(own !== null);
+    moves = own ?? moves;
+  }
   for (const [stepId, part] of moves) await send(stepId, part);
   for (const [index, choice] of view.choices.entries()) choice.addEventListener("click", () => predicted(index));
   for (const button of view.doButtons) button.addEventListener("click", () => act().catch(failed));
@@ -249,4 +278,4 @@ async function goNext(event) {
 
 const presenterShown = mountPresenter(words, { reveal: revealAnswer });
 addEventListener("popstate", () => location.reload()); // back to an earlier step: rebuild it
-enter(view.step.moves).catch(failed);
+enter(view.step.moves, { fresh: true }).catch(failed);

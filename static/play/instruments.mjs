@@ -258,9 +258,27 @@ export function mountInstruments({ onProblem, show }) {
     $("#play-schema").hidden = !answer.input_schema;
   }
 
+  /**
+   * A challenge's check (./challenges.mjs), marked busy like a run: Stop can kill a program whose
+   * node never returns while the lab checks it.
+   * @param {string} id @param {string} source
+   */
+  async function check(id, source) {
+    await boot().ready; // (a process becoming ready clears `busy`)
+    model.busy = "check";
+    render();
+    try {
+      return await client.check(id, source);
+    } finally {
+      model.busy = null;
+      render();
+    }
+  }
+
   return {
     client,
     boot,
+    check,
     runProgram,
     translate() {
       model.langChanged = true;

@@ -5,7 +5,8 @@
  * The commands (lab/browser/play_rpc.py): `play_load {source, input}` loads a program
  * (lab.playground.load_program: its graph, or a problem `{kind, line, column, say}` at its line) and
  * makes it the graph the lab's controller drives; then the lab's own commands drive it (run, step,
- * crash, time travel, fork: ./instruments.mjs); `play_problem` says where the last failing run raised.
+ * crash, time travel, fork: ./instruments.mjs); `play_problem` says where the last failing run raised;
+ * `play_check {challenge, source}` checks a challenge's goal (./challenges.mjs).
  * Without a `send`, the client is not connected: it records what the page asked for and answers
  * `{connected: false}`.
  */
@@ -36,5 +37,11 @@ export function createPlayClient(send) {
     load: (source, input = null) => ask("play_load", { source, input }),
     /** Where the last failing run raised: `{problem}` (null when none did). */
     problem: () => ask("play_problem", {}),
+    /**
+     * Check `source` against challenge `challenge`'s goal, crashing and resuming it in a controller
+     * of its own: `{passed, say, problem}` (lab/playground/challenges.py).
+     * @param {string} challenge @param {string} source
+     */
+    check: (challenge, source) => ask("play_check", { challenge, source }),
   };
 }

@@ -4,6 +4,8 @@
  *
  * - The editor is CodeMirror 6, bundled at build time into ./editor.mjs (site_build/play.py).
  * - The gallery (./gallery.json, written at build time from gallery/) opens a program.
+ * - The challenges (./challenges.mjs, ./challenges.json): goal levels checked by crashing and
+ *   resuming the learner's code; `?challenge=<id>` opens one.
  * - Share by link (./share.mjs): the program travels in the URL fragment; a shared program is shown,
  *   and nothing runs until Run is pressed.
  * - Run loads the program in the lab's worker and runs it on a new thread, with the lab's instruments
@@ -12,6 +14,7 @@
  */
 
 import { LANGS, lang, onLangChange, say, setLang, t, translateDom } from "../i18n.mjs";
+import { mountChallenges } from "./challenges.mjs";
 import { createEditor } from "./editor.mjs";
 import { mountInstruments } from "./instruments.mjs";
 import { programFragment, programFromFragment, ShareError } from "./share.mjs";
@@ -56,6 +59,7 @@ function openFromGallery() {
   $("#play-input").value = ""; // a new program: its own invoke's input, unless the learner gives one
   $("#play-origin").hidden = true;
   history.replaceState(null, "", location.pathname + location.search); // the link no longer names it
+  challenges.close();
   fillGallery();
 }
 
@@ -112,6 +116,20 @@ function showProblem(problem) {
 
 const lab = mountInstruments({ onProblem: showProblem, show });
 
+const challengeList = await fetch(new URL("./challenges.json", import.meta.url)).then((r) => r.json());
+const challenges = mountChallenges({
+  challenges: challengeList,
+  editor,
+  check: (id, source) => lab.check(id, source),
+  showProblem,
+  onOpen() {
+    picker.value = "";
+    $("#play-input").value = ""; // the challenge's own invoke's input
+    $("#play-origin").hidden = true;
+    fillGallery();
+  },
+});
+
 async function run() {
   instruments.dataset.runs = String(Number(instruments.dataset.runs) + 1);
   const text = $("#play-input").value.trim();
@@ -147,6 +165,7 @@ onLangChange(() => {
   translateDom(document);
   lab.translate();
   fillGallery();
+  challenges.translate();
   editor.view.contentDOM.setAttribute("aria-label", t("play.editorLabel"));
   for (const element of document.querySelectorAll("[data-key]")) {
     element.textContent = t(element.dataset.key, JSON.parse(element.dataset.params));
@@ -157,8 +176,10 @@ const response = await fetch(new URL("./gallery.json", import.meta.url));
 gallery = await response.json();
 fillGallery();
 if (!(await openSharedProgram())) {
-  picker.value = gallery[0].id;
-  openFromGallery();
+  if (!challenges.openFromUrl()) {
+    picker.value = gallery[0].id;
+    openFromGallery();
+  }
   lab.boot(); // a shared program's page boots Python at its first Run (instruments.mjs)
 }
 document.body.dataset.ready = "true";
