@@ -6,6 +6,7 @@ program runs on real LangGraph (and, where lab has the features already, on lab 
 
 from __future__ import annotations
 
+import contextlib
 import runpy
 import sys
 import types
@@ -24,6 +25,9 @@ from lab.playground import (
     load_program,
 )
 from lab.world import MemoryLedger, charge, send_email, use_recorder
+from tests.differential.flavours import load_flavour
+from tests.differential.show import first_difference
+from tests.differential.trace import Trace
 
 HEADER = """\
 from typing import TypedDict
@@ -273,6 +277,29 @@ def test_the_gallery_lists_every_program_file_with_both_languages() -> None:
         assert "from langgraph" in entry["source"] and "__main__" in entry["source"]
 
 
+def run_as_a_terminal_does(entry_id: str, on: str, monkeypatch) -> dict:
+    """Run a gallery program's file as ``python <file>`` would (its ``__main__`` part, whose asserts
+    check what the runtime answered), on real LangGraph (``on="langgraph"``) or on lab; its globals."""
+    source = (Path(FOLDER) / f"{entry_id}.py").read_text()
+    main = types.ModuleType("__main__")  # a terminal run: its TypedDicts resolve in this module
+    monkeypatch.setitem(sys.modules, "__main__", main)
+    with langgraph_resolves_to_lab() if on == "lab" else contextlib.nullcontext():
+        exec(compile(source, entry_id, "exec"), vars(main))
+    return vars(main)
+
+
+def frames(program: dict, on: str) -> dict:
+    """Every frame the program left, normalised as the differential suite does (tests/differential/
+    trace.py): each thread's checkpoint history, oldest first, with steps, next, values, sources,
+    tasks, pending writes and interrupts, subgraph namespaces, ids as placeholders."""
+    graph = program["graph"]
+    threads = sorted({saved.config["configurable"]["thread_id"] for saved in graph.checkpointer.list(None)})
+    assert threads, "the program ran no thread: nothing to compare"
+    trace = Trace(load_flavour(on))
+    trace.adopt(graph, threads)
+    return trace.finish()
+
+
 @pytest.mark.parametrize("entry", GALLERY, ids=lambda entry: entry.id)
 def test_each_gallery_program_runs_to_its_end_on_real_langgraph(entry, capsys) -> None:
     import langgraph.graph
@@ -285,13 +312,12 @@ def test_each_gallery_program_runs_to_its_end_on_real_langgraph(entry, capsys) -
 
 
 @pytest.mark.parametrize("entry_id", sorted(LAB_RUNS_TODAY))
-def test_gallery_programs_give_langgraphs_answers_on_lab(entry_id: str, monkeypatch) -> None:
-    source = (Path(FOLDER) / f"{entry_id}.py").read_text()
-    assert load_program(source).graph_name == "graph"
-    main = types.ModuleType("__main__")  # a terminal run: its TypedDicts resolve in this module
-    monkeypatch.setitem(sys.modules, "__main__", main)
-    with langgraph_resolves_to_lab():
-        exec(compile(source, entry_id, "exec"), vars(main))  # the same asserts, on lab
+def test_gallery_programs_give_langgraphs_answers_and_frames_on_lab(entry_id: str, monkeypatch) -> None:
+    assert load_program((Path(FOLDER) / f"{entry_id}.py").read_text()).graph_name == "graph"
+    expected = frames(run_as_a_terminal_does(entry_id, "langgraph", monkeypatch), "langgraph")
+    actual = frames(run_as_a_terminal_does(entry_id, "lab", monkeypatch), "lab")  # the same asserts, on lab
+    assert any(key.startswith("history[") and value["checkpoints"] for key, value in expected.items())
+    assert actual == expected, f"{entry_id}: lab's frames differ at {first_difference(expected, actual)}"
 
 
 def test_every_problem_is_said_in_both_catalogues_as_python_says_it() -> None:
