@@ -7,12 +7,15 @@ with the right restored / re-run split and a flagged double charge, an infinite 
 worker killed and replaced), and the line of a failing node is marked in the editor."""
 
 import json
+import re
 
 import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.lab_page import wait_until
+from tests.langgraph_docs_examples import PERSISTENCE
 
+CHINESE = re.compile(r"[\u4e00-\u9fff]")
 PROGRAM = "from langgraph.graph import StateGraph\n\n# shared: 你好\nx = 1\n"
 
 
@@ -292,3 +295,83 @@ def test_the_line_of_a_failing_node_is_marked(page: Page, site: str) -> None:
     page.locator("#play-run").click()
     expect(problem).to_have_attribute("data-kind", "syntax")
     expect(page.locator(".cm-line[data-problem-line='1']")).to_be_attached()
+
+
+def answer_every_question(page: Page) -> None:
+    """Approve each interrupt() the run stops at, until it ends."""
+    while phase(page) == "waiting":
+        page.locator("button[data-action='approve']").click()
+        wait_until(page, lambda: phase(page) != "waiting" or not idle(page), "the answer to be taken")
+        wait_until(page, lambda: idle(page) and phase(page) in ("done", "waiting"), "the run to stop")
+
+
+def test_the_aml_graph_as_code_runs_to_its_end(page: Page, site: str) -> None:
+    open_instruments(page, site)
+    page.select_option("#play-gallery", "aml_investigation")
+    run_program(page, until=("done", "waiting"))
+    assert phase(page) == "waiting"
+    expect(page.locator("#play-question")).to_contain_text("File a SAR for S-1001?")
+    answer_every_question(page)
+    values = controller(page, "state")["values"]
+    assert (values["typology"], values["outcome"], values["approved"]) == ("structuring", "SAR filed", True)
+    thread_id = page.evaluate("() => window.labView.session.thread_id")
+    mine = [row for row in controller(page, "ledger")["entries"] if row["thread_id"] == thread_id]
+    assert [(row["kind"], row["node"], row["amount_cents"]) for row in mine] == [
+        ("charge", "fetch_transactions", 250),
+        ("email", "file_sar", 0),
+    ]
+
+
+def frame_values(page: Page) -> dict:
+    return json.loads(page.locator("#inspect-state").inner_text())
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_langgraphs_docs_persistence_example_runs_crashes_resumes_and_travels(
+    page: Page, site: str, lang: str
+) -> None:
+    """A newcomer pastes the docs' example (tests/langgraph_docs_examples.py), runs it, crashes its
+    second node with the crash panel, resumes, and travels its frames, in English or Chinese."""
+    open_play(page, f"{site}/play?lang={lang}")
+    wait_until(page, lambda: python_ready(page), "the playground's Python process to be ready")
+    type_program(page, PERSISTENCE)
+    run_program(page)
+    assert page.locator("#play-problem").is_hidden()
+    skipped = {"en": "Lines 30–39 drive the graph", "zh": "第 30–39 行在顶层驱动图"}[lang]
+    expect(page.locator("#play-load-notes")).to_contain_text(skipped)
+    assert controller(page, "state")["values"] == {"foo": "b", "bar": ["a", "b"]}
+    expect(page.locator("#checkpoints tbody tr")).to_have_count(4)  # input, step 0, node_a, node_b
+
+    # durability "sync": node_a's checkpoint is saved before node_b starts ("async" may still be saving
+    # it when node_b dies: the resume then restores node_a from its pending writes instead)
+    page.select_option("#play-durability", "sync")
+    page.locator("#crash-seams input[data-seam='task_finish']").check()  # node_b ran, its writes unsaved
+    page.select_option("#crash-node", "node_b")
+    page.locator("#crash button[data-action='arm']").click()
+    expect(page.locator("#crash-armed")).to_have_class(re.compile("is-armed"))
+    first_worker = worker(page)
+    run_program(page, until=("crashed", "resumable"))  # Run again: a new thread of the same program
+    replaced(page, first_worker, "the next worker to take over")
+    resume = page.locator("#play-run-controls button[data-action='resume']")
+    wait_until(page, lambda: resume.is_enabled(), "Resume to be offered")
+    report = page.locator("#crash-report").inner_text()
+    assert bool(CHINESE.search(report)) == (lang == "zh"), report
+    resume.click()
+    wait_until(page, lambda: phase(page) == "done" and idle(page), "the resume")
+    executions = controller(page, "executions")
+    resumed = executions["last_resume"]
+    assert (resumed["restored"], resumed["rerun"]) == ([], ["node_b"]), (report, executions)
+    started = {node: count["started"] for node, count in executions["nodes"].items()}
+    assert started == {"__start__": 1, "node_a": 1, "node_b": 2}  # node_b ran twice, node_a once
+    assert controller(page, "state")["values"] == {"foo": "b", "bar": ["a", "b"]}
+
+    page.locator("button[data-action='first']").click()
+    expect(page.locator("#scrubber")).to_have_value("0")
+    expect(page.locator("#inspect-next")).to_have_text("__start__")
+    assert frame_values(page) == {"bar": []}  # the input frame, as in the docs' history
+    page.locator("button[data-action='next']").click()
+    page.locator("button[data-action='next']").click()
+    expect(page.locator("#inspect-next")).to_have_text("node_b")
+    assert frame_values(page) == {"foo": "a", "bar": ["a"]}  # after node_a, as the docs' history shows
+    position = page.locator("#scrubber-position").inner_text()
+    assert bool(CHINESE.search(position)) == (lang == "zh"), position
