@@ -315,7 +315,9 @@ def test_each_gallery_program_runs_to_its_end_on_real_langgraph(entry, capsys) -
 @pytest.mark.parametrize("entry_id", sorted(LAB_RUNS_TODAY))
 def test_gallery_programs_give_langgraphs_answers_and_frames_on_lab(entry_id: str, monkeypatch) -> None:
     source = (Path(FOLDER) / f"{entry_id}.py").read_text()
-    assert load_program(source).graph_name == "graph"
+    loaded = load_program(source)
+    assert loaded.graph_name == "graph"
+    assert loaded.example, "the page starts a thread with the input of the program's own first invoke"
     assert_same_frames(source, monkeypatch)  # and the program's own asserts held on both
 
 
