@@ -14,6 +14,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
+from gallery import GALLERY
 from tests.browser.lab_page import wait_until
 from tests.langgraph_docs_examples import PERSISTENCE
 
@@ -126,6 +127,14 @@ def test_the_page_speaks_chinese_with_lang_zh(page: Page, site: str) -> None:
 
 
 # -- the instruments (Python boots: the returning learner's profile) ------------------------------------
+
+ASKING_PROGRAMS = {
+    "charge_before_interrupt",
+    "charge_after_interrupt",
+    "subgraph_interrupt",
+    "aml_investigation",
+}
+"""The gallery programs whose run stops at an interrupt() before it ends."""
 
 PAYING_FAN_OUT = """\
 import operator
@@ -313,21 +322,44 @@ def test_the_line_of_a_failing_node_is_marked(page: Page, site: str) -> None:
     expect(page.locator(".cm-line[data-problem-line='1']")).to_be_attached()
 
 
-def answer_every_question(page: Page) -> None:
-    """Approve each interrupt() the run stops at, until it ends."""
-    while phase(page) == "waiting":
-        page.locator("button[data-action='approve']").click()
-        wait_until(page, lambda: phase(page) != "waiting" or not idle(page), "the answer to be taken")
-        wait_until(page, lambda: idle(page) and phase(page) in ("done", "waiting"), "the run to stop")
+STOPPED = ("done", "waiting", "error")
+"""The phases a run of a gallery program stops in."""
+
+
+def drive_to_the_end(page: Page) -> list[str]:
+    """From a run that stopped, answer each interrupt with Approve and resume after each failure (what
+    the program's own ``__main__`` does on LangGraph) until the thread is done; the phases it went
+    through."""
+    wait_until(page, lambda: idle(page) and phase(page) in STOPPED, "the run to stop")
+    phases = [phase(page)]
+    while phases[-1] != "done" and len(phases) < 6:
+        action = {"waiting": "approve", "error": "resume"}[phases[-1]]
+        page.locator(f"#play-instruments button[data-action='{action}']").click()
+        wait_until(page, lambda: not idle(page) or phase(page) != phases[-1], f"{action} to start")
+        wait_until(page, lambda: idle(page) and phase(page) in STOPPED, "the run to stop")
+        phases.append(phase(page))
+    return phases
+
+
+@pytest.mark.parametrize("program", [entry.id for entry in GALLERY])
+def test_each_gallery_program_runs_to_its_end(page: Page, site: str, program: str) -> None:
+    open_instruments(page, site)
+    page.select_option("#play-gallery", program)
+    run_program(page, until=STOPPED)
+    phases = drive_to_the_end(page)
+    assert phases[-1] == "done", (phases, page.locator("#error-line").inner_text())
+    assert page.locator("#play-problem").is_hidden() or program == "fan_out_failing_branch"
+    assert ("error" in phases) == (program == "fan_out_failing_branch")  # its stock branch fails once
+    assert ("waiting" in phases) == (program in ASKING_PROGRAMS)
 
 
 def test_the_aml_graph_as_code_runs_to_its_end(page: Page, site: str) -> None:
     open_instruments(page, site)
     page.select_option("#play-gallery", "aml_investigation")
-    run_program(page, until=("done", "waiting"))
+    run_program(page, until=STOPPED)
     assert phase(page) == "waiting"
     expect(page.locator("#play-question")).to_contain_text("File a SAR for S-1001?")
-    answer_every_question(page)
+    assert drive_to_the_end(page)[-1] == "done"  # Approve
     values = controller(page, "state")["values"]
     assert (values["typology"], values["outcome"], values["approved"]) == ("structuring", "SAR filed", True)
     thread_id = page.evaluate("() => window.labView.session.thread_id")
