@@ -86,6 +86,20 @@ GALLERY: tuple[GalleryProgram, ...] = (
             "zh": "同一张图分别用 durability 为 sync、async、exit 运行：各自保存了多少个 checkpoint。",
         },
     ),
+    GalleryProgram(
+        "aml_investigation",
+        {"en": "The AML graph itself, as code", "zh": "反洗钱案件图本身（代码版）"},
+        {
+            "en": (
+                "The lab's investigation: a paid query beside a sanctions screen, a join, a router, the "
+                "officer's interrupt() and the filing. Crash after the query: it is paid twice."
+            ),
+            "zh": (
+                "实验室的案件调查图：付费查询与制裁筛查并行、汇合、路由、合规人员的 interrupt()，"
+                "最后提交 SAR。在查询之后崩溃：同一次查询会扣费两次。"
+            ),
+        },
+    ),
 )
 
 

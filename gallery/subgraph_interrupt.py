@@ -28,9 +28,9 @@ sub_builder.add_edge("ask", END)
 review_graph = sub_builder.compile()
 
 
-def review(state: Case) -> dict:
+async def review(state: Case) -> dict:
     runs["review"] += 1  # counts again on resume: the parent node re-runs
-    return review_graph.invoke(state)
+    return await review_graph.ainvoke(state)  # awaited: the browser's Python has no threads to block
 
 
 builder = StateGraph(Case)
@@ -40,9 +40,14 @@ builder.add_edge("review", END)
 graph = builder.compile(checkpointer=InMemorySaver())
 
 if __name__ == "__main__":
-    config = {"configurable": {"thread_id": "case-9"}}
-    graph.invoke({"case_id": "C-9", "decision": ""}, config)
-    print(graph.get_state(config).next)
-    print(graph.invoke(Command(resume=True), config))
+    import asyncio
+
+    async def main() -> None:  # a graph with an async node runs with ainvoke
+        config = {"configurable": {"thread_id": "case-9"}}
+        await graph.ainvoke({"case_id": "C-9", "decision": ""}, config)
+        print((await graph.aget_state(config)).next)
+        print(await graph.ainvoke(Command(resume=True), config))
+
+    asyncio.run(main())
     print(runs)
     assert runs == {"review": 2, "ask": 2}

@@ -6,9 +6,11 @@ program runs on real LangGraph (and, where lab has the features already, on lab 
 
 from __future__ import annotations
 
+import contextlib
 import runpy
 import sys
 import types
+import typing
 from pathlib import Path
 
 import pytest
@@ -24,6 +26,10 @@ from lab.playground import (
     load_program,
 )
 from lab.world import MemoryLedger, charge, send_email, use_recorder
+from tests.differential.flavours import load_flavour
+from tests.differential.show import first_difference
+from tests.differential.trace import Trace
+from tests.langgraph_docs_examples import PERSISTENCE
 
 HEADER = """\
 from typing import TypedDict
@@ -273,6 +279,28 @@ def test_the_gallery_lists_every_program_file_with_both_languages() -> None:
         assert "from langgraph" in entry["source"] and "__main__" in entry["source"]
 
 
+def run_as_a_terminal_does(source: str, on: str, monkeypatch) -> dict:
+    """Run a program as ``python <file>`` would (a gallery program's ``__main__`` part asserts what the
+    runtime answered), on real LangGraph (``on="langgraph"``) or on lab; its globals."""
+    main = types.ModuleType("__main__")  # a terminal run: its TypedDicts resolve in this module
+    monkeypatch.setitem(sys.modules, "__main__", main)
+    with langgraph_resolves_to_lab() if on == "lab" else contextlib.nullcontext():
+        exec(compile(source, "program.py", "exec"), vars(main))
+    return vars(main)
+
+
+def frames(program: dict, on: str) -> dict:
+    """Every frame the program left, normalised as the differential suite does (tests/differential/
+    trace.py): each thread's checkpoint history, oldest first, with steps, next, values, sources,
+    tasks, pending writes and interrupts, subgraph namespaces, ids as placeholders."""
+    graph = program["graph"]
+    threads = sorted({saved.config["configurable"]["thread_id"] for saved in graph.checkpointer.list(None)})
+    assert threads, "the program ran no thread: nothing to compare"
+    trace = Trace(load_flavour(on))
+    trace.adopt(graph, threads)
+    return trace.finish()
+
+
 @pytest.mark.parametrize("entry", GALLERY, ids=lambda entry: entry.id)
 def test_each_gallery_program_runs_to_its_end_on_real_langgraph(entry, capsys) -> None:
     import langgraph.graph
@@ -285,13 +313,45 @@ def test_each_gallery_program_runs_to_its_end_on_real_langgraph(entry, capsys) -
 
 
 @pytest.mark.parametrize("entry_id", sorted(LAB_RUNS_TODAY))
-def test_gallery_programs_give_langgraphs_answers_on_lab(entry_id: str, monkeypatch) -> None:
+def test_gallery_programs_give_langgraphs_answers_and_frames_on_lab(entry_id: str, monkeypatch) -> None:
     source = (Path(FOLDER) / f"{entry_id}.py").read_text()
-    assert load_program(source).graph_name == "graph"
-    main = types.ModuleType("__main__")  # a terminal run: its TypedDicts resolve in this module
-    monkeypatch.setitem(sys.modules, "__main__", main)
-    with langgraph_resolves_to_lab():
-        exec(compile(source, entry_id, "exec"), vars(main))  # the same asserts, on lab
+    loaded = load_program(source)
+    assert loaded.graph_name == "graph"
+    assert loaded.example, "the page starts a thread with the input of the program's own first invoke"
+    assert_same_frames(source, monkeypatch)  # and the program's own asserts held on both
+
+
+def assert_same_frames(source: str, monkeypatch) -> None:
+    expected = frames(run_as_a_terminal_does(source, "langgraph", monkeypatch), "langgraph")
+    actual = frames(run_as_a_terminal_does(source, "lab", monkeypatch), "lab")
+    assert any(key.startswith("history[") and value["checkpoints"] for key, value in expected.items())
+    assert actual == expected, f"lab's frames differ at {first_difference(expected, actual)}"
+
+
+# -- a program pasted from LangGraph's docs -------------------------------------------------------------
+
+
+def test_the_docs_persistence_example_leaves_langgraphs_frames_on_lab(monkeypatch) -> None:
+    assert_same_frames(PERSISTENCE, monkeypatch)  # invoke, get_state, get_state_history, update_state
+
+
+def test_the_docs_persistence_example_loads_where_langchain_core_and_typing_extensions_are_not(
+    monkeypatch,
+) -> None:
+    """In the browser neither package is installed: lab.runnables and typing stand in for them."""
+    import lab.runnables
+    from lab.playground import langgraph_imports
+
+    monkeypatch.setattr(langgraph_imports, "installed", lambda package: False)
+    loaded = load_program(PERSISTENCE)
+    assert loaded.module.RunnableConfig is lab.runnables.RunnableConfig
+    assert loaded.module.TypedDict is typing.TypedDict
+    invoke_line = PERSISTENCE.splitlines().index('graph.invoke({"foo": "", "bar":[]}, config)') + 1
+    assert loaded.skipped == (invoke_line, PERSISTENCE.count("\n"))  # the top-level driving lines
+    assert loaded.example == {"foo": "", "bar": []}
+    config = {"configurable": {"thread_id": "1"}}
+    assert loaded.graph.invoke(loaded.example, config) == {"foo": "b", "bar": ["a", "b"]}
+    assert len(list(loaded.graph.get_state_history(config))) == 4
 
 
 def test_every_problem_is_said_in_both_catalogues_as_python_says_it() -> None:

@@ -129,24 +129,6 @@ async def test_the_program_runs_on_the_labs_saver_with_its_own_example_input():
     assert [(row["kind"], row["amount_cents"], row["node"]) for row in rows] == [("charge", 1250, "pay")]
 
 
-async def test_a_crash_in_a_learner_node_resumes_with_the_right_split_and_a_flagged_double_charge():
-    lab = play(PAYING_FAN_OUT)
-    with use_recorder(lab.ledger):
-        await lab.do("start", case_id="default")
-        await lab.do("arm_crash", seam="task_finish", node="pay", after=["put_writes", "pack"])
-        assert (await lab.do("run"))["status"] == "crashed"
-        await lab.crash_and_reboot()
-        outcome = await lab.do("resume")
-    assert outcome["values"]["done"] == ["packed", "paid", "shipped"]
-    resumed = (await lab.do("executions"))["last_resume"]
-    assert (resumed["restored"], resumed["rerun"]) == (["pack"], ["pay"])
-    assert await lab.started() == {"pack": 1, "pay": 2, "ship": 1}
-    ledger = await lab.do("ledger")
-    assert [row["amount_cents"] for row in ledger["entries"]] == [1250, 1250]
-    (double,) = ledger["duplicates"]
-    assert (double["label"], double["causes"]) == ("charged ×2", ["crash_rerun"])
-
-
 async def test_an_interrupt_is_answered_with_a_json_value_and_a_failing_node_is_reported_at_its_line():
     lab = play(ASKING, {"city": "Lyon"})
     await lab.do("start", case_id="default")
@@ -168,3 +150,53 @@ async def test_the_diagram_marks_what_each_learner_node_does():
     interrupting = play(ASKING)
     catalog = await interrupting.do("catalog")
     assert [n["id"] for n in catalog["graphs"]["default"]["nodes"] if n.get("interrupts")] == ["ask"]
+
+
+async def test_a_node_that_calls_lab_world_is_offered_the_seams_around_the_call():
+    seams = (await play(PAYING_FAN_OUT).do("view"))["seams"]
+    inside_pay = ["task_start", "side_effect", "side_effect_done", "task_finish", "put_writes", "error"]
+    assert seams["nodes"]["pay"] == inside_pay
+    assert "side_effect" not in seams["nodes"]["pack"]
+
+
+async def crash_inside_pay(seam: str) -> tuple[PlayLab, dict[str, Any]]:
+    """Crash the fan-out at ``seam`` of ``pay`` (a plain ``def`` that calls ``charge``), once ``pack``'s
+    writes are saved; reboot and resume. Returns the lab and the ledger."""
+    lab = play(PAYING_FAN_OUT)
+    with use_recorder(lab.ledger):
+        await lab.do("start", case_id="default")
+        await lab.do("arm_crash", seam=seam, node="pay", after=["put_writes", "pack"])
+        crashed = await lab.do("run")
+        assert (crashed["status"], crashed["crash_point"]["seam"]) == ("crashed", seam)
+        await lab.crash_and_reboot()
+        outcome = await lab.do("resume")
+    assert outcome["values"]["done"] == ["packed", "paid", "shipped"]
+    resumed = (await lab.do("executions"))["last_resume"]
+    assert (resumed["restored"], resumed["rerun"]) == (["pack"], ["pay"])
+    assert await lab.started() == {"pack": 1, "pay": 2, "ship": 1}
+    return lab, await lab.do("ledger")
+
+
+async def test_a_crash_in_a_learner_node_resumes_with_the_right_split_and_a_flagged_double_charge():
+    _, ledger = await crash_inside_pay("task_finish")  # pay charged, its writes not saved
+    assert [row["amount_cents"] for row in ledger["entries"]] == [1250, 1250]
+    (double,) = ledger["duplicates"]
+    assert (double["label"], double["causes"]) == ("charged ×2", ["crash_rerun"])
+
+
+async def test_a_crash_before_a_learner_nodes_charge_leaves_the_request_unsent():
+    _, ledger = await crash_inside_pay("side_effect")
+    assert [row["amount_cents"] for row in ledger["entries"]] == [1250]  # only the re-run's request
+    assert ledger["duplicates"] == []
+
+
+async def test_a_crash_right_after_a_learner_nodes_charge_charges_again_on_resume():
+    lab, ledger = await crash_inside_pay("side_effect_done")
+    assert [row["amount_cents"] for row in ledger["entries"]] == [1250, 1250]
+    (double,) = ledger["duplicates"]
+    assert double["causes"] == ["crash_rerun"]
+    # the process died inside the node; its last words told the page where, and the journal kept it
+    assert [(event["seam"], event["node"]) for event in lab.events_of("crash_point")] == [
+        ("side_effect_done", "pay")
+    ]
+    assert [run["status"] for run in (await lab.do("executions"))["runs"]] == ["crashed", "done"]

@@ -154,6 +154,7 @@ class LabController:
         """Each variant's graph with its lists opted in to ``DeltaChannel``, built when first asked for."""
         self.driver = RunDriver(self)
         self.world.on_call = self.driver.on_external_call
+        self.world.on_call_now = self.driver.on_external_call_now
         self._emit_callback = emit
 
     def graph_for(self, variant: str, storage: str) -> CompiledStateGraph:
@@ -174,9 +175,11 @@ class LabController:
         """End this controller's process for good (CPython's stand-in for ``worker.terminate()``)."""
         await self.driver.terminate()
 
-    async def emit(self, event: dict[str, Any]) -> None:
-        """Send the page one event, numbered (``seq``) and tagged with the open thread."""
-        if not self.process.alive:
+    async def emit(self, event: dict[str, Any], *, last_words: bool = False) -> None:
+        """Send the page one event, numbered (``seq``) and tagged with the open thread. A dead process
+        says nothing more, except its ``last_words``: the crash point of a death met inside a plain
+        ``def`` node, which had to die before it could say where (``RunDriver.on_external_call_now``)."""
+        if not self.process.alive and not last_words:
             return
         self.state.seq += 1
         thread_id = self.state.session.thread_id if self.state.session else None

@@ -137,13 +137,16 @@ class ProcessWorld:
 
     ``on_call(moment, call)`` (set by the controller) is awaited right before each call leaves the
     process (``side_effect``) and right after its answer came back (``side_effect_done``): the two
-    moments *inside* a node that the loop's seams cannot see.
+    moments *inside* a node that the loop's seams cannot see. A call made synchronously (``lab.world``
+    from a plain ``def`` node, :meth:`record_now`) meets the same two moments through ``on_call_now``,
+    which cannot wait: a crash there kills the process at once.
     """
 
     def __init__(self, world: ExternalWorld, process: Process) -> None:
         self.world = world
         self.process = process
         self.on_call: Callable[[str, dict[str, Any]], Awaitable[None]] | None = None
+        self.on_call_now: Callable[[str, dict[str, Any]], None] | None = None
 
     async def charge(self, idempotency_key: str | None, **request: Any) -> ChargeReceipt:
         return await self._call("charge", self.world.charge, idempotency_key, request)
@@ -176,6 +179,15 @@ class ProcessWorld:
         await self.world.add_entries(rows)
 
     def record_now(self, row: dict[str, Any]) -> None:
-        """Record a row decided in this process without waiting (``lab.world``'s synchronous calls)."""
-        self.process.check()
+        """Record a row decided in this process without waiting (``lab.world``'s synchronous calls),
+        between its ``side_effect`` and ``side_effect_done`` moments."""
+        call = {"op": row["kind"], **row}
+        self._meet_now("side_effect", call)
         self.world.record_now(row)
+        self._meet_now("side_effect_done", call)
+
+    def _meet_now(self, moment: str, call: dict[str, Any]) -> None:
+        self.process.check()
+        if self.on_call_now is not None:
+            self.on_call_now(moment, call)
+        self.process.check()  # a crash at this moment killed the process: the node stops here

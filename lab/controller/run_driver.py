@@ -19,6 +19,7 @@ import asyncio
 import contextlib
 import functools
 import time
+from collections.abc import Coroutine
 from typing import Any
 
 from lab.controller import seam_events
@@ -26,9 +27,10 @@ from lab.controller import thread_reading as read
 from lab.controller.actions import RUNNING
 from lab.controller.frames import checkpoint_id_of
 from lab.controller.process import ProcessKilled
+from lab.controller.seam_catalog import SIDE_EFFECT_SEAMS
 from lab.controller.seam_events import seam_payload
 from lab.controller.session import DURABILITIES, LabError, Until, choose, error_payload, refused
-from lab.controller.state import Lab, Run, SeamOf
+from lab.controller.state import CrashPoint, Lab, Run, SeamOf
 from lab.graph import CompiledStateGraph
 from lab.pregel.loop import Seam
 
@@ -41,6 +43,7 @@ class RunDriver:
 
     def __init__(self, lab: Lab) -> None:
         self.lab = lab
+        self._jobs: set[asyncio.Task[None]] = set()  # seams of synchronous world calls, observed later
 
     # -- process death (CPython stand-in for worker.terminate()) --------------------------------------
     async def terminate(self) -> None:
@@ -169,6 +172,16 @@ class RunDriver:
             run.dying.set()
             await self._wait_for(run, crash.waits_for())
             await self._crash_here(run, seam)
+        if crash is not None:
+            await self._wait_for(run, waits_before_node(crash, seam))
+        await self._observe(run, seam)
+        await self._hold_for_crash(run, seam)
+        if seam.name == "step_start" and run.until == "step" and seam.checkpoint_id != run.frame:
+            await self._pause(run, seam)
+
+    async def _observe(self, run: Run, seam: Seam) -> None:
+        """Follow, write down and announce a seam the run went through."""
+        lab = self.lab
         if run.follow is not None:
             await run.follow(seam)
         await seam_events.journal_seam(lab, run, seam)
@@ -177,9 +190,6 @@ class RunDriver:
         run.seen.add((seam.name, seam.node))
         run.progressed.set()
         run.progressed.clear()
-        await self._hold_for_crash(run, seam)
-        if seam.name == "step_start" and run.until == "step" and seam.checkpoint_id != run.frame:
-            await self._pause(run, seam)
 
     async def _wait_for(self, run: Run, after: tuple[SeamOf, ...]) -> None:
         """Hold this seam (its task waits; its siblings go on) until every seam of ``after`` has happened."""
@@ -213,22 +223,75 @@ class RunDriver:
         run = self.lab.state.run
         if run is None:
             return
-        detail = {"op": call["op"]}
-        await self._on_seam(
-            run, Seam(moment, run.step, call["checkpoint_id"], call["node"], call["task_id"], detail)
-        )
+        await self._on_seam(run, call_seam(moment, run, call))
+
+    def on_external_call_now(self, moment: str, call: dict[str, Any]) -> None:
+        """The same two seams inside a node, met *synchronously*: ``lab.world`` called from a plain
+        ``def`` node, which runs without yielding, so nothing here can be awaited. An armed crash
+        fires at once (its ``after`` seams of other nodes were awaited when the node started:
+        :func:`waits_before_node`): the process dies before the node's next line, and the crash is
+        written down and told to the page as its last words. Otherwise the seam is observed as soon
+        as the node lets the event loop run."""
+        run = self.lab.state.run
+        if run is None:
+            return
+        seam = call_seam(moment, run, call)
+        crash = self.lab.state.crash
+        if crash is not None and crash.matches(seam):
+            self._crash_now(run, seam)
+            return
+        run.seen.add((seam.name, seam.node))
+        self._soon(self._observe(run, seam))
+
+    def _soon(self, job: Coroutine[Any, Any, None]) -> None:
+        """Run ``job`` once the running node yields (kept until it ends: the loop holds tasks weakly)."""
+        task = asyncio.ensure_future(job)
+        self._jobs.add(task)
+        task.add_done_callback(self._jobs.discard)
 
     async def _crash_here(self, run: Run, seam: Seam) -> None:
-        point = {"seam": seam.name, "node": seam.node, "step": seam.step, "checkpoint_id": seam.checkpoint_id}
+        point = crash_point(seam)
+        await self._tell_crash(run, point)
+        self.lab.state.crash_report = point
+        self.lab.process.kill()
+        _settle(run, {"status": "crashed", "crash_point": point})
+        await self.lab.process.freeze()
+
+    def _crash_now(self, run: Run, seam: Seam) -> None:
+        point = crash_point(seam)
+        run.dying.set()
+        self.lab.state.crash_report = point
+        self.lab.process.kill()
+        _settle(run, {"status": "crashed", "crash_point": point})
+        self._soon(self._tell_crash(run, point, last_words=True))
+
+    async def _tell_crash(self, run: Run, point: dict[str, Any], *, last_words: bool = False) -> None:
+        """Write the crash in the journal and tell the page where it happened (it kills the worker)."""
         lab = self.lab
         await lab.journal.append(
             run.thread_id, {"type": "crash", "run": run.number, **point, "at": time.time()}
         )
-        await lab.emit({"type": "crash_point", "run": run.number, **point})
-        lab.state.crash_report = point
-        lab.process.kill()
-        _settle(run, {"status": "crashed", "crash_point": point})
-        await lab.process.freeze()
+        await lab.emit({"type": "crash_point", "run": run.number, **point}, last_words=last_words)
+
+
+def call_seam(moment: str, run: Run, call: dict[str, Any]) -> Seam:
+    """The seam of a node's call to the outside world (``side_effect`` or ``side_effect_done``)."""
+    return Seam(moment, run.step, call["checkpoint_id"], call["node"], call["task_id"], {"op": call["op"]})
+
+
+def crash_point(seam: Seam) -> dict[str, Any]:
+    """Where a crash happened, as the journal, the page and the crash report say it."""
+    return {"seam": seam.name, "node": seam.node, "step": seam.step, "checkpoint_id": seam.checkpoint_id}
+
+
+def waits_before_node(crash: CrashPoint, seam: Seam) -> tuple[SeamOf, ...]:
+    """The seams the crash's node waits for when it starts (``task_start``): for a crash at a seam
+    inside the node (``side_effect``, ``side_effect_done``), the ``after`` seams of other nodes. A
+    node that calls the outside world synchronously cannot wait there, so it waits before it runs;
+    for one that awaits its calls, the crash's own seam then finds them already seen."""
+    if seam.name != "task_start" or crash.seam not in SIDE_EFFECT_SEAMS or crash.node != seam.node:
+        return ()
+    return tuple(after for after in crash.waits_for() if after[1] != seam.node)
 
 
 def _settle(run: Run, outcome: dict[str, Any]) -> None:

@@ -6,8 +6,9 @@ swap itself. While :func:`langgraph_resolves_to_lab` is active, a meta-path find
 named after LangGraph's that holds the lab module's names (so ``from langgraph.graph import
 StateGraph`` gives ``lab.graph.StateGraph`` itself); any other ``langgraph`` module is refused by
 name, and so is a client of the network or of an LLM (:data:`NETWORK_MODULES`). Where
-``langchain_core`` is not installed (the browser), ``langchain_core.messages`` is answered by
-``lab.messages`` the same way (:data:`STAND_INS`). Nothing of
+``langchain_core`` is not installed (the browser), ``langchain_core.messages`` and
+``langchain_core.runnables`` are answered by ``lab`` the same way, and ``typing_extensions`` by
+``typing`` (:data:`STAND_INS`). Nothing of
 ``lab`` is changed, and on exit ``sys.modules`` is as it was: in CPython tests,
 where real LangGraph is the oracle, its modules are put back untouched.
 """
@@ -51,11 +52,18 @@ A lab module that does not exist yet (``lab.graph.message`` before ``MessagesSta
 missing, so its import is refused by name like any other."""
 
 
-STAND_INS: dict[str, str | None] = {"langchain_core": None, "langchain_core.messages": "lab.messages"}
+STAND_INS: dict[str, str | None] = {
+    "langchain_core": None,
+    "langchain_core.messages": "lab.messages",
+    "langchain_core.runnables": "lab.runnables",
+    "typing_extensions": "typing",
+}
 """Modules a LangGraph program imports besides ``langgraph`` that lab stands in for *only where they
 are not installed* (the browser): ``from langchain_core.messages import HumanMessage`` gives
-``lab.messages``' classes there; where ``langchain_core`` is installed, it is imported itself (and
-``lab.messages`` gives its classes too)."""
+``lab.messages``' classes there, ``from langchain_core.runnables import RunnableConfig`` the type of
+``lab.runnables``, and ``from typing_extensions import TypedDict`` (LangGraph's docs import it so) the
+standard library's ``typing``, whose names it backports. Where a package is installed, it is imported
+itself (and ``lab.messages`` gives its classes too)."""
 
 
 NETWORK_MODULES = frozenset(

@@ -135,14 +135,16 @@ def _is_call_of(node: ast.AST, methods: Collection[str]) -> bool:
 
 
 def example_input(tree: ast.Module) -> Any:
-    """The first argument of the program's first ``.invoke(...)`` (or ``stream``), anywhere in it, when
-    it is a literal (tuples become lists: JSON data); ``None`` otherwise."""
+    """The first literal first argument of an ``.invoke(...)`` (or ``stream``) in the program (tuples
+    become lists: JSON data); ``None`` if there is none. A call whose input is computed (a node that
+    invokes a subgraph with its ``state``) is passed over."""
     for node in ast.walk(tree):
         if _is_call_of(node, INPUT_CALLS) and node.args:
             try:
                 return json.loads(json.dumps(ast.literal_eval(node.args[0])))
             except (ValueError, TypeError, SyntaxError, RecursionError):
-                return None
+                continue
+    return None
     return None
 
 

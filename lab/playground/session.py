@@ -18,10 +18,11 @@ lab (Step/Run, crash at a seam, resume, interrupts, time travel, the ledger) ser
   of every super-step (the profile's run hook), so requests made by an earlier, killed process
   count, and a double charge is flagged as in the AML lab;
 - **what the crash picker offers**: a node interrupts if its code names ``interrupt`` (read from its
-  code object, not run), and the diagram marks a node whose code names ``charge`` / ``send_email``
-  (``paid``). Such a node is not offered the two ``side_effect`` seams: those are awaited around an
-  *async* call to the world, and ``lab.world`` is called synchronously; its ``task_finish`` (the
-  request made, the writes not yet saved) is the crash that repeats the request on resume;
+  code object, not run), and a node whose code names ``charge`` / ``send_email`` calls the outside
+  world (``calls_out``, ``paid`` on the diagram), so it is offered the two ``side_effect`` seams:
+  right before the request leaves and right after it was recorded. ``lab.world`` is called
+  synchronously, so the controller meets them synchronously (``ProcessWorld.record_now``): a crash
+  there kills the process before the node's next line;
 - **the input** a new thread starts with is the JSON the learner gave (or the program's own
   ``invoke`` example, :func:`lab.playground.program.example_input`).
 """
@@ -145,7 +146,8 @@ def playground_profile(
 
     def traits(name: str, function: Callable[..., Any]) -> dict[str, Any]:
         calls = node_calls(function)
-        return {"calls_out": False, "interrupts": "interrupt" in calls, "paid": bool(calls & WORLD_CALLS)}
+        calls_out = bool(calls & WORLD_CALLS)
+        return {"calls_out": calls_out, "interrupts": "interrupt" in calls, "paid": calls_out}
 
     profile = graph_profile(build, case_input=lambda case_id: given_input, enter_run=follow)
     return replace(profile, node_traits=traits)

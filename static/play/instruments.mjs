@@ -235,7 +235,8 @@ export function mountInstruments({ onProblem, show }) {
       $("#play-panels").hidden = false;
     }
     Object.assign(model, { selectedId: null, detail: null, follow: true, branchLeaf: null, catalog: null });
-    await commands.act("start", { case_id: "default", durability: $("#play-durability").value });
+    model.choices.durability = $("#play-durability").value; // the run command reads it (commands.mjs)
+    await commands.act("start", { case_id: "default", durability: model.choices.durability });
     await located(actions.run);
     return { problem: null };
   }

@@ -2,7 +2,8 @@
  * The playground page (/play, /play?lang=zh): a learner's LangGraph program in a code editor beside
  * the lab's instruments.
  *
- * - The editor is CodeMirror 6, bundled at build time into ./editor.mjs (site_build/play.py).
+ * - The editor is CodeMirror 6, bundled at build time into ./editor.mjs (site_build/play.py), imported
+ *   once the lab's worker has started booting, so Python's boot and the bundle's load overlap.
  * - The gallery (./gallery.json, written at build time from gallery/) opens a program.
  * - The challenges (./challenges.mjs, ./challenges.json): goal levels checked by crashing and
  *   resuming the learner's code; `?challenge=<id>` opens one.
@@ -15,9 +16,8 @@
 
 import { LANGS, lang, onLangChange, say, setLang, t, translateDom } from "../i18n.mjs";
 import { mountChallenges } from "./challenges.mjs";
-import { createEditor } from "./editor.mjs";
 import { mountInstruments } from "./instruments.mjs";
-import { programFragment, programFromFragment, ShareError } from "./share.mjs";
+import { FRAGMENT_KEY, programFragment, programFromFragment, ShareError } from "./share.mjs";
 
 const $ = (selector) => document.querySelector(selector);
 
@@ -27,8 +27,9 @@ translateDom(document);
 
 const instruments = $("#play-instruments");
 const editorHost = $("#play-editor");
-const editor = createEditor(editorHost, { label: t("play.editorLabel"), describedBy: "play-keys" });
-editorHost.dataset.state = "ready";
+/** @type {ReturnType<import("./editor.mjs").createEditor>} CodeMirror, loaded once Python boots */
+let editor;
+const galleryLoad = fetch(new URL("./gallery.json", import.meta.url));
 
 /** @type {{id: string, title: Record<string, string>, about: Record<string, string>, source: string}[]} */
 let gallery = [];
@@ -115,6 +116,14 @@ function showProblem(problem) {
 }
 
 const lab = mountInstruments({ onProblem: showProblem, show });
+// Python boots first, so the editor's bundle and the gallery load while it does (a returning visit
+// opens as fast as the lab page); a page opened from a shared link boots it at the first Run instead
+// (someone else's program: nothing of Python loads until the learner asks).
+const fromLink = new URLSearchParams(location.hash.replace(/^#/, "")).has(FRAGMENT_KEY);
+if (!fromLink) lab.boot();
+const { createEditor } = await import("./editor.mjs");
+editor = createEditor(editorHost, { label: t("play.editorLabel"), describedBy: "play-keys" });
+editorHost.dataset.state = "ready";
 
 const challengeList = await fetch(new URL("./challenges.json", import.meta.url)).then((r) => r.json());
 const challenges = mountChallenges({
@@ -172,14 +181,12 @@ onLangChange(() => {
   }
 });
 
-const response = await fetch(new URL("./gallery.json", import.meta.url));
-gallery = await response.json();
+gallery = await (await galleryLoad).json();
 fillGallery();
 if (!(await openSharedProgram())) {
   if (!challenges.openFromUrl()) {
     picker.value = gallery[0].id;
     openFromGallery();
   }
-  lab.boot(); // a shared program's page boots Python at its first Run (instruments.mjs)
 }
 document.body.dataset.ready = "true";

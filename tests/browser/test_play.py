@@ -2,18 +2,24 @@
 with line numbers, the gallery opens a program, a shared link reproduces the program and runs nothing
 until Run is pressed, and the page speaks Chinese with ``?lang=zh`` (these need no Python: each gets an
 empty profile, ``no_python``). Then the instruments, on the returning learner's profile: a gallery
-program runs to its end with LangGraph's values, a crash at a seam of a node the learner wrote resumes
-with the right restored / re-run split and a flagged double charge, an infinite loop is stopped (the
-worker killed and replaced), the line of a failing node is marked in the editor, and so is a `def` node
-that calls a subgraph (refused over the browser's saver)."""
+program runs to its end with LangGraph's values (the AML graph as code too), a crash at a seam of a node
+the learner wrote (before or right after its lab.world charge, or before its writes are saved) resumes
+with the right restored / re-run split and the charges it should leave, LangGraph's docs persistence
+example is pasted, run, crashed, resumed and travelled in English and Chinese, an infinite loop is
+stopped (the worker killed and replaced), the line of a failing node is marked in the editor, and so is
+a `def` node that calls a subgraph (refused over the browser's saver)."""
 
 import json
+import re
 
 import pytest
 from playwright.sync_api import Page, expect
 
+from gallery import GALLERY
 from tests.browser.lab_page import wait_until
+from tests.langgraph_docs_examples import PERSISTENCE
 
+CHINESE = re.compile(r"[\u4e00-\u9fff]")
 PROGRAM = "from langgraph.graph import StateGraph\n\n# shared: 你好\nx = 1\n"
 
 
@@ -122,6 +128,14 @@ def test_the_page_speaks_chinese_with_lang_zh(page: Page, site: str) -> None:
 
 
 # -- the instruments (Python boots: the returning learner's profile) ------------------------------------
+
+ASKING_PROGRAMS = {
+    "charge_before_interrupt",
+    "charge_after_interrupt",
+    "subgraph_interrupt",
+    "aml_investigation",
+}
+"""The gallery programs whose run stops at an interrupt() before it ends."""
 
 PAYING_FAN_OUT = """\
 import operator
@@ -242,13 +256,27 @@ def test_a_gallery_program_runs_to_its_end_with_langgraphs_values(page: Page, si
     expect(page.locator("#checkpoints tbody tr")).to_have_count(3)  # input, loop step 0, chatbot
 
 
-def test_a_crash_in_a_learners_node_resumes_with_the_right_split(page: Page, site: str) -> None:
+@pytest.mark.parametrize(
+    ("seam", "charged"),
+    [
+        ("side_effect", [1250]),  # before the request left: only the re-run's charge
+        ("side_effect_done", [1250, 1250]),  # right after it: the re-run charges again
+        ("task_finish", [1250, 1250]),  # pay's writes computed, not saved: the same
+    ],
+)
+def test_a_crash_in_a_learners_node_resumes_with_the_right_split(
+    page: Page, site: str, seam: str, charged: list[int]
+) -> None:
     open_instruments(page, site)
     run_program(page, PAYING_FAN_OUT)
     expect(page.locator("#play-load-notes")).to_contain_text("Lines 37–37")
+    page.locator(f"#crash-seams input[data-seam='{seam}']").check()
+    offered = page.locator("#crash-node option").evaluate_all("options => options.map(o => o.value)")
+    inside_calls = seam.startswith("side_effect")  # only pay calls lab.world: only pay meets them
+    assert offered == (["", "pay"] if inside_calls else ["", "pack", "pay", "ship"])
     first_worker = worker(page)
-    controller(page, "arm_crash", {"seam": "task_finish", "node": "pay", "after": ["put_writes", "pack"]})
-    run_program(page, until=("crashed", "resumable"))  # the same program: a new thread, the crash armed
+    controller(page, "arm_crash", {"seam": seam, "node": "pay", "after": ["put_writes", "pack"]})
+    run_program(page, until=("crashed",))  # the same program: a new thread, the crash armed
     replaced(page, first_worker, "the next worker to take over")
     wait_until(
         page, lambda: page.locator("button[data-action='resume']").is_enabled(), "Resume to be offered"
@@ -262,9 +290,9 @@ def test_a_crash_in_a_learners_node_resumes_with_the_right_split(page: Page, sit
     ledger = controller(page, "ledger")
     thread_id = page.evaluate("() => window.labView.session.thread_id")
     mine = [row for row in ledger["entries"] if row["thread_id"] == thread_id]
-    assert [row["amount_cents"] for row in mine] == [1250, 1250]
-    assert any(d["causes"] == ["crash_rerun"] for d in ledger["duplicates"])
-    expect(page.locator("#ledger")).to_contain_text("×2")
+    assert [row["amount_cents"] for row in mine] == charged
+    doubled = [d for d in ledger["duplicates"] if d["causes"] == ["crash_rerun"]]
+    assert bool(doubled) == (len(charged) == 2)
 
 
 def test_an_infinite_loop_is_stopped_by_killing_the_worker(page: Page, site: str) -> None:
@@ -333,3 +361,106 @@ def test_a_def_node_calling_a_subgraph_is_refused_at_its_line(page: Page, site: 
     expect(problem).to_contain_text("(node 'call': `sub.invoke(...)`) over IndexedDBSaver")
     expect(problem).to_contain_text("await sub.ainvoke(...)")
     expect(page.locator(".cm-line[data-problem-line='17']")).to_be_visible()
+
+
+STOPPED = ("done", "waiting", "error")
+"""The phases a run of a gallery program stops in."""
+
+
+def drive_to_the_end(page: Page) -> list[str]:
+    """From a run that stopped, answer each interrupt with Approve and resume after each failure (what
+    the program's own ``__main__`` does on LangGraph) until the thread is done; the phases it went
+    through."""
+    wait_until(page, lambda: idle(page) and phase(page) in STOPPED, "the run to stop")
+    phases = [phase(page)]
+    while phases[-1] != "done" and len(phases) < 6:
+        action = {"waiting": "approve", "error": "resume"}[phases[-1]]
+        page.locator(f"#play-instruments button[data-action='{action}']").click()
+        wait_until(page, lambda: not idle(page) or phase(page) != phases[-1], f"{action} to start")
+        wait_until(page, lambda: idle(page) and phase(page) in STOPPED, "the run to stop")
+        phases.append(phase(page))
+    return phases
+
+
+@pytest.mark.parametrize("program", [entry.id for entry in GALLERY])
+def test_each_gallery_program_runs_to_its_end(page: Page, site: str, program: str) -> None:
+    open_instruments(page, site)
+    page.select_option("#play-gallery", program)
+    run_program(page, until=STOPPED)
+    phases = drive_to_the_end(page)
+    assert phases[-1] == "done", (phases, page.locator("#error-line").inner_text())
+    assert page.locator("#play-problem").is_hidden() or program == "fan_out_failing_branch"
+    assert ("error" in phases) == (program == "fan_out_failing_branch")  # its stock branch fails once
+    assert ("waiting" in phases) == (program in ASKING_PROGRAMS)
+
+
+def test_the_aml_graph_as_code_runs_to_its_end(page: Page, site: str) -> None:
+    open_instruments(page, site)
+    page.select_option("#play-gallery", "aml_investigation")
+    run_program(page, until=STOPPED)
+    assert phase(page) == "waiting"
+    expect(page.locator("#play-question")).to_contain_text("File a SAR for S-1001?")
+    assert drive_to_the_end(page)[-1] == "done"  # Approve
+    values = controller(page, "state")["values"]
+    assert (values["typology"], values["outcome"], values["approved"]) == ("structuring", "SAR filed", True)
+    thread_id = page.evaluate("() => window.labView.session.thread_id")
+    mine = [row for row in controller(page, "ledger")["entries"] if row["thread_id"] == thread_id]
+    assert [(row["kind"], row["node"], row["amount_cents"]) for row in mine] == [
+        ("charge", "fetch_transactions", 250),
+        ("email", "file_sar", 0),
+    ]
+
+
+def frame_values(page: Page) -> dict:
+    return json.loads(page.locator("#inspect-state").inner_text())
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_langgraphs_docs_persistence_example_runs_crashes_resumes_and_travels(
+    page: Page, site: str, lang: str
+) -> None:
+    """A newcomer pastes the docs' example (tests/langgraph_docs_examples.py), runs it, crashes its
+    second node with the crash panel, resumes, and travels its frames, in English or Chinese."""
+    open_play(page, f"{site}/play?lang={lang}")
+    wait_until(page, lambda: python_ready(page), "the playground's Python process to be ready")
+    type_program(page, PERSISTENCE)
+    run_program(page)
+    assert page.locator("#play-problem").is_hidden()
+    skipped = {"en": "Lines 30–39 drive the graph", "zh": "第 30–39 行在顶层驱动图"}[lang]
+    expect(page.locator("#play-load-notes")).to_contain_text(skipped)
+    assert controller(page, "state")["values"] == {"foo": "b", "bar": ["a", "b"]}
+    expect(page.locator("#checkpoints tbody tr")).to_have_count(4)  # input, step 0, node_a, node_b
+
+    # durability "sync": node_a's checkpoint is saved before node_b starts ("async" may still be saving
+    # it when node_b dies: the resume then restores node_a from its pending writes instead)
+    page.select_option("#play-durability", "sync")
+    page.locator("#crash-seams input[data-seam='task_finish']").check()  # node_b ran, its writes unsaved
+    page.select_option("#crash-node", "node_b")
+    page.locator("#crash button[data-action='arm']").click()
+    expect(page.locator("#crash-armed")).to_have_class(re.compile("is-armed"))
+    first_worker = worker(page)
+    run_program(page, until=("crashed", "resumable"))  # Run again: a new thread of the same program
+    replaced(page, first_worker, "the next worker to take over")
+    resume = page.locator("#play-run-controls button[data-action='resume']")
+    wait_until(page, lambda: resume.is_enabled(), "Resume to be offered")
+    report = page.locator("#crash-report").inner_text()
+    assert bool(CHINESE.search(report)) == (lang == "zh"), report
+    resume.click()
+    wait_until(page, lambda: phase(page) == "done" and idle(page), "the resume")
+    executions = controller(page, "executions")
+    resumed = executions["last_resume"]
+    assert (resumed["restored"], resumed["rerun"]) == ([], ["node_b"]), (report, executions)
+    started = {node: count["started"] for node, count in executions["nodes"].items()}
+    assert started == {"__start__": 1, "node_a": 1, "node_b": 2}  # node_b ran twice, node_a once
+    assert controller(page, "state")["values"] == {"foo": "b", "bar": ["a", "b"]}
+
+    page.locator("button[data-action='first']").click()
+    expect(page.locator("#scrubber")).to_have_value("0")
+    expect(page.locator("#inspect-next")).to_have_text("__start__")
+    assert frame_values(page) == {"bar": []}  # the input frame, as in the docs' history
+    page.locator("button[data-action='next']").click()
+    page.locator("button[data-action='next']").click()
+    expect(page.locator("#inspect-next")).to_have_text("node_b")
+    assert frame_values(page) == {"foo": "a", "bar": ["a"]}  # after node_a, as the docs' history shows
+    position = page.locator("#scrubber-position").inner_text()
+    assert bool(CHINESE.search(position)) == (lang == "zh"), position

@@ -200,6 +200,14 @@ class Trace:
                 return snap.config
         raise LookupError(f"no checkpoint with {match}")
 
+    def adopt(self, app: Any, thread_ids: Any) -> None:
+        """Trace threads a program ran by itself (the gallery's: ``app`` compiled with its own saver,
+        which becomes this trace's), so :meth:`finish` appends their histories."""
+        self.saver = app.checkpointer
+        self._checkpointed.add(id(app))
+        for tid in thread_ids:
+            self._apps.setdefault(str(tid), app)
+
     # --- finishing ----------------------------------------------------------------------------
 
     def finish(self) -> dict[str, Any]:
