@@ -40,6 +40,11 @@ ALLOWED = {
         "the playground's Run is off while its own click loads the program (no second load meanwhile)"
     ),
     ("play/play.mjs", '$("#play-run").disabled = false;'): "... and back on when that load answers",
+    ("play/challenges.mjs", "button.disabled = true;"): (
+        "a challenge's Check my code is off while its own check is in flight (the check crashes and "
+        "resumes the learner's program in the worker; no second check meanwhile)"
+    ),
+    ("play/challenges.mjs", "button.disabled = false;"): "... and back on when that check answers",
     ("lesson/runner.mjs", "for (const button of view.doButtons) button.disabled = true;"): (
         "a lesson step's Do buttons are off while the step's own command is in flight"
     ),
