@@ -45,18 +45,18 @@ GALLERY: tuple[GalleryProgram, ...] = (
     ),
     GalleryProgram(
         "charge_before_interrupt",
-        {"en": "A charge before interrupt()", "zh": "interrupt() 之前扣款"},
+        {"en": "A charge before interrupt()", "zh": "interrupt() 之前扣费"},
         {
             "en": "The node charges, then asks: on resume it re-runs from its first line and charges again.",
-            "zh": "节点先扣款再提问：恢复时节点从第一行重跑，又扣一次款。",
+            "zh": "节点先扣费再提问：恢复时节点从第一行重跑，又扣一次费。",
         },
     ),
     GalleryProgram(
         "charge_after_interrupt",
-        {"en": "The charge after interrupt(), with a key", "zh": "interrupt() 之后扣款，带幂等键"},
+        {"en": "The charge after interrupt(), with a key", "zh": "interrupt() 之后扣费，带幂等键"},
         {
             "en": "Ask first, charge after the answer, with an idempotency key that names the operation.",
-            "zh": "先提问，得到回答后再扣款，幂等键写明是哪一笔业务。",
+            "zh": "先提问，得到回答后再扣费，幂等键写明是哪一笔业务。",
         },
     ),
     GalleryProgram(

@@ -1,7 +1,7 @@
 """The Chinese texts keep one word per term (issue 27): narratives/zh/glossary.toml names it, and every
-zh text - the lessons and pages (narratives/zh/), the UI catalogue (static/i18n/zh*.mjs) and the
-playground's challenges (gallery/challenges/challenges.toml) - uses it and none of the variants the
-glossary rejects."""
+zh text - the lessons and pages (narratives/zh/), the UI catalogue (static/i18n/zh*.mjs), the
+playground's challenges (gallery/challenges/challenges.toml) and its gallery's titles
+(gallery/__init__.py) - uses it and none of the variants the glossary rejects."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ GLOSSARY = tomllib.loads((ROOT / "narratives" / "zh" / "glossary.toml").read_tex
 ZH_TEXTS = sorted(
     [path for path in (ROOT / "narratives" / "zh").rglob("*") if path.suffix in (".toml", ".html")]
     + list((ROOT / "static" / "i18n").glob("zh*.mjs"))
-    + [ROOT / "gallery" / "challenges" / "challenges.toml"]
+    + [ROOT / "gallery" / "challenges" / "challenges.toml", ROOT / "gallery" / "__init__.py"]
 )
 ZH_TEXTS = [path for path in ZH_TEXTS if path.name != "glossary.toml"]
 
