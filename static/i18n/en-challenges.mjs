@@ -21,6 +21,7 @@ export const enChallenges = {
   "challenge.solutionLabel": "A solution",
   "challenge.solved": "solved",
   "challenge.failed": "The check could not run: {message}",
+  "challenge.stopped": "Stop ended it: the lab's worker was killed and another took over",
   "py.play.challenge.passed.ask_before_buying": "Passed: the approved purchase was charged once although the node ran again after the crash, and the rejected one was not charged.",
   "py.play.challenge.passed.business_key": "Passed: after the crash the node ran again and sent the same key, so the API answered with the first receipt: one charge per order.",
   "py.play.challenge.passed.email_once": "Passed: the failure was retried and the email went out once.",

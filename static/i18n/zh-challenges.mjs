@@ -21,6 +21,7 @@ export const zhChallenges = {
   "challenge.solutionLabel": "一个答案",
   "challenge.solved": "已完成",
   "challenge.failed": "检查无法运行：{message}",
+  "challenge.stopped": "“停止”结束了它：实验室的 worker 被结束，另一个接手",
   "py.play.challenge.passed.ask_before_buying": "通过：批准的购买只扣费一次，尽管崩溃后节点又运行了一次；驳回的购买没有扣费。",
   "py.play.challenge.passed.business_key": "通过：崩溃后节点再次运行，发出了同一个键，API 返回了第一次的回执：每个订单只扣费一次。",
   "py.play.challenge.passed.email_once": "通过：失败已重试，邮件只发了一封。",

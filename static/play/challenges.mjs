@@ -116,7 +116,9 @@ export function mountChallenges({ challenges, editor, check, showProblem, onOpen
       showProblem(answer.problem ?? null);
       if (answer.passed) rememberSolved(open.id);
     } catch (error) {
-      verdict = { passed: false, failed: error.message ?? String(error) };
+      // Stop killed the worker mid-check (its node never returned): say so in the page's language
+      const stopped = error?.type === "Terminated";
+      verdict = { passed: false, failed: stopped ? t("challenge.stopped") : (error.message ?? String(error)) };
     } finally {
       button.disabled = false;
       render();

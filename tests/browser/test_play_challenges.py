@@ -74,5 +74,5 @@ def test_stop_ends_a_check_stuck_in_a_node_that_never_returns(page: Page, site: 
     page.click("#play-stop")
     result = page.locator("#play-check-result")
     expect(result).to_have_attribute("data-passed", "false", timeout=60_000)
-    expect(result).to_contain_text("The check could not run")
+    expect(result).to_contain_text("The check could not run: Stop ended it")
     expect(page.locator("#play-check")).to_be_enabled()
