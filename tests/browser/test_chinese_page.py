@@ -55,6 +55,7 @@ KEPT_AS_IS = {
     *["__resume__", "__interrupt__", "__error__", "__no_writes__"],
     # LangGraph's and the lab's names: the API, the key format, formats, a key on the keyboard
     *["LangGraph", "Python", "Pyodide", "interrupt", "thread", "task", "msgpack", "IndexedDB", "JSON"],
+    "DeltaChannel",  # LangGraph's opt-in channel the storage bill compares with (a class name)
     *["Approve", "Reject", "Home"],  # the officer's buttons (named so in the status line), a key
     *["misplaced", "task-key", "fixed", "subgraph", "sync", "async", "exit"],  # variants and durability modes
     *["brief_officer", "sign"],  # the nodes of the subgraph variant's review subgraph
