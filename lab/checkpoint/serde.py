@@ -291,25 +291,25 @@ def _to_ext(obj: Any) -> Any:
     return _typed(obj, _pack_compiled)
 
 
-_idle = threading.local()
-"""Each thread's idle ``msgpack.Packer`` (``_idle.packer``), kept for reuse: making a packer costs
-~8 times as much as packing a small value. A packer is busy while it packs (and ``_to_ext`` packs
-nested payloads), so a nested call makes another one; the last one to finish stays."""
+_idle_packers: list[msgpack.Packer] = []
+"""Idle ``msgpack.Packer`` objects, kept for reuse: making a packer costs ~8 times as much as packing
+a small value. A packer is busy while it packs (``_to_ext`` packs nested payloads, and another thread
+may pack at the same time), so each call takes one from here, or makes one, and puts it back when it
+is done (``list.pop`` and ``list.append`` are atomic). There are never more than calls at once."""
 
 
 def _pack_compiled(obj: Any) -> bytes:
     """``obj`` packed by msgpack's own ``Packer`` (its C extension on CPython)."""
-    packer = getattr(_idle, "packer", None)
-    if packer is None:
+    try:
+        packer = _idle_packers.pop()
+    except IndexError:
         # strict_types: a tuple (or a dict subclass...) is not silently packed as an array (or a
         # map) but handed to _to_ext, which decides what it becomes.
         packer = msgpack.Packer(default=_to_ext, strict_types=True, use_bin_type=True)
-    else:
-        _idle.packer = None
     try:
         return packer.pack(obj)  # on error the packer empties its buffer, so it stays reusable
     finally:
-        _idle.packer = packer
+        _idle_packers.append(packer)
 
 
 def _pack_checked(obj: Any) -> bytes:
