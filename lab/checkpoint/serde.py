@@ -205,8 +205,9 @@ value: how tuples, sets and registered types are stored)."""
 def _may_nest_too_deep(packed: bytes) -> bool:
     """Could these bytes hold containers nested more than ``MAX_DEPTH`` deep? Not if they hold at most
     ``MAX_DEPTH`` bytes a container's header may start with: each container has one such byte (other
-    bytes may look like one too, so this only rules values out), and nesting needs containers."""
-    return len(packed) > MAX_DEPTH and len(packed.translate(None, _NOT_CONTAINER_HEADERS)) > MAX_DEPTH
+    bytes may look like one too, so this only rules values out), and nesting needs containers. (Bytes
+    no longer than ``MAX_DEPTH`` cannot: ``_pack_checked`` asks only about longer ones.)"""
+    return len(packed.translate(None, _NOT_CONTAINER_HEADERS)) > MAX_DEPTH
 
 
 # --- saving -----------------------------------------------------------------------------------
@@ -321,7 +322,9 @@ def _pack_checked(obj: Any) -> bytes:
         if _path_too_deep(obj) is None:
             raise
         packed = None
-    if packed is None or (_may_nest_too_deep(packed) and _path_too_deep(obj) is not None):
+    if packed is None or (
+        len(packed) > MAX_DEPTH and _may_nest_too_deep(packed) and _path_too_deep(obj) is not None
+    ):
         raise TooDeep(f"containers nest more than {MAX_DEPTH} deep")
     return packed
 
