@@ -1,6 +1,7 @@
 """Per-super-step time of lab + InMemorySaver against langgraph + its InMemorySaver.
 
-Not a test: run it by hand (``python bench/superstep.py``). Both runtimes run the same 10-node
+Not a test: run it by hand from the repository root (``python bench/superstep.py``; it puts the
+root on ``sys.path`` itself, so no ``PYTHONPATH`` is needed). Both runtimes run the same 10-node
 linear graph with ``durability="sync"`` in one process, interleaved round by round so machine
 noise hits both alike; the figure is the ratio of medians.
 """
@@ -11,8 +12,12 @@ import argparse
 import importlib
 import operator
 import statistics
+import sys
 import time
+from pathlib import Path
 from typing import Annotated, TypedDict
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # (the repository root: ``lab``)
 
 NODES = 10
 

@@ -137,6 +137,16 @@ def test_get_next_version_format_and_integer_part() -> None:
     assert saver.get_next_version(first, None) != second  # the random tail differs
 
 
+@pytest.mark.parametrize("tail", [0.6504408871261921, 0.5, 0.1, 1.5e-05, 3e-17, 0.0])
+def test_a_versions_random_tail_is_written_as_langgraph_writes_it(
+    tail: float, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """LangGraph's ``InMemorySaver`` formats the tail with ``:016``; the lab writes it another way
+    (faster), which must give the same text, short and exponent forms included."""
+    monkeypatch.setattr("lab.checkpoint.core.random.random", lambda: tail)
+    assert InMemorySaver().get_next_version(6, None) == f"{7:032}.{tail:016}"
+
+
 # --- put / get_tuple ---------------------------------------------------------------------------
 
 

@@ -24,6 +24,7 @@ async twin call it, as LangGraph's ``InMemorySaver`` does.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Iterator, Sequence
@@ -106,6 +107,11 @@ def _enriched_metadata(config: Config, metadata: CheckpointMetadata) -> dict[str
     return result
 
 
+@functools.cache  # (asked on every save: a class's methods do not change)
+def _overridden(saver_class: type, method: str) -> bool:
+    return getattr(saver_class, method) is not getattr(CheckpointSaver, method)
+
+
 def _checkpoint_config(thread_id: str, checkpoint_ns: str, checkpoint_id: str) -> Config:
     return {
         "configurable": {
@@ -145,7 +151,7 @@ class CheckpointSaver(BaseCheckpointSaver):
         methods of LangGraph's ``InMemorySaver`` call its sync ones: a saver that changes only
         ``put`` (say) is used by the async API too. (The sync API calls the sync methods:
         ``lab.pregel.sync_saver``.)"""
-        return getattr(type(self), method) is not getattr(CheckpointSaver, method)
+        return _overridden(type(self), method)
 
     def _run(self, coro: Coroutine[Any, Any, T]) -> T:
         """Run a coroutine that never suspends, without an event loop."""
@@ -221,7 +227,7 @@ class CheckpointSaver(BaseCheckpointSaver):
         of a fork differ from the original branch's, so their blobs never share a key.
         """
         integer = 0 if current is None else int(str(current).partition(".")[0])
-        return f"{integer + 1:032}.{random.random():016}"
+        return f"{integer + 1:032}.{repr(random.random()).zfill(16)}"  # (what :016 writes, faster)
 
     # --- writing ------------------------------------------------------------------------------
 
@@ -256,7 +262,7 @@ class CheckpointSaver(BaseCheckpointSaver):
                 "checkpoint_ns": checkpoint_ns,
                 "channel": channel,
                 "version": version,
-                "value": self._blob(values, channel),
+                "value": EMPTY if channel not in values else self._blob(values[channel], channel),
             }
             for channel, version in new_versions.items()
         ]
@@ -305,11 +311,9 @@ class CheckpointSaver(BaseCheckpointSaver):
             )
         await self.storage.put(writes=rows)
 
-    def _blob(self, values: dict[str, Any], channel: str) -> TypedValue:
-        """What a checkpoint stores for one channel: its value, the delta sentinel, or empty."""
-        if channel not in values:
-            return EMPTY
-        value = values[channel]
+    def _blob(self, value: Any, channel: str) -> TypedValue:
+        """What a checkpoint stores for a channel that has a value: it, or the delta sentinel.
+        (A channel without a value stores ``EMPTY``.)"""
         return DELTA if isinstance(value, DeltaSentinel) else self._dump(value, "channel {!r}", channel)
 
     def _dump(self, value: Any, what: str, *names: Any) -> TypedValue:

@@ -205,8 +205,9 @@ value: how tuples, sets and registered types are stored)."""
 def _may_nest_too_deep(packed: bytes) -> bool:
     """Could these bytes hold containers nested more than ``MAX_DEPTH`` deep? Not if they hold at most
     ``MAX_DEPTH`` bytes a container's header may start with: each container has one such byte (other
-    bytes may look like one too, so this only rules values out), and nesting needs containers."""
-    return len(packed) > MAX_DEPTH and len(packed.translate(None, _NOT_CONTAINER_HEADERS)) > MAX_DEPTH
+    bytes may look like one too, so this only rules values out), and nesting needs containers. (Bytes
+    no longer than ``MAX_DEPTH`` cannot: ``_pack_checked`` asks only about longer ones.)"""
+    return len(packed.translate(None, _NOT_CONTAINER_HEADERS)) > MAX_DEPTH
 
 
 # --- saving -----------------------------------------------------------------------------------
@@ -291,25 +292,25 @@ def _to_ext(obj: Any) -> Any:
     return _typed(obj, _pack_compiled)
 
 
-_idle = threading.local()
-"""Each thread's idle ``msgpack.Packer`` (``_idle.packer``), kept for reuse: making a packer costs
-~8 times as much as packing a small value. A packer is busy while it packs (and ``_to_ext`` packs
-nested payloads), so a nested call makes another one; the last one to finish stays."""
+_idle_packers: list[msgpack.Packer] = []
+"""Idle ``msgpack.Packer`` objects, kept for reuse: making a packer costs ~8 times as much as packing
+a small value. A packer is busy while it packs (``_to_ext`` packs nested payloads, and another thread
+may pack at the same time), so each call takes one from here, or makes one, and puts it back when it
+is done (``list.pop`` and ``list.append`` are atomic). There are never more than calls at once."""
 
 
 def _pack_compiled(obj: Any) -> bytes:
     """``obj`` packed by msgpack's own ``Packer`` (its C extension on CPython)."""
-    packer = getattr(_idle, "packer", None)
-    if packer is None:
+    try:
+        packer = _idle_packers.pop()
+    except IndexError:
         # strict_types: a tuple (or a dict subclass...) is not silently packed as an array (or a
         # map) but handed to _to_ext, which decides what it becomes.
         packer = msgpack.Packer(default=_to_ext, strict_types=True, use_bin_type=True)
-    else:
-        _idle.packer = None
     try:
         return packer.pack(obj)  # on error the packer empties its buffer, so it stays reusable
     finally:
-        _idle.packer = packer
+        _idle_packers.append(packer)
 
 
 def _pack_checked(obj: Any) -> bytes:
@@ -321,7 +322,9 @@ def _pack_checked(obj: Any) -> bytes:
         if _path_too_deep(obj) is None:
             raise
         packed = None
-    if packed is None or (_may_nest_too_deep(packed) and _path_too_deep(obj) is not None):
+    if packed is None or (
+        len(packed) > MAX_DEPTH and _may_nest_too_deep(packed) and _path_too_deep(obj) is not None
+    ):
         raise TooDeep(f"containers nest more than {MAX_DEPTH} deep")
     return packed
 
