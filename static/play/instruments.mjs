@@ -186,7 +186,6 @@ export function mountInstruments({ onProblem, show }) {
       ? t("process.booting", { n: processNumber, stage: "…" })
       : t("process.ready", { n: processNumber });
     $("#process").dataset.state = model.process;
-    document.body.dataset.process = model.process;
     document.body.dataset.busy = model.busy ?? "";
   }
 
@@ -212,6 +211,7 @@ export function mountInstruments({ onProblem, show }) {
     } else if (event.state === "failed") {
       showError(() => t("process.rebootFailed", { message: event.error?.message ?? "" }));
     }
+    document.body.dataset.process = model.process; // at once, not at the next frame: Run answers from now
     render();
   }
 

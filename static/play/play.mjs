@@ -29,7 +29,10 @@ const instruments = $("#play-instruments");
 const editorHost = $("#play-editor");
 /** @type {ReturnType<import("./editor.mjs").createEditor>} CodeMirror, loaded once Python boots */
 let editor;
-const galleryLoad = fetch(new URL("./gallery.json", import.meta.url));
+/** Both lists load while Python boots and the editor's bundle arrives, side by side. */
+const json = (name) => fetch(new URL(name, import.meta.url)).then((response) => response.json());
+const galleryLoad = json("./gallery.json");
+const challengesLoad = json("./challenges.json");
 
 /** @type {{id: string, title: Record<string, string>, about: Record<string, string>, source: string}[]} */
 let gallery = [];
@@ -125,9 +128,8 @@ const { createEditor } = await import("./editor.mjs");
 editor = createEditor(editorHost, { label: t("play.editorLabel"), describedBy: "play-keys" });
 editorHost.dataset.state = "ready";
 
-const challengeList = await fetch(new URL("./challenges.json", import.meta.url)).then((r) => r.json());
 const challenges = mountChallenges({
-  challenges: challengeList,
+  challenges: await challengesLoad,
   editor,
   check: (id, source) => lab.check(id, source),
   showProblem,
@@ -181,7 +183,7 @@ onLangChange(() => {
   }
 });
 
-gallery = await (await galleryLoad).json();
+gallery = await galleryLoad;
 fillGallery();
 if (!(await openSharedProgram())) {
   if (!challenges.openFromUrl()) {
