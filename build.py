@@ -15,7 +15,7 @@ inputs, downloaded once and cached under ``.cache/``:
   itself under ``/python/<content hash>/``, for ``pip install`` (the lab page's "Export for LangGraph"
   names it; the browser never loads it, so the offline copy leaves it out);
 - ``static/``: the ES modules and the CSS copied as is, the HTML pages rendered with jinja2 (they share
-  the partial ``_lab.html``);
+  the partial ``_lab.html``, and the lab and the playground the macros of ``_lab_parts.html``);
 - ``narratives/`` rendered with jinja2 to ``/learn/<lang>/``;
 - two generated files: ``build-manifest.mjs`` (which Pyodide and which wheels the worker loads, and the
   build's id) and ``_headers`` (Cloudflare Pages' header rules: the Content-Security-Policy and the
@@ -375,7 +375,8 @@ def _templates(folder: Path):
 
 def render_static_pages(site: Path, pip_wheel: str) -> None:
     """Render ``static/*.html`` with jinja2, so the lab and embed pages share ``_lab.html`` (which
-    names ``pip_wheel``, the ``lab`` wheel for ``pip install``, relative to the site root).
+    names ``pip_wheel``, the ``lab`` wheel for ``pip install``, relative to the site root), and it and
+    the playground the panels of ``_lab_parts.html``.
 
     Files whose name starts with ``_`` are partials: included by pages, never copied on their own.
     """
