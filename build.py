@@ -15,7 +15,7 @@ inputs, downloaded once and cached under ``.cache/``:
   itself under ``/python/<content hash>/``, for ``pip install`` (the lab page's "Export for LangGraph"
   names it; the browser never loads it, so the offline copy leaves it out);
 - ``static/``: the ES modules and the CSS copied as is, the HTML pages rendered with jinja2 (they share
-  the partial ``_lab.html``);
+  the partial ``_lab.html``, and the lab and the playground the macros of ``_lab_parts.html``);
 - ``narratives/`` rendered with jinja2 to ``/learn/<lang>/``;
 - two generated files: ``build-manifest.mjs`` (which Pyodide and which wheels the worker loads, and the
   build's id) and ``_headers`` (Cloudflare Pages' header rules: the Content-Security-Policy and the
@@ -23,6 +23,8 @@ inputs, downloaded once and cached under ``.cache/``:
 - ``sw.mjs``, the service worker, importing the build's id and every file's integrity hash from
   ``sw-build/<content hash>.mjs``, so the site works offline after one visit and each deployment is a
   new service worker, while the browser's update checks (a few per visit) download only ``sw.mjs``.
+  The lessons' seeds (files for fast deep links) are listed apart: cached when a page first fetches
+  one, never precached.
 
 The finished folder is checked against Cloudflare Pages' limits before it replaces ``dist/``.
 
@@ -57,6 +59,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from dev_server.serve import serve
+from site_build.lesson_seeds import SEEDS
 from site_build.play import lab_differences, write_play_files
 
 ROOT = Path(__file__).resolve().parent
@@ -372,7 +375,8 @@ def _templates(folder: Path):
 
 def render_static_pages(site: Path, pip_wheel: str) -> None:
     """Render ``static/*.html`` with jinja2, so the lab and embed pages share ``_lab.html`` (which
-    names ``pip_wheel``, the ``lab`` wheel for ``pip install``, relative to the site root).
+    names ``pip_wheel``, the ``lab`` wheel for ``pip install``, relative to the site root), and it and
+    the playground the panels of ``_lab_parts.html``.
 
     Files whose name starts with ``_`` are partials: included by pages, never copied on their own.
     """
@@ -487,7 +491,7 @@ def headers_file() -> str:
 # --------------------------------------------------------------------------------------------------
 
 SERVICE_WORKER = "sw.mjs"
-SERVICE_WORKER_BUILD_LINE = 'const BUILD = { id: "unbuilt", files: [] };'
+SERVICE_WORKER_BUILD_LINE = 'const BUILD = { id: "unbuilt", precache: [], onFirstUse: [] };'
 SERVICE_WORKER_BUILDS = "sw-build"  # the folder of the build lists sw.mjs imports (part of the worker itself)
 NOT_PRECACHED = {"_headers", "_redirects", "404.html", SERVICE_WORKER}
 PIP_WHEELS = "python"
@@ -506,8 +510,13 @@ def subresource_integrity(data: bytes) -> str:
     return "sha256-" + base64.b64encode(hashlib.sha256(data).digest()).decode()
 
 
-def precache_list(site: Path) -> dict[str, str]:
-    """Every file the service worker keeps for offline use: URL path -> integrity, sorted by path."""
+CACHED_ON_FIRST_USE = (f"{SEEDS}/",)
+"""Folders of files the service worker caches only once a page fetches one, never precaches: the lessons'
+seeds (``site_build/lesson_seeds.py``), 2 MB that only a deep link into a lesson fetches, one step's file."""
+
+
+def offline_files(site: Path) -> dict[str, str]:
+    """Every file the service worker serves from its cache: URL path -> integrity, sorted by path."""
     files = sorted(p for p in site.rglob("*") if p.is_file())
     return {
         url_path(relative): subresource_integrity(path.read_bytes())
@@ -517,6 +526,17 @@ def precache_list(site: Path) -> dict[str, str]:
     }
 
 
+def cached_on_first_use(path: str) -> bool:
+    """Whether the service worker leaves the file at URL ``path`` out of its precache."""
+    return path.removeprefix("/").startswith(CACHED_ON_FIRST_USE)
+
+
+def precache_list(site: Path) -> dict[str, str]:
+    """The files the service worker caches after a first visit: :func:`offline_files` but the seeds."""
+    files = offline_files(site)
+    return {path: integrity for path, integrity in files.items() if not cached_on_first_use(path)}
+
+
 def build_id(files: dict[str, str]) -> str:
     """A short hash of the build's files and their contents: it changes whenever any byte does."""
     listing = "".join(f"{path} {integrity}\n" for path, integrity in files.items())
@@ -524,7 +544,8 @@ def build_id(files: dict[str, str]) -> str:
 
 
 def write_service_worker(site: Path, build_id: str, files: dict[str, str]) -> None:
-    """Write the build's id and file list to ``sw-build/<hash>.mjs`` and make ``sw.mjs`` import it.
+    """Write the build's id and its ``files`` (:func:`offline_files`) to ``sw-build/<hash>.mjs`` and make
+    ``sw.mjs`` import it. The files come in two lists: ``precache`` and ``onFirstUse`` (the seeds).
 
     ``sw.mjs`` changes with the list's name, so every deployment is a new service worker; the list
     itself is cached forever (``_headers``), so the browser's update checks, which fetch ``sw.mjs``
@@ -533,7 +554,10 @@ def write_service_worker(site: Path, build_id: str, files: dict[str, str]) -> No
     template = (STATIC / SERVICE_WORKER).read_text()
     if template.count(SERVICE_WORKER_BUILD_LINE) != 1:
         raise BuildError(f"static/{SERVICE_WORKER} must contain the line {SERVICE_WORKER_BUILD_LINE!r} once")
-    build = json.dumps({"id": build_id, "files": list(files.items())}, separators=(",", ":"))
+    lists: dict[str, list[list[str]]] = {"precache": [], "onFirstUse": []}
+    for path, integrity in files.items():
+        lists["onFirstUse" if cached_on_first_use(path) else "precache"].append([path, integrity])
+    build = json.dumps({"id": build_id, **lists}, separators=(",", ":"))
     module = (
         f"// Generated by build.py for {SERVICE_WORKER}: this build's files.\nexport const BUILD = {build};\n"
     )
@@ -591,9 +615,9 @@ def build(dist: Path = DIST) -> BuildResult:
         render_narratives(site)
         write_play_files(site)  # the playground's editor bundle and gallery (site_build/play.py)
         (site / "_headers").write_text(headers_file())
-        this_build = build_id(precache_list(site))  # the manifest names it, so it cannot be listed yet
+        this_build = build_id(offline_files(site))  # the manifest names it, so it cannot be listed yet
         write_manifest(site, this_build, boot_wheels)
-        write_service_worker(site, this_build, precache_list(site))
+        write_service_worker(site, this_build, offline_files(site))
         check_pages_limits(site)
 
         if dist.exists():

@@ -23,19 +23,10 @@ import { createModel, settleSelection, takeView } from "./page-model.mjs";
 import { createStore } from "./store.mjs";
 import { ThreadWriter } from "./thread-writer.mjs";
 import { nodeDelay, readUrl, writeUrl } from "./url-state.mjs";
-import { mountActivity } from "./views/activity.mjs";
 import { actionButton, relabel, showAction } from "./views/actions.mjs";
-import { mountBranches } from "./views/branches.mjs";
-import { mountCheckpoints } from "./views/checkpoints.mjs";
 import { mountControls } from "./views/controls.mjs";
-import { mountCrash } from "./views/crash.mjs";
-import { mountExecutions } from "./views/executions.mjs";
-import { mountFork } from "./views/fork.mjs";
 import { mountGraph } from "./views/graph.mjs";
-import { mountInspector } from "./views/inspector.mjs";
-import { mountLedger } from "./views/ledger.mjs";
-import { mountScrubber } from "./views/scrubber.mjs";
-import { mountStorage } from "./views/storage.mjs";
+import { mountPanels, onceAFrame, renderViews } from "./views/panels.mjs";
 import { mountThreads } from "./views/threads.mjs";
 
 const $ = (selector) => document.querySelector(selector);
@@ -45,6 +36,7 @@ if (fromUrl.lang && LANGS.includes(fromUrl.lang)) setLang(fromUrl.lang);
 let linkPending = Boolean(fromUrl.thread || fromUrl.frame || fromUrl.branch);
 
 const model = createModel(fromUrl);
+const render = onceAFrame(renderNow); // many changes, one drawing per frame
 model.refreshSelection = () => { settleSelection(model); render(); };
 window.labView = model;
 
@@ -125,17 +117,7 @@ actions.takeOver = () => threadWriter.takeOver();
 const views = {
   controls: mountControls($("#controls"), actions),
   threads: mountThreads($("#threads"), actions),
-  crash: mountCrash($("#crash"), actions, $("#crash-report")),
-  graph: mountGraph($("#graph")),
-  executions: mountExecutions($("#executions")),
-  checkpoints: mountCheckpoints($("#checkpoints"), { onSelect: (id) => actions.select(id) }),
-  scrubber: mountScrubber($("#scrubber-view"), actions),
-  inspector: mountInspector($("#inspector-view")),
-  fork: mountFork($("#fork-view"), actions),
-  branches: mountBranches($("#branches-view"), { onBranch: actions.selectBranch, onSelect: (id) => actions.select(id) }),
-  ledger: mountLedger($("#ledger")),
-  activity: mountActivity($("#activity")),
-  storage: mountStorage($("#storage"), actions),
+  ...mountPanels(actions),
 };
 const barButtons = {
   help: actionButton("help", () => commands.openHelp(), { id: "action-help", class: "quiet" }),
@@ -151,23 +133,10 @@ if (bootGraph?.dataset.graph) {
   bootGraph.querySelector(".static-graph").hidden = true;
 }
 
-let renderQueued = false;
-function render() {
-  if (renderQueued) return;
-  renderQueued = true;
-  requestAnimationFrame(renderNow);
-}
-
+/** Draw the page from the model, at the frame `render()` asked for. */
 function renderNow() {
-  renderQueued = false;
   model.lang = lang();
-  for (const [name, view] of Object.entries(views)) {
-    try {
-      view.render(model);
-    } catch (error) {
-      console.error(`view ${name} failed to render`, error);
-    }
-  }
+  renderViews(views, model);
   model.langChanged = false;
   for (const b of Object.values(barButtons)) relabel(b, t(`action.${b.dataset.action}`));
   showAction(barButtons.reset, model.actions?.reset, Boolean(model.busy) || crashing());

@@ -4,31 +4,40 @@
  *
  * Every file of one build - the pages, the modules, Pyodide, the wheels - is listed with its
  * Subresource Integrity hash in the module imported below (build.py writes the list and the import,
- * whose path is the list's hash, so a new deployment is a new service worker). The files live in one Cache Storage cache per build, "checkpoint-lab-site-<build>":
+ * whose path is the list's hash, so a new deployment is a new service worker). The files live in one
+ * Cache Storage cache per build, "checkpoint-lab-site-<build>". The list has two parts: the files
+ * precached after a first visit, and those cached on first use - the lessons' seeds, 2 MB of which a
+ * deep link fetches one file. A seed is checked and cached like any file the first time a page asks for
+ * it, and served from the cache afterwards, offline too; a step whose seed was never fetched replays
+ * its moves instead when offline (lesson/runner.mjs). Nothing below downloads a seed unasked.
  *
- * - First visit: the page waits (a moment; at most 10 s) for this worker to control it before it starts Python, so
- *   Pyodide's files pass through `fetch` below, land in the cache once, and the warm spare worker
- *   reads them from there: nothing is downloaded twice. Once Python is ready the page asks for the
- *   rest ("precache"): the files it loaded before this worker existed come from the HTTP cache
- *   (`force-cache`), and each one's integrity is checked, so nothing stale gets in.
- * - A new deployment installs a new worker next to the running one. It copies the files that did not
- *   change from the old cache (same hash), downloads the others, then waits: the page shows "update
- *   available", and the switch happens only when the learner accepts ("activate") or every tab of
- *   the lab has closed. The old build's caches are deleted then, its memory snapshot with them.
+ * - First visit: the page waits (a moment; at most 10 s) for this worker to control it before it starts
+ *   Python, so Pyodide's files pass through `fetch` below, land in the cache once, and the warm spare
+ *   worker reads them from there: nothing is downloaded twice. Once Python is ready the page asks for
+ *   the rest of the precached files ("precache"): the files it loaded before this worker existed come
+ *   from the HTTP cache (`force-cache`), and each one's integrity is checked, so nothing stale gets in.
+ * - A new deployment installs a new worker next to the running one. It copies the precached files
+ *   that did not change from the old cache (same hash), downloads the others, then waits: the page
+ *   shows "update available", and the switch happens only when the learner accepts ("activate") or
+ *   every tab of the lab has closed. The old build's caches are deleted then, its memory snapshot and
+ *   the seeds it cached with them (the new build fetches a seed again on its first use).
  * - A file the cache lacks and the network only has in another version (its hash differs) is never
  *   served: the page is told that an update is available instead.
  */
 
-/** build.py replaces this line with the import of the build's id and its files: [path, "sha256-..."] pairs. */
-const BUILD = { id: "unbuilt", files: [] };
+/**
+ * build.py replaces this line with the import of the build's id and its files, [path, "sha256-..."]
+ * pairs: those to precache and those cached on first use.
+ */
+const BUILD = { id: "unbuilt", precache: [], onFirstUse: [] };
 
 /** The prefix of every cache this site owns; offline.mjs deletes them all on "Reset lab". */
 const SITE_CACHE_PREFIX = "checkpoint-lab-site-";
 /** The prefix of the memory snapshots' caches (pyodide-boot.mjs writes them, one per build). */
 const SNAPSHOT_CACHE_PREFIX = "checkpoint-lab-snapshot-";
 const CACHE_NAME = SITE_CACHE_PREFIX + BUILD.id;
-/** @type {Map<string, string>} path -> integrity */
-const INTEGRITY = new Map(BUILD.files);
+/** @type {Map<string, string>} path -> integrity, of every file this worker serves */
+const INTEGRITY = new Map([...BUILD.precache, ...BUILD.onFirstUse]);
 
 self.addEventListener("install", (event) => {
   // A first install has nothing to replace: take over at once and cache files as the page loads them.
@@ -124,15 +133,16 @@ async function download(path) {
 }
 
 /**
- * Make this build's cache complete: copy unchanged files from other caches (same hash), take the rest
- * from the HTTP cache or the network, always checked against the build's hashes.
+ * Make this build's cache complete but for the files cached on first use: copy unchanged files from
+ * other caches (same hash), take the rest from the HTTP cache or the network, always checked against
+ * the build's hashes.
  * @returns {Promise<{cached: number, added: number, failed: string[]}>}
  */
 async function precache() {
   const cache = await caches.open(CACHE_NAME);
   const counts = { cached: 0, added: 0, failed: [] };
   await Promise.all(
-    [...INTEGRITY.keys()].map(async (path) => {
+    BUILD.precache.map(async ([path]) => {
       if (await cache.match(path)) counts.cached += 1;
       else await storeOnce(path).stored.then(() => (counts.added += 1), () => counts.failed.push(path));
     }),
@@ -140,7 +150,7 @@ async function precache() {
   return counts;
 }
 
-/** An update installs only whole (a failed install is retried at the next visit). */
+/** An update installs only whole: every precached file (a failed install is retried at the next visit). */
 function requireWhole({ failed }) {
   if (failed.length) throw new Error(`could not cache ${failed.join(", ")}`);
 }

@@ -20,6 +20,7 @@ sys.path.insert(0, str(ROOT))  # build.py lives at the repository root, not in a
 
 import build  # noqa: E402
 from dev_server.serve import headers_for, parse_headers  # noqa: E402
+from site_build.lesson_seeds import SEEDS  # noqa: E402
 
 # Hosts a built file may name without being fetched: XML namespaces (SVG), and loopback.
 NEUTRAL_HOSTS = {"www.w3.org", "127.0.0.1", "localhost"}
@@ -290,7 +291,8 @@ def file_for(dist: Path, url_path: str) -> Path:
 
 def test_service_worker_lists_every_file_of_the_build_with_its_hash(built):
     dist = built.dist
-    listed = dict(service_worker_build(dist)["files"])
+    lists = service_worker_build(dist)
+    listed = dict(lists["precache"] + lists["onFirstUse"])
     for path, integrity in listed.items():
         data = file_for(dist, path).read_bytes()
         assert integrity == "sha256-" + base64.b64encode(hashlib.sha256(data).digest()).decode(), path
@@ -305,6 +307,32 @@ def test_service_worker_lists_every_file_of_the_build_with_its_hash(built):
         p for p in dist.rglob("*") if p.is_file() and p.name not in build.NOT_PRECACHED and p != pip_wheel
     ]
     assert len(listed) == len(files) - 1  # all but the list itself (sw-build/<hash>.mjs)
+
+
+def test_lesson_seeds_are_cached_on_first_use_never_precached(built):
+    """A first visit's offline copy leaves out the lessons' seeds (only a deep link fetches one, one
+    step's file), yet the worker knows their hashes: a seed it fetches is checked, and cached for offline."""
+    dist = built.dist
+    lists = service_worker_build(dist)
+    seeds = {build.url_path(path.relative_to(dist).as_posix()) for path in (dist / SEEDS).rglob("*.json")}
+    assert len(seeds) > 30
+    assert dict(lists["onFirstUse"]).keys() == seeds
+    assert not seeds & dict(lists["precache"]).keys()
+    assert not seeds & build.precache_list(dist).keys()
+    assert dict(lists["precache"]) == build.precache_list(dist)
+    assert dict(lists["precache"] + lists["onFirstUse"]) == build.offline_files(dist)
+
+
+def test_the_build_id_covers_the_files_cached_on_first_use(tmp_path):
+    """A new seed is a new build: a worker never serves one build's seed beside another's pages."""
+    site = tmp_path / "site"
+    for relative in ("index.html", f"{SEEDS}/crash/resume.json"):
+        (site / relative).parent.mkdir(parents=True, exist_ok=True)
+        (site / relative).write_text("{}")
+    before = build.build_id(build.offline_files(site))
+    (site / SEEDS / "crash" / "resume.json").write_text('{"threads": []}')
+    assert build.precache_list(site).keys() == {"/"}
+    assert build.build_id(build.offline_files(site)) != before
 
 
 def test_service_worker_and_manifest_name_the_same_build(built):

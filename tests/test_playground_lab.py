@@ -19,47 +19,7 @@ from lab.playground.problems import Problem
 from lab.playground.session import LabLedger, playground_profile
 from lab.world import use_recorder
 from tests.controller_lab import Lab
-
-PAYING_FAN_OUT = """\
-import operator
-from typing import Annotated, TypedDict
-
-from langgraph.checkpoint.memory import InMemorySaver
-from langgraph.graph import END, START, StateGraph
-
-from lab.world import charge
-
-
-class Order(TypedDict):
-    item: str
-    done: Annotated[list[str], operator.add]
-
-
-def pack(state: Order) -> dict:
-    return {"done": ["packed"]}
-
-
-def pay(state: Order) -> dict:
-    charge(12.50, f"shipping of {state['item']}")  # no idempotency key: runs again if re-run
-    return {"done": ["paid"]}
-
-
-def ship(state: Order) -> dict:
-    return {"done": ["shipped"]}
-
-
-builder = StateGraph(Order)
-builder.add_node("pack", pack)
-builder.add_node("pay", pay)
-builder.add_node("ship", ship)
-builder.add_edge(START, "pack")
-builder.add_edge(START, "pay")
-builder.add_edge(["pack", "pay"], "ship")
-builder.add_edge("ship", END)
-graph = builder.compile(checkpointer=InMemorySaver())
-graph.invoke({"item": "a lamp", "done": []}, {"configurable": {"thread_id": "t"}})
-print(graph.get_state({"configurable": {"thread_id": "t"}}))
-"""
+from tests.playground_programs import PAYING_FAN_OUT
 
 ASKING = """\
 from typing import TypedDict

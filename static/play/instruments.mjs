@@ -27,18 +27,8 @@ import { Ledger } from "../ledger.mjs";
 import { createModel, settleSelection, takeView } from "../page-model.mjs";
 import { createStore } from "../store.mjs";
 import { actionButton, relabel, showAction } from "../views/actions.mjs";
-import { mountActivity } from "../views/activity.mjs";
-import { mountBranches } from "../views/branches.mjs";
-import { mountCheckpoints } from "../views/checkpoints.mjs";
-import { mountCrash } from "../views/crash.mjs";
-import { mountExecutions } from "../views/executions.mjs";
-import { mountFork } from "../views/fork.mjs";
-import { mountGraph } from "../views/graph.mjs";
-import { mountInspector } from "../views/inspector.mjs";
-import { mountLedger } from "../views/ledger.mjs";
-import { mountScrubber } from "../views/scrubber.mjs";
 import { h } from "../views/dom.mjs";
-import { mountStorage } from "../views/storage.mjs";
+import { mountPanels, onceAFrame, renderViews } from "../views/panels.mjs";
 import { createPlayClient } from "./play-client.mjs";
 
 export const PLAY_LEDGER = "checkpoint-lab-play-ledger";
@@ -57,6 +47,7 @@ export function mountInstruments({ onProblem, show }) {
   let processNumber = 1;
   let stopping = false;
   const model = createModel({});
+  const render = onceAFrame(renderNow); // many changes, one drawing per frame
   model.refreshSelection = () => {
     settleSelection(model);
     render();
@@ -99,19 +90,7 @@ export function mountInstruments({ onProblem, show }) {
 
   const commands = createCommands({ model, store, session: () => session, render, showError, crashing });
   const { actions } = commands;
-  const views = {
-    crash: mountCrash($("#crash"), actions, $("#crash-report")),
-    graph: mountGraph($("#graph")),
-    executions: mountExecutions($("#executions")),
-    checkpoints: mountCheckpoints($("#checkpoints"), { onSelect: (id) => actions.select(id) }),
-    scrubber: mountScrubber($("#scrubber-view"), actions),
-    inspector: mountInspector($("#inspector-view")),
-    fork: mountFork($("#fork-view"), actions),
-    branches: mountBranches($("#branches-view"), { onBranch: actions.selectBranch, onSelect: (id) => actions.select(id) }),
-    ledger: mountLedger($("#ledger")),
-    activity: mountActivity($("#activity")),
-    storage: mountStorage($("#storage"), actions),
-  };
+  const views = mountPanels(actions);
 
   /** A run command, then, if the run failed, where in the program (play_problem). */
   async function located(run) {
@@ -151,22 +130,9 @@ export function mountInstruments({ onProblem, show }) {
     await session.kill();
   }
 
-  let renderQueued = false;
-  function render() {
-    if (renderQueued) return;
-    renderQueued = true;
-    requestAnimationFrame(renderNow);
-  }
-
+  /** Draw the page from the model, at the frame `render()` asked for. */
   function renderNow() {
-    renderQueued = false;
-    for (const [name, view] of Object.entries(views)) {
-      try {
-        view.render(model);
-      } catch (error) {
-        console.error(`view ${name} failed to render`, error);
-      }
-    }
+    renderViews(views, model);
     model.langChanged = false;
     const busy = Boolean(model.busy) || crashing();
     for (const [name, button] of Object.entries(buttons)) {

@@ -1,5 +1,6 @@
-"""After one visit the lab boots and runs with the network cut, and so do the lessons; a new deployment
-shows "update available" and is never mixed with the old one; resetting the lab deletes the offline copy.
+"""After one visit the lab boots and runs with the network cut, and so do the lessons; the lessons' seeds
+are cached on first use, never precached; a new deployment shows "update available" and is never mixed
+with the old one; resetting the lab deletes the offline copy.
 """
 
 import re
@@ -22,6 +23,8 @@ async () => {
 }
 """
 LAB_CACHES = "async () => (await caches.keys()).filter((name) => name.startsWith('checkpoint-lab-'))"
+IN_CACHE = "async (path) => Boolean(await caches.match(path))"
+SEEDS = "/learn/data/seeds/"
 
 
 def visit_until_cached(page, url: str, dist) -> None:
@@ -89,9 +92,9 @@ def deploy_a_change(site) -> None:
     (old_id,) = re.findall(r'BUILD_ID = "(\w+)"', manifest.read_text())
     with (site / "style.css").open("a") as css:
         css.write("\n/* the next deployment */\n")
-    new_id = build.build_id(build.precache_list(site))
+    new_id = build.build_id(build.offline_files(site))
     manifest.write_text(manifest.read_text().replace(old_id, new_id))
-    build.write_service_worker(site, new_id, build.precache_list(site))
+    build.write_service_worker(site, new_id, build.offline_files(site))
 
 
 @first_visit  # its own server: a new origin, which the warm profile never visited
@@ -119,3 +122,33 @@ def test_new_deployment_prompts_and_never_mixes(page, deployment):
     new_caches = page.evaluate(LAB_CACHES)
     site_caches = [name for name in new_caches if name.startswith("checkpoint-lab-site-")]
     assert len(site_caches) == 1 and not set(old_caches) & set(new_caches), (old_caches, new_caches)
+
+
+def seeds_fetched(server) -> dict[str, int]:
+    """The lessons' seeds that reached the server, with how many times each did."""
+    return {path: count for path, count in server.requests.items() if path.startswith(SEEDS)}
+
+
+@first_visit  # its own server, which counts what reaches the network
+def test_a_seed_is_cached_on_first_use_never_precached(page, deployment):
+    """The offline copy a first visit makes leaves out the lessons' seeds (2 MB that a learner who never
+    deep-links would download for nothing); a deep link fetches its step's seed once, and the service
+    worker serves it from its cache afterwards, offline too. Offline, a step whose seed was never
+    fetched replays its moves instead."""
+    site, server = deployment
+    visit_until_cached(page, server.url + "/?delay=0.05", site)
+    seed = f"{SEEDS}idempotency/business-key-crash.json"
+    assert seeds_fetched(server) == {} and not page.evaluate(IN_CACHE, seed)
+
+    page.goto(server.url + "/learn/en/idempotency/business-key-crash/?delay=0.05")
+    section = page.locator("section[data-lesson]")
+    expect(section).to_have_attribute("data-seeded", "true", timeout=BOOT_TIMEOUT_S * 1000)
+    assert seeds_fetched(server) == {seed: 1} and page.evaluate(IN_CACHE, seed)
+
+    page.context.set_offline(True)
+    threads = page.evaluate("(path) => fetch(path).then((r) => r.json()).then((seed) => seed.threads)", seed)
+    assert threads and seeds_fetched(server) == {seed: 1}
+    page.goto(server.url + "/learn/en/interrupt/approve/?delay=0.05")  # its seed was never fetched
+    expect(section).to_have_attribute("data-ready", "true", timeout=BOOT_TIMEOUT_S * 1000)
+    assert section.get_attribute("data-seeded") == "false"
+    expect(page.locator("[data-choice]").first).to_be_enabled()

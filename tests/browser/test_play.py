@@ -18,6 +18,7 @@ from playwright.sync_api import Page, expect
 from gallery import GALLERY
 from tests.browser.lab_page import wait_until
 from tests.langgraph_docs_examples import PERSISTENCE
+from tests.playground_programs import PAYING_FAN_OUT
 
 CHINESE = re.compile(r"[\u4e00-\u9fff]")
 PROGRAM = "from langgraph.graph import StateGraph\n\n# shared: 你好\nx = 1\n"
@@ -137,46 +138,6 @@ ASKING_PROGRAMS = {
 }
 """The gallery programs whose run stops at an interrupt() before it ends."""
 
-PAYING_FAN_OUT = """\
-import operator
-from typing import Annotated, TypedDict
-
-from langgraph.checkpoint.memory import InMemorySaver
-from langgraph.graph import END, START, StateGraph
-
-from lab.world import charge
-
-
-class Order(TypedDict):
-    item: str
-    done: Annotated[list[str], operator.add]
-
-
-def pack(state: Order) -> dict:
-    return {"done": ["packed"]}
-
-
-def pay(state: Order) -> dict:
-    charge(12.50, "shipping of " + state["item"])
-    return {"done": ["paid"]}
-
-
-def ship(state: Order) -> dict:
-    return {"done": ["shipped"]}
-
-
-builder = StateGraph(Order)
-builder.add_node("pack", pack)
-builder.add_node("pay", pay)
-builder.add_node("ship", ship)
-builder.add_edge(START, "pack")
-builder.add_edge(START, "pay")
-builder.add_edge(["pack", "pay"], "ship")
-builder.add_edge("ship", END)
-graph = builder.compile(checkpointer=InMemorySaver())
-graph.invoke({"item": "a lamp", "done": []}, {"configurable": {"thread_id": "t"}})
-"""
-
 LOOPING = """\
 from typing import TypedDict
 
@@ -269,7 +230,7 @@ def test_a_crash_in_a_learners_node_resumes_with_the_right_split(
 ) -> None:
     open_instruments(page, site)
     run_program(page, PAYING_FAN_OUT)
-    expect(page.locator("#play-load-notes")).to_contain_text("Lines 37–37")
+    expect(page.locator("#play-load-notes")).to_contain_text("Lines 37–38")
     page.locator(f"#crash-seams input[data-seam='{seam}']").check()
     offered = page.locator("#crash-node option").evaluate_all("options => options.map(o => o.value)")
     inside_calls = seam.startswith("side_effect")  # only pay calls lab.world: only pay meets them
