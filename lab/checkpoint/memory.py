@@ -52,9 +52,8 @@ class MemoryStorage:
         for row in checkpoints:
             self._checkpoints[row["thread_id"]][row["checkpoint_ns"]][row["checkpoint_id"]] = row
         for blob in blobs:
-            self._blobs[blob["thread_id"]][blob["checkpoint_ns"], blob["channel"], blob["version"]] = blob[
-                "value"
-            ]
+            key = blob["checkpoint_ns"], blob["channel"], blob["version"]
+            self._blobs[blob["thread_id"]][key] = blob["value"]
         for write in writes:
             slots = self._writes[write["thread_id"]][write["checkpoint_ns"], write["checkpoint_id"]]
             slot = (write["task_id"], write["idx"])
