@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
+from functools import partial
 
 from lab.checkpoint.base import ChannelVersion
 from lab.checkpoint.core import CheckpointSaver
@@ -30,16 +31,17 @@ class MemoryStorage:
 
     def __init__(self) -> None:
         # (defaultdicts: a put finds or makes its thread's dicts in one lookup, where setdefault
-        # would build a spare empty dict every call; reads use .get, which makes nothing.)
+        # would build a spare empty dict every call; reads use .get, which makes nothing. Their
+        # factories run no Python code, so two threads cannot both make one thread's dict.)
         # thread_id -> checkpoint_ns -> checkpoint_id -> row
         self._checkpoints: defaultdict[str, defaultdict[str, dict[str, CheckpointRow]]] = defaultdict(
-            lambda: defaultdict(dict)
+            partial(defaultdict, dict)
         )
         # thread_id -> (checkpoint_ns, channel, version) -> serialized value
         self._blobs: defaultdict[str, dict[tuple[str, str, ChannelVersion], TypedValue]] = defaultdict(dict)
         # thread_id -> (checkpoint_ns, checkpoint_id) -> (task_id, idx) -> row
         self._writes: defaultdict[str, defaultdict[tuple[str, str], dict[tuple[str, int], WriteRow]]] = (
-            defaultdict(lambda: defaultdict(dict))
+            defaultdict(partial(defaultdict, dict))
         )
 
     async def put(
