@@ -8,7 +8,9 @@ and learning, and IndexedDB in the browser to keep threads across reloads.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Sequence
+from functools import partial
 
 from lab.checkpoint.base import ChannelVersion
 from lab.checkpoint.core import CheckpointSaver
@@ -28,12 +30,19 @@ class MemoryStorage:
     supports_sync = True
 
     def __init__(self) -> None:
+        # (defaultdicts: a put finds or makes its thread's dicts in one lookup, where setdefault
+        # would build a spare empty dict every call; reads use .get, which makes nothing. Their
+        # factories run no Python code, so two threads cannot both make one thread's dict.)
         # thread_id -> checkpoint_ns -> checkpoint_id -> row
-        self._checkpoints: dict[str, dict[str, dict[str, CheckpointRow]]] = {}
+        self._checkpoints: defaultdict[str, defaultdict[str, dict[str, CheckpointRow]]] = defaultdict(
+            partial(defaultdict, dict)
+        )
         # thread_id -> (checkpoint_ns, channel, version) -> serialized value
-        self._blobs: dict[str, dict[tuple[str, str, ChannelVersion], TypedValue]] = {}
+        self._blobs: defaultdict[str, dict[tuple[str, str, ChannelVersion], TypedValue]] = defaultdict(dict)
         # thread_id -> (checkpoint_ns, checkpoint_id) -> (task_id, idx) -> row
-        self._writes: dict[str, dict[tuple[str, str], dict[tuple[str, int], WriteRow]]] = {}
+        self._writes: defaultdict[str, defaultdict[tuple[str, str], dict[tuple[str, int], WriteRow]]] = (
+            defaultdict(partial(defaultdict, dict))
+        )
 
     async def put(
         self,
@@ -43,14 +52,12 @@ class MemoryStorage:
         writes: Sequence[WriteRow] = (),
     ) -> None:
         for row in checkpoints:
-            namespaces = self._checkpoints.setdefault(row["thread_id"], {})
-            namespaces.setdefault(row["checkpoint_ns"], {})[row["checkpoint_id"]] = row
+            self._checkpoints[row["thread_id"]][row["checkpoint_ns"]][row["checkpoint_id"]] = row
         for blob in blobs:
             key = blob["checkpoint_ns"], blob["channel"], blob["version"]
-            self._blobs.setdefault(blob["thread_id"], {})[key] = blob["value"]
+            self._blobs[blob["thread_id"]][key] = blob["value"]
         for write in writes:
-            thread_writes = self._writes.setdefault(write["thread_id"], {})
-            slots = thread_writes.setdefault((write["checkpoint_ns"], write["checkpoint_id"]), {})
+            slots = self._writes[write["thread_id"]][write["checkpoint_ns"], write["checkpoint_id"]]
             slot = (write["task_id"], write["idx"])
             if write["overwrite"] or slot not in slots:
                 slots[slot] = write
