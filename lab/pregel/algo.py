@@ -77,17 +77,18 @@ def triggered(node: Node, channels: Mapping[str, Channel], checkpoint: Checkpoin
     """Did a trigger channel of ``node`` move past the version it last saw (``never``: none seen)?"""
     versions = checkpoint["channel_versions"]
     seen = checkpoint["versions_seen"].get(node.name, {})
-    return any(
-        channels[chan].is_available() and versions.get(chan, never) > seen.get(chan, never)
-        for chan in node.triggers
-    )
+    for chan in node.triggers:  # (a plain loop: ``any()`` over a generator costs more, every step)
+        if channels[chan].is_available() and versions.get(chan, never) > seen.get(chan, never):
+            return True
+    return False
 
 
 def read_state(channels: Mapping[str, Channel], keys: Iterable[str]) -> Any:
     """The state as a dict of its keys; a whole-value state (one ``__root__`` key) as the value."""
     if is_whole_value(keys):
         return channels[ROOT].value if channels[ROOT].is_available() else None
-    return {k: channels[k].value for k in keys if channels[k].is_available()}
+    # (a state key's channel is empty exactly when it holds MISSING: no method call per key, every step)
+    return {k: value for k in keys if (value := channels[k].value) is not MISSING}
 
 
 @dataclass

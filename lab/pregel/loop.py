@@ -437,7 +437,8 @@ class SuperStepLoop:
 
     async def execute(self, task: Task, *, alone: bool = False) -> None:
         """Run one task's node and save what came of it: its writes, its interrupt or its error."""
-        await self.report("task_start", task)
+        if self.on_seam is not None:
+            await self.report("task_start", task)
         task.lender = self
         token = task.activate()
         try:
@@ -470,7 +471,8 @@ class SuperStepLoop:
         task.writes.extend(writes)
         if all(w[0] in algo.CONTROL_WRITES for w in task.writes):
             task.writes.append((NO_WRITES, None))  # record that it finished, even with no output
-        await self.report("task_finish", task)
+        if self.on_seam is not None:
+            await self.report("task_finish", task)
         await self.save_writes(task.id, task.writes, task)  # (seam put_writes, once saved)
         self.emit_update(task)
 
@@ -511,13 +513,15 @@ class SuperStepLoop:
             state = algo.read_state(self.channels, self.graph.state_keys)
             shown = state if isinstance(state, dict) else {}  # a whole-value state is not shown
             self.emit("values", {**shown, INTERRUPT: interrupt.interrupts})
-        await self.report("interrupt", task, interrupts=list(interrupt.interrupts))
+        if self.on_seam is not None:
+            await self.report("interrupt", task, interrupts=list(interrupt.interrupts))
 
     async def fail(self, task: Task, exc: Exception) -> None:
         """A node raised: save its ``__error__`` (kept with what it wrote so far); siblings go on."""
         self.raised.append(exc)
         await self.save_writes(task.id, [*task.writes, (ERROR, repr(exc))], task)
-        await self.report("error", task, error=repr(exc), error_type=type(exc).__name__)
+        if self.on_seam is not None:
+            await self.report("error", task, error=repr(exc), error_type=type(exc).__name__)
 
     def saves_cancellation(self, alone: bool) -> bool:
         """Does a task the caller cancelled leave ``__error__: CancelledError()``? As in LangGraph:
@@ -555,7 +559,8 @@ class SuperStepLoop:
 
     # -- 5. finish the step: apply writes, save the next checkpoint --------------------------------
     async def finish_step(self) -> None:
-        await self.report("step_end")
+        if self.on_seam is not None:
+            await self.report("step_end")
         self.updated = self.apply(self.tasks.values())
         self.emit_values(self.updated)
         self.pending.clear()
@@ -801,9 +806,9 @@ class SuperStepLoop:
         return Seam(name, self.step, self.checkpoint["id"], node, task_id, detail)
 
     async def report(self, name: str, task: Task | None = None, **detail: Any) -> None:
-        """Tell the lab's hook (if one listens) that the run is at seam ``name`` now."""
-        if self.on_seam is not None:
-            await self.on_seam(self.seam_here(name, task, **detail))
+        """Tell the lab's hook that the run is at seam ``name`` now. Callers ask ``if self.on_seam``
+        first: with no hook a seam costs that ``if``, not a coroutine (several run every step)."""
+        await self.on_seam(self.seam_here(name, task, **detail))
 
     def task_config(self, task: Task) -> dict[str, Any]:
         """What ``get_config()`` returns inside the task's node (see ``lab.config``)."""
