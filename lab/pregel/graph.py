@@ -25,7 +25,7 @@ from lab.checkpoint.base import (
 from lab.errors import InvalidUpdateError
 from lab.pregel import algo, delta, subgraph, sync_saver
 from lab.pregel.algo import INTERRUPT_SEEN, StepWrites
-from lab.pregel.channels import Channel
+from lab.pregel.channels import Channel, DeltaChannel
 from lab.pregel.loop import SeamHook, SuperStepLoop
 from lab.pregel.nodes import COPY, END, INPUT, START, Node, task_result
 from lab.pregel.sync_loop import iterate_sync, run_sync
@@ -53,6 +53,8 @@ class Pregel:
         or none (False); ``None``: the saver it is given, or the parent's (``lab.pregel.subgraph``)."""
         self.interrupt_before = interrupt_before or []
         self.interrupt_after = interrupt_after or []
+        self.delta_channels = frozenset(name for name, c in channels.items() if isinstance(c, DeltaChannel))
+        """The channels that store only a sentinel in most checkpoints (``lab.pregel.delta``)."""
         self.trigger_to_nodes: dict[str, list[str]] = {}
         for node in nodes.values():
             for chan in node.triggers:

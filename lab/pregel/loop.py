@@ -79,6 +79,7 @@ class CompiledGraph(Protocol):
     nodes: dict[str, Node]
     channels: dict[str, Channel]
     state_keys: list[str]
+    delta_channels: frozenset[str]
     trigger_to_nodes: dict[str, list[str]]
 
 
@@ -370,7 +371,8 @@ class SuperStepLoop:
         return {i.id for status in statuses.values() for i in status.pending_interrupts}
 
     # -- 3. tick: which tasks run next? -----------------------------------------------------------
-    async def tick(self) -> bool:
+    def tick(self) -> bool:
+        """Prepare the next step's tasks; ``False`` when the run is over (plain bookkeeping: no ``await``)."""
         self.tasks = self.prepare(self.updated)
         if "checkpoints" in self.stream_modes and self.saver:
             self.emit("checkpoints", self.checkpoint_event())
@@ -584,7 +586,7 @@ class SuperStepLoop:
         save it; under ``durability="exit"`` it is kept for ``resave_on_exit``. The step moves on."""
         saving = self.saver is not None and self.durability != "exit"
         new_versions = self.new_versions() if saving else {}
-        snapshot = delta.to_snapshot(self.channels, new_versions, self.delta_forced)
+        snapshot = self.to_snapshot(new_versions, self.delta_forced)
         self.metadata = {"source": source, "step": self.step, "parents": self.parents}
         self.checkpoint = algo.create_checkpoint(self.checkpoint, self.channels, self.step, updated, snapshot)
         if saving:
@@ -597,10 +599,15 @@ class SuperStepLoop:
         if self.checkpoint["id"] == self.saved_id:
             return
         new_versions = self.new_versions()
-        snapshot = delta.to_snapshot(self.channels, new_versions, None)
+        snapshot = self.to_snapshot(new_versions, None)
         made = algo.create_checkpoint(self.checkpoint, self.channels, self.step, self.updated, snapshot)
         self.checkpoint = {**made, "id": self.checkpoint["id"], "ts": self.checkpoint["ts"]}
         await self.put(new_versions)
+
+    def to_snapshot(self, moved: dict[str, Any], forced: set[str] | None) -> set[str]:
+        """The delta channels the next checkpoint stores whole (``delta.to_snapshot``); none to ask
+        about in a graph without any (most graphs: it is asked every step)."""
+        return delta.to_snapshot(self.channels, moved, forced) if self.graph.delta_channels else set()
 
     def new_versions(self) -> dict[str, Any]:
         return algo.new_versions(self.checkpoint["channel_versions"], self.stored_versions)
@@ -685,7 +692,7 @@ class SuperStepLoop:
             while True:
                 for chunk in self.drain():
                     yield chunk
-                if not await self.tick():
+                if not self.tick():
                     break
                 for chunk in self.drain():
                     yield chunk
