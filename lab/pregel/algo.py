@@ -160,8 +160,9 @@ def prepare_tasks(
             channels[node.triggers[0]].value if node.func is None else read_state(channels, state_keys)
         )
         tasks.append(Task(tid, name, triggers, node_input, (PULL, name), graph_namespace=namespace))
-    for task in tasks:
-        give_answers(task, pending_writes, resume_map)
+    if pending_writes or resume_map:  # (most steps have no answers to hand out)
+        for task in tasks:
+            give_answers(task, pending_writes, resume_map)
     return {task.id: task for task in tasks}
 
 
@@ -255,8 +256,11 @@ def apply_writes(
     versions_seen = checkpoint["versions_seen"]
     triggers: set[str] = set()
     for task in tasks:  # each task has now seen the triggers it ran on (a new dict: checkpoints share them)
-        seen = {chan: versions[chan] for chan in task.triggers if chan in versions}
-        versions_seen[task.name] = {**versions_seen.get(task.name, {}), **seen}
+        seen = dict(versions_seen.get(task.name, ()))  # (one dict, filled in place: this runs every step)
+        for chan in task.triggers:
+            if chan in versions:
+                seen[chan] = versions[chan]
+        versions_seen[task.name] = seen
         triggers.update(task.triggers)
 
     version = next_version(max(versions.values()) if versions else None, None) if next_version else None
