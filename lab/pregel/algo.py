@@ -160,7 +160,7 @@ def prepare_tasks(
             channels[node.triggers[0]].value if node.func is None else read_state(channels, state_keys)
         )
         tasks.append(Task(tid, name, triggers, node_input, (PULL, name), graph_namespace=namespace))
-    if pending_writes or resume_map:  # (most steps have no answers to hand out)
+    if pending_writes or resume_map:  # (with neither, a task keeps the default: no answer; most steps)
         for task in tasks:
             give_answers(task, pending_writes, resume_map)
     return {task.id: task for task in tasks}
