@@ -71,7 +71,8 @@ class Pregel:
         **options: Any,
     ) -> AsyncIterator[Any]:
         """The run's chunks; with ``subgraphs=True`` its subgraphs' too, each as
-        ``(namespace, chunk)`` (``(namespace, mode, chunk)`` for a list of modes)."""
+        ``(namespace, chunk)`` (``(namespace, mode, chunk)`` for a list of modes). ``options`` are
+        ``new_loop``'s: ``durability``, ``on_seam``, ``interrupt_before``/``after``, ``context``."""
         loop = self.new_loop(input, config, stream_mode=stream_mode, subgraphs=subgraphs, **options)
         async with aclosing(loop.run()) as chunks:  # closing this stream stops the run now
             async for namespace, mode, chunk in chunks:
