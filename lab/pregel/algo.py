@@ -77,17 +77,18 @@ def triggered(node: Node, channels: Mapping[str, Channel], checkpoint: Checkpoin
     """Did a trigger channel of ``node`` move past the version it last saw (``never``: none seen)?"""
     versions = checkpoint["channel_versions"]
     seen = checkpoint["versions_seen"].get(node.name, {})
-    return any(
-        channels[chan].is_available() and versions.get(chan, never) > seen.get(chan, never)
-        for chan in node.triggers
-    )
+    for chan in node.triggers:  # (a plain loop: ``any()`` over a generator costs more, every step)
+        if channels[chan].is_available() and versions.get(chan, never) > seen.get(chan, never):
+            return True
+    return False
 
 
 def read_state(channels: Mapping[str, Channel], keys: Iterable[str]) -> Any:
     """The state as a dict of its keys; a whole-value state (one ``__root__`` key) as the value."""
     if is_whole_value(keys):
         return channels[ROOT].value if channels[ROOT].is_available() else None
-    return {k: channels[k].value for k in keys if channels[k].is_available()}
+    # (a state key's channel is empty exactly when it holds MISSING: no method call per key, every step)
+    return {k: value for k in keys if (value := channels[k].value) is not MISSING}
 
 
 @dataclass
@@ -159,8 +160,9 @@ def prepare_tasks(
             channels[node.triggers[0]].value if node.func is None else read_state(channels, state_keys)
         )
         tasks.append(Task(tid, name, triggers, node_input, (PULL, name), graph_namespace=namespace))
-    for task in tasks:
-        give_answers(task, pending_writes, resume_map)
+    if pending_writes or resume_map:  # (with neither, a task keeps the default: no answer; most steps)
+        for task in tasks:
+            give_answers(task, pending_writes, resume_map)
     return {task.id: task for task in tasks}
 
 
@@ -254,8 +256,11 @@ def apply_writes(
     versions_seen = checkpoint["versions_seen"]
     triggers: set[str] = set()
     for task in tasks:  # each task has now seen the triggers it ran on (a new dict: checkpoints share them)
-        seen = {chan: versions[chan] for chan in task.triggers if chan in versions}
-        versions_seen[task.name] = {**versions_seen.get(task.name, {}), **seen}
+        seen = dict(versions_seen.get(task.name, ()))  # (one dict, filled in place: this runs every step)
+        for chan in task.triggers:
+            if chan in versions:
+                seen[chan] = versions[chan]
+        versions_seen[task.name] = seen
         triggers.update(task.triggers)
 
     version = next_version(max(versions.values()) if versions else None, None) if next_version else None

@@ -95,6 +95,7 @@ class LastValue(Channel):
 class BinaryOperatorAggregate(Channel):
     def __init__(self, reducer: Callable[[Any, Any], Any], initial: Any) -> None:
         self.reducer = reducer
+        self.fold = folding(reducer)  # (made once: ``update`` runs every step)
         self.value = initial
 
     def update(self, values: Sequence[Any]) -> bool:
@@ -102,7 +103,7 @@ class BinaryOperatorAggregate(Channel):
             return False
         if self.value is MISSING:  # nothing to fold into yet (e.g. ``Annotated[int | None, ...]``)
             self.value, values = values[0], values[1:]
-        self.value, _ = fold_step(self.value, values, folding(self.reducer))
+        self.value, _ = fold_step(self.value, values, self.fold)
         return True
 
     def restore(self, value: Any) -> Channel:

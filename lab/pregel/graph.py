@@ -25,7 +25,7 @@ from lab.checkpoint.base import (
 from lab.errors import InvalidUpdateError
 from lab.pregel import algo, delta, subgraph, sync_saver
 from lab.pregel.algo import INTERRUPT_SEEN, StepWrites
-from lab.pregel.channels import Channel
+from lab.pregel.channels import Channel, DeltaChannel
 from lab.pregel.loop import SeamHook, SuperStepLoop
 from lab.pregel.nodes import COPY, END, INPUT, START, Node, task_result
 from lab.pregel.sync_loop import iterate_sync, run_sync
@@ -53,6 +53,8 @@ class Pregel:
         or none (False); ``None``: the saver it is given, or the parent's (``lab.pregel.subgraph``)."""
         self.interrupt_before = interrupt_before or []
         self.interrupt_after = interrupt_after or []
+        self.delta_channels = frozenset(name for name, c in channels.items() if isinstance(c, DeltaChannel))
+        """The channels that store only a sentinel in most checkpoints (``lab.pregel.delta``)."""
         self.trigger_to_nodes: dict[str, list[str]] = {}
         for node in nodes.values():
             for chan in node.triggers:
@@ -66,14 +68,33 @@ class Pregel:
         *,
         stream_mode: str | list[str] = "updates",
         subgraphs: bool = False,
+        **options: Any,
+    ) -> AsyncIterator[Any]:
+        """The run's chunks; with ``subgraphs=True`` its subgraphs' too, each as
+        ``(namespace, chunk)`` (``(namespace, mode, chunk)`` for a list of modes). ``options`` are
+        ``new_loop``'s: ``durability``, ``on_seam``, ``interrupt_before``/``after``, ``context``."""
+        loop = self.new_loop(input, config, stream_mode=stream_mode, subgraphs=subgraphs, **options)
+        async with aclosing(loop.run()) as chunks:  # closing this stream stops the run now
+            async for namespace, mode, chunk in chunks:
+                if isinstance(stream_mode, str):
+                    yield (namespace, chunk) if subgraphs else chunk
+                else:
+                    yield (namespace, mode, chunk) if subgraphs else (mode, chunk)
+
+    def new_loop(
+        self,
+        input: Any,
+        config: dict[str, Any] | None,
+        *,
+        stream_mode: str | list[str],
+        subgraphs: bool = False,
         durability: Durability | None = None,
         on_seam: SeamHook | None = None,
         interrupt_before: list[str] | str | None = None,
         interrupt_after: list[str] | str | None = None,
         context: Any = None,
-    ) -> AsyncIterator[Any]:
-        """The run's chunks; with ``subgraphs=True`` its subgraphs' too, each as
-        ``(namespace, chunk)`` (``(namespace, mode, chunk)`` for a list of modes)."""
+    ) -> SuperStepLoop:
+        """The loop of one run, ready to ``run()`` (what ``astream`` and ``ainvoke`` iterate)."""
         modes = [stream_mode] if isinstance(stream_mode, str) else list(stream_mode)
         check_stream_modes(modes)
         parent = subgraph.loan_here(config)  # run inside a running task: a subgraph
@@ -86,7 +107,7 @@ class Pregel:
             durability = durability or parent.durability
             context = parent.runtime.context if context is None else context
         check_recursion_limit(config)
-        loop = SuperStepLoop(
+        return SuperStepLoop(
             self,
             input,
             config,
@@ -100,12 +121,6 @@ class Pregel:
             parent=parent,
             stream_subgraphs=subgraphs,
         )
-        async with aclosing(loop.run()) as chunks:  # closing this stream stops the run now
-            async for namespace, mode, chunk in chunks:
-                if isinstance(stream_mode, str):
-                    yield (namespace, chunk) if subgraphs else chunk
-                else:
-                    yield (namespace, mode, chunk) if subgraphs else (mode, chunk)
 
     async def ainvoke(
         self,
@@ -122,11 +137,13 @@ class Pregel:
         latest: Any = None
         asked: list[Any] = []
         # (with subgraphs=True a chunk also names its graph, and a subgraph's interrupts count too)
-        async for *_, mode, chunk in self.astream(input, config, stream_mode=["values", "updates"], **kwargs):
-            if mode == "values":
-                latest = chunk
-            elif "__interrupt__" in chunk:
-                asked.extend(chunk["__interrupt__"])
+        loop = self.new_loop(input, config, stream_mode=["values", "updates"], **kwargs)
+        async with aclosing(loop.run()) as chunks:  # (the loop's own chunks: one generator fewer per chunk)
+            async for _, mode, chunk in chunks:
+                if mode == "values":
+                    latest = chunk
+                elif "__interrupt__" in chunk:
+                    asked.extend(chunk["__interrupt__"])
         if isinstance(latest, dict):  # invoke returns the output schema's keys; values chunks have all
             latest = {k: v for k, v in latest.items() if k in self.output_keys}
         if not asked:

@@ -79,6 +79,7 @@ class CompiledGraph(Protocol):
     nodes: dict[str, Node]
     channels: dict[str, Channel]
     state_keys: list[str]
+    delta_channels: frozenset[str]
     trigger_to_nodes: dict[str, list[str]]
 
 
@@ -370,7 +371,8 @@ class SuperStepLoop:
         return {i.id for status in statuses.values() for i in status.pending_interrupts}
 
     # -- 3. tick: which tasks run next? -----------------------------------------------------------
-    async def tick(self) -> bool:
+    def tick(self) -> bool:
+        """Prepare the next step's tasks; ``False`` when the run is over (plain bookkeeping: no ``await``)."""
         self.tasks = self.prepare(self.updated)
         if "checkpoints" in self.stream_modes and self.saver:
             self.emit("checkpoints", self.checkpoint_event())
@@ -437,7 +439,8 @@ class SuperStepLoop:
 
     async def execute(self, task: Task, *, alone: bool = False) -> None:
         """Run one task's node and save what came of it: its writes, its interrupt or its error."""
-        await self.report("task_start", task)
+        if self.on_seam is not None:
+            await self.report("task_start", task)
         task.lender = self
         token = task.activate()
         try:
@@ -470,7 +473,8 @@ class SuperStepLoop:
         task.writes.extend(writes)
         if all(w[0] in algo.CONTROL_WRITES for w in task.writes):
             task.writes.append((NO_WRITES, None))  # record that it finished, even with no output
-        await self.report("task_finish", task)
+        if self.on_seam is not None:
+            await self.report("task_finish", task)
         await self.save_writes(task.id, task.writes, task)  # (seam put_writes, once saved)
         self.emit_update(task)
 
@@ -511,13 +515,15 @@ class SuperStepLoop:
             state = algo.read_state(self.channels, self.graph.state_keys)
             shown = state if isinstance(state, dict) else {}  # a whole-value state is not shown
             self.emit("values", {**shown, INTERRUPT: interrupt.interrupts})
-        await self.report("interrupt", task, interrupts=list(interrupt.interrupts))
+        if self.on_seam is not None:
+            await self.report("interrupt", task, interrupts=list(interrupt.interrupts))
 
     async def fail(self, task: Task, exc: Exception) -> None:
         """A node raised: save its ``__error__`` (kept with what it wrote so far); siblings go on."""
         self.raised.append(exc)
         await self.save_writes(task.id, [*task.writes, (ERROR, repr(exc))], task)
-        await self.report("error", task, error=repr(exc), error_type=type(exc).__name__)
+        if self.on_seam is not None:
+            await self.report("error", task, error=repr(exc), error_type=type(exc).__name__)
 
     def saves_cancellation(self, alone: bool) -> bool:
         """Does a task the caller cancelled leave ``__error__: CancelledError()``? As in LangGraph:
@@ -555,7 +561,8 @@ class SuperStepLoop:
 
     # -- 5. finish the step: apply writes, save the next checkpoint --------------------------------
     async def finish_step(self) -> None:
-        await self.report("step_end")
+        if self.on_seam is not None:
+            await self.report("step_end")
         self.updated = self.apply(self.tasks.values())
         self.emit_values(self.updated)
         self.pending.clear()
@@ -579,7 +586,7 @@ class SuperStepLoop:
         save it; under ``durability="exit"`` it is kept for ``resave_on_exit``. The step moves on."""
         saving = self.saver is not None and self.durability != "exit"
         new_versions = self.new_versions() if saving else {}
-        snapshot = delta.to_snapshot(self.channels, new_versions, self.delta_forced)
+        snapshot = self.to_snapshot(new_versions, self.delta_forced)
         self.metadata = {"source": source, "step": self.step, "parents": self.parents}
         self.checkpoint = algo.create_checkpoint(self.checkpoint, self.channels, self.step, updated, snapshot)
         if saving:
@@ -592,10 +599,15 @@ class SuperStepLoop:
         if self.checkpoint["id"] == self.saved_id:
             return
         new_versions = self.new_versions()
-        snapshot = delta.to_snapshot(self.channels, new_versions, None)
+        snapshot = self.to_snapshot(new_versions, None)
         made = algo.create_checkpoint(self.checkpoint, self.channels, self.step, self.updated, snapshot)
         self.checkpoint = {**made, "id": self.checkpoint["id"], "ts": self.checkpoint["ts"]}
         await self.put(new_versions)
+
+    def to_snapshot(self, moved: dict[str, Any], forced: set[str] | None) -> set[str]:
+        """The delta channels the next checkpoint stores whole (``delta.to_snapshot``); none to ask
+        about in a graph without any (most graphs: it is asked every step)."""
+        return delta.to_snapshot(self.channels, moved, forced) if self.graph.delta_channels else set()
 
     def new_versions(self) -> dict[str, Any]:
         return algo.new_versions(self.checkpoint["channel_versions"], self.stored_versions)
@@ -680,7 +692,7 @@ class SuperStepLoop:
             while True:
                 for chunk in self.drain():
                     yield chunk
-                if not await self.tick():
+                if not self.tick():
                     break
                 for chunk in self.drain():
                     yield chunk
@@ -801,9 +813,9 @@ class SuperStepLoop:
         return Seam(name, self.step, self.checkpoint["id"], node, task_id, detail)
 
     async def report(self, name: str, task: Task | None = None, **detail: Any) -> None:
-        """Tell the lab's hook (if one listens) that the run is at seam ``name`` now."""
-        if self.on_seam is not None:
-            await self.on_seam(self.seam_here(name, task, **detail))
+        """Tell the lab's hook that the run is at seam ``name`` now. Callers ask ``if self.on_seam``
+        first: with no hook a seam costs that ``if``, not a coroutine (several run every step)."""
+        await self.on_seam(self.seam_here(name, task, **detail))
 
     def task_config(self, task: Task) -> dict[str, Any]:
         """What ``get_config()`` returns inside the task's node (see ``lab.config``)."""

@@ -148,8 +148,10 @@ async def _awaiting_with(config: dict[str, Any], func: Callable[..., Awaitable[A
 def state_update(result: Any, state_keys: Sequence[str]) -> list[tuple[str, Any]]:
     """Turn what a node returned into channel writes (LangGraph's ``_get_updates``, and ``_get_root``
     for a whole-value state, where the value itself is the write)."""
-    raise_parent_command(result)
     whole_value = is_whole_value(state_keys)
+    if type(result) is dict and not whole_value:  # (what most nodes return: answered first, every step)
+        return [(k, v) for k, v in result.items() if k in state_keys]
+    raise_parent_command(result)
     if isinstance(result, Command):
         writes = command_update(result.update, state_keys)
         if not whole_value:
