@@ -93,8 +93,10 @@ class Pregel:
         interrupt_before: list[str] | str | None = None,
         interrupt_after: list[str] | str | None = None,
         context: Any = None,
+        task_updates: bool = True,
     ) -> SuperStepLoop:
-        """The loop of one run, ready to ``run()`` (what ``astream`` and ``ainvoke`` iterate)."""
+        """The loop of one run, ready to ``run()`` (what ``astream`` and ``ainvoke`` iterate);
+        ``task_updates=False``: its ``updates`` chunks are only interrupts (all ``ainvoke`` reads)."""
         modes = [stream_mode] if isinstance(stream_mode, str) else list(stream_mode)
         check_stream_modes(modes)
         parent = subgraph.loan_here(config)  # run inside a running task: a subgraph
@@ -120,6 +122,7 @@ class Pregel:
             saver=saver,
             parent=parent,
             stream_subgraphs=subgraphs,
+            task_updates=task_updates,
         )
 
     async def ainvoke(
@@ -137,7 +140,8 @@ class Pregel:
         latest: Any = None
         asked: list[Any] = []
         # (with subgraphs=True a chunk also names its graph, and a subgraph's interrupts count too)
-        loop = self.new_loop(input, config, stream_mode=["values", "updates"], **kwargs)
+        # (no updates chunk per task: of the updates, only the interrupts count here)
+        loop = self.new_loop(input, config, stream_mode=["values", "updates"], task_updates=False, **kwargs)
         async with aclosing(loop.run()) as chunks:  # (the loop's own chunks: one generator fewer per chunk)
             async for _, mode, chunk in chunks:
                 if mode == "values":

@@ -142,6 +142,9 @@ class SuperStepLoop:
     own_modes: frozenset[str]
     stream_modes: frozenset[str]
     """The modes chunks are made for: the caller's, and the root stream's."""
+    task_updates: bool
+    """Does each task's ``updates`` chunk go anywhere? (Not to ``invoke``, which reads only the
+    interrupts among its own; a root's stream with ``subgraphs=True`` may still want them.)"""
     parents: dict[str, str]
     """``metadata["parents"]`` of its checkpoints: the namespace -> checkpoint id map above it."""
     live: Relay | None
@@ -205,6 +208,7 @@ class SuperStepLoop:
         saver: BaseCheckpointSaver | None,
         parent: Loan | None = None,
         stream_subgraphs: bool = False,
+        task_updates: bool = True,
     ) -> None:
         self.graph = graph
         self.input = input
@@ -223,6 +227,9 @@ class SuperStepLoop:
         self.relay = parent.relay if parent else None
         self.own_modes = stream_modes
         self.stream_modes = stream_modes | (self.relay.modes if self.relay else frozenset())
+        self.task_updates = ("updates" in stream_modes and task_updates) or (
+            self.relay is not None and "updates" in self.relay.modes
+        )
         self.parents = subgraph.parents_of(parent, config)
         self.live = Relay(stream_modes, self.output_chunk) if stream_subgraphs else None
         self.relay_for_subgraphs = self.live or self.relay
@@ -789,7 +796,7 @@ class SuperStepLoop:
         }
 
     def emit_update(self, task: Task) -> None:
-        if task.name == START or "updates" not in self.stream_modes:
+        if task.name == START or not self.task_updates:
             return
         self.emit("updates", {task.name: state_writes_view(task.writes, self.graph.state_keys)})
 
