@@ -103,7 +103,10 @@ class BinaryOperatorAggregate(Channel):
             return False
         if self.value is MISSING:  # nothing to fold into yet (e.g. ``Annotated[int | None, ...]``)
             self.value, values = values[0], values[1:]
-        self.value, _ = fold_step(self.value, values, self.fold)
+        if len(values) == 1 and not overwrite_of(values[0])[0]:  # (one plain write, most steps: no batch)
+            self.value = self.reducer(self.value, values[0])
+        else:
+            self.value, _ = fold_step(self.value, values, self.fold)
         return True
 
     def restore(self, value: Any) -> Channel:
