@@ -145,14 +145,20 @@ def file_size(dist: Path, url_path: str) -> int:
     return 0
 
 
+def built_site(tmp: str) -> tuple[Path, int]:
+    """Build the site into ``tmp``: its folder, and how many files a first visit's offline copy caches
+    (``FIRST_VISIT_DONE`` waits for that many)."""
+    dist = build.build(Path(tmp) / "dist").dist
+    return dist, len(build.precache_list(dist))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=5)
     runs = parser.parse_args().runs
 
     with tempfile.TemporaryDirectory() as tmp:
-        dist = build.build(Path(tmp) / "dist").dist
-        files = len(build.precache_list(dist))
+        dist, files = built_site(tmp)
         pyodide = dist / "pyodide" / build.PYODIDE_VERSION
         core = sum((pyodide / name).stat().st_size for name in build.PYODIDE_RUNTIME_FILES)
         (dist / "__bare").mkdir()

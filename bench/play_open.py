@@ -29,8 +29,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "browser"))
 
-from boot import FIRST_VISIT_DONE, file_size, poll  # noqa: E402
-from browser_harness import SiteServer, build, launch_chromium  # noqa: E402
+from boot import FIRST_VISIT_DONE, built_site, file_size, poll  # noqa: E402
+from browser_harness import SiteServer, launch_chromium  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 USABLE_AT = """
@@ -70,8 +70,7 @@ def main() -> int:
     runs = parser.parse_args().runs
 
     with tempfile.TemporaryDirectory() as tmp:
-        dist = build.build(Path(tmp) / "dist").dist
-        files = len(build.precache_list(dist))
+        dist, files = built_site(tmp)
         load_before = os.getloadavg()
         ms: dict[str, list[float]] = {name: [] for name in PAGES}
         sent: dict[str, list[int]] = {name: [] for name in PAGES}
