@@ -266,7 +266,7 @@ def find_edges(graph: Pregel) -> tuple[set[Found], dict[str, set[TriggerEdge]]]:
 
 
 def _next_tasks(graph: Pregel, checkpoint: Any, channels: Any, updated: set[str]) -> list[Any]:
-    candidates = sorted({n for chan in updated for n in graph.trigger_to_nodes.get(chan, ())})
+    candidates = algo.woken_nodes(graph.trigger_to_nodes, updated)
     tasks = algo.prepare_tasks(graph.nodes, checkpoint, channels, [], 0, [], candidates=candidates)
     return list(tasks.values())
 

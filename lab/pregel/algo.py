@@ -83,6 +83,15 @@ def triggered(node: Node, channels: Mapping[str, Channel], checkpoint: Checkpoin
     return False
 
 
+def woken_nodes(trigger_to_nodes: Mapping[str, list[str]], updated: Iterable[str]) -> list[str]:
+    """The nodes that a change of ``updated`` may trigger, in name order (the candidates of a step)."""
+    names: list[str] = []
+    for chan in updated:  # (a plain loop, and no sort for one name: most steps wake one node)
+        if chan in trigger_to_nodes:
+            names += trigger_to_nodes[chan]
+    return sorted(set(names)) if len(names) > 1 else names
+
+
 def read_state(channels: Mapping[str, Channel], keys: Iterable[str]) -> Any:
     """The state as a dict of its keys; a whole-value state (one ``__root__`` key) as the value."""
     if is_whole_value(keys):
@@ -105,6 +114,14 @@ class TaskStatus:
     @property
     def pending_interrupts(self) -> list[Interrupt]:
         return [] if self.finished else self.interrupts
+
+
+def only_control_writes(writes: Iterable[tuple[str, Any]]) -> bool:
+    """Did a task write nothing but control writes (or nothing at all)? Then it records ``__no_writes__``."""
+    for chan, _ in writes:  # noqa: SIM110  (a plain loop: ``all()`` over a generator costs 4x, every step)
+        if chan not in CONTROL_WRITES:
+            return False
+    return True
 
 
 def task_statuses(pending_writes: Iterable[PendingWrite]) -> dict[str, TaskStatus]:
@@ -247,8 +264,11 @@ def apply_writes(
     tasks: Iterable[Task | StepWrites],
     next_version: NextVersion | None,
     trigger_to_nodes: Mapping[str, list[str]],
+    expiring: set[str] | None = None,
 ) -> set[str]:
-    """Fold one step's writes into the channels; return the channels that changed."""
+    """Fold one step's writes into the channels; return the channels that changed. ``expiring``, if
+    the caller keeps one (``holding_expiring``), names the expiring channels that may hold a value;
+    it is kept true here, and a step looks only at those to clear, not at every channel."""
     tasks = list(tasks)
     if len(tasks) > 1:
         tasks.sort(key=lambda t: task_path_str(t.path))  # node-name order, not completion order
@@ -284,18 +304,27 @@ def apply_writes(
             versions[chan] = version
             if channel.is_available():
                 updated.add(chan)
+        if expiring is not None and channel.expires:
+            expiring.add(chan)
 
     if triggers:  # a step went by: ephemeral channels nobody wrote are cleared
-        for chan, channel in channels.items():
-            if channel.value is MISSING or not channel.expires:  # (the cheap questions first)
+        for chan in list(channels if expiring is None else expiring):
+            channel = channels[chan]
+            if chan in updated or not channel.expires:
                 continue
-            if chan in updated or not channel.is_available():
-                continue
-            if channel.update([]) and version is not None:
+            if channel.is_available() and channel.update([]) and version is not None:
                 versions[chan] = version
                 if channel.is_available():
                     updated.add(chan)
+            if expiring is not None and not channel.is_available():
+                expiring.discard(chan)
     return updated
+
+
+def holding_expiring(channels: Mapping[str, Channel]) -> set[str]:
+    """The expiring channels (``EphemeralValue``, ``Topic``) that hold a value now: what
+    ``apply_writes`` keeps up to date when given it."""
+    return {name for name, channel in channels.items() if channel.expires and channel.is_available()}
 
 
 # -- the resume rule: what a saved step's pending writes mean when the thread runs again -------------

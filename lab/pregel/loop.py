@@ -164,6 +164,9 @@ class SuperStepLoop:
     """The writes saved on ``checkpoint``: by this step's tasks, or before a crash or interrupt."""
     updated: set[str] | None
     """The channels the last applied writes changed (``None``: unknown, every node is a candidate)."""
+    expiring: set[str] | None
+    """The expiring channels that may hold a value, kept by ``apply`` so that a step clears those
+    without looking at every channel (``None``: not gathered yet)."""
     tasks: dict[str, Task]
     """The current step's tasks, by id."""
     running: list[asyncio.Future[None]]
@@ -241,6 +244,7 @@ class SuperStepLoop:
         self.step = self.stop = 0
         self.pending = []
         self.updated = None
+        self.expiring = None
         self.tasks = {}
         self.running = []
         self.raised = []
@@ -400,9 +404,7 @@ class SuperStepLoop:
         return True
 
     def prepare(self, updated: set[str] | None = None) -> dict[str, Task]:
-        candidates = None
-        if updated:
-            candidates = sorted({n for chan in updated for n in self.graph.trigger_to_nodes.get(chan, ())})
+        candidates = algo.woken_nodes(self.graph.trigger_to_nodes, updated) if updated else None
         tasks = algo.prepare_tasks(
             self.graph.nodes,
             self.checkpoint,
@@ -478,7 +480,7 @@ class SuperStepLoop:
             return
         task.deactivate(token)
         task.writes.extend(writes)
-        if all(w[0] in algo.CONTROL_WRITES for w in task.writes):
+        if algo.only_control_writes(task.writes):
             task.writes.append((NO_WRITES, None))  # record that it finished, even with no output
         if self.on_seam is not None:
             await self.report("task_finish", task)
@@ -583,8 +585,15 @@ class SuperStepLoop:
         self.resuming = None  # only the first step's subgraphs resume with the run
 
     def apply(self, tasks: Iterable[Task | StepWrites]) -> set[str]:
+        if self.expiring is None:  # (once: from then on the channels change only here)
+            self.expiring = algo.holding_expiring(self.channels)
         return algo.apply_writes(
-            self.checkpoint, self.channels, tasks, self.next_version, self.graph.trigger_to_nodes
+            self.checkpoint,
+            self.channels,
+            tasks,
+            self.next_version,
+            self.graph.trigger_to_nodes,
+            self.expiring,
         )
 
     # -- saving checkpoints -------------------------------------------------------------------------
