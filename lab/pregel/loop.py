@@ -557,7 +557,8 @@ class SuperStepLoop:
             if self.pending:
                 self.pending[:] = [w for w in self.pending if w[0] != task_id]
             to_save = writes
-        self.pending += [(task_id, c, v) for c, v in writes]
+        for chan, value in writes:  # (a plain loop: a comprehension is a function call on CPython 3.11)
+            self.pending.append((task_id, chan, value))
         if self.saver and self.durability != "exit":
             await self.persist_writes(task_id, to_save, task)
 

@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import functools
 import inspect
-from collections.abc import Awaitable, Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from lab.config import running_with
+from lab.config import await_with, run_with
 from lab.errors import InvalidUpdateError, ParentCommand, with_troubleshooting
 from lab.types import Command, Send
 
@@ -126,9 +126,8 @@ class Node:
         """Run the function with ``config`` current (``get_config()``); an ``async def`` node's
         coroutine keeps it current until it finishes."""
         if self.is_async:
-            return _awaiting_with(config, self.func, state)
-        with running_with(config):
-            return self.func(state)
+            return await_with(config, self.func, state)
+        return run_with(config, self.func, state)
 
 
 def is_async(func: Callable[..., Any]) -> bool:
@@ -140,17 +139,16 @@ def is_async(func: Callable[..., Any]) -> bool:
     return bool(code.co_flags & inspect.CO_COROUTINE)
 
 
-async def _awaiting_with(config: dict[str, Any], func: Callable[..., Awaitable[Any]], state: Any) -> Any:
-    with running_with(config):
-        return await func(state)
-
-
 def state_update(result: Any, state_keys: Sequence[str]) -> list[tuple[str, Any]]:
     """Turn what a node returned into channel writes (LangGraph's ``_get_updates``, and ``_get_root``
     for a whole-value state, where the value itself is the write)."""
     whole_value = is_whole_value(state_keys)
     if type(result) is dict and not whole_value:  # (what most nodes return: answered first, every step)
-        return [(k, v) for k, v in result.items() if k in state_keys]
+        writes = []
+        for k, v in result.items():  # (a plain loop: a comprehension is a function call on CPython 3.11)
+            if k in state_keys:
+                writes.append((k, v))
+        return writes
     raise_parent_command(result)
     if isinstance(result, Command):
         writes = command_update(result.update, state_keys)
