@@ -605,9 +605,15 @@ class SuperStepLoop:
         new_versions = self.new_versions() if saving else {}
         snapshot = self.to_snapshot(new_versions, self.delta_forced)
         self.metadata = {"source": source, "step": self.step, "parents": self.parents}
-        self.checkpoint = algo.create_checkpoint(self.checkpoint, self.channels, self.step, updated, snapshot)
+        made = algo.create_checkpoint(self.checkpoint, self.channels, self.step, updated, snapshot)
+        # The saver gets ``made``, whose versions are copies; the loop goes on changing the ones it has.
+        self.checkpoint = {
+            **made,
+            "channel_versions": self.checkpoint["channel_versions"],
+            "versions_seen": self.checkpoint["versions_seen"],
+        }
         if saving:
-            await self.put(new_versions)
+            await self.put(made, new_versions)
         self.step += 1
 
     async def resave_on_exit(self) -> None:
@@ -619,7 +625,7 @@ class SuperStepLoop:
         snapshot = self.to_snapshot(new_versions, None)
         made = algo.create_checkpoint(self.checkpoint, self.channels, self.step, self.updated, snapshot)
         self.checkpoint = {**made, "id": self.checkpoint["id"], "ts": self.checkpoint["ts"]}
-        await self.put(new_versions)
+        await self.put(self.checkpoint, new_versions)  # (the run is over: the loop changes it no more)
 
     def to_snapshot(self, moved: dict[str, Any], forced: set[str] | None) -> set[str]:
         """The delta channels the next checkpoint stores whole (``delta.to_snapshot``); none to ask
@@ -629,14 +635,14 @@ class SuperStepLoop:
     def new_versions(self) -> dict[str, Any]:
         return algo.new_versions(self.checkpoint["channel_versions"], self.stored_versions)
 
-    async def put(self, new_versions: dict[str, Any]) -> None:
-        """Hand ``checkpoint`` to the saver (the blobs of ``new_versions`` with it)."""
+    async def put(self, checkpoint: Checkpoint, new_versions: dict[str, Any]) -> None:
+        """Hand ``checkpoint`` (a snapshot the loop does not change: a background save stores this
+        moment) to the saver, the blobs of ``new_versions`` with it."""
         self.delta_forced = set()
         parent_id = self.checkpoint_config["configurable"].get("checkpoint_id")
         self.parent_config = self._config_at(parent_id) if parent_id else None
-        handed = handed_over(self.checkpoint)
-        self.stored_versions = handed["channel_versions"]  # (neither the saver nor the loop changes it)
-        saving = self.saver.aput(self.checkpoint_config, handed, self.metadata, new_versions)
+        self.stored_versions = checkpoint["channel_versions"]  # (neither the saver nor the loop changes it)
+        saving = self.saver.aput(self.checkpoint_config, checkpoint, self.metadata, new_versions)
         self.saved_id = self.checkpoint["id"]
         self.checkpoint_config = self._config_at(self.checkpoint["id"])
         seam = self.seam_here("put", source=self.metadata.get("source")) if self.on_seam else None
@@ -857,16 +863,6 @@ class SuperStepLoop:
             return self.checkpoint_config
         conf = {**self.checkpoint_config["configurable"], "checkpoint_id": checkpoint_id}
         return {**self.checkpoint_config, "configurable": conf}
-
-
-def handed_over(checkpoint: Checkpoint) -> Checkpoint:
-    """The checkpoint as the saver gets it: a copy of the dicts the loop goes on changing (its versions;
-    a node's seen versions are replaced, never changed), so a background save stores this moment."""
-    return {
-        **checkpoint,
-        "channel_versions": dict(checkpoint["channel_versions"]),
-        "versions_seen": dict(checkpoint["versions_seen"]),
-    }
 
 
 def cancelled_by_the_caller() -> bool:
