@@ -54,6 +54,7 @@ identical bytes.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import threading
 import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -289,7 +290,7 @@ def _nest_no_further(_items: Any) -> bytes:
 
 def _to_ext(obj: Any) -> Any:
     """msgpack's ``default`` hook: called by its ``Packer`` for every object it cannot pack itself."""
-    return _typed(obj, _pack_compiled)
+    return _typed(obj, _pack_items)
 
 
 _idle_packers: list[msgpack.Packer] = []
@@ -299,8 +300,10 @@ may pack at the same time), so each call takes one from here, or makes one, and 
 is done (``list.pop`` and ``list.append`` are atomic). There are never more than calls at once."""
 
 
-def _pack_compiled(obj: Any) -> bytes:
-    """``obj`` packed by msgpack's own ``Packer`` (its C extension on CPython)."""
+def _pack_checked(obj: Any, *, check_depth: bool = True) -> bytes:
+    """``obj`` packed by msgpack's own ``Packer`` (its C extension on CPython), and the depth check it
+    cannot make itself: a scan of the bytes (``_may_nest_too_deep``), and a walk of the value only for
+    one with many containers. (One function, not a packer call inside a checker: one call less a value.)"""
     try:
         packer = _idle_packers.pop()
     except IndexError:
@@ -308,25 +311,23 @@ def _pack_compiled(obj: Any) -> bytes:
         # map) but handed to _to_ext, which decides what it becomes.
         packer = msgpack.Packer(default=_to_ext, strict_types=True, use_bin_type=True)
     try:
-        return packer.pack(obj)  # on error the packer empties its buffer, so it stays reusable
-    finally:
-        _idle_packers.append(packer)
-
-
-def _pack_checked(obj: Any) -> bytes:
-    """msgpack's packer, and the depth check it cannot make itself: it costs a scan of the bytes
-    (``_may_nest_too_deep``), and a walk of the value only for one with many containers."""
-    try:
-        packed = _pack_compiled(obj)
+        packed = packer.pack(obj)  # on error the packer empties its buffer, so it stays reusable
     except ValueError:  # TooDeep, or msgpack's own limit (511 levels), or another refusal
-        if _path_too_deep(obj) is None:
+        if not check_depth or _path_too_deep(obj) is None:
             raise
         packed = None
-    if packed is None or (
-        len(packed) > MAX_DEPTH and _may_nest_too_deep(packed) and _path_too_deep(obj) is not None
+    finally:
+        _idle_packers.append(packer)
+    if check_depth and (
+        packed is None
+        or (len(packed) > MAX_DEPTH and _may_nest_too_deep(packed) and _path_too_deep(obj) is not None)
     ):
         raise TooDeep(f"containers nest more than {MAX_DEPTH} deep")
     return packed
+
+
+_pack_items: PackInner = functools.partial(_pack_checked, check_depth=False)
+"""Packs a typed value's items, inside the walk of the value that holds it (which checks its depth)."""
 
 
 _pack_plain = plain_packer(_typed, MAX_DEPTH)
