@@ -141,11 +141,13 @@ def _run_to_end(awaitable: Awaitable[T], loop: asyncio.AbstractEventLoop | None)
 
 
 def run_until_complete(loop: asyncio.AbstractEventLoop, awaitable: Awaitable[T]) -> T:
-    """``loop.run_until_complete(awaitable)``: the same turns of the loop, with the same loop state
-    (running loop, async generator hooks), minus the callback that stops the loop once the task is
-    done and the loop turn that only runs it (~10 µs of every sync call). The last turn, which runs
-    what the task's end made ready (its done callbacks), is kept. Only on the loops whose
-    ``run_forever`` is asyncio's own and not in debug mode; any other loop runs it itself."""
+    """``loop.run_until_complete(awaitable)`` in fewer turns of the loop: the same task, and the same
+    loop state while it runs (the running loop, the async generator hooks), but each turn first polls
+    the OS for I/O (a system call), and most runs never wait for any. So the task's first step runs at
+    once when nothing else is ready, and once the task is done, one last turn runs whatever it left
+    pending (its done callbacks, timers), as ``run_until_complete``'s stopping turn does, and only
+    then: ~15 µs less per sync call. Only on loops whose ``run_forever`` is asyncio's own, outside
+    debug mode; any other loop runs it itself."""
     if type(loop) not in PLAIN_LOOPS or loop.get_debug():
         return loop.run_until_complete(awaitable)
     loop._check_closed()
@@ -159,11 +161,12 @@ def run_until_complete(loop: asyncio.AbstractEventLoop, awaitable: Awaitable[T])
     sys.set_asyncgen_hooks(firstiter=loop._asyncgen_firstiter_hook, finalizer=loop._asyncgen_finalizer_hook)
     asyncio._set_running_loop(loop)
     try:
-        while True:
+        if len(loop._ready) == 1:  # only the task's first step is ready: no need to poll first
+            loop._ready.popleft()._run()
+        while not task.done() and not loop._stopping:  # (``_stopping``: someone called ``loop.stop()``)
             loop._run_once()
-            if task.done() or loop._stopping:  # (``_stopping``: someone called ``loop.stop()``)
-                break
-        if loop._ready and not loop._stopping:  # the turn run_until_complete stops on
+        if (loop._ready or loop._scheduled) and not loop._stopping:
+            loop._stopping = True  # (so this last turn waits for no timer)
             loop._run_once()
     except BaseException:
         if new_task and task.done() and not task.cancelled():
