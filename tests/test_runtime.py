@@ -175,6 +175,22 @@ def test_sync_api_runs_the_graph_as_a_task_of_a_loop_and_stops_as_run_until_comp
     assert asyncio._get_running_loop() is None
 
 
+def test_a_keyboard_interrupt_in_a_node_leaves_the_sync_api_ready_for_the_next_call():
+    def stopped(state: State) -> dict:
+        raise KeyboardInterrupt
+
+    g = StateGraph(State)
+    g.add_node("stopped", stopped)
+    g.add_edge(START, "stopped")
+    app = g.compile(checkpointer=InMemorySaver())
+    with pytest.raises(KeyboardInterrupt):
+        app.invoke({"log": []}, {"configurable": {"thread_id": "k"}})
+    assert asyncio._get_running_loop() is None
+    assert fan_out_graph().invoke({"log": []}, {"configurable": {"thread_id": "next"}}) == {
+        "log": ["a", "b", "c"]
+    }
+
+
 class NeverAnsweringStorage(MemoryStorage):
     """Storage whose reads wait for an event nothing in Python delivers, async-only (IndexedDB in the
     browser): its saver keeps the lab's methods, so the sync API too reaches it through the async ones."""
