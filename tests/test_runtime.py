@@ -7,6 +7,7 @@ tests pin what only the lab has (seams, errors that say more) and the channel ru
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import operator
 from typing import Annotated, TypedDict
 
@@ -146,6 +147,48 @@ def test_sync_api_inside_a_running_loop_runs_to_the_end_on_a_loop_of_its_own():
     result, chunks, values = asyncio.run(in_a_notebook())
     assert result == values == {"log": ["a", "b", "c"]}
     assert chunks == [{"a": {"log": ["a"]}}, {"b": {"log": ["b"]}}, {"c": {"log": ["c"]}}]
+
+
+def test_sync_api_runs_the_graph_as_a_task_of_a_loop_and_stops_as_run_until_complete_does():
+    """A node under ``invoke`` runs in an asyncio task (timeouts, sleeps, the caller's context
+    variables), and what the task's end makes ready (its done callbacks) runs before ``invoke``
+    returns, as with ``loop.run_until_complete``; afterwards no loop is left running."""
+    caller = contextvars.ContextVar("caller")
+    seen: dict[str, object] = {}
+
+    async def timed(state: State) -> dict:
+        task = asyncio.current_task()
+        async with asyncio.timeout(5):
+            await asyncio.sleep(0.001)
+        seen["caller"] = caller.get(None)
+        task.add_done_callback(lambda done: seen.setdefault("done_callback_of", done))
+        return {"log": ["timed"]}
+
+    g = StateGraph(State)
+    g.add_node("timed", timed)
+    g.add_edge(START, "timed")
+    app = g.compile(checkpointer=InMemorySaver())
+    caller.set("me")
+    assert app.invoke({"log": []}, {"configurable": {"thread_id": "t"}}) == {"log": ["timed"]}
+    assert seen["caller"] == "me"
+    assert isinstance(seen["done_callback_of"], asyncio.Task)
+    assert asyncio._get_running_loop() is None
+
+
+def test_a_keyboard_interrupt_in_a_node_leaves_the_sync_api_ready_for_the_next_call():
+    def stopped(state: State) -> dict:
+        raise KeyboardInterrupt
+
+    g = StateGraph(State)
+    g.add_node("stopped", stopped)
+    g.add_edge(START, "stopped")
+    app = g.compile(checkpointer=InMemorySaver())
+    with pytest.raises(KeyboardInterrupt):
+        app.invoke({"log": []}, {"configurable": {"thread_id": "k"}})
+    assert asyncio._get_running_loop() is None
+    assert fan_out_graph().invoke({"log": []}, {"configurable": {"thread_id": "next"}}) == {
+        "log": ["a", "b", "c"]
+    }
 
 
 class NeverAnsweringStorage(MemoryStorage):

@@ -61,7 +61,9 @@ class Channel:
 
     def restore(self, value: Any) -> Channel:
         """A fresh copy of this channel holding a value loaded from a checkpoint."""
-        fresh = self.copy()
+        fresh = object.__new__(type(self))  # (``copy``, inline: every run restores every channel)
+        if self.__dict__:  # (a trigger channel has no field of its own: no dict to fill, ~0.25 µs)
+            fresh.__dict__.update(self.__dict__)
         fresh.value = value
         return fresh
 

@@ -405,7 +405,7 @@ class Pregel:
         return saver
 
     def _config(self, config: dict[str, Any] | None) -> dict[str, Any]:
-        config = dict(config or {})
+        config = config or {}
         conf = dict(config.get("configurable") or {})
         if self.checkpointer is not None:
             if not conf:

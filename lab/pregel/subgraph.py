@@ -248,7 +248,7 @@ def root_config(graph: Pregel, config: dict[str, Any]) -> dict[str, Any]:
     addressed = (conf.get("checkpoint_map") or {}).get(conf.get("checkpoint_ns", ""))
     if addressed:
         conf = {**conf, "checkpoint_id": addressed}
-    return {**config, "configurable": conf}
+    return config if conf is config["configurable"] else {**config, "configurable": conf}
 
 
 def parents_of(loan: Loan | None, config: dict[str, Any]) -> dict[str, str]:

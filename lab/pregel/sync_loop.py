@@ -17,6 +17,7 @@ to the end themselves (``run_sync``):
 from __future__ import annotations
 
 import asyncio
+import sys
 import threading
 from collections.abc import AsyncIterator, Awaitable, Iterator
 from contextlib import closing, contextmanager, suppress
@@ -125,18 +126,64 @@ def run_sync(awaitable: Awaitable[T], loop: asyncio.AbstractEventLoop | None = N
 def _run_to_end(awaitable: Awaitable[T], loop: asyncio.AbstractEventLoop | None) -> T:
     if loop is None:
         if asyncio._get_running_loop() is None:
-            return _thread_loop().run_until_complete(awaitable)
+            return run_until_complete(_thread_loop(), awaitable)
         with closing(SyncLoop()) as own:
             return _run_to_end(awaitable, own)
     if not isinstance(loop, SyncLoop):
-        return loop.run_until_complete(awaitable)
+        return run_until_complete(loop, awaitable)
     running = asyncio.ensure_future(awaitable, loop=loop)
     with outer_loop_set_aside():
         try:
-            return loop.run_until_complete(running)
+            return run_until_complete(loop, running)
         except WouldBlockError:
             _abandon(loop, running)
             raise
+
+
+def run_until_complete(loop: asyncio.AbstractEventLoop, awaitable: Awaitable[T]) -> T:
+    """``loop.run_until_complete(awaitable)`` in fewer turns of the loop: the same task, and the same
+    loop state while it runs (the running loop, the async generator hooks), but each turn first polls
+    the OS for I/O (a system call), and most runs never wait for any. So the task's first step runs at
+    once when nothing else is ready, and once the task is done, one last turn runs whatever it left
+    pending (its done callbacks, timers), as ``run_until_complete``'s stopping turn does, and only
+    then: ~15 µs less per sync call. Only on loops whose ``run_forever`` is asyncio's own, outside
+    debug mode; any other loop runs it itself."""
+    if type(loop) not in PLAIN_LOOPS or loop.get_debug():
+        return loop.run_until_complete(awaitable)
+    loop._check_closed()
+    loop._check_running()
+    new_task = not asyncio.isfuture(awaitable)
+    task = asyncio.ensure_future(awaitable, loop=loop)
+    if new_task:
+        task._log_destroy_pending = False  # (as run_until_complete: its error reaches the caller)
+    hooks = sys.get_asyncgen_hooks()
+    loop._thread_id = threading.get_ident()
+    sys.set_asyncgen_hooks(firstiter=loop._asyncgen_firstiter_hook, finalizer=loop._asyncgen_finalizer_hook)
+    asyncio._set_running_loop(loop)
+    try:
+        if len(loop._ready) == 1:  # only the task's first step is ready: no need to poll first
+            loop._ready.popleft()._run()
+        while not task.done() and not loop._stopping:  # (``_stopping``: someone called ``loop.stop()``)
+            loop._run_once()
+        if (loop._ready or loop._scheduled) and not loop._stopping:
+            loop._stopping = True  # (so this last turn waits for no timer)
+            loop._run_once()
+    except BaseException:
+        if new_task and task.done() and not task.cancelled():
+            task.exception()  # retrieved: the caller gets it, no "never retrieved" warning
+        raise
+    finally:
+        loop._stopping = False
+        loop._thread_id = None
+        asyncio._set_running_loop(None)
+        sys.set_asyncgen_hooks(*hooks)
+    if not task.done():
+        raise RuntimeError("Event loop stopped before Future completed.")
+    return task.result()
+
+
+PLAIN_LOOPS = (asyncio.SelectorEventLoop, SyncLoop)
+"""The loops ``run_until_complete`` drives itself (their ``run_forever`` is ``BaseEventLoop``'s)."""
 
 
 def iterate_sync(chunks: AsyncIterator[T]) -> Iterator[T]:
