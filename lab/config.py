@@ -28,38 +28,38 @@ def get_config() -> dict[str, Any]:
     return config
 
 
-def task_config(
-    run_config: dict[str, Any],
-    *,
-    node: str,
-    namespace: str,
-    step: int,
-    triggers: tuple[str, ...],
-    path: tuple[Any, ...],
-    runtime: Any,
-) -> dict[str, Any]:
-    """The config one task runs with (what ``get_config()`` returns inside its node); ``namespace``
-    is the task's (``"<node>:<task id>"``, under its graph's when that runs as a subgraph)."""
-    configurable = run_config.get("configurable") or {}
-    metadata = {
-        **(run_config.get("metadata") or {}),
-        **({"thread_id": configurable["thread_id"]} if "thread_id" in configurable else {}),
-        "langgraph_step": step,
-        "langgraph_node": node,
-        "langgraph_triggers": triggers,
-        "langgraph_path": path,
-        "langgraph_checkpoint_ns": namespace,
-    }
-    return {
-        **run_config,
-        "metadata": metadata,
-        "configurable": {
-            **configurable,
-            "checkpoint_id": configurable.get("checkpoint_id"),
-            "checkpoint_ns": namespace,
-            RUNTIME_KEY: runtime,
-        },
-    }
+class TaskConfigs:
+    """The configs one run's tasks run with (what ``get_config()`` returns inside their nodes). What
+    they share, the run's config and ``Runtime``, is merged once per run, not once per task."""
+
+    def __init__(self, run_config: dict[str, Any], runtime: Any) -> None:
+        configurable = run_config.get("configurable") or {}
+        self.run_config = run_config
+        self.metadata = {
+            **(run_config.get("metadata") or {}),
+            **({"thread_id": configurable["thread_id"]} if "thread_id" in configurable else {}),
+        }
+        self.configurable = {**configurable, "checkpoint_id": configurable.get("checkpoint_id")}
+        self.runtime = runtime
+
+    def of(
+        self, *, node: str, namespace: str, step: int, triggers: tuple[str, ...], path: tuple[Any, ...]
+    ) -> dict[str, Any]:
+        """One task's config; ``namespace`` is the task's (``"<node>:<task id>"``, under its graph's
+        when that runs as a subgraph)."""
+        metadata = {
+            **self.metadata,
+            "langgraph_step": step,
+            "langgraph_node": node,
+            "langgraph_triggers": triggers,
+            "langgraph_path": path,
+            "langgraph_checkpoint_ns": namespace,
+        }
+        return {
+            **self.run_config,
+            "metadata": metadata,
+            "configurable": {**self.configurable, "checkpoint_ns": namespace, RUNTIME_KEY: self.runtime},
+        }
 
 
 def run_with(config: dict[str, Any], func: Callable[[Any], Any], state: Any) -> Any:

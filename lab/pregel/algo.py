@@ -236,6 +236,12 @@ def router_input(
     return value
 
 
+def static_writes(node: Node, result: Any, state_keys: Sequence[str]) -> list[tuple[str, Any]]:
+    """What a node's return value writes before its conditional edges: its state update, then its
+    static edges (all it writes, for a node without conditional edges)."""
+    return state_update(result, state_keys) + node.edge_writes
+
+
 async def node_writes(
     node: Node,
     result: Any,
@@ -245,7 +251,7 @@ async def node_writes(
 ) -> list[tuple[str, Any]]:
     """What a node's return value writes: its state update, its static edges, then its
     conditional edges (each router reads ``channels`` plus those writes)."""
-    writes = state_update(result, state_keys) + node.edge_writes
+    writes = static_writes(node, result, state_keys)
     for branch in node.branches:
         writes += await routed_writes(node, branch, router_input(branch, channels, writes, result), nodes)
     return writes

@@ -53,7 +53,7 @@ from lab.checkpoint.base import (
     CheckpointTuple,
     empty_checkpoint,
 )
-from lab.config import task_config
+from lab.config import TaskConfigs
 from lab.errors import (
     EmptyInputError,
     GraphInterrupt,
@@ -135,6 +135,7 @@ class SuperStepLoop:
     interrupt_before: list[str] | str
     interrupt_after: list[str] | str
     runtime: Runtime
+    task_configs: TaskConfigs
     # -- a subgraph's run (``lab.pregel.subgraph``): what the task running it lent it ----------------
     parent: Loan | None
     namespace: str
@@ -199,7 +200,7 @@ class SuperStepLoop:
     resume_map: Mapping[str, Any] | None
     """Answers by interrupt id (``Command(resume={id: answer})``)."""
 
-    __slots__ = tuple(__annotations__)  # (the fields above, in slots: a dict of 44 keys costs each run ~3 µs)
+    __slots__ = tuple(__annotations__)  # (the fields above, in slots: a dict of 45 keys costs each run ~3 µs)
 
     def __init__(
         self,
@@ -228,6 +229,7 @@ class SuperStepLoop:
         self.interrupt_before = interrupt_before
         self.interrupt_after = interrupt_after
         self.runtime = NO_CONTEXT if context is None else Runtime(context=context)
+        self.task_configs = TaskConfigs(config, self.runtime)
 
         self.parent = parent
         self.namespace = config["configurable"].get("checkpoint_ns", "")
@@ -505,6 +507,8 @@ class SuperStepLoop:
             if result is None:
                 raise
         keys = node.input_keys or self.graph.state_keys  # START keeps only the input schema's keys
+        if not node.branches:  # (no router to await: no coroutine for it, most nodes)
+            return algo.static_writes(node, result, keys)
         return await algo.node_writes(node, result, self.channels, keys, self.graph.nodes)
 
     def loan_to_subgraphs(self, task: Task) -> Loan:
@@ -568,12 +572,15 @@ class SuperStepLoop:
         if self.saver and self.durability != "exit":
             await self.persist_writes(task_id, to_save, task)
 
-    async def persist_writes(self, task_id: str, writes: list[tuple[str, Any]], task: Task | None) -> None:
+    def persist_writes(
+        self, task_id: str, writes: list[tuple[str, Any]], task: Task | None
+    ) -> Awaitable[None]:
+        """Hand a task's writes to the saver; the caller awaits what comes back (see ``persist``)."""
         config = self._config_at(self.checkpoint["id"])
         path = algo.task_path_str(task.path) if task else ""
         saving = self.saver.aput_writes(config, writes, task_id, path)
         seam = self.seam_here("put_writes", task, channels=[c for c, _ in writes]) if self.on_seam else None
-        await self.persist(saving, seam)
+        return self.persist(saving, seam)
 
     # -- 5. finish the step: apply writes, save the next checkpoint --------------------------------
     async def finish_step(self) -> None:
@@ -641,9 +648,10 @@ class SuperStepLoop:
     def new_versions(self) -> dict[str, Any]:
         return algo.new_versions(self.checkpoint["channel_versions"], self.stored_versions)
 
-    async def put(self, checkpoint: Checkpoint, new_versions: dict[str, Any]) -> None:
+    def put(self, checkpoint: Checkpoint, new_versions: dict[str, Any]) -> Awaitable[None]:
         """Hand ``checkpoint`` (a snapshot the loop does not change: a background save stores this
-        moment) to the saver, the blobs of ``new_versions`` with it."""
+        moment) to the saver, the blobs of ``new_versions`` with it; the caller awaits what comes
+        back (see ``persist``)."""
         self.delta_forced = set()
         parent_id = self.checkpoint_config["configurable"].get("checkpoint_id")
         self.parent_config = self._config_at(parent_id) if parent_id else None
@@ -652,16 +660,23 @@ class SuperStepLoop:
         self.saved_id = self.checkpoint["id"]
         self.checkpoint_config = self._config_at(self.checkpoint["id"])
         seam = self.seam_here("put", source=self.metadata.get("source")) if self.on_seam else None
-        await self.persist(saving, seam)
+        return self.persist(saving, seam)
 
-    async def persist(self, saving: Coroutine[Any, Any, Any], seam: Seam | None) -> None:
-        """Run a save now ("sync", "exit") or behind the earlier ones ("async"), then report its
-        ``seam`` (made when the save was asked for)."""
+    def persist(self, saving: Coroutine[Any, Any, Any], seam: Seam | None) -> Awaitable[None]:
+        """What the caller awaits to run a save now ("sync", "exit") or to queue it behind the earlier
+        ones ("async"), then report its ``seam`` (made when the save was asked for). Not a coroutine
+        itself: a save with no seam to report is awaited as is, one coroutine fewer (twice a step)."""
         if self.durability != "async":
-            await saving
-            if seam is not None:
-                await self.on_seam(seam)
-            return
+            return saving if seam is None else self.report_once_saved(saving, seam)
+        return self.queue(saving, seam)
+
+    async def report_once_saved(self, saving: Coroutine[Any, Any, Any], seam: Seam | None) -> None:
+        await saving
+        if seam is not None:
+            await self.on_seam(seam)
+
+    async def queue(self, saving: Coroutine[Any, Any, Any], seam: Seam | None) -> None:
+        """``durability="async"``: run the save in the background, after the one before."""
         previous = self.saving
 
         async def in_order() -> None:
@@ -671,9 +686,7 @@ class SuperStepLoop:
             except BaseException:
                 saving.close()  # an earlier save failed or the process died: this one never runs
                 raise
-            await saving
-            if seam is not None:
-                await self.on_seam(seam)
+            await self.report_once_saved(saving, seam)
 
         self.saving = asyncio.ensure_future(in_order())
 
@@ -848,14 +861,8 @@ class SuperStepLoop:
 
     def task_config(self, task: Task) -> dict[str, Any]:
         """What ``get_config()`` returns inside the task's node (see ``lab.config``)."""
-        return task_config(
-            self.config,
-            node=task.name,
-            namespace=task.namespace,
-            step=self.step,
-            triggers=task.triggers,
-            path=task.path,
-            runtime=self.runtime,
+        return self.task_configs.of(
+            node=task.name, namespace=task.namespace, step=self.step, triggers=task.triggers, path=task.path
         )
 
     def _thread_config(self) -> dict[str, Any]:
