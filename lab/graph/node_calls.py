@@ -48,27 +48,35 @@ def injected_parameters(fn: Callable[..., Any]) -> tuple[str, ...]:
 def bind_node(fn: Callable[..., Any], input_schema: Any) -> Callable[[dict], Any]:
     """``fn`` as the loop calls it: ``call(state_dict)``, keeping ``async def`` functions async."""
     keys = tuple(schema_fields(input_schema))
+    picks_keys = keys != (ROOT,)  # a whole value goes in as is
     wanted = injected_parameters(fn)
     coerce = as_schema(input_schema)
 
-    def arguments(state: Any) -> tuple[Any, dict[str, Any]]:
-        config = get_config()
-        if config["metadata"]["langgraph_path"][0] != PUSH and keys != (ROOT,):
-            state = {k: state[k] for k in keys if k in state}  # a Send's argument and a whole value: as is
-        node_input = coerce(state) if isinstance(state, dict) else state
-        return node_input, {name: INJECTED[name](config) for name in wanted} if wanted else {}
+    def node_input(state: Any, config: dict[str, Any]) -> Any:
+        if picks_keys and config["metadata"]["langgraph_path"][0] != PUSH:  # a Send's argument: as is
+            picked = {}
+            for k in keys:  # (a plain loop: a comprehension is a function call on CPython 3.11; every task)
+                if k in state:
+                    picked[k] = state[k]
+            state = picked
+        return coerce(state) if isinstance(state, dict) else state
+
+    def injected(config: dict[str, Any]) -> dict[str, Any]:
+        return {name: INJECTED[name](config) for name in wanted}
 
     if _is_async(fn):
 
         async def call_async(state: dict[str, Any]) -> Any:
-            node_input, kwargs = arguments(state)
-            return await fn(node_input, **kwargs)
+            config = get_config()
+            return await fn(node_input(state, config), **injected(config))
 
         return call_async
 
     def call(state: dict[str, Any]) -> Any:
-        node_input, kwargs = arguments(state)
-        return fn(node_input, **kwargs)
+        config = get_config()
+        if not wanted:  # (most nodes take the state alone: no keyword arguments to gather)
+            return fn(node_input(state, config))
+        return fn(node_input(state, config), **injected(config))
 
     return call
 

@@ -183,7 +183,10 @@ def prepare_tasks(
     if pending_writes or resume_map:  # (with neither, a task keeps the default: no answer; most steps)
         for task in tasks:
             give_answers(task, pending_writes, resume_map)
-    return {task.id: task for task in tasks}
+    by_id = {}
+    for task in tasks:  # (a plain loop: a comprehension is a function call on CPython 3.11; every step)
+        by_id[task.id] = task
+    return by_id
 
 
 def give_answers(
@@ -393,11 +396,11 @@ def create_checkpoint(
     """The next checkpoint: the channels' values and versions. A delta channel stores its
     sentinel, or a ``DeltaSnapshot`` if it is in ``snapshot`` (see ``lab.pregel.delta``)."""
     versions = checkpoint["channel_versions"]
-    values = {
-        name: value
-        for name in versions
-        if name in channels and (value := channels[name].checkpoint()) is not MISSING
-    }
+    values = {}
+    for name in versions:  # (a plain loop: a comprehension is a function call on CPython 3.11; every step)
+        channel = channels.get(name)
+        if channel is not None and (value := channel.checkpoint()) is not MISSING:
+            values[name] = value
     for name in snapshot:
         values[name] = channels[name].snapshot()
     return {
