@@ -94,9 +94,11 @@ class Pregel:
         interrupt_after: list[str] | str | None = None,
         context: Any = None,
         task_updates: bool = True,
+        last_values_only: bool = False,
     ) -> SuperStepLoop:
         """The loop of one run, ready to ``run()`` (what ``astream`` and ``ainvoke`` iterate);
-        ``task_updates=False``: its ``updates`` chunks are only interrupts (all ``ainvoke`` reads)."""
+        ``task_updates=False``: its ``updates`` chunks are only interrupts (all ``ainvoke`` reads);
+        ``last_values_only=True``: of its ``values`` chunks only the last is read (``ainvoke``)."""
         modes = [stream_mode] if isinstance(stream_mode, str) else list(stream_mode)
         check_stream_modes(modes)
         parent = subgraph.loan_here(config)  # run inside a running task: a subgraph
@@ -123,6 +125,7 @@ class Pregel:
             parent=parent,
             stream_subgraphs=subgraphs,
             task_updates=task_updates,
+            last_values_only=last_values_only,
         )
 
     async def ainvoke(
@@ -141,7 +144,14 @@ class Pregel:
         asked: list[Any] = []
         # (with subgraphs=True a chunk also names its graph, and a subgraph's interrupts count too)
         # (no updates chunk per task: of the updates, only the interrupts count here)
-        loop = self.new_loop(input, config, stream_mode=["values", "updates"], task_updates=False, **kwargs)
+        loop = self.new_loop(
+            input,
+            config,
+            stream_mode=["values", "updates"],
+            task_updates=False,
+            last_values_only=True,
+            **kwargs,
+        )
         async with aclosing(loop.run()) as chunks:  # (the loop's own chunks: one generator fewer per chunk)
             async for _, mode, chunk in chunks:
                 if mode == "values":

@@ -149,6 +149,11 @@ class SuperStepLoop:
     task_updates: bool
     """Does each task's ``updates`` chunk go anywhere? (Not to ``invoke``, which reads only the
     interrupts among its own; a root's stream with ``subgraphs=True`` may still want them.)"""
+    values_at_end: bool
+    """Is only the run's last ``values`` chunk read (``invoke``, no stream of subgraphs wanting
+    them all)? Then a step's chunk is not made, only noted as due (``values_due``): a later one
+    replaces it, and the one still due when the run ends is made then, from the same channels."""
+    values_due: bool
     parents: dict[str, str]
     """``metadata["parents"]`` of its checkpoints: the namespace -> checkpoint id map above it."""
     live: Relay | None
@@ -200,7 +205,7 @@ class SuperStepLoop:
     resume_map: Mapping[str, Any] | None
     """Answers by interrupt id (``Command(resume={id: answer})``)."""
 
-    __slots__ = tuple(__annotations__)  # (the fields above, in slots: a dict of 45 keys costs each run ~3 µs)
+    __slots__ = tuple(__annotations__)  # (the fields above, in slots: a dict of 47 keys costs each run ~3 µs)
 
     def __init__(
         self,
@@ -218,6 +223,7 @@ class SuperStepLoop:
         parent: Loan | None = None,
         stream_subgraphs: bool = False,
         task_updates: bool = True,
+        last_values_only: bool = False,
     ) -> None:
         self.graph = graph
         self.input = input
@@ -243,6 +249,10 @@ class SuperStepLoop:
         self.parents = subgraph.parents_of(parent, config)
         self.live = Relay(stream_modes, self.output_chunk) if stream_subgraphs else None
         self.relay_for_subgraphs = self.live or self.relay
+        self.values_at_end = (
+            last_values_only and self.live is None and not (self.relay and "values" in self.relay.modes)
+        )
+        self.values_due = False
         self.output = []
 
         self.checkpoint = NOT_LOADED
@@ -761,6 +771,7 @@ class SuperStepLoop:
         except BaseException:  # the caller closed the stream or cancelled the run
             await self.abandon()
             raise
+        self.emit_due_values()
         await self.settle(stopped=error is not None or self.status == "interrupted")
         for chunk in self.drain():
             yield chunk
@@ -779,6 +790,8 @@ class SuperStepLoop:
     # -- output: stream chunks and seams ------------------------------------------------------------
     def emit(self, mode: str, chunk: Any) -> None:
         """A chunk for the caller, and for the root's stream with ``subgraphs=True``."""
+        if mode == "values":  # (this one replaces a step's chunk still due: see ``values_at_end``)
+            self.values_due = False
         if mode in self.own_modes:
             self.output.append((self.namespace_tuple, mode, chunk))
         if self.relay is not None and mode in self.relay.modes:
@@ -798,6 +811,14 @@ class SuperStepLoop:
         if "values" not in self.stream_modes:
             return
         if updated is None or not updated.isdisjoint(self.graph.state_keys):
+            if self.values_at_end:  # (the channels of state keys change only where a later chunk is made)
+                self.values_due = True
+            else:
+                self.emit("values", algo.read_state(self.channels, self.graph.state_keys))
+
+    def emit_due_values(self) -> None:
+        """The run ends: the ``values`` chunk still due, if any (see ``values_at_end``)."""
+        if self.values_due:
             self.emit("values", algo.read_state(self.channels, self.graph.state_keys))
 
     def checkpoint_event(self) -> dict[str, Any]:
