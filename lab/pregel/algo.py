@@ -69,8 +69,9 @@ def channels_from_checkpoint(specs: Mapping[str, Channel], checkpoint: Checkpoin
 
 def null_version(checkpoint: Checkpoint) -> Any:
     """The version that means "never seen": "" for string versions, 0 for integers."""
-    sample = next(iter(checkpoint["channel_versions"].values()), "")
-    return type(sample)()
+    for sample in checkpoint["channel_versions"].values():  # (the first one; ``next(iter())`` costs 2 calls)
+        return type(sample)()
+    return ""
 
 
 def triggered(node: Node, channels: Mapping[str, Channel], checkpoint: Checkpoint, never: Any) -> bool:
@@ -374,7 +375,11 @@ def reuse_finished_writes(tasks: Mapping[str, Task], pending_writes: Sequence[Pe
 
 def new_versions(versions: Mapping[str, Any], stored: Mapping[str, Any]) -> dict[str, Any]:
     """The channel versions a new checkpoint adds to what its parent stored (what ``put`` saves)."""
-    return {chan: v for chan, v in versions.items() if chan not in stored or v > stored[chan]}
+    moved = {}
+    for chan, v in versions.items():  # (a plain loop: a comprehension is a function call on CPython 3.11)
+        if chan not in stored or v > stored[chan]:
+            moved[chan] = v
+    return moved
 
 
 def breakpoint_hit(checkpoint: Checkpoint, tasks: Iterable[Task], nodes: list[str] | str) -> bool:
