@@ -136,6 +136,7 @@ class SuperStepLoop:
     interrupt_after: list[str] | str
     runtime: Runtime
     task_configs: TaskConfigs
+    """What ``get_config()`` returns in each task's node (``lab.config``)."""
     # -- a subgraph's run (``lab.pregel.subgraph``): what the task running it lent it ----------------
     parent: Loan | None
     namespace: str
@@ -681,6 +682,7 @@ class SuperStepLoop:
         return self.queue(saving, seam)
 
     async def report_once_saved(self, saving: Coroutine[Any, Any, Any], seam: Seam | None) -> None:
+        """Run the save, then tell the lab's hook (``seam``, if any)."""
         await saving
         if seam is not None:
             await self.on_seam(seam)
@@ -811,7 +813,7 @@ class SuperStepLoop:
         if "values" not in self.stream_modes:
             return
         if updated is None or not updated.isdisjoint(self.graph.state_keys):
-            if self.values_at_end:  # (the channels of state keys change only where a later chunk is made)
+            if self.values_at_end:  # (state keys change only in ``apply``, whose change makes a later chunk)
                 self.values_due = True
             else:
                 self.emit("values", algo.read_state(self.channels, self.graph.state_keys))
