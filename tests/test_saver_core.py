@@ -137,6 +137,20 @@ def test_get_next_version_format_and_integer_part() -> None:
     assert saver.get_next_version(first, None) != second  # the random tail differs
 
 
+def test_get_next_version_of_an_older_version_after_newer_ones() -> None:
+    """The version made last is remembered (no parse); any other, older or from another saver, is parsed."""
+    saver, other = InMemorySaver(), InMemorySaver()
+    first = saver.get_next_version(None, None)
+    second = saver.get_next_version(first, None)
+    elsewhere = other.get_next_version(f"{6:032}.0.5", None)
+    assert saver.get_next_version(second, None).startswith(f"{3:032}.")
+    assert saver.get_next_version(first, None).startswith(f"{2:032}.")
+    assert saver.get_next_version(elsewhere, None).startswith(f"{8:032}.")
+    assert saver.get_next_version("0", None).startswith(f"{1:032}.")
+    with pytest.raises(ValueError):
+        saver.get_next_version("", None)
+
+
 @pytest.mark.parametrize("tail", [0.6504408871261921, 0.5, 0.1, 1.5e-05, 3e-17, 0.0])
 def test_a_versions_random_tail_is_written_as_langgraph_writes_it(
     tail: float, monkeypatch: pytest.MonkeyPatch
