@@ -28,6 +28,7 @@ from lab.checkpoint import (
     empty_checkpoint,
     uuid6,
 )
+from lab.checkpoint import ids as checkpoint_ids
 from lab.checkpoint.errors import CorruptRecordError, UnsavableValueError
 from lab.checkpoint.ids import timestamp_text
 from lab.checkpoint.serde import MAX_DEPTH, MsgpackSerializer
@@ -108,6 +109,20 @@ def test_uuid6_time_is_now() -> None:
     after = time.time_ns() // 100
     ticks = (value >> 80) << 12 | (value >> 64) & 0xFFF  # 100 ns since 1582-10-15
     assert before <= ticks - 0x01B21DD213814000 <= after  # the clock's time while the id was made
+
+
+@pytest.mark.parametrize("start", [0x1F1EFCF0F67BFFE, 0x1F1EFCFFFFFFFFE, 0xFFE])
+def test_uuid6_holds_its_timestamp_across_the_kept_time_prefix(
+    start: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ids made in consecutive ticks, the time's upper 48 bits changing between two of them (the text of
+    those bits is kept from the previous id while they do not change)."""
+    ticks = iter(range(start, start + 4))
+    monkeypatch.setattr(checkpoint_ids, "_next_timestamp", lambda: next(ticks))
+    for expected in range(start, start + 4):
+        value = uuid.UUID(uuid6(5)).int
+        assert (value >> 80) << 12 | (value >> 64) & 0xFFF == expected
+        assert (value >> 76) & 0xF == 6 and (value >> 48) & 0xFFFF == 0x8005
 
 
 NEW_YEAR_2026 = 1_767_225_600_000_000_000
