@@ -341,7 +341,10 @@ class CheckpointSaver(BaseCheckpointSaver):
                 raise error.at(f"the write to {channel!r} of task {task_id!r}") from None
             if rows:  # (a copy of the first row with this write's four fields: half a dict literal's cost)
                 row = rows[0].copy()
-                row["idx"], row["channel"], row["value"], row["overwrite"] = idx, channel, stored, idx < 0
+                row["idx"] = idx
+                row["channel"] = channel
+                row["value"] = stored
+                row["overwrite"] = idx < 0
             else:
                 row = {
                     "thread_id": thread_id,
