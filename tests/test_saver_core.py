@@ -28,6 +28,7 @@ from lab.checkpoint import (
     empty_checkpoint,
     uuid6,
 )
+from lab.checkpoint import ids as checkpoint_ids
 from lab.checkpoint.errors import CorruptRecordError, UnsavableValueError
 from lab.checkpoint.ids import timestamp_text
 from lab.checkpoint.serde import MAX_DEPTH, MsgpackSerializer
@@ -110,6 +111,20 @@ def test_uuid6_time_is_now() -> None:
     assert before <= ticks - 0x01B21DD213814000 <= after  # the clock's time while the id was made
 
 
+@pytest.mark.parametrize("start", [0x1F1EFCF0F67BFFE, 0x1F1EFCFFFFFFFFE, 0xFFE])
+def test_uuid6_holds_its_timestamp_across_the_kept_time_prefix(
+    start: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ids made in consecutive ticks, the time's upper 48 bits changing between two of them (the text of
+    those bits is kept from the previous id while they do not change)."""
+    ticks = iter(range(start, start + 4))
+    monkeypatch.setattr(checkpoint_ids, "_next_timestamp", lambda: next(ticks))
+    for expected in range(start, start + 4):
+        value = uuid.UUID(uuid6(5)).int
+        assert (value >> 80) << 12 | (value >> 64) & 0xFFF == expected
+        assert (value >> 76) & 0xF == 6 and (value >> 48) & 0xFFFF == 0x8005
+
+
 NEW_YEAR_2026 = 1_767_225_600_000_000_000
 """2026-01-01T00:00:00 UTC, in nanoseconds since 1970."""
 
@@ -135,6 +150,20 @@ def test_get_next_version_format_and_integer_part() -> None:
     assert saver.get_next_version(41, None).startswith(f"{42:032}.")
     assert saver.get_next_version(f"{9:032}.0.5", None) > f"{9:032}.0.5"
     assert saver.get_next_version(first, None) != second  # the random tail differs
+
+
+def test_get_next_version_of_an_older_version_after_newer_ones() -> None:
+    """The version made last is remembered (no parse); any other, older or from another saver, is parsed."""
+    saver, other = InMemorySaver(), InMemorySaver()
+    first = saver.get_next_version(None, None)
+    second = saver.get_next_version(first, None)
+    elsewhere = other.get_next_version(f"{6:032}.0.5", None)
+    assert saver.get_next_version(second, None).startswith(f"{3:032}.")
+    assert saver.get_next_version(first, None).startswith(f"{2:032}.")
+    assert saver.get_next_version(elsewhere, None).startswith(f"{8:032}.")
+    assert saver.get_next_version("0", None).startswith(f"{1:032}.")
+    with pytest.raises(ValueError):
+        saver.get_next_version("", None)
 
 
 @pytest.mark.parametrize("tail", [0.6504408871261921, 0.5, 0.1, 1.5e-05, 3e-17, 0.0])

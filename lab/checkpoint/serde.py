@@ -54,7 +54,6 @@ identical bytes.
 from __future__ import annotations
 
 import dataclasses
-import functools
 import threading
 import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -207,7 +206,7 @@ def _may_nest_too_deep(packed: bytes) -> bool:
     """Could these bytes hold containers nested more than ``MAX_DEPTH`` deep? Not if they hold at most
     ``MAX_DEPTH`` bytes a container's header may start with: each container has one such byte (other
     bytes may look like one too, so this only rules values out), and nesting needs containers. (Bytes
-    no longer than ``MAX_DEPTH`` cannot: ``_pack_checked`` asks only about longer ones.)"""
+    no longer than ``MAX_DEPTH`` cannot: ``dumps_typed`` asks only about longer ones.)"""
     return len(packed.translate(None, _NOT_CONTAINER_HEADERS)) > MAX_DEPTH
 
 
@@ -300,34 +299,23 @@ may pack at the same time), so each call takes one from here, or makes one, and 
 is done (``list.pop`` and ``list.append`` are atomic). There are never more than calls at once."""
 
 
-def _pack_checked(obj: Any, *, check_depth: bool = True) -> bytes:
-    """``obj`` packed by msgpack's own ``Packer`` (its C extension on CPython), and the depth check it
-    cannot make itself: a scan of the bytes (``_may_nest_too_deep``), and a walk of the value only for
-    one with many containers. (One function, not a packer call inside a checker: one call less a value.)"""
+def _new_packer() -> msgpack.Packer:
+    # strict_types: a tuple (or a dict subclass...) is not silently packed as an array (or a map) but
+    # handed to _to_ext, which decides what it becomes.
+    return msgpack.Packer(default=_to_ext, strict_types=True, use_bin_type=True)
+
+
+def _pack_items(items: Any) -> bytes:
+    """Packs a typed value's items with an idle packer, inside the walk of the value that holds them
+    (``MsgpackSerializer.dumps_typed``, which checks the depth of the whole)."""
     try:
         packer = _idle_packers.pop()
     except IndexError:
-        # strict_types: a tuple (or a dict subclass...) is not silently packed as an array (or a
-        # map) but handed to _to_ext, which decides what it becomes.
-        packer = msgpack.Packer(default=_to_ext, strict_types=True, use_bin_type=True)
+        packer = _new_packer()
     try:
-        packed = packer.pack(obj)  # on error the packer empties its buffer, so it stays reusable
-    except ValueError:  # TooDeep, or msgpack's own limit (511 levels), or another refusal
-        if not check_depth or _path_too_deep(obj) is None:
-            raise
-        packed = None
+        return packer.pack(items)  # on error the packer empties its buffer, so it stays reusable
     finally:
         _idle_packers.append(packer)
-    if check_depth and (
-        packed is None
-        or (len(packed) > MAX_DEPTH and _may_nest_too_deep(packed) and _path_too_deep(obj) is not None)
-    ):
-        raise TooDeep(f"containers nest more than {MAX_DEPTH} deep")
-    return packed
-
-
-_pack_items: PackInner = functools.partial(_pack_checked, check_depth=False)
-"""Packs a typed value's items, inside the walk of the value that holds it (which checks its depth)."""
 
 
 _pack_plain = plain_packer(_typed, MAX_DEPTH)
@@ -548,13 +536,31 @@ class MsgpackSerializer:
     ``pure_python=True`` asks for the pure-Python packer anyway. Both write the same bytes."""
 
     def __init__(self, *, pure_python: bool = not COMPILED_MSGPACK) -> None:
-        self._pack = _pack_plain if pure_python else _pack_checked
+        self._pure_python = pure_python
 
     def dumps_typed(self, obj: Any) -> TypedValue:
         if obj is None:
             return NULL
         try:
-            return "msgpack", self._pack(obj)
+            if self._pure_python:
+                return "msgpack", _pack_plain(obj)
+            # msgpack's own Packer (C on CPython), here rather than in a function: one call less a value
+            try:
+                packer = _idle_packers.pop()
+            except IndexError:
+                packer = _new_packer()
+            try:
+                packed = packer.pack(obj)  # on error the packer empties its buffer, so it stays reusable
+            except ValueError:  # TooDeep, or msgpack's own limit (511 levels), or another refusal
+                if _path_too_deep(obj) is None:
+                    raise
+                raise TooDeep(f"containers nest more than {MAX_DEPTH} deep") from None
+            finally:
+                _idle_packers.append(packer)
+            # the depth check C msgpack cannot make: scan the bytes; walk a value with many containers
+            if len(packed) > MAX_DEPTH and _may_nest_too_deep(packed) and _path_too_deep(obj) is not None:
+                raise TooDeep(f"containers nest more than {MAX_DEPTH} deep")
+            return "msgpack", packed
         except TooDeep:
             raise UnsavableValueError.coded(
                 "too_deep_to_load_back",
