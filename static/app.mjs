@@ -151,7 +151,8 @@ function renderNow() {
   if (linkPending) return; // the URL still holds the link being opened: keep it until then
   writeUrl({
     thread: model.session?.thread_id, frame: model.selectedId, branch: model.branchLeaf,
-    variant: model.choices.variant, case: model.choices.case, durability: model.choices.durability, lang: lang(),
+    variant: model.choices.variant, case: model.choices.case, durability: model.choices.durability,
+    storage: model.choices.storage, lang: lang(),
   });
 }
 

@@ -80,7 +80,7 @@ export function createCommands({ model, store, session, render, showError, crash
   async function start(choices) {
     Object.assign(model.choices, choices);
     Object.assign(model, { selectedId: null, detail: null, follow: true, branchLeaf: null });
-    await act("start", { case_id: choices.case, variant: choices.variant, durability: choices.durability });
+    await act("start", { case_id: choices.case, variant: choices.variant, durability: choices.durability, storage: choices.storage });
   }
 
   async function openThread(threadId) {

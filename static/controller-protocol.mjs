@@ -21,7 +21,7 @@
  * lesson_command, lesson_check, set_writer, link, export_thread, storage.
  * @typedef {object} ControllerCommands
  * @property {{args: {}, result: {cases: object[], variants: string[], durabilities: string[],
- *            seams: string[], commands: string[], graphs: Object<string, object>,
+ *            storages: string[], seams: string[], commands: string[], graphs: Object<string, object>,
  *            session: Session | null}}} catalog
  * @property {{args: {case_id: string, variant?: string, durability?: Durability, thread_id?: string,
  *            storage?: "full" | "delta"}, result: {session: Session, graph: object}}} start
@@ -104,7 +104,7 @@
 /**
  * @typedef {object} LabView what the `view` command answers
  * @property {number} seq                the controller's event count when read: drop an older answer
- * @property {object | null} session     {thread_id, case_id, variant, durability}
+ * @property {object | null} session     {thread_id, case_id, variant, durability, storage}
  * @property {object | null} run         the live run: {run, kind, durability, paused[, step, next]}
  * @property {object | null} armed       the armed crash {seam, node}
  * @property {{phase: string, action: string | null, message: Message}} status
@@ -132,7 +132,7 @@
 /** A Python rule's answer for one control: the page enables it, or shows `reason` (actions.mjs `showAction`). */
 /** @typedef {{enabled: boolean, reason: Message | null}} Verdict */
 /** @typedef {"sync" | "async" | "exit"} Durability */
-/** @typedef {{thread_id: string, case_id: string, variant: string, durability: Durability}} Session */
+/** @typedef {{thread_id: string, case_id: string, variant: string, durability: Durability, storage: "full" | "delta"}} Session */
 /**
  * A thread saved in this browser, as `threads()` lists it.
  * @typedef {object} SavedThread

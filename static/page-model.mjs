@@ -9,7 +9,7 @@ import { lang } from "./i18n.mjs";
 
 /**
  * What the views read: the last view() (spread out by job) and the page's own state.
- * @param {{case?: string, variant?: string, durability?: string}} fromUrl the link's choices (url-state.mjs)
+ * @param {{case?: string, variant?: string, durability?: string, storage?: string}} fromUrl the link's choices (url-state.mjs)
  */
 export function createModel(fromUrl) {
   return {
@@ -37,6 +37,7 @@ export function createModel(fromUrl) {
       case: fromUrl.case,
       variant: fromUrl.variant,
       durability: fromUrl.durability,
+      storage: fromUrl.storage,
     },
     randomArmed: false, // "crash at a random moment" is armed for the next run
     forkError: "",
@@ -59,9 +60,10 @@ export function takeView(model, view, processNumber) {
     executions: view.executions, ledger: view.ledger, activity: view.activity,
     nodeStates: view.defaults.node_states, viewProcess: processNumber,
   });
-  const { variants, durabilities } = view.defaults;
+  const { variants, durabilities, storages } = view.defaults;
   if (!variants.includes(model.choices.variant)) model.choices.variant = view.defaults.variant;
   if (!durabilities.includes(model.choices.durability)) model.choices.durability = view.defaults.durability;
+  if (!storages.includes(model.choices.storage)) model.choices.storage = view.defaults.storage;
   // The form follows the thread only when another thread comes into view: a refresh of the same one
   // (a new process, another tab's save) keeps what the learner picked for the next Start.
   if (view.session && view.session.thread_id !== shownThread) {

@@ -1,10 +1,10 @@
 /**
  * The URL holds the page's own state (never the lab's): which thread, frame and branch are in view,
- * the form's choices and the language - `?thread=…&frame=…&branch=…&variant=…&case=…&durability=…&lang=…`,
+ * the form's choices and the language - `?thread=…&frame=…&branch=…&variant=…&case=…&durability=…&storage=…&lang=…`,
  * so a link restores what a learner was looking at.
  */
 
-const URL_KEYS = ["thread", "frame", "branch", "variant", "case", "durability", "lang"];
+const URL_KEYS = ["thread", "frame", "branch", "variant", "case", "durability", "storage", "lang"];
 
 /** @returns {Record<string, string | null>} each key from the query (or the hash), else null */
 export function readUrl() {

@@ -137,6 +137,7 @@ def node_ids(view: dict[str, Any]) -> list[str]:
 async def test_the_catalog_and_the_crash_picker_come_from_the_graph_and_its_profile(basket: Lab) -> None:
     catalog = await basket.do("catalog")
     assert [case["id"] for case in catalog["cases"]] == ["default"] and catalog["variants"] == ["default"]
+    assert catalog["storages"] == ["full"]  # nothing to opt in to DeltaChannel: the form shows no choice
     await basket.do("start", case_id="default", durability="sync")
     view = await basket.view()
     assert node_ids(view) == ["split", "count_fruit", "buy_bread", "join"]

@@ -74,6 +74,8 @@ async def test_catalog_describes_the_lab(lab):
     assert catalog["seams"] == list(SEAMS)
     assert set(catalog["graphs"]) == {"misplaced", "task-key", "fixed", "subgraph"}
     assert catalog["session"] is None
+    assert catalog["storages"] == ["full", "delta"]  # the start form offers both (AML's lists opt in)
+    assert (await lab.view())["defaults"]["storage"] == "full"  # LangGraph's default is chosen first
 
 
 async def test_durability_is_chosen_per_run(lab):

@@ -23,7 +23,7 @@ from lab.controller.frames import namespaces
 from lab.controller.journal import executions_report
 from lab.controller.ledger_rules import annotate_ledger
 from lab.controller.seam_catalog import SEAMS
-from lab.controller.session import DEFAULT_DURABILITY, DURABILITIES
+from lab.controller.session import DEFAULT_DURABILITY, DEFAULT_STORAGE, DURABILITIES
 from lab.controller.state import Lab
 from lab.controller.view import build_view
 
@@ -59,6 +59,8 @@ async def view(lab: Lab) -> dict[str, Any]:
             "variants": lab.profile.variants,
             "durability": DEFAULT_DURABILITY,
             "durabilities": DURABILITIES,
+            "storage": DEFAULT_STORAGE,
+            "storages": lab.profile.storages,
             "seams": SEAMS,
             "delay": lab.delay,
         },

@@ -45,6 +45,7 @@ async def catalog(lab: Lab) -> dict[str, Any]:
         "cases": lab.profile.cases(),
         "variants": lab.profile.variants,
         "durabilities": DURABILITIES,
+        "storages": lab.profile.storages,
         "seams": SEAMS,
         "commands": lab.command_names,
         "graphs": {v: lab.profile.describe(graph) for v, graph in lab.graphs.items()},

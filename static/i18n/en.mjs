@@ -110,6 +110,11 @@ export const en = {
   "durability.sync.about": "each checkpoint is saved before the next step starts",
   "durability.async.about": "saved in the background while the next step runs",
   "durability.exit.about": "saved only when the run ends",
+  "form.storage": "Storage of the lists",
+  "storage.full": "whole lists",
+  "storage.delta": "DeltaChannel",
+  "storage.full.about": "LangGraph's default: a checkpoint stores each list that changed whole",
+  "storage.delta.about": "the lists opted in to DeltaChannel: a checkpoint stores only what was appended",
   "run.facts": "Thread {thread} · case {case} · {variant} · {durability}",
 
   "run.kind.input": "new input",

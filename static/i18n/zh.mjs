@@ -107,6 +107,11 @@ export const zh = {
   "durability.sync.about": "下一个超步开始前保存每个检查点",
   "durability.async.about": "在下一个超步运行时于后台保存",
   "durability.exit.about": "仅在运行结束时保存",
+  "form.storage": "列表的存储方式",
+  "storage.full": "整份列表",
+  "storage.delta": "DeltaChannel",
+  "storage.full.about": "LangGraph 的默认方式：检查点把每个变化了的列表整份存下",
+  "storage.delta.about": "列表改用 DeltaChannel：检查点只存新追加的部分",
   "run.facts": "线程 {thread} · 案件 {case} · {variant} · {durability}",
 
   "run.kind.input": "新输入",

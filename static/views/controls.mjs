@@ -1,5 +1,6 @@
 /**
- * The case form (case, variant, durability → Start) and the run controls (Step, Run, Resume, Approve,
+ * The case form (case, variant, durability, storage → Start; storage only where the graph offers
+ * a choice) and the run controls (Step, Run, Resume, Approve,
  * Reject), with the officer's review question when the thread waits at an interrupt (`mountReview`).
  *
  * What is enabled, and why not, is Python's answer (`view().actions`, lab/controller/actions.py): a
@@ -18,8 +19,9 @@ export function mountControls(root, actions) {
   const caseInfo = h("p", { class: "case-info", id: "case-info" });
   const variantSet = h("fieldset", { class: "choice", id: "variant-choice" });
   const durabilitySet = h("fieldset", { class: "choice", id: "durability-choice" });
+  const storageSet = h("fieldset", { class: "choice", id: "storage-choice", hidden: true });
   const start = actionButton("start", () => actions.start(readChoices()), { class: "primary" });
-  form.append(h("div", { class: "field" }, caseLabel, caseSelect), caseInfo, variantSet, durabilitySet, h("div", { class: "buttons" }, start));
+  form.append(h("div", { class: "field" }, caseLabel, caseSelect), caseInfo, variantSet, durabilitySet, storageSet, h("div", { class: "buttons" }, start));
   form.addEventListener("submit", (e) => { e.preventDefault(); actions.start(readChoices()); });
   form.addEventListener("change", () => actions.choose(readChoices()));
 
@@ -43,6 +45,7 @@ export function mountControls(root, actions) {
       case: caseSelect.value,
       variant: form.querySelector('input[name="variant"]:checked')?.value,
       durability: form.querySelector('input[name="durability"]:checked')?.value,
+      storage: form.querySelector('input[name="storage"]:checked')?.value,
     };
   }
 
@@ -64,11 +67,13 @@ export function mountControls(root, actions) {
         h("option", { value: c.id, text: `${c.id} · ${say(c.say.title)}`, selected: c.id === choices.case })));
       radios(variantSet, "variant", catalog.variants, choices.variant, (v) => t(`variant.${v}.about`));
       radios(durabilitySet, "durability", catalog.durabilities, choices.durability, (d) => t(`durability.${d}.about`));
+      radios(storageSet, "storage", catalog.storages, choices.storage, (s) => t(`storage.${s}.about`));
+      storageSet.hidden = catalog.storages.length < 2; // a graph with nothing to opt in to DeltaChannel
       for (const b of [start, step, run, resume, approve, reject, takeOver]) relabel(b, t(`action.${b.dataset.action}`));
     }
     if (catalog) {
       if (caseSelect.value !== choices.case && choices.case) caseSelect.value = choices.case;
-      for (const name of ["variant", "durability"]) {
+      for (const name of ["variant", "durability", "storage"]) {
         const input = form.querySelector(`input[name="${name}"][value="${choices[name]}"]`);
         if (input && !input.checked) input.checked = true;
       }

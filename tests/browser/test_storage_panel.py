@@ -4,6 +4,8 @@ One booted page for the whole story."""
 
 from __future__ import annotations
 
+import re
+
 from lab_page import THREADS_DB, button, open_lab, press, start, view, wait_until
 from playwright.sync_api import expect
 
@@ -89,6 +91,27 @@ def test_the_panel_shows_what_indexeddb_holds_and_prune_keeps_what_it_says(page,
     assert view(page, "m.frames.at(-1).values") == values  # the kept checkpoint still reads the whole lists
     assert button(page, "Prune").is_disabled()  # nothing left to prune
     assert storage_reads(page) >= 2
+
+
+def test_the_start_form_opts_the_lists_in_to_delta_channel(page, site):
+    """The form's storage choice starts a thread whose lists are DeltaChannels (the controller's
+    ``start(storage="delta")``): the bill says so and holds what DeltaChannel stores; the link keeps
+    the choice, and a link naming a storage the graph does not offer falls back to LangGraph's default."""
+    open_lab(page, site, "storage=whole")
+    choice = page.locator("#storage-choice")
+    expect(choice).to_be_visible()
+    assert page.get_by_role("radio", name=re.compile(r"^whole lists\b")).is_checked()  # the default
+    page.get_by_role("radio", name=re.compile(r"^DeltaChannel\b")).check()
+    wait_until(page, lambda: "storage=delta" in page.url, "the link to keep the storage choice")
+    thread = start(page, variant="fixed", durability="sync")
+    assert view(page, "m.session.storage") == "delta"
+    press(page, "Run")  # to the officer's review
+    report = shown_report(page, view(page, "m.frames.length"))
+    total = page.locator("#storage-total")
+    assert report["thread"]["thread_id"] == thread and total.get_attribute("data-storage") == "delta"
+    held = page.evaluate(RECORD_BYTES, THREADS_DB)[thread]
+    assert int(total.get_attribute("data-bytes")) == held == int(total.get_attribute("data-delta"))
+    assert held < int(total.get_attribute("data-full"))  # the lists whole would hold more
 
 
 def test_the_graph_diagram_is_drawn_before_python_is_ready(page, site):
