@@ -12,7 +12,7 @@ import pytest
 from browser_harness import wait_until_ready
 from playwright.sync_api import Worker, expect
 from test_accessibility import serious_violations
-from test_lesson_runner import next_name, take_step  # the learner's clicks through one step
+from test_lesson_runner import TIMEOUT_MS, next_name, take_step  # the learner's clicks through one step
 
 from lab.lessons import LESSONS, get_lesson
 
@@ -98,13 +98,18 @@ def test_embedded_lessons_boot_on_a_click_and_complete_in_memory_through_a_crash
     with host_page(snippet) as host:
         page.goto(host)
         frame = page.locator("iframe").element_handle().content_frame()
-        frame.wait_for_url(re.compile(rf"/embed\?lesson={lessons[0].id}&delay={FAST}&lang=en$"))
+        frame.wait_for_url(
+            re.compile(rf"/embed\?lesson={lessons[0].id}&delay={FAST}&lang=en$"), timeout=TIMEOUT_MS
+        )
         start = frame.get_by_role("button", name="Start the lesson", exact=True)
         expect(start).to_be_visible()
         assert frame.evaluate("() => document.body.dataset.bootState ?? null") is None  # no Python yet
         assert frame.locator("#boot").is_hidden()
         start.click()
-        frame.wait_for_url(re.compile(rf"/learn/en/{lessons[0].id}/{lessons[0].steps[0].id}/\?delay={FAST}$"))
+        frame.wait_for_url(
+            re.compile(rf"/learn/en/{lessons[0].id}/{lessons[0].steps[0].id}/\?delay={FAST}$"),
+            timeout=TIMEOUT_MS,
+        )
         assert frame.evaluate(INDEXEDDB_REFUSED) is True  # the in-memory path is the only one here
         for number, lesson in enumerate(lessons):
             for index, step in enumerate(lesson.steps):
@@ -119,14 +124,18 @@ def test_embedded_lessons_boot_on_a_click_and_complete_in_memory_through_a_crash
                 if index + 1 < len(lesson.steps):
                     frame.get_by_role("link", name="Next", exact=True).click()
                     frame.wait_for_url(
-                        re.compile(rf"/learn/en/{lesson.id}/{lesson.steps[index + 1].id}/{PACE}$")
+                        re.compile(rf"/learn/en/{lesson.id}/{lesson.steps[index + 1].id}/{PACE}$"),
+                        timeout=TIMEOUT_MS,  # Playwright's default 30 s is a machine's speed
                     )
             if lesson.id == "crash":  # the crash was real: a lab worker was terminated, its successor resumed
                 assert terminated, "no lab worker was terminated"
             if number + 1 < len(lessons):
                 following = lessons[number + 1]
                 frame.get_by_role("link", name=next_name("en", LESSONS.index(lesson) + 1), exact=True).click()
-                frame.wait_for_url(re.compile(rf"/learn/en/{following.id}/{following.steps[0].id}/{PACE}$"))
+                frame.wait_for_url(
+                    re.compile(rf"/learn/en/{following.id}/{following.steps[0].id}/{PACE}$"),
+                    timeout=TIMEOUT_MS,
+                )
 
 
 def readme_snippet() -> str:
@@ -174,7 +183,7 @@ def test_a_framed_lesson_is_bare_and_its_links_out_open_a_new_tab(page, site):
         for link in frame.locator('a[href^="/learn/"]').all():
             assert link.get_attribute("target") is None, link.get_attribute("href")
         frame.get_by_role("link", name="All lessons", exact=True).first.click()
-        frame.wait_for_url(re.compile(r"/learn/en/$"))
+        frame.wait_for_url(re.compile(r"/learn/en/$"), timeout=TIMEOUT_MS)
         expect(frame.locator("body > header")).to_be_hidden()
         sandbox = frame.locator('main a[href="/"]')
         assert (sandbox.get_attribute("target"), sandbox.get_attribute("rel")) == ("_blank", "noopener")
