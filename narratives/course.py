@@ -76,7 +76,7 @@ COURSE: dict[str, CourseLesson] = {
         "as-node",
         "update_state(cfg, {log: [x]}, as_node=n)\n"
         "  log (Annotated[list, add]) ─▶ appends    findings (plain) ─▶ replaced\n"
-        "  next = what runs after n",
+        "  next = the nodes after n, and any node whose trigger is still unconsumed",
     ),
     "durability": CourseLesson(
         9,
