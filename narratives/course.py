@@ -52,7 +52,7 @@ COURSE: dict[str, CourseLesson] = {
     "crash": CourseLesson(
         6,
         "resume",
-        "step 1: fetch_transactions ✓ (write saved)   screen_sanctions ✗ (crash)\n"
+        "step 2: fetch_transactions ✓ (write saved)   screen_sanctions ✗ (crash)\n"
         "resume: fetch_transactions ← its pending write   screen_sanctions ↻ runs again",
     ),
     "interrupt": CourseLesson(

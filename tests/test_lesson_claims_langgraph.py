@@ -104,6 +104,18 @@ def test_checkpoints_one_per_super_step_under_sync_and_async_one_at_the_end_unde
     assert [s.metadata["step"] for s in lab["graph"].get_state_history(lab["config"])] == steps
 
 
+def test_checkpoints_under_exit_a_crash_leaves_no_checkpoint_and_no_write():
+    """checkpoints' takeaway: "exit" saves no pending write before the run stops; a run killed in
+    step 3 leaves nothing, though fetch_transactions and screen_sanctions finished in step 2."""
+    lab = prelude("lesson_claims_exit_crash")
+    lab["crash_in"].add("classify_typology")
+    with pytest.raises(lab["Crash"]):
+        lab["graph"].invoke({"case_id": "S-1001"}, lab["config"], durability="exit")
+    assert lab["ran"]["fetch_transactions"] == lab["ran"]["screen_sanctions"] == 1
+    assert list(lab["graph"].get_state_history(lab["config"])) == []
+    assert not any(key[0] == "case-1" for key in lab["saver"].writes)
+
+
 class HeldWritesSaver:
     """The prelude's saver, holding the writes to ``channel`` (saved by LangGraph in the background)
     until the process is dead: then, like every save after a kill, they are never stored."""

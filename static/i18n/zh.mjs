@@ -185,7 +185,7 @@ export const zh = {
   "langgraph.body": "线程文件 {name} 正在下载。在保存它的文件夹里，用 Python 3.11 或更新版本（最好在新的虚拟环境中）和 POSIX shell（macOS、Linux、WSL）运行下面三条命令。",
   "langgraph.install": "安装 LangGraph、它的 SQLite 存储器和本实验的 Python 包（由本站提供）：",
   "langgraph.store": "把线程存入 LangGraph 的 SqliteSaver，即 checkpoints.db（先存父检查点，列表整体写入）：",
-  "langgraph.resume": "用真正的 LangGraph 继续：AML 图自己的代码，由 LangGraph 编译，运行在这个存储器上。等待中的中断以“批准”回答；崩溃的运行会继续，它那一超步中已完成的节点从暂存写入还原：",
+  "langgraph.resume": "用真正的 LangGraph 继续：AML 图自己的代码，由 LangGraph 编译，运行在这个存储器上。等待中的中断以“批准”回答；崩溃的运行会继续，它那一超步中写入已保存的节点从这些暂存写入还原：",
   "langgraph.copy": "复制",
   "langgraph.copied": "已复制。",
   "langgraph.copyFailed": "浏览器不允许复制：请直接选中文字。",
