@@ -3,7 +3,8 @@ course map with minutes per lesson and a 45-minute path (``/learn/<lang>/course/
 after lesson 8 (``/learn/<lang>/recap/``: answers checked in the page by ``static/lesson/quiz.mjs``,
 each explanation shown only after an answer), and a printable one-page handout per lesson
 (``/learn/<lang>/<lesson>/handout/``: the takeaway, the lesson's key LangGraph code and its key
-picture, in ``static/lesson/handout.css``'s A4 print layout).
+picture, in ``static/lesson/handout.css``'s A4 print layout). A handout is linked from the course map,
+before the lesson is taken: its code says no result (``# 0`` is printed ``# ?``), the lesson does.
 
 What is the same in every language (minutes, the path, which step's code a handout prints, the
 pictures: code, not prose) is here; the words and the quiz are ``narratives/<lang>/course.toml``,
@@ -12,6 +13,9 @@ jinja2 texts whose numbers come from the lessons' checked facts, as the lessons'
 
 from __future__ import annotations
 
+import ast
+import io
+import tokenize
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,7 +52,7 @@ COURSE: dict[str, CourseLesson] = {
     "crash": CourseLesson(
         6,
         "resume",
-        "step 1: fetch_transactions ✓ (write saved)   screen_sanctions ✗ (crash)\n"
+        "step 2: fetch_transactions ✓ (write saved)   screen_sanctions ✗ (crash)\n"
         "resume: fetch_transactions ← its pending write   screen_sanctions ↻ runs again",
     ),
     "interrupt": CourseLesson(
@@ -76,7 +80,7 @@ COURSE: dict[str, CourseLesson] = {
         "as-node",
         "update_state(cfg, {log: [x]}, as_node=n)\n"
         "  log (Annotated[list, add]) ─▶ appends    findings (plain) ─▶ replaced\n"
-        "  next = what runs after n",
+        "  next = the nodes after n, and any node whose trigger is still unconsumed",
     ),
     "durability": CourseLesson(
         9,
@@ -127,6 +131,43 @@ SETUP_MINUTES = 3
 """Opening the lab and booting Python on the projector, before the first lesson."""
 
 HERE = Path(__file__).resolve().parent
+NO_RESULT = object()
+
+
+def stated_result(comment: str) -> Any:
+    """The literal a lesson code's comment starts with (``('intake',): prose`` → ``('intake',)``): the
+    result the line states (tests/test_lessons_langgraph.py checks it on LangGraph), else NO_RESULT."""
+    return stated(comment)[0]
+
+
+def stated(comment: str) -> tuple[Any, str]:
+    """``(result, the rest of the comment)``; ``(NO_RESULT, comment)`` when it states none."""
+    for end in range(len(comment), 0, -1):
+        if end < len(comment) and comment[end] not in ": ":
+            continue
+        try:
+            return ast.literal_eval(comment[:end]), comment[end:].lstrip(": ")
+        except (ValueError, SyntaxError, MemoryError, RecursionError):
+            continue
+    return NO_RESULT, comment
+
+
+def comments(code: str) -> dict[int, tuple[int, str]]:
+    """Each line's comment: ``line → (column of its #, the text without #)``."""
+    tokens = tokenize.generate_tokens(io.StringIO(code).readline)
+    return {
+        tok.start[0]: (tok.start[1], tok.string[1:].strip()) for tok in tokens if tok.type == tokenize.COMMENT
+    }
+
+
+def without_results(code: str) -> str:
+    """``code`` as a handout prints it: a comment that states a result says ``?`` instead."""
+    lines = code.split("\n")
+    for number, (column, comment) in comments(code).items():
+        result, rest = stated(comment)
+        if result is not NO_RESULT:
+            lines[number - 1] = lines[number - 1][:column] + "# ?" + (f" {rest}" if rest else "")
+    return "\n".join(lines)
 
 
 def course_text(env: Any, lang: str) -> dict[str, Any]:
@@ -184,7 +225,7 @@ def render_course_pages(env: Any, site: Path, lang: str, languages: list[str]) -
             number=entry["number"],
             text=rendered_prose(env, lang, lesson),
             minutes=place.minutes,
-            code=lesson.step(place.key_step).code,
+            code=without_results(lesson.step(place.key_step).code),
             picture=place.picture,
             path=f"{lesson.id}/handout/",
         )

@@ -12,13 +12,24 @@ from pathlib import Path
 
 import pytest
 
-from lab.lessons import LESSONS
+from lab.lessons import LESSONS, get_lesson
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # build.py and narratives/ live at the repository root
 
 import build  # noqa: E402
-from narratives.course import COURSE, PATH_45, RECAP_AFTER, SETUP_MINUTES, course_text, path_minutes  # noqa: E402
+from narratives.course import (  # noqa: E402
+    COURSE,
+    NO_RESULT,
+    PATH_45,
+    RECAP_AFTER,
+    SETUP_MINUTES,
+    comments,
+    course_text,
+    path_minutes,
+    stated_result,
+    without_results,
+)
 
 LANGUAGES = ("en", "zh")
 
@@ -81,4 +92,17 @@ def test_the_map_and_every_handout_exist_in_both_languages(site):
             assert f'href="/learn/{lang}/{lesson.id}/handout/"' in course
             handout = (site / "learn" / lang / lesson.id / "handout" / "index.html").read_text()
             assert 'href="/lesson/handout.css"' in handout and f'data-handout="{lesson.id}"' in handout
-            assert lesson.step(COURSE[lesson.id].key_step).code in html.unescape(handout)
+            printed = without_results(lesson.step(COURSE[lesson.id].key_step).code)
+            assert printed in html.unescape(handout)
+            assert all(stated_result(comment) is NO_RESULT for _, comment in comments(printed).values())
+
+
+def test_a_handout_prints_the_key_code_without_its_results():
+    """A handout is linked from the course map, before the lesson: its code states no answer (the
+    durability handout's ``# 0`` is recap question 6's)."""
+    code = get_lesson("durability").step(COURSE["durability"].key_step).code
+    assert code.endswith("# 0")
+    assert without_results(code).endswith("# ?")
+    pending = without_results(get_lesson("checkpoints").step("pending-writes").code)
+    assert pending.endswith("saved  # ? its writes, pending on that checkpoint")
+    assert without_results("x = 1  # the prose stays") == "x = 1  # the prose stays"

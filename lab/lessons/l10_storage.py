@@ -1,5 +1,6 @@
 """Lesson 10, the storage bill: by default LangGraph stores an ``Annotated[list, operator.add]`` key
-(a ``BinaryOperatorAggregate`` channel) whole, at every checkpoint where it changed, so a thread's
+(a ``BinaryOperatorAggregate`` channel) whole: ``InMemorySaver`` at every checkpoint where it changed,
+``SqliteSaver`` in every checkpoint's row, changed or not; so a thread's
 bytes grow with the square of its length, and so does the lab. ``DeltaChannel`` (beta, opt-in)
 stores a sentinel and rebuilds the list from the writes: the lesson's second thread switches it on
 (``start(storage="delta")``: the AML graph with ``log`` and ``charges`` annotated

@@ -1,6 +1,7 @@
-"""Lesson 1, where checkpoints fall: LangGraph saves one checkpoint per super-step, starting with the
-input checkpoint at step -1 (``source="input"``, next ``__start__``); a node that finished inside a
-step that did not complete is kept as a pending write on the checkpoint the step started from."""
+"""Lesson 1, where checkpoints fall: under durability "sync" or "async" LangGraph saves one checkpoint
+per super-step (under "exit" one, when the run stops), starting with the input checkpoint at step -1
+(``source="input"``, next ``__start__``); a node that finished inside a step that did not complete is
+kept as a pending write on the checkpoint the step started from, once its writes reached the saver."""
 
 from lab.lessons.model import Lesson, Predict, Step, do, start_case
 
@@ -47,7 +48,9 @@ LESSON = Lesson(
             code='builder.add_edge("intake", "fetch_transactions")\n'
             'builder.add_edge("intake", "screen_sanctions")\n'
             'graph.invoke(None, config, interrupt_before="*")  # one super-step: intake\n'
-            "graph.get_state(config).next  # ('fetch_transactions', 'screen_sanctions')",
+            "head = graph.get_state(config)  # the checkpoint intake's step wrote\n"
+            "head.next  # ('fetch_transactions', 'screen_sanctions')\n"
+            'head.metadata["step"]  # 1: the two run together in step 2, one checkpoint at its end',
         ),
         Step(
             id="pending-writes",

@@ -1,6 +1,8 @@
 """Lesson 3, a crash mid-step: when the process dies inside a super-step, a resume
-(``invoke(None, config)``) restores the finished nodes of that step from their pending writes and
-runs only the others again.
+(``invoke(None, config)``) restores the nodes of that step whose writes were saved before the crash
+from those pending writes and runs the others again. LangGraph saves a node's writes in the
+background as it finishes, under durability "sync" as under "async", so a kill just after a node
+returned can lose them (tests/test_lesson_claims_langgraph.py); the lesson's crash waits for them.
 
 The crash kills ``screen_sanctions`` at its ``task_finish``, once ``fetch_transactions``, its sibling in
 the same step, has finished and saved its writes: lesson 1's crash, met again from the other side."""

@@ -2,8 +2,9 @@
 checkpoint from the step that wrote it on, on every branch a replay adds, and into whatever exports
 the thread; a key passed in the input but absent from the schema is still stored, in the input
 checkpoint's ``__start__`` channel. A ``thread_id`` is an address, not a key: LangGraph checks no
-owner, so whoever sends the id reads the thread. Here the "secret" is the case's customer name,
-which ``intake`` writes into the state."""
+owner, so whoever sends the id reads the thread. A value in ``config["configurable"]`` is copied into
+every checkpoint's metadata; only the runtime context (``context=``) is not stored. Here the "secret"
+is the case's customer name, which ``intake`` writes into the state."""
 
 from lab.lessons.model import Lesson, Predict, Step, do, start_case
 
@@ -42,7 +43,13 @@ LESSON = Lesson(
             "first = list(graph.get_state_history(other))[-1]  # the input checkpoint, step -1\n"
             '"api_key" in first.values  # False\n'
             "stored = saver.get_tuple(first.config).checkpoint\n"
-            'stored["channel_values"]["__start__"]["api_key"]  # \'sk-live-42\'',
+            'stored["channel_values"]["__start__"]["api_key"]  # \'sk-live-42\'\n'
+            'keyed = {"configurable": {"thread_id": "case-3", "api_key": "sk-live-42"}}\n'
+            'graph.invoke({"case_id": "S-1003"}, keyed)  # a configurable value is copied into metadata\n'
+            'sum(s.metadata.get("api_key") == "sk-live-42" for s in graph.get_state_history(keyed))  # 6\n'
+            'quiet = {"configurable": {"thread_id": "case-4"}}\n'
+            'graph.invoke({"case_id": "S-1003"}, quiet, context={"api_key": "sk-live-42"})  # the context\n'
+            'any("sk-live-42" in str(s) for s in graph.get_state_history(quiet))  # False: not stored',
         ),
         Step(
             id="address",

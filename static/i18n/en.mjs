@@ -188,7 +188,7 @@ export const en = {
   "langgraph.body": "The thread file {name} is downloading. In the folder you save it to, with Python 3.11 or newer (best in a new virtual environment) and a POSIX shell (macOS, Linux, WSL), run these three commands.",
   "langgraph.install": "Install LangGraph, its SQLite saver and the lab's Python package, served by this site:",
   "langgraph.store": "Store the thread in a LangGraph SqliteSaver, checkpoints.db (parents first, lists written whole):",
-  "langgraph.resume": "Continue it with real LangGraph: the AML graph's own code, compiled by LangGraph over that saver. A pending interrupt is answered with Approve; a crashed run goes on, and the nodes of its step that finished are restored from their pending writes:",
+  "langgraph.resume": "Continue it with real LangGraph: the AML graph's own code, compiled by LangGraph over that saver. A pending interrupt is answered with Approve; a crashed run goes on, and the nodes of its step whose writes were saved are restored from those pending writes:",
   "langgraph.copy": "Copy",
   "langgraph.copied": "Copied.",
   "langgraph.copyFailed": "The browser did not allow copying: select the text instead.",
