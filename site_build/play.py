@@ -61,11 +61,11 @@ def write_play_files(site: Path) -> None:
 DIFFERENCES_HEADING = "Where `lab` deliberately differs:"
 
 
-def lab_differences(readme: Path) -> list[dict[str, str]]:
-    """The README's list of where lab deliberately differs from LangGraph, as ``[{title, text}]``
-    (markup removed): the playground shows it, so "see what differs" stays on the site and never drifts
-    from the README."""
-    lines = readme.read_text(encoding="utf-8").splitlines()
+def lab_differences(page: Path) -> list[dict[str, str]]:
+    """The list of where lab deliberately differs from LangGraph (``docs/LANGGRAPH.md``), as
+    ``[{title, text}]`` (markup removed): the playground shows it, so "see what differs" stays on the site
+    and never drifts from the docs."""
+    lines = page.read_text(encoding="utf-8").splitlines()
     start = lines.index(DIFFERENCES_HEADING) + 1
     items: list[str] = []
     for line in lines[start:]:

@@ -16,7 +16,7 @@ from site_build.play import lab_differences
 from site_build.templates import templates
 
 STATIC = ROOT / "static"
-DIFFERENCES = ROOT / "README.md"
+DIFFERENCES = ROOT / "docs" / "LANGGRAPH.md"
 """Where the list of lab's deliberate differences from LangGraph lives (``/play`` shows it)."""
 
 
