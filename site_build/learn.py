@@ -1,7 +1,8 @@
 """The course: ``narratives/<lang>/*.html`` (jinja2 templates) rendered to ``/learn/<lang>/``, the
 lessons to ``/learn/<lang>/<lesson>/<step>/`` (``narratives/pages.py``) and the course pages
 (``narratives/course.py``), with the JSON files the lesson runner fetches (each lesson's data, each
-language's words, the seeds). Files whose name starts with ``_`` are shared templates, not pages.
+language's words, and the steps' seeds: ``lesson_seeds.py``). Files whose name starts with ``_`` are
+shared templates, not pages.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from site_build.cache import ROOT
+from site_build.lesson_seeds import write_seed_files
 from site_build.templates import templates
 
 NARRATIVES = ROOT / "narratives"
@@ -31,4 +33,4 @@ def render_narratives(site: Path) -> None:
             target.write_text(without_indentation(html))
         render_lesson_pages(env, site, lang, languages)
         render_course_pages(env, site, lang, languages)
-    write_lesson_files(site, languages)
+    write_lesson_files(site, languages, write_seed_files(site))
