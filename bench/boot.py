@@ -40,7 +40,7 @@ from playwright.sync_api import sync_playwright  # noqa: E402
 
 import build  # noqa: E402  (browser_harness put the repository on sys.path)
 from site_build.offline import precache_list  # noqa: E402
-from site_build.pinned import PYODIDE_VERSION  # noqa: E402
+from site_build.pinned import PYODIDE_RUNTIME_FILES, PYODIDE_VERSION  # noqa: E402
 
 BARE_HTML = '<!doctype html><meta charset="utf-8"><body><script type="module" src="bare.mjs"></script>'
 BARE_MODULE = f"""
@@ -164,7 +164,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         dist, files = built_site(tmp)
         pyodide = dist / "pyodide" / PYODIDE_VERSION
-        core = sum((pyodide / name).stat().st_size for name in build.PYODIDE_RUNTIME_FILES)
+        core = sum((pyodide / name).stat().st_size for name in PYODIDE_RUNTIME_FILES)
         (dist / "__bare").mkdir()
         (dist / "__bare" / "index.html").write_text(BARE_HTML)
         (dist / "__bare" / "bare.mjs").write_text(BARE_MODULE)
