@@ -35,13 +35,17 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "browser"))
 
-from browser_harness import SiteServer, build, launch_chromium, wait_for_boot  # noqa: E402
+from browser_harness import SiteServer, launch_chromium, wait_for_boot  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
+
+import build  # noqa: E402  (browser_harness put the repository on sys.path)
+from site_build.offline import precache_list  # noqa: E402
+from site_build.pinned import PYODIDE_RUNTIME_FILES, PYODIDE_VERSION  # noqa: E402
 
 BARE_HTML = '<!doctype html><meta charset="utf-8"><body><script type="module" src="bare.mjs"></script>'
 BARE_MODULE = f"""
-import {{ loadPyodide }} from "/pyodide/{build.PYODIDE_VERSION}/pyodide.mjs";
-await loadPyodide({{ indexURL: new URL("/pyodide/{build.PYODIDE_VERSION}/", location.href).href }});
+import {{ loadPyodide }} from "/pyodide/{PYODIDE_VERSION}/pyodide.mjs";
+await loadPyodide({{ indexURL: new URL("/pyodide/{PYODIDE_VERSION}/", location.href).href }});
 document.body.dataset.readyMs = String(Math.round(performance.now()));
 document.body.dataset.bootState = "ready";
 """
@@ -149,7 +153,7 @@ def built_site(tmp: str) -> tuple[Path, int]:
     """Build the site into ``tmp``: its folder, and how many files a first visit's offline copy caches
     (``FIRST_VISIT_DONE`` waits for that many)."""
     dist = build.build(Path(tmp) / "dist").dist
-    return dist, len(build.precache_list(dist))
+    return dist, len(precache_list(dist))
 
 
 def main() -> int:
@@ -159,8 +163,8 @@ def main() -> int:
 
     with tempfile.TemporaryDirectory() as tmp:
         dist, files = built_site(tmp)
-        pyodide = dist / "pyodide" / build.PYODIDE_VERSION
-        core = sum((pyodide / name).stat().st_size for name in build.PYODIDE_RUNTIME_FILES)
+        pyodide = dist / "pyodide" / PYODIDE_VERSION
+        core = sum((pyodide / name).stat().st_size for name in PYODIDE_RUNTIME_FILES)
         (dist / "__bare").mkdir()
         (dist / "__bare" / "index.html").write_text(BARE_HTML)
         (dist / "__bare" / "bare.mjs").write_text(BARE_MODULE)

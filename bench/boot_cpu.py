@@ -29,8 +29,10 @@ from boot import BARE_HTML, BARE_MODULE, ready_ms
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "browser"))
 
-from browser_harness import SiteServer, build, launch_chromium  # noqa: E402
+from browser_harness import SiteServer, launch_chromium  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
+
+import build  # noqa: E402  (browser_harness put the repository on sys.path)
 
 CATEGORIES = [  # with fewer, the worker's long tasks (Pyodide's boot) are missing from the trace
     *("toplevel", "blink", "loading", "v8", "v8.wasm", "ServiceWorker", "devtools.timeline"),

@@ -32,8 +32,10 @@ from boot import BARE_HTML, BARE_MODULE, ready_ms
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "browser"))
 
-from browser_harness import SiteServer, build, launch_chromium  # noqa: E402
+from browser_harness import SiteServer, launch_chromium  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
+
+import build  # noqa: E402  (browser_harness put the repository on sys.path)
 
 READY = """document.body.dataset.readyMs = String(Math.round(performance.now()));
 document.body.dataset.bootState = "ready";"""

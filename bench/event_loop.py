@@ -23,9 +23,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "browser"))
 
-from browser_harness import build, launch_chromium  # noqa: E402
+from browser_harness import launch_chromium  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 from test_event_loop import TEST_WORKER, loop_test_page, run  # noqa: E402
+
+import build  # noqa: E402  (browser_harness put the repository on sys.path)
 
 # Put before the test worker's code (its import is hoisted, so it still comes first): one small write
 # transaction, resolved on `complete`, and the same loop of awaits in JavaScript.

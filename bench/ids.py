@@ -97,7 +97,7 @@ print(f"  a whole super-step (ainvoke): {await superstep_us():.0f}")`);
 
 def run_in_pyodide() -> None:
     sys.path.insert(0, str(REPO))
-    from build import build_msgpack, fetch_pyodide
+    from site_build.pinned import build_msgpack, fetch_pyodide
 
     wheel = build_msgpack().resolve()
     pyodide = f"{fetch_pyodide()}/"

@@ -18,9 +18,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from browser_harness import SiteServer, build, launch_chromium, wait_until_ready
+from browser_harness import SiteServer, launch_chromium, wait_until_ready
 from playwright.sync_api import Page, sync_playwright
 from saver_adapter import request
+
+import build  # noqa: E402  (browser_harness put the repository on sys.path)
 
 IDB_PROMISES_JS = """
 const settle = (request) => new Promise((resolve, reject) => {

@@ -43,13 +43,13 @@ from boot import FIRST_VISIT_DONE, poll  # noqa: E402
 from saver_adapter import request, saver_call_args  # noqa: E402
 from saver_bench_page import IDB_PROMISES_JS, saver_bench_page  # noqa: E402
 
-import build  # noqa: E402
 from lab.aml.cases import case_summaries  # noqa: E402
 from lab.aml.profile import AML_PROFILE  # noqa: E402
 from lab.browser.saver_rpc import encode  # noqa: E402
 from lab.checkpoint import InMemorySaver  # noqa: E402
 from lab.controller import LabController  # noqa: E402
 from lab.controller.world import InMemoryWorld  # noqa: E402
+from site_build.offline import precache_list  # noqa: E402
 
 # Copies what one super-step stored to thread `target`, one timed transaction per saver call, `pause` ms
 # after it read the records (0: at once).
@@ -131,7 +131,7 @@ def retarget(config: dict, thread: str) -> dict:
 
 def first_visit_done(page, dist: Path) -> None:
     """Wait until the lab's first visit has finished its background work (it competes for the cores)."""
-    files = len(build.precache_list(dist))
+    files = len(precache_list(dist))
     poll(page, FIRST_VISIT_DONE.replace("FILES", str(files)), "the first visit's background work")
 
 

@@ -121,12 +121,10 @@ def write_json(site: Path, path: str, value: Any) -> None:
     target.write_text(json.dumps(value, ensure_ascii=False, separators=(",", ":")))
 
 
-def write_lesson_files(site: Path, languages: list[str]) -> None:
-    """The files the lesson runner fetches: every lesson's data (each step with the path of its seed,
-    where it has one: site_build/lesson_seeds.py), its steps' seeds, and each language's page words."""
-    from site_build.lesson_seeds import write_seed_files
-
-    seeds = write_seed_files(site)
+def write_lesson_files(site: Path, languages: list[str], seeds: dict[str, dict[str, str]]) -> None:
+    """The files the lesson runner fetches: every lesson's data (each step with the path of its seed in
+    ``seeds``, ``{lesson: {step: path}}``, where it has one: site_build/lesson_seeds.py) and each
+    language's page words."""
     for lesson in LESSONS:
         data = lesson_data(lesson)
         for step in data["steps"]:

@@ -14,7 +14,9 @@ import hashlib
 import json
 from pathlib import Path
 
-LAB = Path(__file__).resolve().parent.parent / "lab"
+from site_build.cache import CACHE, ROOT, cached
+
+LAB = ROOT / "lab"
 SEEDS = "learn/data/seeds"  # the folder of dist/ the seeds go to
 
 
@@ -28,7 +30,6 @@ def lab_digest() -> str:
 
 def recorded_seeds() -> dict[str, dict[str, dict[str, object]]]:
     """``{lesson: {step: seed}}`` for every lesson, recorded once per version of ``lab/``."""
-    from build import CACHE, cached
 
     def record(tmp: Path) -> Path:
         from lab.lessons import LESSONS

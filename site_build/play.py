@@ -19,6 +19,8 @@ import json
 import shutil
 from pathlib import Path
 
+from site_build.cache import CACHE, cached, run
+
 EDITOR_SOURCES = Path(__file__).resolve().parent / "editor"
 EDITOR_INPUTS = ("package.json", "package-lock.json", "entry.mjs")
 PLAY = "play"  # the folder of dist/ these files go to (static/play/ holds the page's own modules)
@@ -27,8 +29,6 @@ ESBUILD_OPTIONS = ("--bundle", "--format=esm", "--minify", "--target=es2022", "-
 
 def editor_bundle() -> Path:
     """The bundled editor, built once per set of inputs (``npm ci`` + esbuild in a scratch folder)."""
-    from build import CACHE, cached, run
-
     digest = hashlib.sha256()
     for name in EDITOR_INPUTS:
         digest.update(name.encode() + b"\0" + (EDITOR_SOURCES / name).read_bytes())
@@ -61,11 +61,11 @@ def write_play_files(site: Path) -> None:
 DIFFERENCES_HEADING = "Where `lab` deliberately differs:"
 
 
-def lab_differences(readme: Path) -> list[dict[str, str]]:
-    """The README's list of where lab deliberately differs from LangGraph, as ``[{title, text}]``
-    (markup removed): the playground shows it, so "see what differs" stays on the site and never drifts
-    from the README."""
-    lines = readme.read_text(encoding="utf-8").splitlines()
+def lab_differences(page: Path) -> list[dict[str, str]]:
+    """The list of where lab deliberately differs from LangGraph (``docs/LANGGRAPH.md``), as
+    ``[{title, text}]`` (markup removed): the playground shows it, so "see what differs" stays on the site
+    and never drifts from the docs."""
+    lines = page.read_text(encoding="utf-8").splitlines()
     start = lines.index(DIFFERENCES_HEADING) + 1
     items: list[str] = []
     for line in lines[start:]:

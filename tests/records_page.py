@@ -27,13 +27,14 @@ class RecordsPage:
         self.stores: dict[str, dict[str, tuple[list[Any], Any]]] = {}
         self.log: list[dict[str, Any]] = []  # every call {op, args, answer}, for replaying in the real page
 
-    def connect(self, *, timeout: float = 1.0) -> PageRecords:
-        """A new worker's client of these records."""
+    def connect(self) -> PageRecords:
+        """A new worker's client of these records (with the page's reply timeout: this page always
+        answers, on the next event-loop turn, however loaded the machine)."""
 
         def emit(event: dict[str, Any]) -> None:
             asyncio.get_running_loop().call_soon(self._answer, client, _wire(event))
 
-        client = PageRecords(emit, timeout=timeout)
+        client = PageRecords(emit)
         return client
 
     def _answer(self, client: PageRecords, event: dict[str, Any]) -> None:

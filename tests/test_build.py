@@ -19,8 +19,26 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # build.py lives at the repository root, not in an installed package
 
 import build  # noqa: E402
+import site_build.bytecode  # noqa: E402
+import site_build.cache  # noqa: E402
+import site_build.limits  # noqa: E402
+import site_build.offline  # noqa: E402
 from dev_server.serve import headers_for, parse_headers  # noqa: E402
+from site_build.bytecode import PYODIDE_SITE_PACKAGES, compile_bytecode, pyc_path  # noqa: E402
+from site_build.cache import BuildError  # noqa: E402
+from site_build.headers import IMMUTABLE  # noqa: E402
 from site_build.lesson_seeds import SEEDS  # noqa: E402
+from site_build.limits import PAGES_MAX_FILE_BYTES, PAGES_MAX_FILES, check_pages_limits  # noqa: E402
+from site_build.offline import (  # noqa: E402
+    NOT_PRECACHED,
+    build_id,
+    offline_files,
+    precache_list,
+    url_path,
+    write_service_worker,
+)
+from site_build.pinned import PYODIDE_RUNTIME_FILES, PYODIDE_VERSION, fetch_pyodide  # noqa: E402
+from site_build.wheels import PIP_WHEELS, build_lab_wheel  # noqa: E402
 
 # Hosts a built file may name without being fetched: XML namespaces (SVG), and loopback.
 NEUTRAL_HOSTS = {"www.w3.org", "127.0.0.1", "localhost"}
@@ -71,7 +89,7 @@ def test_headers_file_parses_within_pages_limits(built):
     site_wide = headers_for(rules, "/")
     assert "'wasm-unsafe-eval'" in site_wide["Content-Security-Policy"]
     assert headers_for(rules, "/embed")["Content-Security-Policy"].endswith("frame-ancestors *")
-    assert headers_for(rules, "/pyodide/314.0.7/pyodide.asm.wasm")["Cache-Control"] == build.IMMUTABLE
+    assert headers_for(rules, "/pyodide/314.0.7/pyodide.asm.wasm")["Cache-Control"] == IMMUTABLE
 
 
 def test_matching_header_rules_merge_join_and_detach():
@@ -86,17 +104,17 @@ def test_matching_header_rules_merge_join_and_detach():
 
 def test_every_file_fits_pages_limits(built):
     files = [path for path in built.dist.rglob("*") if path.is_file()]
-    assert len(files) == built.files < build.PAGES_MAX_FILES
-    assert max(path.stat().st_size for path in files) < build.PAGES_MAX_FILE_BYTES
+    assert len(files) == built.files < PAGES_MAX_FILES
+    assert max(path.stat().st_size for path in files) < PAGES_MAX_FILE_BYTES
 
 
 def test_limit_check_fails_with_a_clear_message(tmp_path, monkeypatch):
     with (tmp_path / "huge.bin").open("wb") as huge:
         huge.truncate(26 * 2**20)  # sparse: no 26 MiB are written
     (tmp_path / "small.txt").write_text("ok")
-    monkeypatch.setattr(build, "PAGES_MAX_FILES", 1)
-    with pytest.raises(build.BuildError) as failure:
-        build.check_pages_limits(tmp_path)
+    monkeypatch.setattr(site_build.limits, "PAGES_MAX_FILES", 1)
+    with pytest.raises(BuildError) as failure:
+        check_pages_limits(tmp_path)
     message = str(failure.value)
     assert "huge.bin is 26.0 MiB; Cloudflare Pages serves files up to 25 MiB" in message
     assert "the site has 2 files; Cloudflare Pages (Free plan) deploys at most 1" in message
@@ -104,8 +122,8 @@ def test_limit_check_fails_with_a_clear_message(tmp_path, monkeypatch):
 
 def test_assets_are_versioned_or_content_hashed(built):
     dist = built.dist
-    assert sorted(p.name for p in (dist / "pyodide" / build.PYODIDE_VERSION).iterdir()) == sorted(
-        build.PYODIDE_RUNTIME_FILES
+    assert sorted(p.name for p in (dist / "pyodide" / PYODIDE_VERSION).iterdir()) == sorted(
+        PYODIDE_RUNTIME_FILES
     )
     wheels = [p.relative_to(dist / "wheels").as_posix() for p in (dist / "wheels").rglob("*") if p.is_file()]
     assert sorted(re.sub(r"^[0-9a-f]{16}/", "", wheel) for wheel in wheels) == [
@@ -119,8 +137,8 @@ def test_assets_are_versioned_or_content_hashed(built):
 def test_lab_wheel_is_deterministic_and_complete(tmp_path):
     first, second = tmp_path / "a", tmp_path / "b"
     first.mkdir(), second.mkdir()
-    wheel = build.build_lab_wheel(first)
-    assert wheel.read_bytes() == build.build_lab_wheel(second).read_bytes()
+    wheel = build_lab_wheel(first)
+    assert wheel.read_bytes() == build_lab_wheel(second).read_bytes()
     with zipfile.ZipFile(wheel) as zf:
         names = zf.namelist()
         assert "lab/browser/worker_api.py" in names and "lab/browser/idb.py" in names
@@ -140,20 +158,39 @@ def boot_archives(dist: Path) -> dict[str, dict[str, bytes]]:
     return archives
 
 
+def is_unchecked_pyc_of_python_314(pyc: bytes) -> bool:
+    """Python 3.14's magic number (3600 + x, then "\\r\\n"); flags 0b01: hash-based and never checked
+    against the source, which an unpacked archive gives no reliable timestamp."""
+    magic, flags = int.from_bytes(pyc[:2], "little"), int.from_bytes(pyc[4:8], "little")
+    return 3600 <= magic < 3700 and pyc[2:4] == b"\r\n" and flags == 0b01
+
+
+@pytest.fixture
+def nothing_compiled(tmp_path, monkeypatch) -> None:
+    """An empty cache for the bytecode (the pinned Pyodide still comes from the shared one)."""
+    pyodide = fetch_pyodide()
+    monkeypatch.setattr(site_build.cache, "CACHE", tmp_path)
+    monkeypatch.setattr(site_build.bytecode, "CACHE", tmp_path)
+    monkeypatch.setattr(site_build.bytecode, "fetch_pyodide", lambda: pyodide)
+
+
+def test_the_pinned_pyodide_compiles_bytecode_in_node(nothing_compiled):
+    """``site_build/compile_bytecode.mjs`` run by Node, with nothing cached: a .pyc for each source."""
+    compiled = compile_bytecode({"lab/x.py": b"x = 1\n", "lab/y/z.py": b"def f():\n    return 2\n"})
+    assert sorted(compiled) == ["lab/__pycache__/x.cpython-314.pyc", "lab/y/__pycache__/z.cpython-314.pyc"]
+    assert all(is_unchecked_pyc_of_python_314(pyc) for pyc in compiled.values())
+
+
 def test_the_boot_archives_carry_every_module_with_its_bytecode_for_pyodide(built):
     for name, files in boot_archives(built.dist).items():
         sources = [path for path in files if path.endswith(".py")]
-        assert sources and all(build.pyc_path(path) in files for path in sources), name
+        assert sources and all(pyc_path(path) in files for path in sources), name
         names = list(files)
         assert all(
-            names[names.index(path) + 1] == build.pyc_path(path) for path in sources
+            names[names.index(path) + 1] == pyc_path(path) for path in sources
         )  # each next to its source
         for path in sources:
-            pyc = files[build.pyc_path(path)]
-            # Python 3.14's magic number (3600 + x, then "\r\n"); flags 0b01: hash-based and never checked
-            # against the source, which an unpacked archive gives no reliable timestamp
-            assert 3600 <= int.from_bytes(pyc[:2], "little") < 3700 and pyc[2:4] == b"\r\n", path
-            assert int.from_bytes(pyc[4:8], "little") == 0b01, path
+            assert is_unchecked_pyc_of_python_314(files[pyc_path(path)]), path
     lab = boot_archives(built.dist)["checkpoint_lab-0.1.0-py3-none-any.tar.gz"]
     assert (
         lab["lab/browser/worker_api.py"] == (ROOT / "lab/browser/worker_api.py").read_bytes()
@@ -189,9 +226,9 @@ json.dumps({"imported": lab.preload.preload(), "compiled": compiled})`));
 
 def test_pyodide_imports_the_lab_from_its_bytecode_without_compiling(built):
     archives = [str(path) for path in sorted((built.dist / "wheels").rglob("*.tar.gz"))]
-    pyodide = f"{build.fetch_pyodide()}/"
+    pyodide = f"{fetch_pyodide()}/"
     done = subprocess.run(
-        ["node", "--input-type=module", "-e", IMPORT_FROM_BYTECODE_JS, pyodide, build.PYODIDE_SITE_PACKAGES,
+        ["node", "--input-type=module", "-e", IMPORT_FROM_BYTECODE_JS, pyodide, PYODIDE_SITE_PACKAGES,
          *archives],
         capture_output=True, text=True, timeout=120,
     )  # fmt: skip
@@ -200,13 +237,10 @@ def test_pyodide_imports_the_lab_from_its_bytecode_without_compiling(built):
     assert len(result["imported"]) > 50 and result["compiled"] == []
 
 
-def test_bytecode_needs_node_and_says_so(tmp_path, monkeypatch):
-    pyodide = build.fetch_pyodide()
-    monkeypatch.setattr(build, "CACHE", tmp_path)  # nothing compiled yet
-    monkeypatch.setattr(build, "fetch_pyodide", lambda: pyodide)
+def test_bytecode_needs_node_and_says_so(nothing_compiled, tmp_path, monkeypatch):
     monkeypatch.setenv("PATH", str(tmp_path))  # no node on it
-    with pytest.raises(build.BuildError, match="`node` is not installed"):
-        build.compile_bytecode({"lab/x.py": b"x = 1\n"})
+    with pytest.raises(BuildError, match="`node` is not installed"):
+        compile_bytecode({"lab/x.py": b"x = 1\n"})
 
 
 def test_a_rebuild_with_nothing_changed_makes_nothing_again(built, caplog, monkeypatch):
@@ -216,7 +250,7 @@ def test_a_rebuild_with_nothing_changed_makes_nothing_again(built, caplog, monke
     def no_command(command: list[str], **_kwargs) -> None:
         raise AssertionError(f"a rebuild with nothing changed ran {command}")
 
-    monkeypatch.setattr(build, "run", no_command)
+    monkeypatch.setattr(subprocess, "run", no_command)  # every step runs its commands with cache.run
     before = service_worker_build(built.dist)["id"]
     with caplog.at_level(logging.DEBUG, logger="build"):
         build.build(built.dist)
@@ -277,7 +311,7 @@ def test_the_service_worker_imports_its_file_list_from_a_content_hashed_module_c
     assert imported == f"sw-build/{hashlib.sha256(module).hexdigest()[:16]}.mjs"
     assert [p.name for p in (dist / "sw-build").iterdir()] == [imported.removeprefix("sw-build/")]
     rules = parse_headers((dist / "_headers").read_text())
-    assert headers_for(rules, f"/{imported}")["Cache-Control"] == build.IMMUTABLE
+    assert headers_for(rules, f"/{imported}")["Cache-Control"] == IMMUTABLE
     assert (dist / "sw.mjs").stat().st_size < 10_000 < len(module)
 
 
@@ -298,14 +332,12 @@ def test_service_worker_lists_every_file_of_the_build_with_its_hash(built):
         assert integrity == "sha256-" + base64.b64encode(hashlib.sha256(data).digest()).decode(), path
     pages = {"/", "/embed", "/learn/en/", "/learn/zh/"}
     modules = {"/app.mjs", "/worker.mjs", "/build-manifest.mjs", "/offline.mjs", "/page-offline.mjs"}
-    pyodide = {f"/pyodide/314.0.7/{name}" for name in build.PYODIDE_RUNTIME_FILES}
+    pyodide = {f"/pyodide/314.0.7/{name}" for name in PYODIDE_RUNTIME_FILES}
     assert pages | modules | pyodide <= listed.keys()
     assert len([path for path in listed if path.startswith("/wheels/")]) == 2  # msgpack, lab (with bytecode)
     assert not {"/_headers", "/sw.mjs", "/404", "/index", "/embed.html"} & listed.keys()
-    (pip_wheel,) = (dist / build.PIP_WHEELS).rglob("*.whl")  # for pip, never loaded by the browser
-    files = [
-        p for p in dist.rglob("*") if p.is_file() and p.name not in build.NOT_PRECACHED and p != pip_wheel
-    ]
+    (pip_wheel,) = (dist / PIP_WHEELS).rglob("*.whl")  # for pip, never loaded by the browser
+    files = [p for p in dist.rglob("*") if p.is_file() and p.name not in NOT_PRECACHED and p != pip_wheel]
     assert len(listed) == len(files) - 1  # all but the list itself (sw-build/<hash>.mjs)
 
 
@@ -314,13 +346,13 @@ def test_lesson_seeds_are_cached_on_first_use_never_precached(built):
     step's file), yet the worker knows their hashes: a seed it fetches is checked, and cached for offline."""
     dist = built.dist
     lists = service_worker_build(dist)
-    seeds = {build.url_path(path.relative_to(dist).as_posix()) for path in (dist / SEEDS).rglob("*.json")}
+    seeds = {url_path(path.relative_to(dist).as_posix()) for path in (dist / SEEDS).rglob("*.json")}
     assert len(seeds) > 30
     assert dict(lists["onFirstUse"]).keys() == seeds
     assert not seeds & dict(lists["precache"]).keys()
-    assert not seeds & build.precache_list(dist).keys()
-    assert dict(lists["precache"]) == build.precache_list(dist)
-    assert dict(lists["precache"] + lists["onFirstUse"]) == build.offline_files(dist)
+    assert not seeds & precache_list(dist).keys()
+    assert dict(lists["precache"]) == precache_list(dist)
+    assert dict(lists["precache"] + lists["onFirstUse"]) == offline_files(dist)
 
 
 def test_the_build_id_covers_the_files_cached_on_first_use(tmp_path):
@@ -329,10 +361,10 @@ def test_the_build_id_covers_the_files_cached_on_first_use(tmp_path):
     for relative in ("index.html", f"{SEEDS}/crash/resume.json"):
         (site / relative).parent.mkdir(parents=True, exist_ok=True)
         (site / relative).write_text("{}")
-    before = build.build_id(build.offline_files(site))
+    before = build_id(offline_files(site))
     (site / SEEDS / "crash" / "resume.json").write_text('{"threads": []}')
-    assert build.precache_list(site).keys() == {"/"}
-    assert build.build_id(build.offline_files(site)) != before
+    assert precache_list(site).keys() == {"/"}
+    assert build_id(offline_files(site)) != before
 
 
 def test_service_worker_and_manifest_name_the_same_build(built):
@@ -343,9 +375,9 @@ def test_service_worker_and_manifest_name_the_same_build(built):
 
 def test_build_id_changes_with_any_byte_of_any_file():
     files = {"/": "sha256-a", "/app.mjs": "sha256-b"}
-    assert build.build_id(files) == build.build_id(dict(files))
-    assert build.build_id(files) != build.build_id({**files, "/app.mjs": "sha256-c"})
-    assert build.build_id(files) != build.build_id({**files, "/new.mjs": "sha256-b"})
+    assert build_id(files) == build_id(dict(files))
+    assert build_id(files) != build_id({**files, "/app.mjs": "sha256-c"})
+    assert build_id(files) != build_id({**files, "/new.mjs": "sha256-b"})
 
 
 def test_service_worker_is_never_cached_by_the_browser(built):
@@ -355,12 +387,11 @@ def test_service_worker_is_never_cached_by_the_browser(built):
 
 
 def test_service_worker_template_must_keep_its_build_line(tmp_path, monkeypatch):
-    static = tmp_path / "static"
-    static.mkdir()
-    (static / "sw.mjs").write_text("const BUILD = {};\n")
-    monkeypatch.setattr(build, "STATIC", static)
-    with pytest.raises(build.BuildError, match="must contain the line"):
-        build.write_service_worker(tmp_path, "0" * 16, {})
+    template = tmp_path / "sw.mjs"
+    template.write_text("const BUILD = {};\n")
+    monkeypatch.setattr(site_build.offline, "SERVICE_WORKER_TEMPLATE", template)
+    with pytest.raises(BuildError, match="must contain the line"):
+        write_service_worker(tmp_path, "0" * 16, {})
 
 
 def test_the_pages_carry_the_graph_diagram_computed_at_build_time(built):

@@ -17,7 +17,6 @@ from lab.lessons import LESSONS, get_lesson
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # build.py and narratives/ live at the repository root
 
-import build  # noqa: E402
 from narratives.course import (  # noqa: E402
     COURSE,
     NO_RESULT,
@@ -30,6 +29,8 @@ from narratives.course import (  # noqa: E402
     stated_result,
     without_results,
 )
+from site_build.learn import NARRATIVES, render_narratives  # noqa: E402
+from site_build.templates import templates  # noqa: E402
 
 LANGUAGES = ("en", "zh")
 
@@ -37,7 +38,7 @@ LANGUAGES = ("en", "zh")
 @pytest.fixture(scope="module")
 def site(tmp_path_factory) -> Path:
     site = tmp_path_factory.mktemp("site")
-    build.render_narratives(site)
+    render_narratives(site)
     return site
 
 
@@ -57,14 +58,14 @@ def test_the_45_minute_path_is_in_lesson_order_and_fits_with_the_setup():
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_recap_quiz_has_five_to_eight_questions_with_answers_among_their_choices(lang):
-    quiz = course_text(build._templates(build.NARRATIVES), lang)["quiz"]
+    quiz = course_text(templates(NARRATIVES), lang)["quiz"]
     assert 5 <= len(quiz) <= 8
     for question in quiz:
         assert 0 <= question["answer"] < len(question["choices"]) and question["explain"]
         assert question["lesson"] in {
             lesson.id for lesson in LESSONS[: [x.id for x in LESSONS].index(RECAP_AFTER) + 1]
         }
-    english = course_text(build._templates(build.NARRATIVES), "en")["quiz"]
+    english = course_text(templates(NARRATIVES), "en")["quiz"]
     assert [(q["lesson"], q["answer"], len(q["choices"])) for q in quiz] == [
         (q["lesson"], q["answer"], len(q["choices"])) for q in english
     ]

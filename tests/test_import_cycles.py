@@ -1,4 +1,6 @@
-"""No module of ``lab`` imports, directly or through others, a module that imports it back.
+"""No module of the project imports, directly or through others, a module that imports it back: not in
+``lab``, and not in the build (``build.py``, ``site_build/``, ``narratives/``, ``gallery/``,
+``dev_server/``), which imports ``lab`` but is never imported by it.
 
 Imports are read with ``ast`` (nothing is executed), including imports inside functions and
 under ``TYPE_CHECKING``: a cycle hidden in a function body is still a cycle a reader must untangle.
@@ -9,18 +11,22 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-LAB = Path(__file__).resolve().parents[1] / "lab"
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("lab", "site_build", "narratives", "gallery", "dev_server")
+"""The project's packages (the tests and benchmarks aside: nothing imports them)."""
+SCRIPTS = ("build.py",)
 
 
-def module_name(path: Path) -> str:
-    parts = path.relative_to(LAB.parent).with_suffix("").parts
+def module_name(path: Path, root: Path = ROOT) -> str:
+    parts = path.relative_to(root).with_suffix("").parts
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def imported_modules(path: Path, known: set[str]) -> set[str]:
-    """The ``lab`` modules that ``path`` imports (``from lab.x import y`` counts ``lab.x.y`` if
+def imported_modules(path: Path, known: set[str], root: Path = ROOT) -> set[str]:
+    """The project modules that ``path`` imports (``from lab.x import y`` counts ``lab.x.y`` if
     that is a module, else ``lab.x``)."""
-    package = module_name(path) if path.name == "__init__.py" else module_name(path).rpartition(".")[0]
+    name = module_name(path, root)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(), str(path))):
         if isinstance(node, ast.Import):
@@ -33,13 +39,16 @@ def imported_modules(path: Path, known: set[str]) -> set[str]:
             for alias in node.names:
                 submodule = f"{base}.{alias.name}"
                 found.add(submodule if submodule in known else base)
-    return {name for name in found if name in known}
+    return {module for module in found if module in known}
 
 
-def import_graph() -> dict[str, set[str]]:
-    files = {module_name(p): p for p in LAB.rglob("*.py")}
+def import_graph(root: Path = ROOT) -> dict[str, set[str]]:
+    """Each project module under ``root`` -> the project modules it imports."""
+    paths = [*(root / script for script in SCRIPTS if (root / script).exists())]
+    paths += [path for package in PACKAGES for path in (root / package).rglob("*.py")]
+    files = {module_name(path, root): path for path in paths}
     known = set(files)
-    return {name: imported_modules(path, known) - {name} for name, path in files.items()}
+    return {name: imported_modules(path, known, root) - {name} for name, path in files.items()}
 
 
 def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
@@ -70,12 +79,23 @@ def test_the_checker_finds_a_cycle():
     assert find_cycle({"a": {"b"}, "b": set()}) is None
 
 
-def test_the_graph_sees_lab_imports():
+def test_the_graph_sees_lab_and_build_imports():
     graph = import_graph()
     assert "lab.pregel.algo" in graph["lab.pregel.loop"]
     assert "lab.checkpoint.base" in graph["lab.pregel.loop"]
+    assert "site_build.cache" in graph["site_build.play"]
+    assert "site_build.learn" in graph["build"]
+    assert "narratives.pages" in graph["site_build.learn"]  # imported inside a function
 
 
-def test_lab_has_no_import_cycle():
+def test_the_checker_finds_a_build_that_imports_itself_through_a_function(tmp_path):
+    """As the build did before it had ``site_build/cache.py``: a step imported ``build`` in a function."""
+    (tmp_path / "build.py").write_text("from site_build.play import write_play_files\n")
+    (tmp_path / "site_build").mkdir()
+    (tmp_path / "site_build" / "play.py").write_text("def editor():\n    from build import CACHE\n")
+    assert find_cycle(import_graph(tmp_path)) == ["build", "site_build.play", "build"]
+
+
+def test_the_project_has_no_import_cycle():
     cycle = find_cycle(import_graph())
     assert cycle is None, "import cycle: " + " -> ".join(cycle or [])

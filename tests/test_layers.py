@@ -1,14 +1,18 @@
-"""The package's layers: the checkpoint savers (like ``langgraph.checkpoint``, a package of its own
-in LangGraph) depend on nothing else in ``lab``; in particular not on the worker code in
-``lab.browser`` - the IndexedDB saver is handed an open database. And the lab controller knows no
+"""The project's layers, bottom up: what a layer imports is below it or beside it, never above it
+(:data:`LAYERS`; imports inside functions count). The checkpoint savers (like ``langgraph.checkpoint``, a
+package of its own in LangGraph) depend on nothing else in ``lab``; in particular not on the worker code
+in ``lab.browser`` - the IndexedDB saver is handed an open database. And the lab controller knows no
 particular graph: the AML investigation is one graph profile among any (``lab.aml`` imports the
-controller, never the other way)."""
+controller, never the other way). ``tests/test_import_cycles.py`` checks that no modules, of one layer
+or of several, import each other in a loop."""
 
 from __future__ import annotations
 
 import ast
 from collections.abc import Callable
 from pathlib import Path
+
+from tests.test_import_cycles import import_graph
 
 LAB = Path(__file__).resolve().parents[1] / "lab"
 
@@ -55,3 +59,69 @@ def test_lab_controller_imports_nothing_of_the_aml_investigation() -> None:
     operations) reaches it only through the graph profile ``lab.aml.profile`` hands it."""
     aml = imports_of("controller", lambda module: module == "lab.aml" or module.startswith("lab.aml."))
     assert aml == set()
+
+
+LAYERS: tuple[tuple[str, ...], ...] = (
+    ("lab.checkpoint", "lab.errors", "lab.config", "lab.plain_messages"),  # savers, errors, config
+    ("lab.messages", "lab.runtime", "lab.runnables"),  # the values a graph passes around
+    ("lab.pregel", "lab.types"),  # the runtime (``interrupt()`` in lab.types reads the running task)
+    ("lab.graph", "lab.channels", "lab.diagram"),  # building graphs, compiled to lab.pregel
+    ("lab.controller",),  # the lab controller, for any compiled graph
+    ("lab.aml", "lab.lessons", "lab.world", "lab.playground", "lab.interop"),  # on the controller
+    ("lab.browser", "lab.preload", "lab"),  # the worker's Python
+    ("narratives", "gallery"),  # the site's content: the lessons' prose, the playground's programs
+    ("site_build", "dev_server"),  # the build's steps and the development server
+    ("build",),  # the build: a list of steps
+)
+"""Each project module's layer is the one naming the longest prefix of it (``lab`` holds only what no
+other names: its ``__init__``)."""
+
+KNOWN_UPWARD = {
+    # The controller's lesson commands (lesson_command, lesson_check) read the lessons: issue 35 moves
+    # them out of the controller ("no import from the controller back into lessons").
+    ("lab.controller.observation_commands", "lab.lessons"),
+    ("lab.controller.observation_commands", "lab.lessons.play"),
+    ("lab.controller.observation_commands", "lab.lessons.refs"),
+}
+"""Imports that run up today, each to be removed; one that is gone must leave this list too."""
+
+
+def layer_of(module: str) -> int:
+    """The index in :data:`LAYERS` of the layer ``module`` belongs to."""
+    owners = [
+        (len(prefix), index)
+        for index, prefixes in enumerate(LAYERS)
+        for prefix in prefixes
+        if module == prefix or module.startswith(prefix + ".")
+    ]
+    assert owners, f"{module} is in no layer: add it to LAYERS"
+    return max(owners)[1]
+
+
+def upward_imports(graph: dict[str, set[str]]) -> set[tuple[str, str]]:
+    """Every ``(importer, imported)`` of ``graph`` whose imported module lies in a higher layer."""
+    return {
+        (module, target)
+        for module, targets in graph.items()
+        for target in targets
+        if layer_of(target) > layer_of(module)
+    }
+
+
+def test_every_module_of_the_project_is_in_a_layer() -> None:
+    graph = import_graph()
+    assert {layer_of(module) for module in graph} == set(range(len(LAYERS)))
+
+
+def test_the_check_finds_a_lower_layer_importing_a_higher_one() -> None:
+    graph = {"lab.pregel.loop": {"lab.controller.state", "lab.checkpoint.base"}, "lab.checkpoint.base": set()}
+    assert upward_imports(graph) == {("lab.pregel.loop", "lab.controller.state")}
+    assert upward_imports({"narratives.pages": {"site_build.lesson_seeds"}}) == {
+        ("narratives.pages", "site_build.lesson_seeds")
+    }
+
+
+def test_no_layer_imports_a_higher_one() -> None:
+    upward = upward_imports(import_graph())
+    assert upward - KNOWN_UPWARD == set(), "imports that run up a layer"
+    assert KNOWN_UPWARD - upward == set(), "gone: take them off KNOWN_UPWARD"

@@ -20,7 +20,7 @@ load, against 0.1 ms or less on this loop (``bench/event_loop.py``, ``bench/RESU
    messages: the page can always be heard.
 5. Callbacks are plain calls into Python, as in CPython: a blocking call (``time.sleep``) blocks the
    loop, and ``run_sync`` is not available. The lab needs neither: the AML graph's nodes are
-   ``async def``, and sync nodes of one step run one after another anyway (README).
+   ``async def``, and sync nodes of one step run one after another anyway (docs/LANGGRAPH.md).
 
 Timers (``call_later`` with a delay, ``asyncio.sleep(1)``) are ``WebLoop``'s own.
 """

@@ -53,7 +53,7 @@ LATEST_VERSION = 4
 """The checkpoint format version LangGraph 1.2 writes (its TypedDict docs still say 1)."""
 
 MAX_THREAD_ID_LENGTH = 255
-"""The longest thread id the lab stores, a limit of its own (README: where lab deliberately
+"""The longest thread id the lab stores, a limit of its own (docs/LANGGRAPH.md: where lab deliberately
 differs): LangGraph's ``InMemorySaver`` has none, and ``PostgresSaver`` keeps ids in ``TEXT``
 columns. The lab refuses longer ids everywhere, up front, saying so."""
 

@@ -8,7 +8,7 @@ stores a sentinel and rebuilds the list from the writes: the lesson's second thr
 ``prune(thread_ids, strategy="keep_latest")`` is on ``BaseCheckpointSaver``, but in LangGraph 1.2
 neither ``InMemorySaver`` nor ``SqliteSaver`` implements it (it raises ``NotImplementedError``);
 ``delete_thread`` removes a whole thread. The lab's Prune, which keeps the newest checkpoint of a
-thread, is the aside (README, "Where lab deliberately differs")."""
+thread, is the aside (docs/LANGGRAPH.md, "Where lab deliberately differs")."""
 
 from lab.lessons.model import Lesson, Predict, Step, do, start_case
 

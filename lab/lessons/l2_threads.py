@@ -3,7 +3,7 @@ id is another thread, and going back to an id resumes where it stood. LangGraph'
 by the text of its id: ``42`` and ``"42"`` are one thread, ``""`` is a thread like any other, a new
 input on a used id runs on top of that thread's state, and neither ``InMemorySaver`` nor
 ``PostgresSaver`` (``thread_id TEXT``) limits the length. The lab's own guards (a used id for a new
-case, over 255 characters: README, "Where lab deliberately differs") are shown as asides."""
+case, over 255 characters: docs/LANGGRAPH.md, "Where lab deliberately differs") are shown as asides."""
 
 from lab.lessons.model import Lesson, Predict, Step, do, start_case
 

@@ -30,7 +30,7 @@ export const enPlay = {
   "play.linkUnreadable": "The link's program could not be read: the link is damaged or cut short.",
   "play.linkTooLarge": "The link's program is larger than the playground takes ({limit} bytes): it was not opened.",
   "play.differsTitle": "Where lab differs from LangGraph",
-  "play.differsIntro": "From the project's README (in English):",
+  "play.differsIntro": "From the project's docs/LANGGRAPH.md (in English):",
   "play.input": "Input (JSON): what a new thread starts with",
   "play.inputPlaceholder": "Empty: the input of the program's own invoke(...)",
   "play.schema": "The graph's input JSON schema",

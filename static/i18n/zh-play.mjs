@@ -28,7 +28,7 @@ export const zhPlay = {
   "play.linkUnreadable": "无法读取链接中的程序：链接已损坏或被截断。",
   "play.linkTooLarge": "链接中的程序超过练习场的上限（{limit} 字节）：没有打开。",
   "play.differsTitle": "lab 与 LangGraph 的不同之处",
-  "play.differsIntro": "摘自项目的 README（英文）：",
+  "play.differsIntro": "摘自项目的 docs/LANGGRAPH.md（英文）：",
   "play.input": "输入（JSON）：新线程从它开始",
   "play.inputPlaceholder": "留空：使用程序自己的 invoke(...) 的输入",
   "play.schema": "图的输入 JSON Schema",

@@ -36,8 +36,8 @@ sys.path.insert(0, str(ROOT))  # build.py lives at the repository root, not in a
 from playwright.sync_api import BrowserContext  # noqa: E402
 from tools import ensure_wrangler  # noqa: E402
 
-import build  # noqa: E402
 from dev_server.serve import make_server  # noqa: E402
+from site_build.offline import precache_list  # noqa: E402
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -113,7 +113,7 @@ class WarmProfile:
             made = page.evaluate("() => lab.snapshotNow()")  # now, not once the lab is quiet (LabSession)
             if made["snapshot"] != "made":
                 raise AssertionError(f"the warm profile's first visit made no memory snapshot: {made}")
-            files = len(build.precache_list(self.dist))
+            files = len(precache_list(self.dist))
             poll_until(page, lambda: page.evaluate(VISIT_SETTLED, files), "the first visit's caches")
             page.goto("about:blank")  # the lab's workers end: nothing holds the databases open
             cdp = context.new_cdp_session(page)

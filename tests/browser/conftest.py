@@ -12,12 +12,13 @@ from browser_harness import (
     SiteServer,
     WarmProfile,
     WranglerSite,
-    build,
     launch_chromium,
     print_at_the_end,
 )
 from lab_page import TIMEOUT_S
 from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+import build
 
 # An expect() waits for what the page shows as long as wait_until() does, not Playwright's 5 s: on a loaded
 # machine the page draws late, and the deadline is there to end a hang, not to time the page.

@@ -23,9 +23,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from browser_harness import BOOT_TIMEOUT_S, ROOT, SiteServer, build, launch_chromium  # noqa: E402
+from browser_harness import BOOT_TIMEOUT_S, ROOT, SiteServer, launch_chromium  # noqa: E402
 from lab_page import arm_crash, crash_and_reboot, open_lab, press, start, table_rows  # noqa: E402
 from playwright.sync_api import expect, sync_playwright  # noqa: E402
+
+import build  # noqa: E402  (browser_harness put the repository on sys.path)
 
 VIEWPORT = {"width": 1500, "height": 1000}
 LESSON_TIMEOUT_MS = 3 * BOOT_TIMEOUT_S * 1000  # a boot, a setup with a real worker kill, the step

@@ -2,11 +2,12 @@
 reads Pyodide from the service worker's cache, and the wheels download while Pyodide boots. Counted on
 the server, so a request a cache answered does not count."""
 
-from browser_harness import SiteServer, build, wait_until_ready
+from browser_harness import SiteServer, wait_until_ready
 from lab_page import wait_until
 
+from site_build.pinned import PYODIDE_RUNTIME_FILES
+
 PYODIDE = "/pyodide/314.0.7/"
-PYODIDE_FILES = build.PYODIDE_RUNTIME_FILES
 
 
 def test_cold_visit_requests_each_file_once(browser, dist):
@@ -19,7 +20,7 @@ def test_cold_visit_requests_each_file_once(browser, dist):
         context.close()
     downloads = dict(server.requests)
 
-    pyodide = {name: downloads.get(PYODIDE + name) for name in PYODIDE_FILES}
+    pyodide = {name: downloads.get(PYODIDE + name) for name in PYODIDE_RUNTIME_FILES}
     assert pyodide == dict.fromkeys(pyodide, 1)
     wheels = {path: count for path, count in downloads.items() if path.startswith("/wheels/")}
     assert len(wheels) == 2 and set(wheels.values()) == {1}, wheels  # msgpack, lab

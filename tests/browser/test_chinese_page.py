@@ -14,8 +14,8 @@ import re
 from lab_page import corrupt_checkpoints, open_lab, press, view, wait_until
 from playwright.sync_api import expect
 
-from build import static_diagram
 from lab.aml.cases import CASES, WATCHLIST
+from site_build.static_pages import static_diagram
 
 # Everything a learner reads: visible text (outside code), tooltips and labels; with where it is.
 SHOWN_TEXTS = """

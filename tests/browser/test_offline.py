@@ -7,10 +7,12 @@ import re
 import shutil
 
 import pytest
-from browser_harness import BOOT_TIMEOUT_S, SiteServer, build, wait_until_ready
+from browser_harness import BOOT_TIMEOUT_S, SiteServer, wait_until_ready
 from lab_page import wait_until
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
+
+from site_build.offline import build_id, offline_files, precache_list, write_service_worker
 
 first_visit = pytest.mark.first_visit  # the offline copy is made by a first visit
 
@@ -31,7 +33,7 @@ def visit_until_cached(page, url: str, dist) -> None:
     """Open the lab and wait until Python is ready and the whole build is in the offline cache."""
     page.goto(url)
     wait_until_ready(page)
-    files = len(build.precache_list(dist))
+    files = len(precache_list(dist))
     wait_until(page, lambda: page.evaluate(CACHED_FILES) == files, f"all {files} files are cached")
 
 
@@ -92,9 +94,9 @@ def deploy_a_change(site) -> None:
     (old_id,) = re.findall(r'BUILD_ID = "(\w+)"', manifest.read_text())
     with (site / "style.css").open("a") as css:
         css.write("\n/* the next deployment */\n")
-    new_id = build.build_id(build.offline_files(site))
+    new_id = build_id(offline_files(site))
     manifest.write_text(manifest.read_text().replace(old_id, new_id))
-    build.write_service_worker(site, new_id, build.offline_files(site))
+    write_service_worker(site, new_id, offline_files(site))
 
 
 @first_visit  # its own server: a new origin, which the warm profile never visited

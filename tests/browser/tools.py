@@ -1,5 +1,5 @@
 """The tools the browser tests fetch for themselves, pinned and cached under ``.cache/`` with the build's own
-helpers (``build.run``, ``build.cached``); neither is part of the site:
+helpers (``run``, ``cached``); neither is part of the site:
 
 - :func:`ensure_wrangler`: Cloudflare's ``wrangler``, whose ``pages dev`` serves ``dist/`` with Pages' own
   local runtime (``browser_harness.WranglerSite``);
@@ -16,7 +16,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))  # build.py lives at the repository root, not in an installed package
 
-import build  # noqa: E402
+from site_build.cache import CACHE, cached, run  # noqa: E402
 
 WRANGLER_VERSION = "4.86.0"  # the newest wrangler that runs on Node 20
 AXE_CORE_VERSION = "4.10.3"
@@ -24,11 +24,11 @@ AXE_CORE_VERSION = "4.10.3"
 
 def ensure_wrangler() -> Path:
     """Install ``wrangler@<WRANGLER_VERSION>`` under ``.cache/`` (once); return its executable."""
-    prefix = build.CACHE / f"wrangler-{WRANGLER_VERSION}"
+    prefix = CACHE / f"wrangler-{WRANGLER_VERSION}"
     executable = prefix / "node_modules" / ".bin" / "wrangler"
     if not executable.exists():
         prefix.mkdir(parents=True, exist_ok=True)
-        build.run(
+        run(
             ["npm", "install", "--silent", "--no-save", "--no-package-lock", "--no-audit", "--no-fund",
              "--prefix", str(prefix), f"wrangler@{WRANGLER_VERSION}"]
         )  # fmt: skip
@@ -39,9 +39,9 @@ def fetch_axe_core() -> Path:
     """``axe.min.js`` from ``npm pack axe-core@<AXE_CORE_VERSION>`` (once); return the file."""
 
     def download(tmp: Path) -> Path:
-        build.run(["npm", "pack", "--silent", f"axe-core@{AXE_CORE_VERSION}"], cwd=tmp)
+        run(["npm", "pack", "--silent", f"axe-core@{AXE_CORE_VERSION}"], cwd=tmp)
         with tarfile.open(tmp / f"axe-core-{AXE_CORE_VERSION}.tgz") as tgz:
             (tmp / "axe.min.js").write_bytes(tgz.extractfile(tgz.getmember("package/axe.min.js")).read())
         return tmp / "axe.min.js"
 
-    return build.cached(build.CACHE / f"axe-core-{AXE_CORE_VERSION}.min.js", download)
+    return cached(CACHE / f"axe-core-{AXE_CORE_VERSION}.min.js", download)

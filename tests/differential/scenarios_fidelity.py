@@ -160,7 +160,7 @@ def command_in_checkpoint(t: Trace) -> None:
     both = fl.Command(goto=[fl.Send("work", {"item": 2}), "a"])
     t.invoke(app, both, thread("list"), label="goto=[Send, a]")
     # (not t.invoke: its history would show the stored pairs, tuples in lab and lists in LangGraph,
-    # whose serializer turns tuples into lists: a deliberate difference, see README)
+    # whose serializer turns tuples into lists: a deliberate difference, see docs/LANGGRAPH.md)
     pairs, cfg = fl.Command(update=[("log", ["pair"]), ("x", 1)]), thread("pairs")
     t.call("update=[pairs]", app.invoke, pairs, cfg)
     t.call("its history's values", lambda: [(s.values, s.next) for s in app.get_state_history(cfg)])

@@ -72,7 +72,7 @@ def storage_delta_interrupted(t: Trace) -> None:
     """``DeltaChannel`` across a fan-out (two writes in one step) and an interrupt: the resume
     starts from a checkpoint that already holds writes, so its first checkpoint snapshots ``log``.
     (After ``update_state``, a fork or ``durability="exit"`` LangGraph 1.2 bumps versions through
-    ``__snapshot_bumps__`` and a step -2 checkpoint, the lab snapshots instead: README, "Where lab
+    ``__snapshot_bumps__`` and a step -2 checkpoint, the lab snapshots instead: docs/LANGGRAPH.md, "Where lab
     deliberately differs"; the values read are the same, ``tests/test_delta_channel.py``.)"""
     state = delta_state(t, snapshot_frequency=100)
 

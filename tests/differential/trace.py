@@ -260,7 +260,7 @@ DELTA_SNAPSHOTS = ("_DeltaSnapshot", "DeltaSnapshot")
 
 DELTA_COUNTERS = "counters_since_delta_snapshot"
 """LangGraph's metadata key counting a ``DeltaChannel``'s updates towards its next snapshot; the lab
-keeps that counter on the live channel (README, "Where lab deliberately differs"): left out. When
+keeps that counter on the live channel (docs/LANGGRAPH.md, "Where lab deliberately differs"): left out. When
 each side snapshots is compared all the same: in the stored ``channel_values``."""
 
 
@@ -365,7 +365,7 @@ class Normaliser:
     def read_back(self, obj: Any) -> Any:
         """A value the saver stored and gave back (state values, task results, saved channel values
         and writes): a tuple in it reads as a list, since LangGraph's serializer stores tuples as
-        lists and lab's keeps them (a deliberate difference: README, "Serializer")."""
+        lists and lab's keeps them (a deliberate difference: docs/LANGGRAPH.md, "Serializer")."""
         was, self._reading_back = self._reading_back, True
         try:
             return self.value(obj)

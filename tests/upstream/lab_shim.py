@@ -44,7 +44,7 @@ LAB_MODULES: dict[str, str] = {
     "langgraph.checkpoint.base": "lab.checkpoint.base",
     "langgraph.checkpoint.memory": "lab.checkpoint.memory",
 }
-"""LangGraph's public module -> the ``lab`` module holding the same names (README, "How lab maps")."""
+"""LangGraph's public module -> the ``lab`` module holding the same names (docs/LANGGRAPH.md, its table)."""
 
 ROOT = "langgraph"
 

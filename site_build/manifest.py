@@ -1,0 +1,25 @@
+"""``build-manifest.mjs``: the only place where the worker learns versions and wheel URLs, written from
+``build-manifest.template.mjs`` (``${name}`` placeholders, filled in by :class:`string.Template`)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from string import Template
+
+from site_build.pinned import PYODIDE_VERSION
+
+TEMPLATE = Path(__file__).resolve().parent / "build-manifest.template.mjs"
+
+
+def write_manifest(site: Path, build_id: str, boot_wheels: list[str]) -> None:
+    """Write ``build-manifest.mjs``: the build's id, Pyodide's folder, and the wheels the worker loads."""
+    pyodide_dir = f"./pyodide/{PYODIDE_VERSION}/"
+    (site / "build-manifest.mjs").write_text(
+        Template(TEMPLATE.read_text()).substitute(
+            pyodide_dir=pyodide_dir,
+            pyodide_dir_json=json.dumps(pyodide_dir),
+            build_id=json.dumps(build_id),
+            boot_wheels="".join(f"  url({json.dumps(path)}),\n" for path in boot_wheels),
+        )
+    )
