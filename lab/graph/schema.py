@@ -160,15 +160,38 @@ def first_parameter_schema(fn: Callable[..., Any]) -> Any:
     return hint if is_schema(hint) else None
 
 
-def allow_in_checkpoints(schema: Any) -> None:
+def allow_in_checkpoints(schema: Any, seen: set[type] | None = None) -> None:
     """A dataclass or Pydantic schema may reach a checkpoint (an input given as an instance sits
-    in ``__start__``): put the graph's own schema on the serializer's allow-list, so loading it
-    rebuilds that class and nothing else (``lab.checkpoint.serde``)."""
+    in ``__start__``), and so may the dataclasses and Pydantic models its fields name (``list[Item]``,
+    ``Item | None``): put the graph's own schema and those classes on the serializer's allow-list,
+    so loading rebuilds them and nothing else (``lab.checkpoint.serde``)."""
     from lab.checkpoint.serde import register_type
 
-    if isinstance(schema, type) and dataclasses.is_dataclass(schema):
+    seen = set() if seen is None else seen
+    if not isinstance(schema, type) or schema in seen:
+        return
+    seen.add(schema)
+    if dataclasses.is_dataclass(schema):
         register_type(schema, name=f"{schema.__module__}.{schema.__qualname__}")
     elif is_pydantic_model(schema):
         register_type(
             schema, name=f"{schema.__module__}.{schema.__qualname__}", fields=list(schema.model_fields)
         )
+    for named in _classes_named(schema):
+        allow_in_checkpoints(named, seen)
+
+
+def _classes_named(schema: type) -> set[type]:
+    """The dataclasses and Pydantic models a schema's field annotations name, at any depth of
+    ``list[...]``, ``X | None``, ``Annotated[...]``, ``dict[str, ...]``."""
+    try:
+        hints = list(_type_hints(schema).values())
+    except Exception:  # (a class whose annotations do not evaluate names nothing)
+        return set()
+    found: set[type] = set()
+    while hints:
+        hint = hints.pop()
+        if isinstance(hint, type) and (dataclasses.is_dataclass(hint) or is_pydantic_model(hint)):
+            found.add(hint)
+        hints.extend(typing.get_args(hint))
+    return found

@@ -837,7 +837,7 @@ class SuperStepLoop:
                 return {**entry, "error": status.error, "state": state}
             if status.finished:
                 entry["result"] = task_result(status.output, state_keys)
-            interrupts = tuple({**vars(i), "response_schema": None} for i in status.interrupts)  # as 1.2's
+            interrupts = tuple(dict(vars(i)) for i in status.interrupts)
             return {**entry, "interrupts": interrupts, "state": state}
 
         def plain(config: dict[str, Any] | None) -> dict[str, Any] | None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import operator
+import warnings
 from typing import Annotated, Any, Literal, Optional
 
 from typing_extensions import TypedDict
@@ -374,3 +375,87 @@ def saver_with_sync_overrides_and_a_subgraph(t: Trace) -> None:
     t.call("get_state", lambda: app.get_state(cfg, subgraphs=True).tasks[0].state.values)
     t.call("resume", app.invoke, fl.Command(resume="yes"), cfg)
     t.call("history", lambda: [s.values for s in app.get_state_history(cfg)])
+
+
+# --- issue 34: what real programs use -------------------------------------------------------------------
+
+
+def small_x_interrupts(t: Trace) -> Any:
+    """A node that raises ``NodeInterrupt`` while ``x < 5`` (LangGraph 0.x's way to pause)."""
+
+    def check(state: dict) -> dict:
+        t.counts["check"] += 1
+        if state["x"] < 5:
+            raise t.fl.NodeInterrupt(f"x={state['x']} is too small")
+        return {"log": ["checked"]}
+
+    return check
+
+
+@scenario
+def memory_saver_and_node_interrupt(t: Trace) -> None:
+    """``MemorySaver`` is ``InMemorySaver``; a node raising ``NodeInterrupt`` pauses the run (an
+    interrupt with the placeholder id, a deprecation warning), runs again from its first line on
+    resume, and goes on once the state lets it."""
+    fl = t.fl
+    t.call("MemorySaver is InMemorySaver", lambda: fl.MemorySaver is fl.InMemorySaver)
+    g = build(t, "START>check check>END", state=Num, check=small_x_interrupts(t))
+    app = g.compile(checkpointer=fl.MemorySaver())
+    t.adopt(app, ["t1"])
+    cfg = thread()
+
+    def warned_invoke() -> list:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            result = app.invoke({"x": 1, "log": []}, cfg)
+        return [result, [(issubclass(w.category, DeprecationWarning), str(w.message)) for w in caught]]
+
+    t.call("invoke (and its warnings)", warned_invoke)
+    t.state(app, cfg)
+    t.stream(app, None, cfg, label="resume: raises again", stream_mode="updates")
+    t.update(app, cfg, {"x": 9})
+    t.invoke(app, None, cfg, label="resume after the fix")
+    t.call("given id", lambda: list(fl.NodeInterrupt("v", id="mine").args[0]))
+
+
+@dataclasses.dataclass
+class Decision:
+    approved: bool
+
+
+class Answer(TypedDict):
+    answer: Any
+
+
+@scenario
+def interrupt_response_schema(t: Trace) -> None:
+    """``interrupt(value, response_schema=...)``: a JSON schema is surfaced as is, a type as its JSON
+    schema, and the answer is validated into that type (an invalid answer raises, marked by
+    ``is_invalid_resume``, and can be answered again); ``Interrupt``'s repr prints the schema, and the
+    arguments of 0.x's ``Interrupt`` are still accepted."""
+    fl = t.fl
+
+    def ask(state: dict) -> dict:
+        first = fl.interrupt("name?", response_schema={"type": "string"})
+        second = fl.interrupt("approve?", response_schema=Decision)
+        return {"answer": [first, second]}
+
+    app = t.compile(fl.StateGraph(Answer).add_node("ask", ask).add_edge(fl.START, "ask"))
+    cfg = thread()
+    t.invoke(app, {"answer": None}, cfg)
+    t.invoke(app, fl.Command(resume="Ada"), cfg, label="first answer")
+    t.call("invalid answer", lambda: app.invoke(fl.Command(resume={"approved": "nope"}), cfg))
+    t.call("is_invalid_resume", lambda: _invalid_resume(app, cfg, fl))
+    t.invoke(app, fl.Command(resume={"approved": True}), cfg, label="valid answer")
+    t.call("repr", lambda: repr(fl.Interrupt("v", "an-id", response_schema={"type": "string"})))
+    t.call("repr without id", lambda: repr(fl.Interrupt("v")))
+    old = fl.Interrupt("v", resumable=True, ns=["a:1"], when="during")
+    t.call("0.x arguments", lambda: [repr(old), old.id[:16], old.id[16:]])  # (halves: not read as a uuid)
+
+
+def _invalid_resume(app: Any, cfg: dict, fl: Any) -> list:
+    try:
+        app.invoke(fl.Command(resume={"approved": 3.5}), cfg)
+    except Exception as error:  # the point: which error, and whether it is marked
+        return [type(error).__name__, fl.is_invalid_resume(error), fl.is_invalid_resume(ValueError())]
+    return ["no error"]
