@@ -75,7 +75,6 @@ UNSUPPORTED_METHODS = frozenset(
         "abatch",
         "batch_as_completed",
         "abatch_as_completed",
-        "with_config",
         "with_retry",
         "with_fallbacks",
         "clear_cache",
