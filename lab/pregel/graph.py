@@ -189,6 +189,8 @@ class Pregel:
         """This graph's snapshot of the checkpoint ``config`` addresses in ``saver``."""
         config = subgraph.own_checkpoint_config(self, config)
         saved = await delta.complete(self.channels, await saver.aget_tuple(config), saver)
+        if saved is not None and config["configurable"].get("checkpoint_id"):
+            saved = saved._replace(config=config)  # (a checkpoint asked by id: its config as given, as 1.2's)
         snapshot = self.snapshot(saved, config, live="checkpoint_id" not in config["configurable"])
         return await subgraph.with_subgraph_states(self, snapshot, saver) if subgraphs else snapshot
 

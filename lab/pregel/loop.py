@@ -757,9 +757,8 @@ class SuperStepLoop:
                         for chunk in self.drain():
                             yield chunk
                 self.raise_what_tasks_raised()
-                for chunk in self.drain():
-                    yield chunk
-                await self.finish_step()
+                await self.finish_step()  # (its chunks go out after: the writes applied, as in LangGraph,
+                # where ``add_messages`` has given the messages of an ``updates`` chunk their ids)
         except GraphInterrupt as paused:
             self.status = "interrupted"
             if self.parent is not None:  # a subgraph: the parent's node pauses with it

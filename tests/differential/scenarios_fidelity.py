@@ -217,16 +217,6 @@ def saver_with_sync_overrides(t: Trace) -> None:
 # --- 4. drawing -------------------------------------------------------------------------------------------
 
 
-def graph_json(graph: Any) -> dict:
-    """``to_json()`` without the class path each node names (LangGraph's ``RunnableCallable``, lab's
-    own node class: the one part that may differ)."""
-    data = graph.to_json()
-    for node in data["nodes"]:
-        if isinstance(node.get("data"), dict):
-            node["data"] = {key: value for key, value in node["data"].items() if key != "id"}
-    return data
-
-
 @scenario
 def drawing_loops(t: Trace) -> None:
     """``get_graph()`` of a loop with no exit (the edge to ``END`` leaves the node LangGraph's last
@@ -251,7 +241,7 @@ def drawing_loops(t: Trace) -> None:
         t.call(f"{label}: draw_mermaid()", lambda app=app: app.get_graph().draw_mermaid().splitlines())
     for label, builder in (("self-loop", itself), ("path map", mapped), ("metadata", labelled)):
         app = t.compile(builder, checkpointer=False, interrupt_before=["a"] if label != "metadata" else None)
-        t.call(f"{label}: to_json()", lambda app=app: graph_json(app.get_graph()))
+        t.call(f"{label}: to_json()", lambda app=app: app.get_graph().to_json())
 
 
 # --- 5. JSON schemas ----------------------------------------------------------------------------------------
@@ -459,3 +449,32 @@ def _invalid_resume(app: Any, cfg: dict, fl: Any) -> list:
     except Exception as error:  # the point: which error, and whether it is marked
         return [type(error).__name__, fl.is_invalid_resume(error), fl.is_invalid_resume(ValueError())]
     return ["no error"]
+
+
+@scenario
+def get_state_by_checkpoint_id(t: Trace) -> None:
+    """``get_state`` of a config naming a ``checkpoint_id``: the snapshot's config is that config as
+    given (its other keys too, no ``checkpoint_ns`` added); its parent's, and those of the history,
+    are the saver's."""
+    app = t.compile(build(t, "START>a a>b", state=Num))
+    cfg = thread()
+    t.invoke(app, {"x": 1, "log": []}, cfg)
+    past = t.checkpoint(app, cfg, next=("b",))["configurable"]["checkpoint_id"]
+    t.state(app, thread(checkpoint_id=past), label="by id")
+    t.state(app, thread(checkpoint_id=past, checkpoint_ns=""), label="by id and namespace")
+    t.state(app, {**thread(checkpoint_id=past, user=5), "tags": ["x"]}, label="by id, with more keys")
+    t.state(app, thread(user=5), label="latest, with more keys")
+    t.history(app, thread(checkpoint_id=past), label="history from that id", limit=1)
+
+
+@scenario
+def drawing_json_classes(t: Trace) -> None:
+    """``to_json()`` names the class that runs each node as LangGraph does: ``RunnableCallable`` for a
+    function (also one that calls a subgraph), ``CompiledStateGraph`` for a compiled graph added as the
+    node; opened with ``xray``, the subgraph's own nodes."""
+    sub = t.compile(build(t, "START>s1 s1>s2", state=Num), checkpointer=False)
+    g = build(t, "START>a a>sub sub>calls", state=Num, sub=sub, calls=lambda state: sub.invoke(state))
+    app = t.compile(g, checkpointer=False)
+    t.call("to_json()", lambda: app.get_graph().to_json())
+    t.call("to_json() with xray", lambda: app.get_graph(xray=True).to_json())
+    t.call("run", lambda: app.invoke({"x": 1, "log": []}))
