@@ -414,7 +414,7 @@ class SuperStepLoop:
             return False
         if not self.replaying:  # finished before the crash/interrupt: reuse
             for task in algo.reuse_finished_writes(self.tasks, self.pending):
-                self.emit_update(task)
+                self.emit_update(task, cached=True)
         if self.interrupt_before and algo.breakpoint_hit(
             self.checkpoint, self.tasks.values(), self.interrupt_before
         ):
@@ -852,10 +852,13 @@ class SuperStepLoop:
             "tasks": [task_entry(t) for t in self.tasks.values()],
         }
 
-    def emit_update(self, task: Task) -> None:
+    def emit_update(self, task: Task, *, cached: bool = False) -> None:
+        """The task's ``updates`` chunk; ``cached``: its writes were saved by an earlier run and reused
+        (LangGraph marks the chunk ``"__metadata__": {"cached": True}``)."""
         if task.name == START or not self.task_updates:
             return
-        self.emit("updates", {task.name: state_writes_view(task.writes, self.graph.state_keys)})
+        chunk = {task.name: state_writes_view(task.writes, self.graph.state_keys)}
+        self.emit("updates", {**chunk, "__metadata__": {"cached": True}} if cached else chunk)
 
     def emit_values_with_finished_tasks(self) -> None:
         """After an interrupt, the caller sees the state including finished siblings' writes."""

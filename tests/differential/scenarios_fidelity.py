@@ -478,3 +478,13 @@ def drawing_json_classes(t: Trace) -> None:
     t.call("to_json()", lambda: app.get_graph().to_json())
     t.call("to_json() with xray", lambda: app.get_graph(xray=True).to_json())
     t.call("run", lambda: app.invoke({"x": 1, "log": []}))
+
+
+@scenario
+def cached_update_on_resume(t: Trace) -> None:
+    """On resume, a task that finished before the interrupt is not run again: its saved writes are
+    reused, and its ``updates`` chunk says so (``"__metadata__": {"cached": True}``)."""
+    app = t.compile(build(t, "START>a START>ask a,ask>c", state=Num, ask=asker(t, "ask", "ok?")))
+    cfg = thread()
+    t.invoke(app, {"x": 1, "log": []}, cfg)
+    t.stream(app, t.fl.Command(resume="yes"), cfg, label="resume", stream_mode=["updates", "values"])
