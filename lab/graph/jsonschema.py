@@ -29,19 +29,32 @@ def json_schema(schema: Any, title: str) -> dict[str, Any]:
         return schema.model_json_schema()
     fields = schema_fields(schema)
     if list(fields) == [ROOT]:  # a whole-value state: the value's own schema
-        return {**type_schema(fields[ROOT]), "default": None, "title": title}
+        return _sorted({**type_schema(fields[ROOT]), "default": None, "title": title})
     properties = {}
     for key, hint in fields.items():
         properties[key] = {**type_schema(hint), "title": key.title().replace("_", " ")}
         if (default := _default(schema, key)) is not dataclasses.MISSING:
             properties[key]["default"] = default
     required = [key for key in fields if _required(schema, key)]
-    return {
-        "properties": properties,
-        **({"required": required} if required else {}),
-        "title": title if dataclasses.is_dataclass(schema) else schema.__name__,
-        "type": "object",
-    }
+    return _sorted(
+        {
+            "properties": properties,
+            **({"required": required} if required else {}),
+            "title": title if dataclasses.is_dataclass(schema) else schema.__name__,
+            "type": "object",
+        }
+    )
+
+
+def _sorted(value: Any, parent_key: str | None = None) -> Any:
+    """Keys in alphabetical order at every level, except the fields of ``properties`` and the keys of a
+    ``default``, which keep their order: Pydantic's ``GenerateJsonSchema.sort``."""
+    if isinstance(value, dict):
+        keys = value if parent_key in ("properties", "default") else sorted(value)
+        return {key: _sorted(value[key], key) for key in keys}
+    if isinstance(value, list):
+        return [_sorted(item, parent_key) for item in value]
+    return value
 
 
 def type_schema(hint: Any) -> dict[str, Any]:
@@ -88,6 +101,8 @@ def _default(schema: Any, key: str) -> Any:
     field = next(f for f in dataclasses.fields(schema) if f.name == key)
     if field.default_factory is not dataclasses.MISSING:
         return field.default_factory()
+    if field.default is Ellipsis:  # ``field(default=...)``: Pydantic's way to say "required"
+        return dataclasses.MISSING
     if field.default is dataclasses.MISSING and _is_optional(schema_fields(schema)[key]):
         return None
     return field.default
