@@ -1,6 +1,9 @@
 """Differential scenarios for issue 23's "silent differences": behaviour `lab` claimed to support
 but did differently from LangGraph (routers' input, whole-value states, sync-only savers, drawing,
-JSON schemas, what a checkpoint holds after a ``Send``, ``update_state`` as ``__input__``/``__copy__``).
+JSON schemas, what a checkpoint holds after a ``Send``, ``update_state`` as ``__input__``/``__copy__``),
+and issue 34's: what real programs use (``MemorySaver``, ``NodeInterrupt``, ``response_schema``,
+``get_state`` by checkpoint id, ``to_json()``'s classes, cached updates, schemas, ``Send``'s argument,
+reducers on optional types, a custom saver's ``put_writes``, Pydantic values in the state).
 
 Registered with ``@scenario`` like those in ``scenarios.py``; each runs unchanged against LangGraph
 and ``lab``.
@@ -14,6 +17,7 @@ import operator
 import warnings
 from typing import Annotated, Any, Literal, Optional
 
+import pydantic
 from typing_extensions import TypedDict
 
 from .scenarios import Log, asker, build, scenario
@@ -522,3 +526,32 @@ def _key_order(value: Any) -> Any:
     if isinstance(value, list):
         return [_key_order(item) for item in value]
     return value
+
+
+class Fanned(pydantic.BaseModel):
+    items: list[str] = []
+    out: Annotated[list, operator.add] = []
+
+
+@dataclasses.dataclass
+class FannedData:
+    items: list
+    out: Annotated[list, operator.add] = dataclasses.field(default_factory=list)
+
+
+@scenario
+def send_argument_as_is(t: Trace) -> None:
+    """A ``Send``'s argument reaches its node as it was sent: a dict stays a dict (even one that
+    would not validate as the node's Pydantic or dataclass schema), an instance stays one."""
+    fl = t.fl
+    for schema in (Fanned, FannedData):
+
+        def work(arg: schema) -> dict:  # type: ignore[valid-type]
+            return {"out": [[type(arg).__name__, repr(arg)]]}
+
+        def fan_out(state: Any) -> list:
+            return [fl.Send("work", {"item": 1}), fl.Send("work", {"items": ["x"]}), fl.Send("work", state)]
+
+        g = fl.StateGraph(schema).add_node("work", work)
+        g.add_conditional_edges(fl.START, fan_out)
+        t.invoke(t.compile(g, checkpointer=False), {"items": ["a"]}, label=f"{schema.__name__}: invoke")
