@@ -2,10 +2,10 @@
 from Pydantic's ``TypeAdapter(schema).json_schema()``, written out for the field types a learner's
 state uses (``lab`` does not need pydantic).
 
-Covered: ``str``, ``int``, ``float``, ``bool``, ``None``, ``Any``, ``list``/``list[T]``,
-``dict``/``dict[str, T]``, ``T | None``, ``Literal[...]`` and ``Annotated[T, reducer]`` fields of a
-``TypedDict`` or a dataclass (a Pydantic model answers for itself). Any other field type is
-refused by name.
+Covered: ``str``, ``int``, ``float``, ``bool``, ``None``, ``Any``, ``list``/``list[T]``/``Sequence[T]``,
+``dict``/``dict[str, T]``/``Mapping[str, T]``, ``T | None``, ``Literal[...]`` and ``Annotated[T, reducer]``
+(``Required[...]``/``NotRequired[...]`` around either) fields of a ``TypedDict`` or a dataclass (a
+Pydantic model answers for itself). Any other field type is refused by name.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import types
 import typing
 from typing import Any, Literal
 
-from lab.graph.schema import schema_fields
+from lab.graph.schema import CONCRETE, schema_fields, without_required
 from lab.graph.unsupported import NotSupportedError
 from lab.pregel.nodes import ROOT, is_pydantic_model
 
@@ -58,6 +58,7 @@ def _sorted(value: Any, parent_key: str | None = None) -> Any:
 
 
 def type_schema(hint: Any) -> dict[str, Any]:
+    hint = without_required(hint)
     origin, args = typing.get_origin(hint), typing.get_args(hint)
     if origin is typing.Annotated:
         return type_schema(args[0])
@@ -65,8 +66,8 @@ def type_schema(hint: Any) -> dict[str, Any]:
         return {}
     if hint in SCALARS:
         return {"type": SCALARS[hint]}
-    if hint in (list, dict) or origin in (list, dict):
-        return _container_schema(origin or hint, args)
+    if (container := CONCRETE.get(origin or hint, origin or hint)) in (list, dict):
+        return _container_schema(container, args)
     if origin in (typing.Union, types.UnionType):
         return {"anyOf": [type_schema(arg) for arg in args]}
     if origin is Literal:
@@ -90,6 +91,9 @@ def _literal_schema(values: tuple[Any, ...]) -> dict[str, Any]:
 def _required(schema: Any, key: str) -> bool:
     if dataclasses.is_dataclass(schema):
         return _default(schema, key) is dataclasses.MISSING
+    marker = typing.get_origin(typing.get_type_hints(schema, include_extras=True).get(key))
+    if marker in (typing.Required, typing.NotRequired):  # (said in a string annotation, the class missed it)
+        return marker is typing.Required
     return key in getattr(schema, "__required_keys__", {key})
 
 

@@ -18,6 +18,7 @@ that schema: a plain dict for a ``TypedDict``, an instance for a dataclass or a 
 
 from __future__ import annotations
 
+import collections.abc
 import dataclasses
 import functools
 import inspect
@@ -49,7 +50,19 @@ def schema_fields(schema: Any) -> dict[str, Any]:
         if isinstance(schema, type)
         else typing.get_type_hints(schema, include_extras=True)
     )
-    return {name: hint for name, hint in hints.items() if name != "__slots__" and not _is_class_var(hint)}
+    return {
+        name: without_required(hint)
+        for name, hint in hints.items()
+        if name != "__slots__" and not _is_class_var(hint)
+    }
+
+
+def without_required(hint: Any) -> Any:
+    """``Required[T]`` / ``NotRequired[T]`` as ``T`` (a ``TypedDict`` keeps which keys are required in
+    ``__required_keys__``), as LangGraph strips them before it reads a field's reducer."""
+    if typing.get_origin(hint) in (typing.Required, typing.NotRequired):
+        return without_required(typing.get_args(hint)[0])
+    return hint
 
 
 @functools.cache
@@ -123,10 +136,23 @@ _remembered_positional_parameters = functools.lru_cache(maxsize=256)(_count_posi
 lab compiles its graphs again for every new process: a reducer is counted once."""
 
 
+CONCRETE = {
+    collections.abc.Sequence: list,
+    collections.abc.MutableSequence: list,
+    collections.abc.Set: set,
+    collections.abc.MutableSet: set,
+    collections.abc.Mapping: dict,
+    collections.abc.MutableMapping: dict,
+}
+"""The class a reducer channel of an abstract collection type starts from (LangGraph's choice)."""
+
+
 def initial_value(typ: Any) -> Any:
-    """What a reducer channel starts from: ``list()`` for ``list``, nothing for ``int | None``."""
+    """What a reducer channel starts from, as LangGraph's ``BinaryOperatorAggregate``: ``list()`` for
+    ``list`` or ``Sequence[str]``, nothing for a type that cannot be made empty (``int | None``)."""
+    kind = typing.get_origin(without_required(typ)) or without_required(typ)
     try:
-        return (typing.get_origin(typ) or typ)()
+        return CONCRETE.get(kind, kind)()
     except Exception:
         return MISSING
 

@@ -15,7 +15,8 @@ import asyncio
 import dataclasses
 import operator
 import warnings
-from typing import Annotated, Any, Literal, Optional
+from collections.abc import Sequence
+from typing import Annotated, Any, Literal, NotRequired, Optional, Required
 
 import pydantic
 from typing_extensions import TypedDict
@@ -555,3 +556,34 @@ def send_argument_as_is(t: Trace) -> None:
         g = fl.StateGraph(schema).add_node("work", work)
         g.add_conditional_edges(fl.START, fan_out)
         t.invoke(t.compile(g, checkpointer=False), {"items": ["a"]}, label=f"{schema.__name__}: invoke")
+
+
+def plus(a: Any, b: Any) -> Any:
+    return (a or 0) + b
+
+
+def pair(a: Any, b: Any) -> Any:
+    return [a, b]
+
+
+class Reduced(TypedDict, total=False):
+    n: Annotated[int | None, plus]
+    o: Annotated[Optional[int], plus]  # noqa: UP045  (written the older way on purpose)
+    u: Annotated[dict | list, pair]
+    seq: Annotated[Sequence[str], operator.add]
+    req: Required[Annotated[list, operator.add]]
+    nreq: NotRequired[Annotated[list, operator.add]]
+
+
+@scenario
+def reducers_on_any_type(t: Trace) -> None:
+    """A reducer on a type that cannot be made empty (``int | None``, ``Optional[int]``, ``dict | list``)
+    gets the first write as is; ``Sequence[str]`` starts from ``[]``; a reducer inside ``Required[...]``
+    or ``NotRequired[...]`` is honoured, and the JSON schema is made."""
+    fl = t.fl
+    writes = {"n": 1, "o": 2, "u": {"x": 1}, "seq": ["s"], "req": ["r"], "nreq": ["q"]}
+    app = t.compile(fl.StateGraph(Reduced).add_node("a", lambda s: writes).add_edge(fl.START, "a"))
+    cfg = thread()
+    t.invoke(app, {"req": ["in"]}, cfg, label="first run")
+    t.invoke(app, {"n": 5, "nreq": ["in2"]}, cfg, label="second run, from the checkpoint")
+    t.call("get_input_jsonschema()", app.get_input_jsonschema)
