@@ -383,7 +383,7 @@ class Pregel:
                 task_id = task_id or str(uuid.uuid5(uuid.UUID(checkpoint["id"]), seed))
                 path_str = algo.task_path_str((INTERRUPT_SEEN, index))  # orders this update's writes
                 if saved is not None and writes and not await self._superseded(saver, config, saved):
-                    await saver.aput_writes(put_config, writes, task_id, path_str)
+                    await sync_saver.writes_putter(saver)(put_config, writes, task_id, path_str)
                 path = (INTERRUPT_SEEN, str(index))
                 applied.append(StepWrites(name, writes, triggers=(INTERRUPT_SEEN,), path=path))
             algo.apply_writes(checkpoint, channels, applied, saver.get_next_version, self.trigger_to_nodes)

@@ -62,7 +62,7 @@ from lab.errors import (
     ParentCommand,
     with_troubleshooting,
 )
-from lab.pregel import algo, delta, subgraph
+from lab.pregel import algo, delta, subgraph, sync_saver
 from lab.pregel.algo import INTERRUPT_SEEN, StepWrites
 from lab.pregel.channels import Channel
 from lab.pregel.ids import is_interrupt_id
@@ -129,6 +129,8 @@ class SuperStepLoop:
     durability: Durability
     saver: BaseCheckpointSaver | None
     """Where checkpoints go (under the sync API, its sync methods: ``lab.pregel.sync_saver``)."""
+    put_writes: sync_saver.WritesPutter | None
+    """The saver's ``aput_writes``, given a ``task_path`` only if it takes one (as LangGraph checks)."""
     next_version: algo.NextVersion
     """How a channel's version moves on: the saver's rule, or plain integers without a saver."""
     on_seam: SeamHook | None
@@ -231,6 +233,7 @@ class SuperStepLoop:
         self.config = config
         self.durability = durability
         self.saver = saver
+        self.put_writes = sync_saver.writes_putter(saver) if saver else None
         self.next_version = saver.get_next_version if saver else _next_int_version
         self.on_seam = on_seam
         self.interrupt_before = interrupt_before
@@ -589,7 +592,7 @@ class SuperStepLoop:
         """Hand a task's writes to the saver; the caller awaits what comes back (see ``persist``)."""
         config = self._config_at(self.checkpoint["id"])
         path = algo.task_path_str(task.path) if task else ""
-        saving = self.saver.aput_writes(config, writes, task_id, path)
+        saving = self.put_writes(config, writes, task_id, path)
         seam = self.seam_here("put_writes", task, channels=[c for c, _ in writes]) if self.on_seam else None
         return self.persist(saving, seam)
 

@@ -587,3 +587,27 @@ def reducers_on_any_type(t: Trace) -> None:
     t.invoke(app, {"req": ["in"]}, cfg, label="first run")
     t.invoke(app, {"n": 5, "nreq": ["in2"]}, cfg, label="second run, from the checkpoint")
     t.call("get_input_jsonschema()", app.get_input_jsonschema)
+
+
+@scenario
+def saver_put_writes_without_task_path(t: Trace) -> None:
+    """A saver written before ``put_writes`` took a ``task_path`` (``put_writes(config, writes,
+    task_id)``, ``aput_writes`` alike) is called with three arguments: LangGraph checks the signature."""
+    fl = t.fl
+
+    class Older(fl.InMemorySaver):  # type: ignore[name-defined,misc]
+        def put_writes(self, config: Any, writes: Any, task_id: str) -> None:
+            t.counts["put_writes"] += 1
+            super().put_writes(config, writes, task_id)
+
+        async def aput_writes(self, config: Any, writes: Any, task_id: str) -> None:
+            t.counts["aput_writes"] += 1
+            super().put_writes(config, writes, task_id)
+
+    g = build(t, "START>a a>ask", state=Num, ask=asker(t, "ask", "ok?"))
+    app = g.compile(checkpointer=Older())
+    t.adopt(app, ["t1", "t2"])
+    t.call("invoke", app.invoke, {"x": 1, "log": []}, thread())
+    t.call("resume", app.invoke, fl.Command(resume="yes"), thread())
+    t.call("update_state", lambda: app.update_state(thread(), {"log": ["by hand"]}, as_node="a") is not None)
+    t.call("ainvoke", lambda: asyncio.run(app.ainvoke({"x": 2, "log": []}, thread("t2"))))
