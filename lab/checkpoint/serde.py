@@ -165,6 +165,12 @@ def register_model(cls: type, key: ModelKey) -> None:
     _model_class_by_key[key] = cls
 
 
+def is_registered(cls: type) -> bool:
+    """Whether instances of ``cls`` are allowed in checkpoints already (:func:`register_type` or
+    :func:`register_model`)."""
+    return cls in _registered_by_class or cls in _model_key_by_class
+
+
 # --- depth ------------------------------------------------------------------------------------
 
 _LEAVES = frozenset({str, int, float, bool, bytes, type(None), datetime, uuid.UUID})

@@ -191,12 +191,14 @@ def allow_in_checkpoints(schema: Any, seen: set[type] | None = None) -> None:
     in ``__start__``), and so may the dataclasses and Pydantic models its fields name (``list[Item]``,
     ``Item | None``): put the graph's own schema and those classes on the serializer's allow-list,
     so loading rebuilds them and nothing else (``lab.checkpoint.serde``)."""
-    from lab.checkpoint.serde import register_type
+    from lab.checkpoint.serde import is_registered, register_type
 
     seen = set() if seen is None else seen
     if not isinstance(schema, type) or schema in seen:
         return
     seen.add(schema)
+    if is_registered(schema):  # (already, with what it names; a chat message is stored as LangGraph does)
+        return
     if dataclasses.is_dataclass(schema):
         register_type(schema, name=f"{schema.__module__}.{schema.__qualname__}")
     elif is_pydantic_model(schema):

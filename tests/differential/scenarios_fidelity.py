@@ -611,3 +611,53 @@ def saver_put_writes_without_task_path(t: Trace) -> None:
     t.call("resume", app.invoke, fl.Command(resume="yes"), thread())
     t.call("update_state", lambda: app.update_state(thread(), {"log": ["by hand"]}, as_node="a") is not None)
     t.call("ainvoke", lambda: asyncio.run(app.ainvoke({"x": 2, "log": []}, thread("t2"))))
+
+
+class Item(pydantic.BaseModel):
+    name: str
+    tags: list[str] = []
+
+
+class Basket(pydantic.BaseModel):
+    items: list[Item] = []
+
+
+class Held(TypedDict):
+    item: Item | None
+    basket: Basket
+    log: Annotated[list, operator.add]
+
+
+@scenario
+def pydantic_values_in_the_state(t: Trace) -> None:
+    """Pydantic models the state's fields name (``Item | None``, a model holding ``list[Item]``) are
+    saved in checkpoints and load back as those models: in the values, the writes, the history."""
+
+    def pick(state: dict) -> dict:
+        basket = Basket(items=[*state["basket"].items, Item(name="pear", tags=["ripe"])])
+        return {"item": Item(name="apple"), "basket": basket, "log": ["pick"]}
+
+    app = t.compile(build(t, "START>pick", state=Held, pick=pick))
+    cfg = thread()
+    t.invoke(app, {"item": None, "basket": Basket(), "log": []}, cfg)
+    t.invoke(app, {"log": []}, cfg, label="again, from the saved state")
+    t.call("types read back", lambda: [type(v).__name__ for v in app.get_state(cfg).values.values()])
+
+
+@scenario
+def add_messages_openai_format(t: Trace) -> None:
+    """``add_messages(format="langchain-openai")``: the merged messages' contents in OpenAI's format
+    (an Anthropic-style image block becomes ``image_url``, ``cache_control`` is dropped, the ids too)."""
+    fl = t.fl
+
+    Chat = TypedDict("Chat", {"messages": Annotated[list, fl.add_messages(format="langchain-openai")]})  # noqa: UP013
+
+    image = {"type": "image", "source": {"type": "base64", "media_type": "image/jpeg", "data": "1234"}}
+
+    def reply(state: dict) -> dict:
+        content = [{"type": "text", "text": "an image:", "cache_control": {"type": "ephemeral"}}, image]
+        return {"messages": [fl.HumanMessage(content, id="h2"), fl.AIMessage("seen", id="a1")]}
+
+    g = fl.StateGraph(Chat).add_node("reply", reply).add_edge(fl.START, "reply")
+    # (saved before the next step: converted messages have no ids, which the next merge sets on them)
+    t.invoke(t.compile(g), {"messages": [fl.HumanMessage("hi", id="h1")]}, thread(), durability="sync")
