@@ -176,9 +176,11 @@ def _as_is(values: dict[str, Any]) -> dict[str, Any]:
 
 def first_parameter_schema(fn: Callable[..., Any]) -> Any:
     """The schema annotating a node function's first parameter, or ``None`` (LangGraph infers the
-    node's input schema this way; it is how a node reads private state)."""
+    node's input schema this way; it is how a node reads private state). For an instance of a class
+    with ``__call__``, that method's first parameter after ``self``, as LangGraph reads it."""
     try:
-        hints = typing.get_type_hints(fn)
+        called = fn if inspect.isfunction(fn) or inspect.ismethod(fn) else fn.__call__
+        hints = typing.get_type_hints(called)
         first = next(iter(inspect.signature(fn).parameters))
     except (NameError, TypeError, ValueError, StopIteration):
         return None

@@ -557,3 +557,33 @@ def compiled_graph_with_config(t: Trace) -> None:
     t.call("get_state", lambda: bound.get_state({"configurable": {}}).values)
     t.invoke(app, {"log": []}, None, label="the original graph still needs a thread")
     t.invoke(app.with_config(recursion_limit=1), {"log": []}, thread("short"), label="recursion_limit=1")
+
+
+class Asked(TypedDict):
+    question: str
+
+
+class AskedWithFoo(Asked):
+    foo: str
+
+
+class Answered(TypedDict):
+    input_state: Asked
+
+
+class FooReader:
+    """A node that is an instance of a class with ``__call__``, its state annotated there."""
+
+    def __call__(self, state: AskedWithFoo) -> Answered:
+        return {"input_state": state}
+
+
+@scenario
+def node_callable_instance_schema(t: Trace) -> None:
+    """A callable object as a node: its ``__call__``'s first parameter names its input schema, whose
+    extra keys become channels (the node reads ``foo``, which the state schema lacks)."""
+    fl = t.fl
+    g = fl.StateGraph(Asked, output_schema=Answered)
+    g.add_node("pre", lambda _: {"foo": "bar"}).add_node("foo", FooReader())
+    g.add_edge(fl.START, "pre").add_edge("pre", "foo")
+    t.invoke(t.compile(g), {"question": "q"}, thread())
