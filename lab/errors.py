@@ -5,6 +5,8 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
+from lab.interrupts import Interrupt
+
 TROUBLESHOOTING = "https://docs.langchain.com/oss/python/langgraph/errors/"
 
 
@@ -56,8 +58,6 @@ class NodeInterrupt(GraphInterrupt):
     answered by id."""
 
     def __init__(self, value: Any, id: str | None = None) -> None:
-        from lab.types import Interrupt  # here: lab.types imports this module
-
         warnings.warn(
             "NodeInterrupt is deprecated. Please use `langgraph.types.interrupt` instead. "
             "Deprecated in LangGraph V1.0 to be removed in V2.0.",

@@ -12,45 +12,11 @@ from functools import partial
 from typing import Any, ClassVar, Generic, Literal, NamedTuple, TypeVar
 
 from lab.errors import GraphInterrupt, mark_invalid_resume
+from lab.interrupts import Interrupt
 
 Durability = Literal["sync", "async", "exit"]
 """When checkpoints are written: after every step (``sync``), in the background (``async``),
 or only when the run ends (``exit``)."""
-
-
-PLACEHOLDER_INTERRUPT_ID = "placeholder-id"
-"""The id of an ``Interrupt`` made without one (a ``NodeInterrupt``'s, say), as LangGraph names it."""
-
-
-@dataclass(frozen=True, init=False)
-class Interrupt:
-    """A question a node asked with ``interrupt(value)``; ``id`` is what a resume map answers.
-    ``response_schema`` is the JSON schema the answer must match, if the node gave one.
-
-    LangGraph 1.2 still accepts the arguments of its 0.x ``Interrupt`` (``resumable``, ``when``,
-    ``ns``, ...), so old code and old checkpoints load: they are ignored, except that ``ns`` gives
-    the id when none is given (the hash of the namespace, as 0.x computed it)."""
-
-    value: Any
-    id: str
-    response_schema: type | dict[str, Any] | None = None
-
-    def __init__(
-        self,
-        value: Any,
-        id: str = PLACEHOLDER_INTERRUPT_ID,
-        *,
-        response_schema: type | dict[str, Any] | None = None,
-        **deprecated: Any,
-    ) -> None:
-        ns = deprecated.get("ns")
-        if id == PLACEHOLDER_INTERRUPT_ID and isinstance(ns, Sequence):
-            from lab.pregel.xxh3 import xxh3_128_hexdigest  # here: lab.pregel imports this module
-
-            id = xxh3_128_hexdigest("|".join(ns).encode())
-        object.__setattr__(self, "value", value)
-        object.__setattr__(self, "id", id)
-        object.__setattr__(self, "response_schema", response_schema)
 
 
 @dataclass(frozen=True)
@@ -160,7 +126,9 @@ def _adapter(response_schema: type) -> Any:
         from lab.graph.unsupported import NotSupportedError
 
         raise NotSupportedError("interrupt(response_schema=<a type>) without pydantic installed") from None
-    from lab.graph.schema import allow_in_checkpoints  # (its answers reach the state, so checkpoints)
+    from lab.checkpoint.allow_list import (
+        allow_in_checkpoints,  # (its answers reach the state, so checkpoints)
+    )
 
     allow_in_checkpoints(response_schema)
     return TypeAdapter(response_schema)

@@ -15,9 +15,10 @@ import types
 import typing
 from typing import Any, Literal
 
+from lab.checkpoint.allow_list import is_pydantic_model
 from lab.graph.schema import CONCRETE, schema_fields, without_required
 from lab.graph.unsupported import NotSupportedError
-from lab.pregel.nodes import ROOT, is_pydantic_model
+from lab.pregel.nodes import ROOT
 
 SCALARS = {str: "string", int: "integer", float: "number", bool: "boolean", type(None): "null"}
 

@@ -26,9 +26,10 @@ import typing
 from collections.abc import Callable
 from typing import Any
 
+from lab.checkpoint.allow_list import is_pydantic_model
 from lab.graph.unsupported import NotSupportedError
 from lab.pregel.channels import MISSING, BinaryOperatorAggregate, Channel, DeltaChannel, LastValue
-from lab.pregel.nodes import ROOT, is_pydantic_model
+from lab.pregel.nodes import ROOT
 
 
 def is_schema(candidate: Any) -> bool:
@@ -186,42 +187,3 @@ def first_parameter_schema(fn: Callable[..., Any]) -> Any:
         return None
     hint = hints.get(first)
     return hint if is_schema(hint) else None
-
-
-def allow_in_checkpoints(schema: Any, seen: set[type] | None = None) -> None:
-    """A dataclass or Pydantic schema may reach a checkpoint (an input given as an instance sits
-    in ``__start__``), and so may the dataclasses and Pydantic models its fields name (``list[Item]``,
-    ``Item | None``): put the graph's own schema and those classes on the serializer's allow-list,
-    so loading rebuilds them and nothing else (``lab.checkpoint.serde``)."""
-    from lab.checkpoint.serde import is_registered, register_type
-
-    seen = set() if seen is None else seen
-    if not isinstance(schema, type) or schema in seen:
-        return
-    seen.add(schema)
-    if is_registered(schema):  # (already, with what it names; a chat message is stored as LangGraph does)
-        return
-    if dataclasses.is_dataclass(schema):
-        register_type(schema, name=f"{schema.__module__}.{schema.__qualname__}")
-    elif is_pydantic_model(schema):
-        register_type(
-            schema, name=f"{schema.__module__}.{schema.__qualname__}", fields=list(schema.model_fields)
-        )
-    for named in _classes_named(schema):
-        allow_in_checkpoints(named, seen)
-
-
-def _classes_named(schema: type) -> set[type]:
-    """The dataclasses and Pydantic models a schema's field annotations name, at any depth of
-    ``list[...]``, ``X | None``, ``Annotated[...]``, ``dict[str, ...]``."""
-    try:
-        hints = list(_type_hints(schema).values())
-    except Exception:  # (a class whose annotations do not evaluate names nothing)
-        return set()
-    found: set[type] = set()
-    while hints:
-        hint = hints.pop()
-        if isinstance(hint, type) and (dataclasses.is_dataclass(hint) or is_pydantic_model(hint)):
-            found.add(hint)
-        hints.extend(typing.get_args(hint))
-    return found
