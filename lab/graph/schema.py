@@ -180,8 +180,8 @@ def first_parameter_schema(fn: Callable[..., Any]) -> Any:
     node's input schema this way; it is how a node reads private state). For an instance of a class
     with ``__call__``, that method's first parameter after ``self``, as LangGraph reads it."""
     try:
-        called = fn if inspect.isfunction(fn) or inspect.ismethod(fn) else fn.__call__
-        hints = typing.get_type_hints(called)
+        call = inspect.getattr_static(type(fn), "__call__", None)  # (a function's is a C wrapper)
+        hints = typing.get_type_hints(call if inspect.isfunction(call) else fn)
         first = next(iter(inspect.signature(fn).parameters))
     except (NameError, TypeError, ValueError, StopIteration):
         return None
