@@ -79,3 +79,20 @@ async def await_with(config: dict[str, Any], func: Callable[[Any], Awaitable[Any
         return await func(state)
     finally:
         _current.reset(token)
+
+
+def merge_configs(*configs: dict[str, Any] | None) -> dict[str, Any]:
+    """Configs merged left to right as LangGraph's ``merge_configs`` does: empty values are skipped,
+    ``tags`` concatenate, ``metadata`` and ``configurable`` merge key by key, the rest is replaced."""
+    merged: dict[str, Any] = {}
+    for config in configs:
+        for key, value in (config or {}).items():
+            if not value:
+                continue
+            if key == "tags":
+                merged[key] = [*merged.get(key, []), *value]
+            elif key in ("metadata", "configurable"):
+                merged[key] = {**merged.get(key, {}), **value}
+            else:
+                merged[key] = value
+    return merged

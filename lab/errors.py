@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
+
+from lab.interrupts import Interrupt
 
 TROUBLESHOOTING = "https://docs.langchain.com/oss/python/langgraph/errors/"
 
@@ -46,6 +49,35 @@ class GraphInterrupt(GraphBubbleUp):
     def __init__(self, interrupts: tuple[Any, ...] = ()) -> None:
         super().__init__(interrupts)
         self.interrupts = interrupts
+
+
+class NodeInterrupt(GraphInterrupt):
+    """Raised by a node to interrupt the run with ``value`` (deprecated in LangGraph 1.0 for
+    ``interrupt()``, still exported and honoured by 1.2): the node pauses, and runs again from its
+    first line when the thread is resumed. Its interrupt has the placeholder id, so it cannot be
+    answered by id."""
+
+    def __init__(self, value: Any, id: str | None = None) -> None:
+        warnings.warn(
+            "NodeInterrupt is deprecated. Please use `langgraph.types.interrupt` instead. "
+            "Deprecated in LangGraph V1.0 to be removed in V2.0.",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        super().__init__((Interrupt(value) if id is None else Interrupt(value, id),))
+
+
+INVALID_RESUME = "_langgraph_invalid_resume"
+
+
+def mark_invalid_resume(error: BaseException) -> None:
+    """Mark ``error`` as raised by a resume value that did not match ``interrupt``'s ``response_schema``."""
+    setattr(error, INVALID_RESUME, True)
+
+
+def is_invalid_resume(error: BaseException) -> bool:
+    """Whether ``error`` was raised because a resume value did not match ``response_schema``."""
+    return getattr(error, INVALID_RESUME, False)
 
 
 class ParentCommand(GraphBubbleUp):

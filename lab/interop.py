@@ -88,7 +88,7 @@ def to_langgraph_types() -> Convert:
 
     convert: Convert = converter(
         {
-            Interrupt: lambda i: LGInterrupt(value=convert(i.value), id=i.id),
+            Interrupt: lambda i: LGInterrupt(convert(i.value), i.id, response_schema=i.response_schema),
             Send: lambda s: LGSend(s.node, convert(s.arg)),
             Overwrite: lambda o: LGOverwrite(convert(o.value)),
             DeltaSnapshot: lambda d: _DeltaSnapshot(convert(d.value)),
@@ -105,7 +105,7 @@ def to_lab_types() -> Convert:
 
     convert: Convert = converter(
         {
-            LGInterrupt: lambda i: Interrupt(convert(i.value), i.id),
+            LGInterrupt: lambda i: Interrupt(convert(i.value), i.id, response_schema=i.response_schema),
             LGSend: lambda s: Send(s.node, convert(s.arg)),
             LGOverwrite: lambda o: Overwrite(convert(o.value)),
             _DeltaSnapshot: lambda d: DeltaSnapshot(convert(d.value)),

@@ -8,21 +8,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
+from functools import partial
 from typing import Any, ClassVar, Generic, Literal, NamedTuple, TypeVar
 
-from lab.errors import GraphInterrupt
+from lab.errors import GraphInterrupt, mark_invalid_resume
+from lab.interrupts import Interrupt
 
 Durability = Literal["sync", "async", "exit"]
 """When checkpoints are written: after every step (``sync``), in the background (``async``),
 or only when the run ends (``exit``)."""
-
-
-@dataclass(frozen=True)
-class Interrupt:
-    """A question a node asked with ``interrupt(value)``; ``id`` is what a resume map answers."""
-
-    value: Any
-    id: str
 
 
 @dataclass(frozen=True)
@@ -100,21 +94,55 @@ class StateSnapshot(NamedTuple):
     interrupts: tuple[Interrupt, ...]
 
 
-def interrupt(value: Any) -> Any:
+def interrupt(value: Any, *, response_schema: type | dict[str, Any] | None = None) -> Any:
     """Pause the running node and surface ``value`` to the caller.
 
     The first time a node reaches this call it raises ``GraphInterrupt`` and the run stops.
     When the thread is resumed with ``Command(resume=answer)``, the node runs again *from its
     first line* and this call returns ``answer`` instead of raising. Everything before it runs
     twice: that is why a paid API call placed before ``interrupt()`` charges twice.
+
+    ``response_schema`` describes the answer: a JSON schema (a dict) is surfaced as is; a type (a
+    Pydantic model, ``TypedDict``, dataclass) is surfaced as its JSON schema, and the answer is
+    validated against it and returned as that type (Pydantic does both, as in LangGraph).
     """
     from lab.pregel.task import NO_ANSWER, current_task  # here, not above: lab.pregel imports this module
 
+    typed = response_schema is not None and not isinstance(response_schema, dict)
+    adapter = _adapter(response_schema) if typed else None
     task = current_task()
-    answer = task.take_answer()
+    answer = task.take_answer(partial(_validated, adapter) if adapter else None)
     if answer is NO_ANSWER:
-        raise GraphInterrupt((Interrupt(value=value, id=task.question_id),))
+        schema = adapter.json_schema() if adapter else response_schema
+        raise GraphInterrupt((Interrupt(value=value, id=task.question_id, response_schema=schema),))
     return answer
+
+
+def _adapter(response_schema: type) -> Any:
+    """Pydantic's ``TypeAdapter`` for a typed ``response_schema``; refused by name without Pydantic."""
+    try:
+        from pydantic import TypeAdapter
+    except ImportError:
+        from lab.graph.unsupported import NotSupportedError
+
+        raise NotSupportedError("interrupt(response_schema=<a type>) without pydantic installed") from None
+    from lab.checkpoint.allow_list import (
+        allow_in_checkpoints,  # (its answers reach the state, so checkpoints)
+    )
+
+    allow_in_checkpoints(response_schema)
+    return TypeAdapter(response_schema)
+
+
+def _validated(adapter: Any, answer: Any) -> Any:
+    """The answer as the schema's type; a ``ValidationError`` is marked as an invalid resume."""
+    from pydantic import ValidationError
+
+    try:
+        return adapter.validate_python(answer)
+    except ValidationError as error:
+        mark_invalid_resume(error)
+        raise
 
 
 def _allow_in_checkpoints() -> None:

@@ -26,7 +26,6 @@ from lab.checkpoint.errors import CorruptRecordError, UnsavableValueError
 from lab.checkpoint.serde import MAX_DEPTH, MsgpackSerializer
 from lab.graph import MessagesState, StateGraph, add_messages
 from lab.graph.message import REMOVE_ALL_MESSAGES
-from lab.graph.unsupported import NotSupportedError
 
 REPO = Path(__file__).resolve().parents[1]
 serde = MsgpackSerializer()
@@ -165,11 +164,40 @@ def test_ids_are_set_on_the_objects_given_and_are_uuid4_texts() -> None:
     assert all(len(m.id) == 36 and m.id[14] == "4" for m in merged)
 
 
-def test_openai_format_is_refused_by_name() -> None:
-    with pytest.raises(NotSupportedError, match=r"add_messages\(format='langchain-openai'\)"):
-        add_messages(format="langchain-openai")
-    with pytest.raises(NotSupportedError):
-        add_messages([], [], format="langchain-openai")
+def test_openai_format_is_langgraphs() -> None:
+    """``format="langchain-openai"``: contents in OpenAI's format (Anthropic's image and tool blocks
+    rewritten, ``cache_control`` dropped), as LangGraph gives them, as a reducer and called directly."""
+    content = [
+        {"type": "text", "text": "an image:", "cache_control": {"type": "ephemeral"}},
+        {"type": "image", "source": {"type": "base64", "media_type": "image/jpeg", "data": "1234"}},
+    ]
+    left = [lc.HumanMessage("hi", id="1")]
+    right = [lc.HumanMessage(content, id="2"), lc.AIMessage([{"type": "text", "text": "ok"}], id="3")]
+    ours = add_messages(format="langchain-openai")(left, right)
+    assert ours == langgraph_add_messages(format="langchain-openai")(left, right)
+    assert ours[1].content[1] == {"type": "image_url", "image_url": {"url": "data:image/jpeg;base64,1234"}}
+    assert add_messages(left, right, format="langchain-openai") == ours
+
+
+def test_openai_format_without_langchain_core_is_refused_by_name() -> None:
+    """In the browser (no ``langchain_core``, whose converter it uses): refused when the reducer is made."""
+    script = """
+import sys
+sys.modules["langchain_core"] = None
+from lab.graph.message import add_messages
+from lab.graph.unsupported import NotSupportedError
+try:
+    add_messages(format="langchain-openai")
+except NotSupportedError as refused:
+    print(refused)
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.startswith(
+        "lab does not support add_messages(format='langchain-openai') without langchain_core"
+    ), done.stdout
 
 
 def test_messages_state_is_langgraphs_shape() -> None:

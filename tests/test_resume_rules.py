@@ -59,3 +59,48 @@ def test_a_breakpoint_stops_once_until_something_moves_again():
     assert not algo.breakpoint_hit(checkpoint, tasks, ["c"])
     checkpoint["versions_seen"][INTERRUPT_SEEN] = {"branch:to:b": 2}  # resumed past it
     assert not algo.breakpoint_hit(checkpoint, tasks, ["b"])
+
+
+def test_a_typed_response_schema_without_pydantic_is_refused_by_name() -> None:
+    """The browser without Pydantic: ``interrupt(response_schema=<a type>)`` is refused by name (a JSON
+    schema as a dict still works: nothing to validate with)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = """
+import sys
+sys.modules["pydantic"] = None
+from dataclasses import dataclass
+from typing import Any, TypedDict
+from lab.graph import START, StateGraph
+from lab.graph.unsupported import NotSupportedError
+from lab.types import interrupt
+
+@dataclass
+class Decision:
+    approved: bool
+
+class State(TypedDict):
+    answer: Any
+
+def ask_with(schema):
+    graph = StateGraph(State).add_node("ask", lambda s: {"answer": interrupt("ok?", response_schema=schema)})
+    return graph.add_edge(START, "ask").compile()
+
+print(ask_with({"type": "boolean"}).invoke({"answer": None})["__interrupt__"][0].response_schema)
+try:
+    ask_with(Decision).invoke({"answer": None})
+except NotSupportedError as refused:
+    print(refused)
+"""
+    repo = Path(__file__).resolve().parents[1]
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=repo, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    schema, refusal = done.stdout.splitlines()
+    assert schema == "{'type': 'boolean'}"
+    assert refusal.startswith(
+        "lab does not support interrupt(response_schema=<a type>) without pydantic installed"
+    )

@@ -122,6 +122,18 @@ def test_lab_types_register_interrupt_and_send() -> None:
     assert roundtrip(value) == value
 
 
+def test_an_interrupt_keeps_its_response_schema_and_loads_as_stored_before_it_had_one() -> None:
+    from lab.types import Interrupt
+
+    asked = Interrupt("ok?", "a" * 32, response_schema={"type": "boolean"})
+    assert roundtrip(asked) == asked and roundtrip(asked).response_schema == {"type": "boolean"}
+    older = msgpack.packb(msgpack.ExtType(6, msgpack.packb(["Interrupt", "ok?", "a" * 32])))
+    assert serde.loads_typed(("msgpack", older)) == Interrupt("ok?", "a" * 32)
+    too_few = msgpack.packb(msgpack.ExtType(6, msgpack.packb(["Interrupt", "ok?"])))
+    with pytest.raises(ValueError, match="has 1 values"):
+        serde.loads_typed(("msgpack", too_few))
+
+
 def test_subclasses_of_native_types_are_stored_as_the_base_type() -> None:
     class Color(enum.IntEnum):
         RED = 1

@@ -128,3 +128,7 @@ class InMemorySaver(CheckpointSaver):
 
     def __init__(self, *, serde: SerializerProtocol | None = None) -> None:
         super().__init__(MemoryStorage(), serde=serde)
+
+
+MemorySaver = InMemorySaver
+"""LangGraph's older name for ``InMemorySaver``, which 1.2 still exports (LangChain Academy uses it)."""

@@ -92,6 +92,9 @@ class _RegisteredType:
     cls: type
     fields: tuple[str, ...]
     field_types: Mapping[str, tuple[type, ...]]
+    required: int
+    """How many leading fields a stored record must hold: the others have defaults, so a record
+    stored before they were added (an ``Interrupt`` before ``response_schema``) still loads."""
 
 
 _registered_by_name: dict[str, _RegisteredType] = {}
@@ -124,12 +127,22 @@ def register_type(
     unknown = set(field_types or {}) - set(fields)
     if unknown:
         raise TypeError(f"field_types names {sorted(unknown)}, which are not fields of {cls.__qualname__}")
-    entry = _RegisteredType(name or cls.__name__, cls, tuple(fields), dict(field_types or {}))
+    entry = _RegisteredType(
+        name or cls.__name__, cls, tuple(fields), dict(field_types or {}), _required_count(cls, fields)
+    )
     previous = _registered_by_name.get(entry.name)
     if previous is not None:
         _registered_by_class.pop(previous.cls, None)
     _registered_by_name[entry.name] = entry
     _registered_by_class[cls] = entry
+
+
+def _required_count(cls: type, fields: Sequence[str]) -> int:
+    """The fields up to the last one without a default (all of them, for a class not a dataclass)."""
+    if not dataclasses.is_dataclass(cls):
+        return len(fields)
+    defaults = {f.name for f in dataclasses.fields(cls) if f.default is not dataclasses.MISSING}
+    return max((index + 1 for index, field in enumerate(fields) if field not in defaults), default=0)
 
 
 ModelKey = tuple[str, str]
@@ -150,6 +163,12 @@ def register_model(cls: type, key: ModelKey) -> None:
     *last* for it (``lab.messages`` decides which)."""
     _model_key_by_class[cls] = key
     _model_class_by_key[key] = cls
+
+
+def is_registered(cls: type) -> bool:
+    """Whether instances of ``cls`` are allowed in checkpoints already (:func:`register_type` or
+    :func:`register_model`)."""
+    return cls in _registered_by_class or cls in _model_key_by_class
 
 
 # --- depth ------------------------------------------------------------------------------------
@@ -366,7 +385,7 @@ def _load_registered(data: bytes) -> Any:
             "calls lab.checkpoint.serde.register_type for it (lab.types registers Interrupt and Send)",
             name=repr(name),
         )
-    if len(values) != len(registered.fields):
+    if not registered.required <= len(values) <= len(registered.fields):
         raise CorruptRecordError.coded(
             "registered_field_count",
             "stored {name} has {count} values but its registration has fields {fields}",
@@ -377,7 +396,7 @@ def _load_registered(data: bytes) -> Any:
     return registered.cls(
         **{
             field: _checked_field(registered, field, value)
-            for field, value in zip(registered.fields, values, strict=True)
+            for field, value in zip(registered.fields, values, strict=False)  # (fields not stored: defaults)
         }
     )
 

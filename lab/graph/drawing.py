@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from lab.checkpoint.base import empty_checkpoint
+from lab.graph.subgraphs import is_graph_node
 from lab.graph.unsupported import NotSupportedError
 from lab.pregel import algo
 from lab.pregel.algo import StepWrites
@@ -28,8 +29,11 @@ if TYPE_CHECKING:
     from lab.pregel.graph import Pregel
 
 STEP_LIMIT = 250
-NODE_CLASS = ["lab", "pregel", "nodes", "Node"]
-"""What ``to_json()`` names as the class of a node (``langchain_core`` writes its runnable's path)."""
+RUNNABLE_CALLABLE = ("langgraph", "_internal", "_runnable", "RunnableCallable")
+COMPILED_STATE_GRAPH = ("langgraph", "graph", "state", "CompiledStateGraph")
+"""What ``to_json()`` names as the class of a node, as LangGraph's does (``langchain_core`` writes the path
+of the runnable that runs it): LangGraph wraps a function in a ``RunnableCallable`` and runs a compiled
+graph given as a node itself."""
 SAFE_ID_CHARACTERS = frozenset(string.ascii_letters + string.digits + "_-")
 MARKDOWN_SPECIAL = ("*", "_", "`")
 MERMAID_ESCAPES = {
@@ -82,6 +86,7 @@ class DrawNode:
     id: str
     name: str
     metadata: dict[str, Any] | None = None
+    runs: tuple[str, ...] = RUNNABLE_CALLABLE
 
 
 @dataclass
@@ -143,7 +148,7 @@ class DrawableGraph:
         inside.trim_last_node()
         del self.nodes[name]
         for key, node in inside.nodes.items():
-            self.nodes[f"{name}:{key}"] = DrawNode(f"{name}:{key}", node.name, node.metadata)
+            self.nodes[f"{name}:{key}"] = DrawNode(f"{name}:{key}", node.name, node.metadata, node.runs)
         self.edges += [
             e._replace(source=f"{name}:{e.source}", target=f"{name}:{e.target}") for e in inside.edges
         ]
@@ -157,11 +162,15 @@ class DrawableGraph:
 
     def to_json(self, *, with_schemas: bool = False) -> dict[str, list[dict[str, Any]]]:
         """The nodes and edges as JSON-able data, as ``langchain_core``'s ``Graph.to_json``. A node
-        names the class that runs it: ``lab``'s node, where LangGraph's names its ``RunnableCallable``.
+        names the class that runs it as LangGraph's does (:data:`RUNNABLE_CALLABLE`).
         (``with_schemas`` adds the JSON schema of a node that is a Pydantic model: none is.)"""
         nodes = [
             {"id": node.id}
-            | ({} if node.name == END else {"type": "runnable", "data": {"id": NODE_CLASS, "name": node.id}})
+            | (
+                {}
+                if node.name == END
+                else {"type": "runnable", "data": {"id": [*node.runs], "name": node.id}}
+            )
             | ({} if node.metadata is None else {"metadata": node.metadata})
             for node in self.nodes.values()
         ]
@@ -290,12 +299,19 @@ def draw_graph(graph: Pregel, xray: bool | int = False) -> DrawableGraph:
     return drawn
 
 
+def _runs(graph: Pregel, name: str) -> tuple[str, ...]:
+    """The class LangGraph's ``to_json()`` names for a node: a compiled graph added as the node, or the
+    ``RunnableCallable`` around a function."""
+    declared = graph.builder.nodes.get(name) if hasattr(graph, "builder") else None
+    return COMPILED_STATE_GRAPH if is_graph_node(declared) else RUNNABLE_CALLABLE
+
+
 def draw_own_nodes(graph: Pregel) -> DrawableGraph:
     edges, last_step_sources = find_edges(graph)
     drawn = DrawableGraph()
     for name in graph.nodes:
         metadata = {**(graph.nodes[name].metadata or {}), **_interrupt_metadata(graph, name)}
-        drawn.nodes[name] = DrawNode(name, name, metadata or None)
+        drawn.nodes[name] = DrawNode(name, name, metadata or None, _runs(graph, name))
     for src, dest, conditional, label in sorted(edges, key=_sortable):
         drawn.add_edge(src, dest, data=label if label != dest else None, conditional=conditional)
     termini = {d for _, d, _, _ in edges if d != END} - {s for s, _, _, _ in edges}

@@ -2,10 +2,10 @@
 from Pydantic's ``TypeAdapter(schema).json_schema()``, written out for the field types a learner's
 state uses (``lab`` does not need pydantic).
 
-Covered: ``str``, ``int``, ``float``, ``bool``, ``None``, ``Any``, ``list``/``list[T]``,
-``dict``/``dict[str, T]``, ``T | None``, ``Literal[...]`` and ``Annotated[T, reducer]`` fields of a
-``TypedDict`` or a dataclass (a Pydantic model answers for itself). Any other field type is
-refused by name.
+Covered: ``str``, ``int``, ``float``, ``bool``, ``None``, ``Any``, ``list``/``list[T]``/``Sequence[T]``,
+``dict``/``dict[str, T]``/``Mapping[str, T]``, ``T | None``, ``Literal[...]`` and ``Annotated[T, reducer]``
+(``Required[...]``/``NotRequired[...]`` around either) fields of a ``TypedDict`` or a dataclass (a
+Pydantic model answers for itself). Any other field type is refused by name.
 """
 
 from __future__ import annotations
@@ -15,9 +15,10 @@ import types
 import typing
 from typing import Any, Literal
 
-from lab.graph.schema import schema_fields
+from lab.checkpoint.allow_list import is_pydantic_model
+from lab.graph.schema import CONCRETE, schema_fields, without_required
 from lab.graph.unsupported import NotSupportedError
-from lab.pregel.nodes import ROOT, is_pydantic_model
+from lab.pregel.nodes import ROOT
 
 SCALARS = {str: "string", int: "integer", float: "number", bool: "boolean", type(None): "null"}
 
@@ -29,22 +30,36 @@ def json_schema(schema: Any, title: str) -> dict[str, Any]:
         return schema.model_json_schema()
     fields = schema_fields(schema)
     if list(fields) == [ROOT]:  # a whole-value state: the value's own schema
-        return {**type_schema(fields[ROOT]), "default": None, "title": title}
+        return _sorted({**type_schema(fields[ROOT]), "default": None, "title": title})
     properties = {}
     for key, hint in fields.items():
         properties[key] = {**type_schema(hint), "title": key.title().replace("_", " ")}
         if (default := _default(schema, key)) is not dataclasses.MISSING:
             properties[key]["default"] = default
     required = [key for key in fields if _required(schema, key)]
-    return {
-        "properties": properties,
-        **({"required": required} if required else {}),
-        "title": title if dataclasses.is_dataclass(schema) else schema.__name__,
-        "type": "object",
-    }
+    return _sorted(
+        {
+            "properties": properties,
+            **({"required": required} if required else {}),
+            "title": title if dataclasses.is_dataclass(schema) else schema.__name__,
+            "type": "object",
+        }
+    )
+
+
+def _sorted(value: Any, parent_key: str | None = None) -> Any:
+    """Keys in alphabetical order at every level, except the fields of ``properties`` and the keys of a
+    ``default``, which keep their order: Pydantic's ``GenerateJsonSchema.sort``."""
+    if isinstance(value, dict):
+        keys = value if parent_key in ("properties", "default") else sorted(value)
+        return {key: _sorted(value[key], key) for key in keys}
+    if isinstance(value, list):
+        return [_sorted(item, parent_key) for item in value]
+    return value
 
 
 def type_schema(hint: Any) -> dict[str, Any]:
+    hint = without_required(hint)
     origin, args = typing.get_origin(hint), typing.get_args(hint)
     if origin is typing.Annotated:
         return type_schema(args[0])
@@ -52,8 +67,8 @@ def type_schema(hint: Any) -> dict[str, Any]:
         return {}
     if hint in SCALARS:
         return {"type": SCALARS[hint]}
-    if hint in (list, dict) or origin in (list, dict):
-        return _container_schema(origin or hint, args)
+    if (container := CONCRETE.get(origin or hint, origin or hint)) in (list, dict):
+        return _container_schema(container, args)
     if origin in (typing.Union, types.UnionType):
         return {"anyOf": [type_schema(arg) for arg in args]}
     if origin is Literal:
@@ -77,6 +92,9 @@ def _literal_schema(values: tuple[Any, ...]) -> dict[str, Any]:
 def _required(schema: Any, key: str) -> bool:
     if dataclasses.is_dataclass(schema):
         return _default(schema, key) is dataclasses.MISSING
+    marker = typing.get_origin(typing.get_type_hints(schema, include_extras=True).get(key))
+    if marker in (typing.Required, typing.NotRequired):  # (said in a string annotation, the class missed it)
+        return marker is typing.Required
     return key in getattr(schema, "__required_keys__", {key})
 
 
@@ -88,6 +106,8 @@ def _default(schema: Any, key: str) -> Any:
     field = next(f for f in dataclasses.fields(schema) if f.name == key)
     if field.default_factory is not dataclasses.MISSING:
         return field.default_factory()
+    if field.default is Ellipsis:  # ``field(default=...)``: Pydantic's way to say "required"
+        return dataclasses.MISSING
     if field.default is dataclasses.MISSING and _is_optional(schema_fields(schema)[key]):
         return None
     return field.default

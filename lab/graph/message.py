@@ -39,10 +39,11 @@ def add_messages(left: Messages = None, right: Messages = None, *, format: str |
     """Merge ``right`` into ``left`` by message id (see the module docstring); a new list.
 
     Called with neither side, it is a reducer factory: ``Annotated[list, add_messages(format=None)]``.
-    ``format="langchain-openai"`` (contents rewritten in OpenAI's format) is not supported.
+    ``format="langchain-openai"`` rewrites the merged messages' contents in OpenAI's format, with
+    ``langchain_core``'s own converter (so only where it is installed: refused by name in the browser).
     """
     if format == "langchain-openai":
-        raise NotSupportedError("add_messages(format='langchain-openai')")
+        _openai_converter()
     if left is not None and right is not None:
         return _merge(left, right, format=format)
     if left is not None or right is not None:
@@ -64,9 +65,22 @@ def _merge(left: Messages, right: Messages, *, format: str | None = None) -> lis
     if cleared_at is not None:
         return right[cleared_at + 1 :]
     merged = _merged_by_id(left, right)
+    if format == "langchain-openai":
+        convert_to_openai_messages, convert_to_messages = _openai_converter()
+        return convert_to_messages(convert_to_openai_messages(merged))
     if format is not None:
         raise ValueError(f"Unrecognized {format=}. Expected one of 'langchain-openai', None.")
     return merged
+
+
+def _openai_converter() -> tuple[Callable[[Any], Any], Callable[[Any], Any]]:
+    """``langchain_core``'s ``convert_to_openai_messages`` and ``convert_to_messages``, which
+    ``format="langchain-openai"`` applies as LangGraph does; refused by name where it is missing."""
+    try:
+        from langchain_core.messages import convert_to_messages, convert_to_openai_messages
+    except ImportError:
+        raise NotSupportedError("add_messages(format='langchain-openai') without langchain_core") from None
+    return convert_to_openai_messages, convert_to_messages
 
 
 def _last_remove_all(messages: list[Any]) -> int | None:

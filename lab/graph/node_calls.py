@@ -53,7 +53,9 @@ def bind_node(fn: Callable[..., Any], input_schema: Any) -> Callable[[dict], Any
     coerce = as_schema(input_schema)
 
     def node_input(state: Any, config: dict[str, Any]) -> Any:
-        if picks_keys and config["metadata"]["langgraph_path"][0] != PUSH:  # a Send's argument: as is
+        if config["metadata"]["langgraph_path"][0] == PUSH:  # a Send's argument: as is, never coerced
+            return state
+        if picks_keys:
             picked = {}
             for k in keys:  # (a plain loop: a comprehension is a function call on CPython 3.11; every task)
                 if k in state:

@@ -18,6 +18,7 @@ that schema: a plain dict for a ``TypedDict``, an instance for a dataclass or a 
 
 from __future__ import annotations
 
+import collections.abc
 import dataclasses
 import functools
 import inspect
@@ -25,9 +26,10 @@ import typing
 from collections.abc import Callable
 from typing import Any
 
+from lab.checkpoint.allow_list import is_pydantic_model
 from lab.graph.unsupported import NotSupportedError
 from lab.pregel.channels import MISSING, BinaryOperatorAggregate, Channel, DeltaChannel, LastValue
-from lab.pregel.nodes import ROOT, is_pydantic_model
+from lab.pregel.nodes import ROOT
 
 
 def is_schema(candidate: Any) -> bool:
@@ -49,7 +51,19 @@ def schema_fields(schema: Any) -> dict[str, Any]:
         if isinstance(schema, type)
         else typing.get_type_hints(schema, include_extras=True)
     )
-    return {name: hint for name, hint in hints.items() if name != "__slots__" and not _is_class_var(hint)}
+    return {
+        name: without_required(hint)
+        for name, hint in hints.items()
+        if name != "__slots__" and not _is_class_var(hint)
+    }
+
+
+def without_required(hint: Any) -> Any:
+    """``Required[T]`` / ``NotRequired[T]`` as ``T`` (a ``TypedDict`` keeps which keys are required in
+    ``__required_keys__``), as LangGraph strips them before it reads a field's reducer."""
+    if typing.get_origin(hint) in (typing.Required, typing.NotRequired):
+        return without_required(typing.get_args(hint)[0])
+    return hint
 
 
 @functools.cache
@@ -123,10 +137,23 @@ _remembered_positional_parameters = functools.lru_cache(maxsize=256)(_count_posi
 lab compiles its graphs again for every new process: a reducer is counted once."""
 
 
+CONCRETE = {
+    collections.abc.Sequence: list,
+    collections.abc.MutableSequence: list,
+    collections.abc.Set: set,
+    collections.abc.MutableSet: set,
+    collections.abc.Mapping: dict,
+    collections.abc.MutableMapping: dict,
+}
+"""The class a reducer channel of an abstract collection type starts from (LangGraph's choice)."""
+
+
 def initial_value(typ: Any) -> Any:
-    """What a reducer channel starts from: ``list()`` for ``list``, nothing for ``int | None``."""
+    """What a reducer channel starts from, as LangGraph's ``BinaryOperatorAggregate``: ``list()`` for
+    ``list`` or ``Sequence[str]``, nothing for a type that cannot be made empty (``int | None``)."""
+    kind = typing.get_origin(without_required(typ)) or without_required(typ)
     try:
-        return (typing.get_origin(typ) or typ)()
+        return CONCRETE.get(kind, kind)()
     except Exception:
         return MISSING
 
@@ -150,25 +177,13 @@ def _as_is(values: dict[str, Any]) -> dict[str, Any]:
 
 def first_parameter_schema(fn: Callable[..., Any]) -> Any:
     """The schema annotating a node function's first parameter, or ``None`` (LangGraph infers the
-    node's input schema this way; it is how a node reads private state)."""
+    node's input schema this way; it is how a node reads private state). For an instance of a class
+    with ``__call__``, that method's first parameter after ``self``, as LangGraph reads it."""
     try:
-        hints = typing.get_type_hints(fn)
+        call = inspect.getattr_static(type(fn), "__call__", None)  # (a function's is a C wrapper)
+        hints = typing.get_type_hints(call if inspect.isfunction(call) else fn)
         first = next(iter(inspect.signature(fn).parameters))
     except (NameError, TypeError, ValueError, StopIteration):
         return None
     hint = hints.get(first)
     return hint if is_schema(hint) else None
-
-
-def allow_in_checkpoints(schema: Any) -> None:
-    """A dataclass or Pydantic schema may reach a checkpoint (an input given as an instance sits
-    in ``__start__``): put the graph's own schema on the serializer's allow-list, so loading it
-    rebuilds that class and nothing else (``lab.checkpoint.serde``)."""
-    from lab.checkpoint.serde import register_type
-
-    if isinstance(schema, type) and dataclasses.is_dataclass(schema):
-        register_type(schema, name=f"{schema.__module__}.{schema.__qualname__}")
-    elif is_pydantic_model(schema):
-        register_type(
-            schema, name=f"{schema.__module__}.{schema.__qualname__}", fields=list(schema.model_fields)
-        )

@@ -21,12 +21,12 @@ import dataclasses
 from collections.abc import AsyncIterator, Callable, Hashable, Iterator, Mapping, Sequence
 from typing import Any
 
+from lab.checkpoint.allow_list import allow_in_checkpoints
 from lab.checkpoint.base import BaseCheckpointSaver
 from lab.graph.drawing import DrawableGraph, draw_graph
 from lab.graph.jsonschema import json_schema
 from lab.graph.node_calls import bind_node, command_destinations, router_destinations
 from lab.graph.schema import (
-    allow_in_checkpoints,
     as_schema,
     channels_of,
     first_parameter_schema,
@@ -75,7 +75,6 @@ UNSUPPORTED_METHODS = frozenset(
         "abatch",
         "batch_as_completed",
         "abatch_as_completed",
-        "with_config",
         "with_retry",
         "with_fallbacks",
         "clear_cache",

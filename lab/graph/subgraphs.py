@@ -74,7 +74,13 @@ def as_node(graph: Pregel) -> Callable[[Any], Any]:
     async def run_subgraph(state: Any) -> Any:
         return await graph.ainvoke(state)
 
+    run_subgraph.graph = graph  # type: ignore[attr-defined]  (``get_graph().to_json()`` names its class)
     return run_subgraph
+
+
+def is_graph_node(action: Any) -> bool:
+    """Whether a builder's node is a compiled graph added as the node itself (:func:`as_node`)."""
+    return isinstance(getattr(action, "graph", None), Pregel)
 
 
 class SyncSubgraphCallRefused(NotSupportedError):

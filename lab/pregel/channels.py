@@ -113,7 +113,10 @@ class BinaryOperatorAggregate(Channel):
 
     def restore(self, value: Any) -> Channel:
         fresh = self.copy()
-        fresh.value = value if value is not MISSING else copy.copy(self.value)
+        if value is not MISSING:
+            fresh.value = value
+        elif self.value is not MISSING:  # (``copy.copy(MISSING)`` would be a new ``object()``, not empty)
+            fresh.value = copy.copy(self.value)
         return fresh
 
 

@@ -9,6 +9,7 @@ is that task's subgraph (``lab.pregel.subgraph``).
 
 from __future__ import annotations
 
+import copy
 import uuid
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from contextlib import aclosing
@@ -22,6 +23,7 @@ from lab.checkpoint.base import (
     copy_checkpoint,
     empty_checkpoint,
 )
+from lab.config import merge_configs
 from lab.errors import InvalidUpdateError
 from lab.pregel import algo, delta, subgraph, sync_saver
 from lab.pregel.algo import INTERRUPT_SEEN, StepWrites
@@ -53,6 +55,8 @@ class Pregel:
         or none (False); ``None``: the saver it is given, or the parent's (``lab.pregel.subgraph``)."""
         self.interrupt_before = interrupt_before or []
         self.interrupt_after = interrupt_after or []
+        self.config: dict[str, Any] | None = None
+        """What ``with_config`` bound: merged under the config of every call."""
         self.delta_channels = frozenset(name for name, c in channels.items() if isinstance(c, DeltaChannel))
         """The channels that store only a sentinel in most checkpoints (``lab.pregel.delta``)."""
         self.trigger_to_nodes: dict[str, list[str]] = {}
@@ -185,6 +189,8 @@ class Pregel:
         """This graph's snapshot of the checkpoint ``config`` addresses in ``saver``."""
         config = subgraph.own_checkpoint_config(self, config)
         saved = await delta.complete(self.channels, await saver.aget_tuple(config), saver)
+        if saved is not None and config["configurable"].get("checkpoint_id"):
+            saved = saved._replace(config=config)  # (a checkpoint asked by id: its config as given, as 1.2's)
         snapshot = self.snapshot(saved, config, live="checkpoint_id" not in config["configurable"])
         return await subgraph.with_subgraph_states(self, snapshot, saver) if subgraphs else snapshot
 
@@ -377,7 +383,7 @@ class Pregel:
                 task_id = task_id or str(uuid.uuid5(uuid.UUID(checkpoint["id"]), seed))
                 path_str = algo.task_path_str((INTERRUPT_SEEN, index))  # orders this update's writes
                 if saved is not None and writes and not await self._superseded(saver, config, saved):
-                    await saver.aput_writes(put_config, writes, task_id, path_str)
+                    await sync_saver.writes_putter(saver)(put_config, writes, task_id, path_str)
                 path = (INTERRUPT_SEEN, str(index))
                 applied.append(StepWrites(name, writes, triggers=(INTERRUPT_SEEN,), path=path))
             algo.apply_writes(checkpoint, channels, applied, saver.get_next_version, self.trigger_to_nodes)
@@ -414,8 +420,15 @@ class Pregel:
             raise ValueError("No checkpointer set")
         return saver
 
+    def with_config(self, config: dict[str, Any] | None = None, **kwargs: Any) -> Pregel:
+        """A copy of this graph whose calls all start from ``config`` (and ``kwargs``, e.g.
+        ``recursion_limit=50``), each call's own config merged over it (``lab.config.merge_configs``)."""
+        bound = copy.copy(self)
+        bound.config = merge_configs(self.config, config, kwargs)
+        return bound
+
     def _config(self, config: dict[str, Any] | None) -> dict[str, Any]:
-        config = config or {}
+        config = merge_configs(self.config, config) if self.config else config or {}
         conf = dict(config.get("configurable") or {})
         if self.checkpointer is not None:
             if not conf:

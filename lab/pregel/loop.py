@@ -62,7 +62,7 @@ from lab.errors import (
     ParentCommand,
     with_troubleshooting,
 )
-from lab.pregel import algo, delta, subgraph
+from lab.pregel import algo, delta, subgraph, sync_saver
 from lab.pregel.algo import INTERRUPT_SEEN, StepWrites
 from lab.pregel.channels import Channel
 from lab.pregel.ids import is_interrupt_id
@@ -129,6 +129,8 @@ class SuperStepLoop:
     durability: Durability
     saver: BaseCheckpointSaver | None
     """Where checkpoints go (under the sync API, its sync methods: ``lab.pregel.sync_saver``)."""
+    put_writes: sync_saver.WritesPutter | None
+    """The saver's ``aput_writes``, given a ``task_path`` only if it takes one (as LangGraph checks)."""
     next_version: algo.NextVersion
     """How a channel's version moves on: the saver's rule, or plain integers without a saver."""
     on_seam: SeamHook | None
@@ -231,6 +233,7 @@ class SuperStepLoop:
         self.config = config
         self.durability = durability
         self.saver = saver
+        self.put_writes = sync_saver.writes_putter(saver) if saver else None
         self.next_version = saver.get_next_version if saver else _next_int_version
         self.on_seam = on_seam
         self.interrupt_before = interrupt_before
@@ -414,7 +417,7 @@ class SuperStepLoop:
             return False
         if not self.replaying:  # finished before the crash/interrupt: reuse
             for task in algo.reuse_finished_writes(self.tasks, self.pending):
-                self.emit_update(task)
+                self.emit_update(task, cached=True)
         if self.interrupt_before and algo.breakpoint_hit(
             self.checkpoint, self.tasks.values(), self.interrupt_before
         ):
@@ -589,7 +592,7 @@ class SuperStepLoop:
         """Hand a task's writes to the saver; the caller awaits what comes back (see ``persist``)."""
         config = self._config_at(self.checkpoint["id"])
         path = algo.task_path_str(task.path) if task else ""
-        saving = self.saver.aput_writes(config, writes, task_id, path)
+        saving = self.put_writes(config, writes, task_id, path)
         seam = self.seam_here("put_writes", task, channels=[c for c, _ in writes]) if self.on_seam else None
         return self.persist(saving, seam)
 
@@ -757,9 +760,8 @@ class SuperStepLoop:
                         for chunk in self.drain():
                             yield chunk
                 self.raise_what_tasks_raised()
-                for chunk in self.drain():
-                    yield chunk
-                await self.finish_step()
+                await self.finish_step()  # (its chunks go out after: the writes applied, as in LangGraph,
+                # where ``add_messages`` has given the messages of an ``updates`` chunk their ids)
         except GraphInterrupt as paused:
             self.status = "interrupted"
             if self.parent is not None:  # a subgraph: the parent's node pauses with it
@@ -837,7 +839,7 @@ class SuperStepLoop:
                 return {**entry, "error": status.error, "state": state}
             if status.finished:
                 entry["result"] = task_result(status.output, state_keys)
-            interrupts = tuple({**vars(i), "response_schema": None} for i in status.interrupts)  # as 1.2's
+            interrupts = tuple(dict(vars(i)) for i in status.interrupts)
             return {**entry, "interrupts": interrupts, "state": state}
 
         def plain(config: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -853,10 +855,13 @@ class SuperStepLoop:
             "tasks": [task_entry(t) for t in self.tasks.values()],
         }
 
-    def emit_update(self, task: Task) -> None:
+    def emit_update(self, task: Task, *, cached: bool = False) -> None:
+        """The task's ``updates`` chunk; ``cached``: its writes were saved by an earlier run and reused
+        (LangGraph marks the chunk ``"__metadata__": {"cached": True}``)."""
         if task.name == START or not self.task_updates:
             return
-        self.emit("updates", {task.name: state_writes_view(task.writes, self.graph.state_keys)})
+        chunk = {task.name: state_writes_view(task.writes, self.graph.state_keys)}
+        self.emit("updates", {**chunk, "__metadata__": {"cached": True}} if cached else chunk)
 
     def emit_values_with_finished_tasks(self) -> None:
         """After an interrupt, the caller sees the state including finished siblings' writes."""

@@ -22,6 +22,7 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from lab.checkpoint.allow_list import is_pydantic_model
 from lab.config import await_with, run_with
 from lab.errors import InvalidUpdateError, ParentCommand, with_troubleshooting
 from lab.types import Command, Send
@@ -248,11 +249,6 @@ def task_result(writes: Sequence[tuple[str, Any]], state_keys: Sequence[str]) ->
             grouped.setdefault(chan, []).append(value)
     result = {chan: vs[0] if len(vs) == 1 else {"$writes": vs} for chan, vs in grouped.items()}
     return result.get(ROOT) if is_whole_value(state_keys) else result
-
-
-def is_pydantic_model(cls: Any) -> bool:
-    """A Pydantic model class, recognised without importing pydantic (it stays optional)."""
-    return isinstance(cls, type) and hasattr(cls, "model_fields") and hasattr(cls, "model_validate")
 
 
 async def routed_writes(

@@ -12,7 +12,8 @@ used, not bypassed without a word.
 from __future__ import annotations
 
 import functools
-from collections.abc import AsyncIterator, Sequence
+import inspect
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextvars import ContextVar
 from typing import Any
 
@@ -50,6 +51,29 @@ def _plain(saver_class: type) -> bool:
     )
 
 
+WritesPutter = Callable[[Config, Sequence[tuple[str, Any]], str, str], Awaitable[None] | None]
+"""``(config, writes, task_id, task_path)``: how the loop calls a saver's ``aput_writes``."""
+
+
+def writes_putter(saver: BaseCheckpointSaver, method: str = "aput_writes") -> WritesPutter:
+    """``saver.aput_writes`` (or ``put_writes``) as the loop calls it, with a ``task_path``; left out for
+    a saver whose method does not take one, as LangGraph leaves it out (a saver written before the
+    parameter existed, with ``put_writes(config, writes, task_id)``)."""
+    put = getattr(saver, method)
+    if _takes_task_path(getattr(put, "__func__", put)):
+        return put
+    return lambda config, writes, task_id, task_path: put(config, writes, task_id)
+
+
+@functools.cache
+def _takes_task_path(put: Callable[..., Any]) -> bool:
+    """Whether a ``put_writes`` method names a ``task_path`` parameter (LangGraph's test)."""
+    try:
+        return inspect.signature(put).parameters.get("task_path") is not None
+    except (TypeError, ValueError):  # (a callable without a signature: given the path, as before)
+        return True
+
+
 class SyncMethods(BaseCheckpointSaver):
     """A saver whose async methods call the sync methods of ``saver``."""
 
@@ -82,7 +106,7 @@ class SyncMethods(BaseCheckpointSaver):
     async def aput_writes(
         self, config: Config, writes: Sequence[tuple[str, Any]], task_id: str, task_path: str = ""
     ) -> None:
-        self.saver.put_writes(config, writes, task_id, task_path)
+        writes_putter(self.saver, "put_writes")(config, writes, task_id, task_path)
 
     def get_next_version(self, current: ChannelVersion | None, channel: None = None) -> ChannelVersion:
         return self.saver.get_next_version(current, channel)

@@ -67,18 +67,21 @@ class Task:
     def namespace(self) -> str:
         return task_namespace(self.graph_namespace, self.name, self.id)
 
-    def take_answer(self) -> Any:
-        """The answer to this task's next ``interrupt()`` call, or ``NO_ANSWER``."""
+    def take_answer(self, validate: Callable[[Any], Any] | None = None) -> Any:
+        """The answer to this task's next ``interrupt()`` call (passed through ``validate``, which
+        may raise before the answer is recorded), or ``NO_ANSWER``."""
         index = self.interrupts_asked
         self.interrupts_asked += 1
         if index < len(self.answers):
+            answer = validate(self.answers[index]) if validate else self.answers[index]
             self._record_answers(self.answers[: index + 1])
-            return self.answers[index]
+            return answer
         fresh = self.take_fresh_answer()
         if fresh is not None:
+            answer = validate(fresh) if validate else fresh
             self.answers.append(fresh)
             self._record_answers(list(self.answers))
-            return fresh
+            return answer
         return NO_ANSWER
 
     @property

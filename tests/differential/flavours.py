@@ -32,6 +32,9 @@ MESSAGE_MODULES = {"langgraph": "langchain_core.messages", "lab": "lab.messages"
 lab (LangChain's again where ``langchain_core`` is importable, the lab's own where it is not)."""
 # --- the storage scenarios (scenarios_storage.py): LangGraph's opt-in delta storage -------------------
 _NAMES["channels"] = ("DeltaChannel",)
+# --- issue 34 (real programs): older names 1.2 still exports, interrupt schemas ----------------------
+_NAMES["checkpoint.memory"] += ("MemorySaver",)
+_NAMES["errors"] += ("NodeInterrupt", "is_invalid_resume")
 # ------------------------------------------------------------------------------------------------
 OPTIONAL = frozenset({"Send", "Overwrite", "StateUpdate", "get_config", "Runtime", "get_runtime"})
 FLAVOURS = ("langgraph", "lab")
@@ -70,6 +73,10 @@ class Flavour:
     RemoveMessage: Any
     # --- storage scenarios (scenarios_storage.py) ---
     DeltaChannel: Any
+    # --- issue 34 scenarios (scenarios_fidelity.py) ---
+    MemorySaver: Any
+    NodeInterrupt: type[Exception]
+    is_invalid_resume: Any
 
     def __repr__(self) -> str:
         return f"<flavour {self.name}>"

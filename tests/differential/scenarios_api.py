@@ -534,3 +534,56 @@ def _config_view(config: dict) -> dict:
         "checkpoint_id": conf["checkpoint_id"],
         **{k: meta[k] for k in keys},
     }
+
+
+@scenario
+def compiled_graph_with_config(t: Trace) -> None:
+    """``with_config(config, **kwargs)``: a copy of the graph whose calls start from that config
+    (configurable keys, tags, metadata, ``recursion_limit``), each call's own merged over it; the
+    graph it was made from is unchanged."""
+    fl = t.fl
+
+    def look(state: dict) -> dict:
+        config = fl.get_config()
+        metadata = sorted(k for k in config.get("metadata", {}) if not k.startswith("langgraph_"))
+        return {"log": [config["configurable"].get("user"), config.get("recursion_limit"), metadata]}
+
+    app = t.compile(build(t, "START>look", look=look))
+    bound = app.with_config({"configurable": {"thread_id": "t1", "user": "ada"}}, recursion_limit=7)
+    bound = bound.with_config(metadata={"team": "ops"}, tags=["x"])
+    t.call("bound", lambda: [type(bound).__name__, bound is app, bound.config])
+    t.invoke(bound, {"log": []}, None, label="invoke without a config")
+    t.invoke(bound, {"log": []}, {"tags": ["y"], "configurable": {"extra": 1}}, label="invoke with one")
+    t.call("get_state", lambda: bound.get_state({"configurable": {}}).values)
+    t.invoke(app, {"log": []}, None, label="the original graph still needs a thread")
+    t.invoke(app.with_config(recursion_limit=1), {"log": []}, thread("short"), label="recursion_limit=1")
+
+
+class Asked(TypedDict):
+    question: str
+
+
+class AskedWithFoo(Asked):
+    foo: str
+
+
+class Answered(TypedDict):
+    input_state: Asked
+
+
+class FooReader:
+    """A node that is an instance of a class with ``__call__``, its state annotated there."""
+
+    def __call__(self, state: AskedWithFoo) -> Answered:
+        return {"input_state": state}
+
+
+@scenario
+def node_callable_instance_schema(t: Trace) -> None:
+    """A callable object as a node: its ``__call__``'s first parameter names its input schema, whose
+    extra keys become channels (the node reads ``foo``, which the state schema lacks)."""
+    fl = t.fl
+    g = fl.StateGraph(Asked, output_schema=Answered)
+    g.add_node("pre", lambda _: {"foo": "bar"}).add_node("foo", FooReader())
+    g.add_edge(fl.START, "pre").add_edge("pre", "foo")
+    t.invoke(t.compile(g), {"question": "q"}, thread())

@@ -1,6 +1,9 @@
 """Differential scenarios for issue 23's "silent differences": behaviour `lab` claimed to support
 but did differently from LangGraph (routers' input, whole-value states, sync-only savers, drawing,
-JSON schemas, what a checkpoint holds after a ``Send``, ``update_state`` as ``__input__``/``__copy__``).
+JSON schemas, what a checkpoint holds after a ``Send``, ``update_state`` as ``__input__``/``__copy__``),
+and issue 34's: what real programs use (``MemorySaver``, ``NodeInterrupt``, ``response_schema``,
+``get_state`` by checkpoint id, ``to_json()``'s classes, cached updates, schemas, ``Send``'s argument,
+reducers on optional types, a custom saver's ``put_writes``, Pydantic values in the state).
 
 Registered with ``@scenario`` like those in ``scenarios.py``; each runs unchanged against LangGraph
 and ``lab``.
@@ -11,8 +14,11 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import operator
-from typing import Annotated, Any, Literal, Optional
+import warnings
+from collections.abc import Sequence
+from typing import Annotated, Any, Literal, NotRequired, Optional, Required
 
+import pydantic
 from typing_extensions import TypedDict
 
 from .scenarios import Log, asker, build, scenario
@@ -216,16 +222,6 @@ def saver_with_sync_overrides(t: Trace) -> None:
 # --- 4. drawing -------------------------------------------------------------------------------------------
 
 
-def graph_json(graph: Any) -> dict:
-    """``to_json()`` without the class path each node names (LangGraph's ``RunnableCallable``, lab's
-    own node class: the one part that may differ)."""
-    data = graph.to_json()
-    for node in data["nodes"]:
-        if isinstance(node.get("data"), dict):
-            node["data"] = {key: value for key, value in node["data"].items() if key != "id"}
-    return data
-
-
 @scenario
 def drawing_loops(t: Trace) -> None:
     """``get_graph()`` of a loop with no exit (the edge to ``END`` leaves the node LangGraph's last
@@ -250,7 +246,7 @@ def drawing_loops(t: Trace) -> None:
         t.call(f"{label}: draw_mermaid()", lambda app=app: app.get_graph().draw_mermaid().splitlines())
     for label, builder in (("self-loop", itself), ("path map", mapped), ("metadata", labelled)):
         app = t.compile(builder, checkpointer=False, interrupt_before=["a"] if label != "metadata" else None)
-        t.call(f"{label}: to_json()", lambda app=app: graph_json(app.get_graph()))
+        t.call(f"{label}: to_json()", lambda app=app: app.get_graph().to_json())
 
 
 # --- 5. JSON schemas ----------------------------------------------------------------------------------------
@@ -374,3 +370,294 @@ def saver_with_sync_overrides_and_a_subgraph(t: Trace) -> None:
     t.call("get_state", lambda: app.get_state(cfg, subgraphs=True).tasks[0].state.values)
     t.call("resume", app.invoke, fl.Command(resume="yes"), cfg)
     t.call("history", lambda: [s.values for s in app.get_state_history(cfg)])
+
+
+# --- issue 34: what real programs use -------------------------------------------------------------------
+
+
+def small_x_interrupts(t: Trace) -> Any:
+    """A node that raises ``NodeInterrupt`` while ``x < 5`` (LangGraph 0.x's way to pause)."""
+
+    def check(state: dict) -> dict:
+        t.counts["check"] += 1
+        if state["x"] < 5:
+            raise t.fl.NodeInterrupt(f"x={state['x']} is too small")
+        return {"log": ["checked"]}
+
+    return check
+
+
+@scenario
+def memory_saver_and_node_interrupt(t: Trace) -> None:
+    """``MemorySaver`` is ``InMemorySaver``; a node raising ``NodeInterrupt`` pauses the run (an
+    interrupt with the placeholder id, a deprecation warning), runs again from its first line on
+    resume, and goes on once the state lets it."""
+    fl = t.fl
+    t.call("MemorySaver is InMemorySaver", lambda: fl.MemorySaver is fl.InMemorySaver)
+    g = build(t, "START>check check>END", state=Num, check=small_x_interrupts(t))
+    app = g.compile(checkpointer=fl.MemorySaver())
+    t.adopt(app, ["t1"])
+    cfg = thread()
+
+    def warned_invoke() -> list:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            result = app.invoke({"x": 1, "log": []}, cfg)
+        return [result, [(issubclass(w.category, DeprecationWarning), str(w.message)) for w in caught]]
+
+    t.call("invoke (and its warnings)", warned_invoke)
+    t.state(app, cfg)
+    t.stream(app, None, cfg, label="resume: raises again", stream_mode="updates")
+    t.update(app, cfg, {"x": 9})
+    t.invoke(app, None, cfg, label="resume after the fix")
+    t.call("given id", lambda: list(fl.NodeInterrupt("v", id="mine").args[0]))
+
+
+@dataclasses.dataclass
+class Decision:
+    approved: bool
+
+
+class Answer(TypedDict):
+    answer: Any
+
+
+@scenario
+def interrupt_response_schema(t: Trace) -> None:
+    """``interrupt(value, response_schema=...)``: a JSON schema is surfaced as is, a type as its JSON
+    schema, and the answer is validated into that type (an invalid answer raises, marked by
+    ``is_invalid_resume``, and can be answered again); ``Interrupt``'s repr prints the schema, and the
+    arguments of 0.x's ``Interrupt`` are still accepted."""
+    fl = t.fl
+
+    def ask(state: dict) -> dict:
+        first = fl.interrupt("name?", response_schema={"type": "string"})
+        second = fl.interrupt("approve?", response_schema=Decision)
+        return {"answer": [first, second]}
+
+    app = t.compile(fl.StateGraph(Answer).add_node("ask", ask).add_edge(fl.START, "ask"))
+    cfg = thread()
+    t.invoke(app, {"answer": None}, cfg)
+    t.invoke(app, fl.Command(resume="Ada"), cfg, label="first answer")
+    t.call("invalid answer", lambda: app.invoke(fl.Command(resume={"approved": "nope"}), cfg))
+    t.call("is_invalid_resume", lambda: _invalid_resume(app, cfg, fl))
+    t.invoke(app, fl.Command(resume={"approved": True}), cfg, label="valid answer")
+    t.call("repr", lambda: repr(fl.Interrupt("v", "an-id", response_schema={"type": "string"})))
+    t.call("repr without id", lambda: repr(fl.Interrupt("v")))
+    old = fl.Interrupt("v", resumable=True, ns=["a:1"], when="during")
+    t.call("0.x arguments", lambda: [repr(old), old.id[:16], old.id[16:]])  # (halves: not read as a uuid)
+
+
+def _invalid_resume(app: Any, cfg: dict, fl: Any) -> list:
+    try:
+        app.invoke(fl.Command(resume={"approved": 3.5}), cfg)
+    except Exception as error:  # the point: which error, and whether it is marked
+        return [type(error).__name__, fl.is_invalid_resume(error), fl.is_invalid_resume(ValueError())]
+    return ["no error"]
+
+
+@scenario
+def get_state_by_checkpoint_id(t: Trace) -> None:
+    """``get_state`` of a config naming a ``checkpoint_id``: the snapshot's config is that config as
+    given (its other keys too, no ``checkpoint_ns`` added); its parent's, and those of the history,
+    are the saver's."""
+    app = t.compile(build(t, "START>a a>b", state=Num))
+    cfg = thread()
+    t.invoke(app, {"x": 1, "log": []}, cfg)
+    past = t.checkpoint(app, cfg, next=("b",))["configurable"]["checkpoint_id"]
+    t.state(app, thread(checkpoint_id=past), label="by id")
+    t.state(app, thread(checkpoint_id=past, checkpoint_ns=""), label="by id and namespace")
+    t.state(app, {**thread(checkpoint_id=past, user=5), "tags": ["x"]}, label="by id, with more keys")
+    t.state(app, thread(user=5), label="latest, with more keys")
+    t.history(app, thread(checkpoint_id=past), label="history from that id", limit=1)
+
+
+@scenario
+def drawing_json_classes(t: Trace) -> None:
+    """``to_json()`` names the class that runs each node as LangGraph does: ``RunnableCallable`` for a
+    function (also one that calls a subgraph), ``CompiledStateGraph`` for a compiled graph added as the
+    node; opened with ``xray``, the subgraph's own nodes."""
+    sub = t.compile(build(t, "START>s1 s1>s2", state=Num), checkpointer=False)
+    g = build(t, "START>a a>sub sub>calls", state=Num, sub=sub, calls=lambda state: sub.invoke(state))
+    app = t.compile(g, checkpointer=False)
+    t.call("to_json()", lambda: app.get_graph().to_json())
+    t.call("to_json() with xray", lambda: app.get_graph(xray=True).to_json())
+    t.call("run", lambda: app.invoke({"x": 1, "log": []}))
+
+
+@scenario
+def cached_update_on_resume(t: Trace) -> None:
+    """On resume, a task that finished before the interrupt is not run again: its saved writes are
+    reused, and its ``updates`` chunk says so (``"__metadata__": {"cached": True}``)."""
+    app = t.compile(build(t, "START>a START>ask a,ask>c", state=Num, ask=asker(t, "ask", "ok?")))
+    cfg = thread()
+    t.invoke(app, {"x": 1, "log": []}, cfg)
+    t.stream(app, t.fl.Command(resume="yes"), cfg, label="resume", stream_mode=["updates", "values"])
+
+
+@dataclasses.dataclass
+class Defaults:
+    given: str
+    maybe: int | None
+    ellipsis: str = dataclasses.field(default=...)
+    noted: Annotated[int, "some metadata"] = 42
+    named: Annotated[str, "more metadata"] = dataclasses.field(default="some foo")
+    listed: list[int] = dataclasses.field(default_factory=lambda: [1, 2, 3])
+    mapped: dict[str, int] = dataclasses.field(default_factory=lambda: {"b": 1, "a": 2})
+    kinds: Literal["x", "y"] = "x"
+
+
+@scenario
+def json_schema_dataclass_defaults(t: Trace) -> None:
+    """A dataclass field with ``field(default=...)`` is required (Pydantic reads ``...`` so); the other
+    defaults are shown; keys come in Pydantic's order (alphabetical, fields in declaration order)."""
+    fl = t.fl
+    app = t.compile(fl.StateGraph(Defaults).add_node("a", lambda s: {}).add_edge(fl.START, "a"))
+    t.call("get_input_jsonschema() keys", lambda: _key_order(app.get_input_jsonschema()))
+    t.call("get_input_jsonschema()", app.get_input_jsonschema)
+    t.call("get_output_jsonschema() keys", lambda: _key_order(app.get_output_jsonschema()))
+    whole = t.compile(fl.StateGraph(int).add_node("a", lambda s: s).add_edge(fl.START, "a"))
+    t.call("whole value: keys", lambda: _key_order(whole.get_input_jsonschema()))
+
+
+def _key_order(value: Any) -> Any:
+    """The keys of every dict, in order, as nested lists (a trace compares dicts whatever their order)."""
+    if isinstance(value, dict):
+        return [[key, _key_order(item)] for key, item in value.items()]
+    if isinstance(value, list):
+        return [_key_order(item) for item in value]
+    return value
+
+
+class Fanned(pydantic.BaseModel):
+    items: list[str] = []
+    out: Annotated[list, operator.add] = []
+
+
+@dataclasses.dataclass
+class FannedData:
+    items: list
+    out: Annotated[list, operator.add] = dataclasses.field(default_factory=list)
+
+
+@scenario
+def send_argument_as_is(t: Trace) -> None:
+    """A ``Send``'s argument reaches its node as it was sent: a dict stays a dict (even one that
+    would not validate as the node's Pydantic or dataclass schema), an instance stays one."""
+    fl = t.fl
+    for schema in (Fanned, FannedData):
+
+        def work(arg: schema) -> dict:  # type: ignore[valid-type]
+            return {"out": [[type(arg).__name__, repr(arg)]]}
+
+        def fan_out(state: Any) -> list:
+            return [fl.Send("work", {"item": 1}), fl.Send("work", {"items": ["x"]}), fl.Send("work", state)]
+
+        g = fl.StateGraph(schema).add_node("work", work)
+        g.add_conditional_edges(fl.START, fan_out)
+        t.invoke(t.compile(g, checkpointer=False), {"items": ["a"]}, label=f"{schema.__name__}: invoke")
+
+
+def plus(a: Any, b: Any) -> Any:
+    return (a or 0) + b
+
+
+def pair(a: Any, b: Any) -> Any:
+    return [a, b]
+
+
+class Reduced(TypedDict, total=False):
+    n: Annotated[int | None, plus]
+    o: Annotated[Optional[int], plus]  # noqa: UP045  (written the older way on purpose)
+    u: Annotated[dict | list, pair]
+    seq: Annotated[Sequence[str], operator.add]
+    req: Required[Annotated[list, operator.add]]
+    nreq: NotRequired[Annotated[list, operator.add]]
+
+
+@scenario
+def reducers_on_any_type(t: Trace) -> None:
+    """A reducer on a type that cannot be made empty (``int | None``, ``Optional[int]``, ``dict | list``)
+    gets the first write as is; ``Sequence[str]`` starts from ``[]``; a reducer inside ``Required[...]``
+    or ``NotRequired[...]`` is honoured, and the JSON schema is made."""
+    fl = t.fl
+    writes = {"n": 1, "o": 2, "u": {"x": 1}, "seq": ["s"], "req": ["r"], "nreq": ["q"]}
+    app = t.compile(fl.StateGraph(Reduced).add_node("a", lambda s: writes).add_edge(fl.START, "a"))
+    cfg = thread()
+    t.invoke(app, {"req": ["in"]}, cfg, label="first run")
+    t.invoke(app, {"n": 5, "nreq": ["in2"]}, cfg, label="second run, from the checkpoint")
+    t.call("get_input_jsonschema()", app.get_input_jsonschema)
+
+
+@scenario
+def saver_put_writes_without_task_path(t: Trace) -> None:
+    """A saver written before ``put_writes`` took a ``task_path`` (``put_writes(config, writes,
+    task_id)``, ``aput_writes`` alike) is called with three arguments: LangGraph checks the signature."""
+    fl = t.fl
+
+    class Older(fl.InMemorySaver):  # type: ignore[name-defined,misc]
+        def put_writes(self, config: Any, writes: Any, task_id: str) -> None:
+            t.counts["put_writes"] += 1
+            super().put_writes(config, writes, task_id)
+
+        async def aput_writes(self, config: Any, writes: Any, task_id: str) -> None:
+            t.counts["aput_writes"] += 1
+            super().put_writes(config, writes, task_id)
+
+    g = build(t, "START>a a>ask", state=Num, ask=asker(t, "ask", "ok?"))
+    app = g.compile(checkpointer=Older())
+    t.adopt(app, ["t1", "t2"])
+    t.call("invoke", app.invoke, {"x": 1, "log": []}, thread())
+    t.call("resume", app.invoke, fl.Command(resume="yes"), thread())
+    t.call("update_state", lambda: app.update_state(thread(), {"log": ["by hand"]}, as_node="a") is not None)
+    t.call("ainvoke", lambda: asyncio.run(app.ainvoke({"x": 2, "log": []}, thread("t2"))))
+
+
+class Item(pydantic.BaseModel):
+    name: str
+    tags: list[str] = []
+
+
+class Basket(pydantic.BaseModel):
+    items: list[Item] = []
+
+
+class Held(TypedDict):
+    item: Item | None
+    basket: Basket
+    log: Annotated[list, operator.add]
+
+
+@scenario
+def pydantic_values_in_the_state(t: Trace) -> None:
+    """Pydantic models the state's fields name (``Item | None``, a model holding ``list[Item]``) are
+    saved in checkpoints and load back as those models: in the values, the writes, the history."""
+
+    def pick(state: dict) -> dict:
+        basket = Basket(items=[*state["basket"].items, Item(name="pear", tags=["ripe"])])
+        return {"item": Item(name="apple"), "basket": basket, "log": ["pick"]}
+
+    app = t.compile(build(t, "START>pick", state=Held, pick=pick))
+    cfg = thread()
+    t.invoke(app, {"item": None, "basket": Basket(), "log": []}, cfg)
+    t.invoke(app, {"log": []}, cfg, label="again, from the saved state")
+    t.call("types read back", lambda: [type(v).__name__ for v in app.get_state(cfg).values.values()])
+
+
+@scenario
+def add_messages_openai_format(t: Trace) -> None:
+    """``add_messages(format="langchain-openai")``: the merged messages' contents in OpenAI's format
+    (an Anthropic-style image block becomes ``image_url``, ``cache_control`` is dropped, the ids too)."""
+    fl = t.fl
+
+    Chat = TypedDict("Chat", {"messages": Annotated[list, fl.add_messages(format="langchain-openai")]})  # noqa: UP013
+
+    image = {"type": "image", "source": {"type": "base64", "media_type": "image/jpeg", "data": "1234"}}
+
+    def reply(state: dict) -> dict:
+        content = [{"type": "text", "text": "an image:", "cache_control": {"type": "ephemeral"}}, image]
+        return {"messages": [fl.HumanMessage(content, id="h2"), fl.AIMessage("seen", id="a1")]}
+
+    g = fl.StateGraph(Chat).add_node("reply", reply).add_edge(fl.START, "reply")
+    # (saved before the next step: converted messages have no ids, which the next merge sets on them)
+    t.invoke(t.compile(g), {"messages": [fl.HumanMessage("hi", id="h1")]}, thread(), durability="sync")

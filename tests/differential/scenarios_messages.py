@@ -276,3 +276,33 @@ def messages_time_travel(t: Trace) -> None:
     )
     t.invoke(app, {"messages": [("user", "third")]}, forked, label="continue the fork")
     shown(t, "print(messages)", app, cfg)
+
+
+@scenario
+def messages_ids_in_update_chunks(t: Trace) -> None:
+    """An ``updates`` chunk, read as it arrives, already holds the ids ``add_messages`` gave the
+    node's id-less messages (the ids the state keeps): LangGraph hands it out once the step's writes
+    are applied. (The thread's history is not compared: LangGraph's saving of such writes races
+    with ``add_messages``, see ``messages_ids_assigned``.)"""
+    fl = t.fl
+
+    def reply(state: dict) -> dict:
+        return {"messages": [fl.AIMessage("no id yet"), ("assistant", "a tuple")]}
+
+    app = chat_graph(t, reply=reply)
+
+    def ids_as_they_arrive(stream_mode: Any) -> list:
+        seen = []
+        for chunk in app.stream({"messages": [("user", "hi")]}, thread(), stream_mode=stream_mode):
+            mode, chunk = chunk if isinstance(stream_mode, list) else ("updates", chunk)
+            if mode == "updates":
+                seen.append(
+                    [
+                        (type(m).__name__, getattr(m, "id", None) is not None)
+                        for m in chunk["reply"]["messages"]
+                    ]
+                )
+        return seen
+
+    t.call("updates", ids_as_they_arrive, "updates")
+    t.call("updates and values", ids_as_they_arrive, ["updates", "values"])

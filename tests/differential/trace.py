@@ -339,8 +339,10 @@ class Normaliser:
             return self.snapshot(obj)
         if is_task(obj):
             return self.task(obj, ck)
-        if type(obj).__name__ == "Interrupt":
-            return {"interrupt": self.value(obj.value), "id": self.label(obj.id, "I")}
+        if type(obj).__name__ == "Interrupt":  # (its response_schema shown where one was given)
+            schema = getattr(obj, "response_schema", None)
+            shown = {} if schema is None else {"response_schema": self.value(schema)}
+            return {"interrupt": self.value(obj.value), "id": self.label(obj.id, "I"), **shown}
         if type(obj).__name__ == "Send":
             return {"send": obj.node, "arg": self.value(obj.arg)}
         if type(obj).__name__ == "Command":  # the fields a learner set, not the class's repr
