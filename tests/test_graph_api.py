@@ -33,7 +33,7 @@ def one_node_graph(fn=lambda state: {"log": ["a"]}) -> StateGraph:
 
 
 def refused(feature: str) -> pytest.RaisesContext:
-    return pytest.raises(NotSupportedError, match=rf"^lab does not support {feature}.*; see README")
+    return pytest.raises(NotSupportedError, match=rf"^lab does not support {feature}.*; see docs/LANGGRAPH")
 
 
 def test_unknown_state_graph_options_are_refused_by_name():

@@ -62,7 +62,9 @@ def test_lab_controller_imports_nothing_of_the_aml_investigation() -> None:
 
 
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("lab.checkpoint", "lab.errors", "lab.config", "lab.plain_messages"),  # savers, errors, config
+    # savers, config; errors, interrupts, the refusal by name and the id hash (leaves)
+    ("lab.checkpoint", "lab.config", "lab.plain_messages"),
+    ("lab.errors", "lab.interrupts", "lab.graph.unsupported", "lab.pregel.xxh3"),
     ("lab.messages", "lab.runtime", "lab.runnables"),  # the values a graph passes around
     ("lab.pregel", "lab.types"),  # the runtime (``interrupt()`` in lab.types reads the running task)
     ("lab.graph", "lab.channels", "lab.diagram"),  # building graphs, compiled to lab.pregel

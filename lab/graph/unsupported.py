@@ -6,7 +6,7 @@ leaves out, instead of failing later with a bare ``AttributeError`` or ``KeyErro
 
 from __future__ import annotations
 
-UNSUPPORTED = "lab does not support {}; see README (Where lab deliberately differs)"
+UNSUPPORTED = "lab does not support {}; see docs/LANGGRAPH.md (Where lab deliberately differs)"
 
 
 class NotSupportedError(ValueError):
