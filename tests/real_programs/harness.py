@@ -1,0 +1,192 @@
+"""Run a program of the corpus on real LangGraph and on lab as ``/play`` loads it; compare what each prints.
+
+- :func:`run_on_langgraph`: ``python PROGRAM.py``, on this Python with real LangGraph and LangChain
+  installed: the oracle, as a learner runs the program in a terminal.
+- :func:`run_on_lab`: :mod:`tests.real_programs.as_play` in a Python that has only what the browser has:
+  ``python -S`` (no site-packages) with nothing on its path but this repository (``lab``) and the
+  packages the site serves (:data:`BROWSER_PACKAGES`). So ``langgraph``, ``langchain_core``,
+  ``pydantic`` and ``typing_extensions`` are not importable there, and ``lab.playground`` answers them
+  as it does in the browser.
+
+What a run prints to stdout is compared line by line after :func:`normalize`, which replaces what
+differs from run to run even on LangGraph itself (uuids, 32-digit hex ids, timestamps, memory addresses)
+by its order of first appearance: the same id printed twice stays the same placeholder. LangGraph runs a
+step's parallel nodes in threads, so two ``print`` calls of parallel nodes can come out in either order
+(or even interleaved: ``print`` writes the text and the newline apart): where lab's output differs,
+LangGraph runs the program again, up to :data:`LANGGRAPH_RUNS` times, and lab passes if it printed what
+any of those runs printed.
+"""
+
+from __future__ import annotations
+
+import atexit
+import functools
+import importlib.util
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from tests.real_programs import PROGRAMS_DIR
+
+__all__ = ["BROWSER_PACKAGES", "Outcome", "Run", "compare", "normalize", "run_on_lab", "run_on_langgraph"]
+
+REPO = PROGRAMS_DIR.parents[2]
+BROWSER_PACKAGES = ("msgpack",)
+"""The packages besides ``lab`` that the site serves to Pyodide (``build.py``'s boot wheels). Add a
+package here the day the site serves it (``pydantic`` and ``pydantic_core``, say)."""
+LANGGRAPH_RUNS = 3
+"""How many times LangGraph runs a program whose output lab's does not match (see the docstring)."""
+TIMEOUT_S = 600
+"""A guard against a program that never ends, far above any program's time: not a speed check."""
+
+_VARYING = re.compile(
+    r"(?P<uuid>[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})"
+    r"|(?P<hex>\b[0-9a-f]{32}\b)"
+    r"|(?P<time>\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[+-]\d{2}:\d{2}|Z)?)"
+    r"|(?P<address>\b0x[0-9a-f]{6,}\b)"
+)
+
+
+@dataclass(frozen=True)
+class Run:
+    """What one run of a program did: its exit code and what it wrote."""
+
+    returncode: int
+    stdout: str
+    stderr: str
+
+    def error_line(self) -> str:
+        """The last line of stderr (an uncaught exception's), or ``""`` if the run exited 0."""
+        lines = self.stderr.strip().splitlines()
+        return lines[-1] if self.returncode and lines else ""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The two runs of one program and where their output first differs (``None``: nowhere)."""
+
+    program: str
+    langgraph: Run
+    lab: Run
+
+    @functools.cached_property
+    def first_difference(self) -> tuple[int, str, str] | None:
+        """``(line number, LangGraph's line, lab's line)`` of the first line that differs after
+        :func:`normalize` (``"<end>"`` past a side's last line); also the exit codes' success."""
+        theirs, ours = normalize(self.langgraph.stdout), normalize(self.lab.stdout)
+        for number, (line_theirs, line_ours) in enumerate(zip(theirs, ours, strict=False), start=1):
+            if line_theirs != line_ours:
+                return number, line_theirs, line_ours
+        if len(theirs) != len(ours):
+            number = min(len(theirs), len(ours)) + 1
+            return number, _line(theirs, number), _line(ours, number)
+        if (self.langgraph.returncode == 0) != (self.lab.returncode == 0):
+            return len(theirs) + 1, f"exit {self.langgraph.returncode}", f"exit {self.lab.returncode}"
+        return None
+
+    @property
+    def same(self) -> bool:
+        return self.first_difference is None
+
+    def explain(self) -> str:
+        """Where the two differ, and lab's error if it raised."""
+        if self.first_difference is None:
+            return "prints what LangGraph prints"
+        number, theirs, ours = self.first_difference
+        text = f"line {number}: LangGraph {theirs!r}, lab {ours!r}"
+        if error := self.lab.error_line():
+            text += f"; lab raised {error}"
+        return text
+
+
+def _line(lines: list[str], number: int) -> str:
+    return lines[number - 1] if number <= len(lines) else "<end>"
+
+
+def normalize(output: str) -> list[str]:
+    """``output``'s lines with run-to-run values replaced by ``<uuid1>``, ``<hex1>``, ``<time>``, ...:
+    each distinct value by its kind and order of first appearance (times all alike)."""
+    seen: dict[str, str] = {}
+
+    def placeholder(match: re.Match[str]) -> str:
+        kind = match.lastgroup or ""
+        if kind == "time":
+            return "<time>"
+        if match.group() not in seen:
+            count = sum(1 for name in seen.values() if name.startswith(f"<{kind}"))
+            seen[match.group()] = f"<{kind}{count + 1}>"
+        return seen[match.group()]
+
+    return [_VARYING.sub(placeholder, line) for line in output.splitlines()]
+
+
+def _run(command: list[str], env: dict[str, str], cwd: Path) -> Run:
+    done = subprocess.run(command, capture_output=True, text=True, env=env, cwd=cwd, timeout=TIMEOUT_S)
+    return Run(done.returncode, done.stdout, done.stderr)
+
+
+def _base_env() -> dict[str, str]:
+    keep = ("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "SYSTEMROOT")
+    return {name: os.environ[name] for name in keep if name in os.environ} | {
+        "PYTHONHASHSEED": "0",
+        "PYTHONIOENCODING": "utf-8",
+        "LANGCHAIN_TRACING_V2": "false",
+        "LANGSMITH_TRACING": "false",
+    }
+
+
+@functools.cache
+def _scratch() -> Path:
+    """An empty directory for runs' working directory (a program's relative files land there)."""
+    path = Path(tempfile.mkdtemp(prefix="real-programs-"))
+    atexit.register(shutil.rmtree, path, True)
+    return path
+
+
+@functools.cache
+def browser_site() -> Path:
+    """A directory holding (links to) exactly the packages of :data:`BROWSER_PACKAGES`."""
+    site = _scratch() / "browser-site"
+    site.mkdir()
+    for package in BROWSER_PACKAGES:
+        spec = importlib.util.find_spec(package)
+        assert spec is not None and spec.origin, f"{package} is not installed here"
+        (site / package).symlink_to(Path(spec.origin).parent, target_is_directory=True)
+    return site
+
+
+def run_on_langgraph(program: Path) -> Run:
+    """``python PROGRAM.py`` with real LangGraph (this Python's site-packages)."""
+    return _run([sys.executable, str(program)], _base_env(), _scratch())
+
+
+def run_on_lab(program: Path) -> Run:
+    """The program's whole script on lab, loaded as ``/play`` loads it, with only the browser's packages."""
+    env = _base_env() | {"PYTHONPATH": os.pathsep.join([str(REPO), str(browser_site())])}
+    return _run([sys.executable, "-S", "-m", "tests.real_programs.as_play", str(program)], env, _scratch())
+
+
+def browser_python(code: str) -> Run:
+    """``code`` run by the Python :func:`run_on_lab` uses (to check what it can import)."""
+    env = _base_env() | {"PYTHONPATH": os.pathsep.join([str(REPO), str(browser_site())])}
+    return _run([sys.executable, "-S", "-c", code], env, _scratch())
+
+
+def compare(name: str) -> Outcome:
+    """Run the corpus program ``name`` on lab and on LangGraph (again, up to :data:`LANGGRAPH_RUNS`
+    times, while their outputs differ); the outcome holds the first LangGraph run lab matched, else
+    the first."""
+    program = PROGRAMS_DIR / f"{name}.py"
+    lab = run_on_lab(program)
+    first = Outcome(name, run_on_langgraph(program), lab)
+    for _ in range(LANGGRAPH_RUNS - 1):
+        if first.same:
+            break
+        if (again := Outcome(name, run_on_langgraph(program), lab)).same:
+            return again
+    return first
