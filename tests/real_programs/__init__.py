@@ -1,11 +1,12 @@
 """A corpus of real LangGraph programs we did not write, each run on real LangGraph and on lab.
 
-Each ``*.py`` file of ``programs/`` is a program from LangGraph's docs, LangChain Academy or LangGraph's examples,
-as a learner would paste it into the playground: its LLM calls replaced by fixed replies (LangChain's
-fake chat models), the source and every change named in its header. :mod:`tests.real_programs.harness`
-runs a program with ``python`` on real LangGraph and, by the browser's rules, on lab as ``/play`` loads
-it, and compares what the two print; ``tests/test_real_programs.py`` asserts it for every program and
-``python -m tests.real_programs.report`` prints the table.
+Each ``*.py`` file of ``programs/`` is a program from LangGraph's docs, LangChain Academy or LangGraph's
+examples, as a learner would paste it into the playground: its LLM calls replaced by fixed replies
+(LangChain's fake chat models), the source and every change named in its header.
+:mod:`tests.real_programs.harness` runs a program with ``python`` on real LangGraph and, by the
+browser's rules, on lab as ``/play`` loads it, and compares what the two print;
+``tests/test_real_programs.py`` asserts it for every program and ``python -m tests.real_programs.report``
+prints the table.
 """
 
 from pathlib import Path

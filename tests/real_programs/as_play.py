@@ -1,5 +1,6 @@
-"""Run a LangGraph program's whole script on lab as ``/play`` loads it: ``python -m tests.real_programs.as_play
-PROGRAM.py``, in a Python that has only what the browser has (see :func:`tests.real_programs.harness.run_on_lab`).
+"""Run a LangGraph program's whole script on lab as ``/play`` loads it:
+``python -m tests.real_programs.as_play PROGRAM.py``, in a Python that has only what the browser has
+(see :func:`tests.real_programs.harness.run_on_lab`).
 
 ``/play`` loads a program with :func:`lab.playground.load_program`: its top level up to the first line
 that drives a graph runs in a fresh module with ``langgraph`` (and, where it is not installed,
