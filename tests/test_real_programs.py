@@ -11,7 +11,93 @@ import pytest
 from tests.real_programs import program_names
 from tests.real_programs.harness import Outcome, Run, browser_python, compare, normalize
 
-DIFFERS: dict[str, str] = {}
+NO_FAKE_MODELS = (
+    "line 1: the program imports LangChain's fake chat model "
+    "(langchain_core.language_models.fake_chat_models), which the browser does not have and lab does not "
+    "stand in for: refused as a missing module"
+)
+NO_MEMORY_SAVER = (
+    "line 1: `from langgraph.checkpoint.memory import MemorySaver` is an ImportError (LangGraph 1.2 still"
+    " exports it, as InMemorySaver)"
+)
+NO_FUNC = "line 1: langgraph.func (the Functional API) is not in lab: refused by name"
+NO_RESPONSE_SCHEMA = (
+    "line 1: lab's Interrupt repr lacks `response_schema=None` (LangGraph 1.2.24's Interrupt has the field)"
+)
+
+DIFFERS: dict[str, str] = {
+    "academy_m2_chatbot_summarization": NO_FAKE_MODELS,
+    "academy_m2_state_schema": (
+        "line 47: `from pydantic import ...` is a ModuleNotFoundError (the site does not serve pydantic)"
+    ),
+    "academy_m2_trim_filter_messages": (
+        "line 9 (after the messages' pretty_print): the program imports LangChain's fake chat model "
+        "(langchain_core.language_models.fake_chat_models), which the browser does not have and lab does "
+        "not stand in for: refused as a missing module"
+    ),
+    "academy_m3_breakpoints": NO_FAKE_MODELS,
+    "academy_m3_dynamic_breakpoints": NO_MEMORY_SAVER,
+    "academy_m3_edit_state_human_feedback": NO_FAKE_MODELS,
+    "academy_m3_streaming_interruption": NO_FAKE_MODELS,
+    "academy_m3_time_travel": NO_FAKE_MODELS,
+    "academy_m4_map_reduce": NO_FAKE_MODELS,
+    "docs_durable_execution_task_in_node": "line 1: langgraph.func (@task) is not in lab: refused by name",
+    "docs_func_classify_number": NO_FUNC,
+    "docs_func_entrypoint_final": NO_FUNC,
+    "docs_func_interrupt": NO_FUNC,
+    "docs_func_nested_entrypoint": NO_FUNC,
+    "docs_func_resume_after_error": NO_FUNC,
+    "docs_func_retry_policy": NO_FUNC,
+    "docs_func_stream_custom": NO_FUNC,
+    "docs_graph_api_fractal_mermaid": (
+        "line 1: add_conditional_edges(node, route, 'node_x') with a str path_map: lab takes the string "
+        "as a list of names and refuses its letters at compile ('unknown target n'); LangGraph takes only"
+        " a dict or a list as path_map and otherwise reads the ends from the router's return annotation "
+        "(Literal[...])"
+    ),
+    "docs_graph_api_pydantic_state": (
+        "line 1: the program imports pydantic, which the browser does not have (the site does not serve it)"
+    ),
+    "docs_hitl_approve_reject": NO_RESPONSE_SCHEMA,
+    "docs_hitl_interrupt_basic": NO_RESPONSE_SCHEMA,
+    "docs_hitl_multiple_interrupts": NO_RESPONSE_SCHEMA,
+    "docs_hitl_parallel_interrupts": (
+        "line 1: lab's Interrupt has no `interrupt_id` (LangGraph 1.2.24 keeps it as a deprecated alias "
+        "of `id`, with a warning): AttributeError"
+    ),
+    "docs_hitl_react_agent_review_tool": (
+        "line 1: langgraph.prebuilt (create_react_agent) is not in lab: refused by name"
+    ),
+    "docs_hitl_review_edit": NO_RESPONSE_SCHEMA,
+    "docs_hitl_subgraph_reexecution": (
+        "line 4: lab's Interrupt repr lacks `response_schema=None` (LangGraph 1.2.24's Interrupt has the "
+        "field)"
+    ),
+    "docs_hitl_validate_input": NO_RESPONSE_SCHEMA,
+    "docs_persistence_checkpoints": (
+        "line 3: get_state({thread_id, checkpoint_id}) returns a snapshot whose config lab fills with "
+        "checkpoint_ns; LangGraph returns the config as given"
+    ),
+    "docs_persistence_memory_store": "line 1: langgraph.store (InMemoryStore) is not in lab: refused by name",
+    "docs_quickstart_react_agent": NO_FAKE_MODELS,
+    "docs_stream_agent_custom": NO_FAKE_MODELS,
+    "docs_stream_custom_writer": (
+        "line 1: `from langgraph.config import get_stream_writer` is an ImportError (lab has no "
+        "get_stream_writer)"
+    ),
+    "docs_stream_llm_tokens": NO_FAKE_MODELS,
+    "docs_stream_modes": (
+        "line 6: stream_mode='debug' is refused by lab (ValueError); LangGraph streams task and "
+        "task_result events"
+    ),
+    "docs_subgraph_interrupt_state": NO_MEMORY_SAVER,
+    "docs_subgraph_three_levels": (
+        "line 1: the program compiles three graphs that are invoked from nodes, none named graph: /play's"
+        " load refuses it (several_graphs) before the script runs; python runs parent_graph.stream(...)"
+    ),
+    "docs_tutorial_human_assistance_tool": NO_FAKE_MODELS,
+    "docs_use_time_travel": NO_FAKE_MODELS,
+}
 """Program -> why lab does not print what LangGraph prints (the first line that differs, and its cause)."""
 
 
