@@ -154,3 +154,13 @@ def test_outputs_that_differ_only_in_ids_are_the_same_and_any_other_difference_i
     assert differs.first_difference == (2, "b", "<end>")
     assert differs.explain() == "line 2: LangGraph 'b', lab '<end>'; lab raised ImportError: x"
     assert Outcome("p", ran, Run(1, ran.stdout, "")).first_difference == (3, "exit 0", "exit 1")
+
+
+def test_langgraph_runs_again_only_where_parallel_prints_could_explain_the_difference() -> None:
+    """LangGraph's parallel nodes print in either order, even interleaved (``print`` writes the newline
+    apart): such a difference is rerun; one that changes what is printed is not."""
+    langgraph = Run(0, "A\nB\nC\n", "")
+    assert Outcome("p", langgraph, Run(0, "B\nA\nC\n", "")).could_be_a_race
+    assert Outcome("p", langgraph, Run(0, "AB\n\nC\n", "")).could_be_a_race
+    assert not Outcome("p", langgraph, Run(0, "A\nB\nD\n", "")).could_be_a_race
+    assert not Outcome("p", langgraph, Run(1, "B\nA\nC\n", "")).could_be_a_race

@@ -13,27 +13,46 @@ differs from run to run even on LangGraph itself (uuids, 32-digit hex ids, times
 by its order of first appearance: the same id printed twice stays the same placeholder. LangGraph runs a
 step's parallel nodes in threads, so two ``print`` calls of parallel nodes can come out in either order
 (or even interleaved: ``print`` writes the text and the newline apart): where lab's output differs only
-so (as many lines, alike exits), LangGraph runs the program again, up to :data:`LANGGRAPH_RUNS` times,
-and lab passes if it printed what any of those runs printed.
+so (the same characters in other lines, alike exits), LangGraph runs the program again, up to
+:data:`LANGGRAPH_RUNS` times, and lab passes if it printed what any of those runs printed.
+
+A LangGraph run takes ten times a lab run (importing LangGraph and LangChain), so the first run of each
+program is kept in ``.cache/real-programs/``, named by the hash of the program's text and the versions of
+Python, LangGraph and LangChain that ran it (every program was found to print the same, normalized, run
+after run); the reruns above are always fresh, and ``REAL_PROGRAMS_FRESH=1`` makes every run fresh.
 """
 
 from __future__ import annotations
 
 import atexit
 import functools
+import hashlib
+import importlib.metadata
 import importlib.util
+import json
 import os
 import re
 import shutil
 import subprocess
 import sys
 import tempfile
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
 from tests.real_programs import PROGRAMS_DIR
 
-__all__ = ["BROWSER_PACKAGES", "Outcome", "Run", "compare", "normalize", "run_on_lab", "run_on_langgraph"]
+__all__ = [
+    "BROWSER_PACKAGES",
+    "Outcome",
+    "Run",
+    "browser_python",
+    "compare",
+    "normalize",
+    "run_on_lab",
+    "run_on_langgraph",
+    "run_on_langgraph_once",
+]
 
 REPO = PROGRAMS_DIR.parents[2]
 BROWSER_PACKAGES = ("msgpack",)
@@ -41,6 +60,8 @@ BROWSER_PACKAGES = ("msgpack",)
 package here the day the site serves it (``pydantic`` and ``pydantic_core``, say)."""
 LANGGRAPH_RUNS = 3
 """How many times LangGraph runs a program whose output lab's does not match (see the docstring)."""
+CACHE_DIR = REPO / ".cache" / "real-programs"
+"""Where LangGraph's first run of each program is kept (see the module's docstring)."""
 TIMEOUT_S = 600
 """A guard against a program that never ends, far above any program's time: not a speed check."""
 
@@ -92,10 +113,13 @@ class Outcome:
     @property
     def could_be_a_race(self) -> bool:
         """Whether the difference could be parallel nodes' prints in another order: both runs exited
-        alike and printed as many lines (an interleaved pair of ``print`` calls keeps the count too)."""
+        alike and printed the same characters, newlines aside (an interleaved pair of ``print`` calls
+        moves a newline, a reordered pair moves lines)."""
         theirs, ours = self.langgraph, self.lab
         same_exit = (theirs.returncode == 0) == (ours.returncode == 0)
-        return same_exit and len(theirs.stdout.splitlines()) == len(ours.stdout.splitlines())
+        return same_exit and Counter("".join(normalize(theirs.stdout))) == Counter(
+            "".join(normalize(ours.stdout))
+        )
 
     @property
     def same(self) -> bool:
@@ -173,6 +197,24 @@ def run_on_langgraph(program: Path) -> Run:
     return _run([sys.executable, str(program)], _base_env(), _scratch())
 
 
+def _cache_key(program: Path) -> str:
+    versions = [sys.version] + [importlib.metadata.version(name) for name in ("langgraph", "langchain-core")]
+    return hashlib.sha256("\n".join([*versions, program.read_text(encoding="utf-8")]).encode()).hexdigest()
+
+
+def run_on_langgraph_once(program: Path) -> Run:
+    """:func:`run_on_langgraph`, or what it printed the last time for this program text and these versions."""
+    kept = CACHE_DIR / f"{_cache_key(program)}.json"
+    if kept.exists() and not os.environ.get("REAL_PROGRAMS_FRESH"):
+        return Run(**json.loads(kept.read_text(encoding="utf-8")))
+    run = run_on_langgraph(program)
+    CACHE_DIR.mkdir(parents=True, exist_ok=True)
+    partial = kept.with_suffix(f".{os.getpid()}.tmp")
+    partial.write_text(json.dumps(vars(run)), encoding="utf-8")
+    partial.replace(kept)
+    return run
+
+
 def run_on_lab(program: Path) -> Run:
     """The program's whole script on lab, loaded as ``/play`` loads it, with only the browser's packages."""
     env = _base_env() | {"PYTHONPATH": os.pathsep.join([str(REPO), str(browser_site())])}
@@ -186,12 +228,12 @@ def browser_python(code: str) -> Run:
 
 
 def compare(name: str) -> Outcome:
-    """Run the corpus program ``name`` on lab and on LangGraph (again, up to :data:`LANGGRAPH_RUNS`
-    times, while their outputs differ); the outcome holds the first LangGraph run lab matched, else
-    the first."""
+    """Run the corpus program ``name`` on lab and on LangGraph (its kept first run, then fresh runs up
+    to :data:`LANGGRAPH_RUNS` in all while their outputs differ as a race would); the outcome holds the
+    first LangGraph run lab matched, else the first."""
     program = PROGRAMS_DIR / f"{name}.py"
     lab = run_on_lab(program)
-    first = Outcome(name, run_on_langgraph(program), lab)
+    first = Outcome(name, run_on_langgraph_once(program), lab)
     for _ in range(LANGGRAPH_RUNS - 1):
         if first.same or not first.could_be_a_race:
             break
