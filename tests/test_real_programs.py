@@ -4,6 +4,9 @@ loads it and by the browser's rules, what it prints on real LangGraph (``python 
 A program lab does not print the same for yet is listed in :data:`DIFFERS` with the first line that
 differs and why: its test is an ``xfail(strict=True)``, so it fails the day the program starts
 passing, and its mark is removed then. ``python -m tests.real_programs.report`` prints the table.
+
+Run: ``PYTHONPATH=$PWD pytest -q tests/test_real_programs.py`` (about 25 s once LangGraph's runs are kept
+in ``.cache/real-programs``; a first run, or ``REAL_PROGRAMS_FRESH=1``, runs LangGraph for each program).
 """
 
 import pytest

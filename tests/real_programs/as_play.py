@@ -7,7 +7,9 @@ that drives a graph runs in a fresh module with ``langgraph`` (and, where it is 
 ``langchain_core``) answered by lab, and the graph is found. The page then drives that graph with its own
 Run and skips the program's script part (lab's sync API cannot run inside the worker's event loop). This
 harness does what the page does not yet: after loading, it runs the skipped lines too, in the same module
-and under the same import rules, so that the whole program prints what it prints under ``python``. A
+and under the same import rules, so that the whole program prints what it prints under ``python`` (the
+module is named as in the page, so an ``if __name__ == "__main__":`` block would not run: no program of
+the corpus has one). A
 :class:`~lab.playground.ProgramError` is reported as the page reports it (its problem, on stderr) and
 exits 1, as an uncaught exception exits ``python``.
 """
