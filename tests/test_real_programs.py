@@ -77,6 +77,8 @@ DIFFERS: dict[str, str] = {
         "field)"
     ),
     "docs_hitl_validate_input": NO_RESPONSE_SCHEMA,
+    "docs_memory_delete_messages": NO_FAKE_MODELS,
+    "docs_memory_pre_model_hook_trim": NO_FAKE_MODELS,
     "docs_persistence_checkpoints": (
         "line 3: get_state({thread_id, checkpoint_id}) returns a snapshot whose config lab fills with "
         "checkpoint_ns; LangGraph returns the config as given"
