@@ -9,10 +9,20 @@ Run: ``PYTHONPATH=$PWD pytest -q tests/test_real_programs.py`` (about 25 s once 
 in ``.cache/real-programs``; a first run, or ``REAL_PROGRAMS_FRESH=1``, runs LangGraph for each program).
 """
 
+import importlib.util
+
 import pytest
 
 from tests.real_programs import program_names
-from tests.real_programs.harness import Outcome, Run, browser_python, compare, normalize
+from tests.real_programs.harness import (
+    SERVED_ON_IMPORT,
+    Outcome,
+    Run,
+    browser_python,
+    compare,
+    normalize,
+    served_on_import,
+)
 
 NO_FAKE_MODELS = (
     "line 1: the program imports LangChain's fake chat model "
@@ -143,6 +153,13 @@ def test_the_lab_side_runs_where_only_the_browsers_packages_are() -> None:
     )
     run = browser_python(code)
     assert (run.returncode, run.stdout) == (0, "[True, True, True, True, True] False False\n"), run.stderr
+
+
+def test_a_program_importing_pydantic_gets_what_the_site_serves_for_it_if_it_serves_it() -> None:
+    served = served_on_import("from pydantic import BaseModel\n")
+    serves = importlib.util.find_spec("lab.browser.packages") is not None
+    assert served == (SERVED_ON_IMPORT["pydantic"] if serves else ())
+    assert served_on_import("import json\n") == ()
 
 
 def test_normalize_keeps_each_id_apart_and_the_same_id_the_same() -> None:

@@ -4,9 +4,9 @@
   installed: the oracle, as a learner runs the program in a terminal.
 - :func:`run_on_lab`: :mod:`tests.real_programs.as_play` in a Python that has only what the browser has:
   ``python -S`` (no site-packages) with nothing on its path but this repository (``lab``) and the
-  packages the site serves (:data:`BROWSER_PACKAGES`). So ``langgraph``, ``langchain_core``,
-  ``pydantic`` and ``typing_extensions`` are not importable there, and ``lab.playground`` answers them
-  as it does in the browser.
+  packages the site serves (:data:`BROWSER_PACKAGES`, and :data:`SERVED_ON_IMPORT`'s for a program that
+  imports one the lab says it serves). So ``langgraph`` and ``langchain_core`` are not importable there,
+  and ``lab.playground`` answers them as it does in the browser.
 
 What a run prints to stdout is compared line by line after :func:`normalize`, which replaces what
 differs from run to run even on LangGraph itself (uuids, 32-digit hex ids, timestamps, memory addresses)
@@ -27,6 +27,7 @@ from __future__ import annotations
 import atexit
 import functools
 import hashlib
+import importlib
 import importlib.metadata
 import importlib.util
 import json
@@ -58,6 +59,11 @@ REPO = PROGRAMS_DIR.parents[2]
 BROWSER_PACKAGES = ("msgpack",)
 """The packages besides ``lab`` that the site serves to Pyodide (``build.py``'s boot wheels). Add a
 package here the day the site serves it (``pydantic`` and ``pydantic_core``, say)."""
+SERVED_ON_IMPORT: dict[str, tuple[str, ...]] = {
+    "pydantic": ("pydantic", "pydantic_core", "typing_extensions", "annotated_types", "typing_inspection"),
+}
+"""What the site loads when a program imports a package it serves on import (the wheels ``build.py``
+pins for it), used where the lab under test serves that package (``lab.browser.packages``)."""
 LANGGRAPH_RUNS = 3
 """How many times LangGraph runs a program whose output lab's does not match (see the docstring)."""
 CACHE_DIR = REPO / ".cache" / "real-programs"
@@ -181,15 +187,28 @@ def _scratch() -> Path:
 
 
 @functools.cache
-def browser_site() -> Path:
-    """A directory holding (links to) exactly the packages of :data:`BROWSER_PACKAGES`."""
-    site = _scratch() / "browser-site"
+def browser_site(on_import: tuple[str, ...]) -> Path:
+    """A directory holding (links to) exactly the modules of :data:`BROWSER_PACKAGES` and ``on_import``."""
+    site = _scratch() / "-".join(("browser-site", *on_import))
     site.mkdir()
-    for package in BROWSER_PACKAGES:
-        spec = importlib.util.find_spec(package)
-        assert spec is not None and spec.origin, f"{package} is not installed here"
-        (site / package).symlink_to(Path(spec.origin).parent, target_is_directory=True)
+    for module in (*BROWSER_PACKAGES, *on_import):
+        spec = importlib.util.find_spec(module)
+        assert spec is not None and spec.origin, f"{module} is not installed here"
+        origin = Path(spec.origin)
+        if spec.submodule_search_locations:
+            (site / module).symlink_to(origin.parent, target_is_directory=True)
+        else:
+            (site / origin.name).symlink_to(origin)
     return site
+
+
+def served_on_import(source: str) -> tuple[str, ...]:
+    """The modules the site loads for ``source`` on import (none where the lab serves no package so)."""
+    try:
+        packages = importlib.import_module("lab.browser.packages")
+    except ModuleNotFoundError:
+        return ()
+    return tuple(module for name in packages.imported_packages(source) for module in SERVED_ON_IMPORT[name])
 
 
 def run_on_langgraph(program: Path) -> Run:
@@ -217,13 +236,14 @@ def run_on_langgraph_once(program: Path) -> Run:
 
 def run_on_lab(program: Path) -> Run:
     """The program's whole script on lab, loaded as ``/play`` loads it, with only the browser's packages."""
-    env = _base_env() | {"PYTHONPATH": os.pathsep.join([str(REPO), str(browser_site())])}
+    site = browser_site(served_on_import(program.read_text(encoding="utf-8")))
+    env = _base_env() | {"PYTHONPATH": os.pathsep.join([str(REPO), str(site)])}
     return _run([sys.executable, "-S", "-m", "tests.real_programs.as_play", str(program)], env, _scratch())
 
 
 def browser_python(code: str) -> Run:
     """``code`` run by the Python :func:`run_on_lab` uses (to check what it can import)."""
-    env = _base_env() | {"PYTHONPATH": os.pathsep.join([str(REPO), str(browser_site())])}
+    env = _base_env() | {"PYTHONPATH": os.pathsep.join([str(REPO), str(browser_site(()))])}
     return _run([sys.executable, "-S", "-c", code], env, _scratch())
 
 
