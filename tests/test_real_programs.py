@@ -176,6 +176,8 @@ def test_outputs_that_differ_only_in_ids_are_the_same_and_any_other_difference_i
     assert differs.first_difference == (2, "b", "<end>")
     assert differs.explain() == "line 2: LangGraph 'b', lab '<end>'; lab raised ImportError: x"
     assert Outcome("p", ran, Run(1, ran.stdout, "")).first_difference == (3, "exit 0", "exit 1")
+    noted = Run(1, "", "Traceback\nAttributeError: x\nDuring task with name 'n' and id '1'\n")
+    assert noted.error_line() == "AttributeError: x"
 
 
 def test_langgraph_runs_again_only_where_parallel_prints_could_explain_the_difference() -> None:

@@ -88,8 +88,9 @@ class Run:
     stderr: str
 
     def error_line(self) -> str:
-        """The last line of stderr (an uncaught exception's), or ``""`` if the run exited 0."""
-        lines = self.stderr.strip().splitlines()
+        """The last line of stderr (an uncaught exception's, before the note LangGraph adds naming the
+        task), or ``""`` if the run exited 0."""
+        lines = [line for line in self.stderr.strip().splitlines() if not line.startswith("During task with")]
         return lines[-1] if self.returncode and lines else ""
 
 
