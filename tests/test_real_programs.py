@@ -38,30 +38,67 @@ NO_RESPONSE_SCHEMA = (
     "line 1: lab's Interrupt repr lacks `response_schema=None` (LangGraph 1.2.24's Interrupt has the field)"
 )
 
+
+def then(first: str, after: str) -> str:
+    """A reason whose next cause, once the first is fixed, is known (a run on the branches that fix the
+    first: fidelity, prebuilt, functional)."""
+    return f"{first}; then: {after}"
+
+
 DIFFERS: dict[str, str] = {
     "academy_m2_chatbot_summarization": NO_FAKE_MODELS,
     "academy_m2_state_schema": (
         "line 47: `from pydantic import ...` is a ModuleNotFoundError (the site does not serve pydantic)"
     ),
-    "academy_m2_trim_filter_messages": (
-        "line 9 (after the messages' pretty_print): the program imports LangChain's fake chat model "
-        "(langchain_core.language_models.fake_chat_models), which the browser does not have and lab does "
-        "not stand in for: refused as a missing module"
+    "academy_m2_trim_filter_messages": then(
+        (
+            "line 9 (after the messages' pretty_print): the program imports LangChain's fake chat model "
+            "(langchain_core.language_models.fake_chat_models), which the browser does not have and lab does "
+            "not stand in for: refused as a missing module"
+        ),
+        (
+            "/play's load stops at the program's first .invoke( call, the chat model's, before any graph "
+            "is compiled (no_graph); then trim_messages and count_tokens_approximately "
+            "(langchain_core.messages.utils) have no stand-in"
+        ),
     ),
     "academy_m3_breakpoints": NO_FAKE_MODELS,
     "academy_m3_dynamic_breakpoints": NO_MEMORY_SAVER,
     "academy_m3_edit_state_human_feedback": NO_FAKE_MODELS,
-    "academy_m3_streaming_interruption": NO_FAKE_MODELS,
+    "academy_m3_streaming_interruption": then(NO_FAKE_MODELS, "line 34: astream_events() is refused by lab"),
     "academy_m3_time_travel": NO_FAKE_MODELS,
-    "academy_m4_map_reduce": NO_FAKE_MODELS,
-    "docs_durable_execution_task_in_node": "line 1: langgraph.func (@task) is not in lab: refused by name",
-    "docs_func_classify_number": NO_FUNC,
-    "docs_func_entrypoint_final": NO_FUNC,
-    "docs_func_interrupt": NO_FUNC,
-    "docs_func_nested_entrypoint": NO_FUNC,
-    "docs_func_resume_after_error": NO_FUNC,
-    "docs_func_retry_policy": NO_FUNC,
-    "docs_func_stream_custom": NO_FUNC,
+    "academy_m4_map_reduce": then(
+        NO_FAKE_MODELS,
+        (
+            "line 20: the fake chat model's twin has no with_structured_output (AttributeError in "
+            "generate_topics)"
+        ),
+    ),
+    "docs_durable_execution_task_in_node": then(
+        "line 1: langgraph.func (@task) is not in lab: refused by name",
+        "passes once the resolver answers langgraph.func with lab.func",
+    ),
+    "docs_func_classify_number": then(
+        NO_FUNC, "/play finds no graph (an @entrypoint is not a StateGraph: no_graph)"
+    ),
+    "docs_func_entrypoint_final": then(
+        NO_FUNC, "/play finds no graph (an @entrypoint is not a StateGraph: no_graph)"
+    ),
+    "docs_func_interrupt": then(
+        NO_FUNC, "/play finds no graph (no_graph); then line 4, the Interrupt repr's response_schema"
+    ),
+    "docs_func_nested_entrypoint": then(
+        NO_FUNC, "/play finds no graph (an @entrypoint is not a StateGraph: no_graph)"
+    ),
+    "docs_func_resume_after_error": then(
+        NO_FUNC, "`from langgraph.types import StreamWriter` is an ImportError"
+    ),
+    "docs_func_retry_policy": then(
+        NO_FUNC, "an entrypoint parameter named writer is refused (NotSupportedError)"
+    ),
+    "docs_func_stream_custom": then(
+        NO_FUNC, "`from langgraph.config import get_stream_writer` is an ImportError"
+    ),
     "docs_graph_api_fractal_mermaid": (
         "line 1: add_conditional_edges(node, route, 'node_x') with a str path_map: lab takes the string "
         "as a list of names and refuses its letters at compile ('unknown target n'); LangGraph takes only"
@@ -88,19 +125,27 @@ DIFFERS: dict[str, str] = {
     ),
     "docs_hitl_validate_input": NO_RESPONSE_SCHEMA,
     "docs_memory_delete_messages": NO_FAKE_MODELS,
-    "docs_memory_pre_model_hook_trim": NO_FAKE_MODELS,
+    "docs_memory_pre_model_hook_trim": then(
+        NO_FAKE_MODELS,
+        (
+            "trim_messages and count_tokens_approximately (langchain_core.messages.utils) have no "
+            "stand-in: refused as a missing module"
+        ),
+    ),
     "docs_persistence_checkpoints": (
         "line 3: get_state({thread_id, checkpoint_id}) returns a snapshot whose config lab fills with "
         "checkpoint_ns; LangGraph returns the config as given"
     ),
     "docs_persistence_memory_store": "line 1: langgraph.store (InMemoryStore) is not in lab: refused by name",
     "docs_quickstart_react_agent": NO_FAKE_MODELS,
-    "docs_stream_agent_custom": NO_FAKE_MODELS,
+    "docs_stream_agent_custom": then(
+        NO_FAKE_MODELS, "`from langgraph.config import get_stream_writer` is an ImportError"
+    ),
     "docs_stream_custom_writer": (
         "line 1: `from langgraph.config import get_stream_writer` is an ImportError (lab has no "
         "get_stream_writer)"
     ),
-    "docs_stream_llm_tokens": NO_FAKE_MODELS,
+    "docs_stream_llm_tokens": then(NO_FAKE_MODELS, "stream_mode='messages' is refused by lab (ValueError)"),
     "docs_stream_modes": (
         "line 6: stream_mode='debug' is refused by lab (ValueError); LangGraph streams task and "
         "task_result events"
