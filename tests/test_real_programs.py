@@ -156,6 +156,7 @@ DIFFERS: dict[str, str] = {
         " load refuses it (several_graphs) before the script runs; python runs parent_graph.stream(...)"
     ),
     "docs_tutorial_human_assistance_tool": NO_FAKE_MODELS,
+    "docs_tutorial_add_memory": NO_FAKE_MODELS,
     "docs_use_time_travel": NO_FAKE_MODELS,
 }
 """Program -> why lab does not print what LangGraph prints (the first line that differs, and its cause)."""
