@@ -50,6 +50,8 @@ LAB_MODULES: dict[str, str | None] = {
     "langgraph.checkpoint": None,
     "langgraph.checkpoint.memory": "lab.checkpoint.memory",
     "langgraph.prebuilt": "lab.prebuilt",
+    "langgraph.prebuilt.tool_node": "lab.prebuilt",
+    "langgraph.prebuilt.chat_agent_executor": "lab.prebuilt",
 }
 """LangGraph's module -> the lab module that holds its names (``None``: a package, only a folder).
 A lab module that does not exist yet (``lab.graph.message`` before ``MessagesState``) counts as
