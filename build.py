@@ -14,6 +14,8 @@ inputs, downloaded once and cached under ``.cache/``:
   (zipped by :func:`build_lab_wheel`), each under ``/wheels/<content hash>/``; the ``lab`` wheel also as
   itself under ``/python/<content hash>/``, for ``pip install`` (the lab page's "Export for LangGraph"
   names it; the browser never loads it, so the offline copy leaves it out);
+- pydantic's wheels from PyPI (pydantic-core's build for Pyodide), under ``/packages/<content hash>/``,
+  which the worker loads only when a program imports pydantic (cached on first use, never precached);
 - ``static/``: the ES modules and the CSS copied as is, the HTML pages rendered with jinja2 (they share
   the partial ``_lab.html``, and the lab and the playground the macros of ``_lab_parts.html``);
 - ``narratives/`` rendered with jinja2 to ``/learn/<lang>/``;
@@ -72,6 +74,24 @@ LAB_PACKAGE = ROOT / "lab"
 # Pinned inputs. Changing one of these is the only way the downloaded parts of the site change.
 PYODIDE_VERSION = "314.0.7"
 MSGPACK_VERSION = "1.2.4"
+
+# Pydantic for /play, loaded only when a program imports it (lab/browser/packages.py): PyPI's wheels, with
+# pydantic-core's build for Pyodide's Python 3.14 (cp314, the pyemscripten_2026_0 ABI that pyodide-lock.json
+# names), each checked against its sha256. The npm package ships no package files; PyPI has these.
+PYDANTIC_WHEELS = (
+    ("typing_extensions-4.16.0-py3-none-any.whl",
+     "481caa481374e813c1b176ada14e97f1f67a4539ce9cfeb3f350d78d6370c2e8"),
+    ("annotated_types-0.8.0-py3-none-any.whl",
+     "f072f4d804ea359e4eaf198b1af7a8b0943881a87f31bb764f8bf219bb9419e0"),
+    ("typing_inspection-0.4.5-py3-none-any.whl",
+     "bc210535442b39e1bf2805e0c7a17dfd6a4ace760c84c7f7d16245d23a6b1c39"),
+    ("pydantic_core-2.50.5-cp314-cp314-pyemscripten_2026_0_wasm32.whl",
+     "b2910ec0fa5aeb9bef70156f2b79f4783978fdcfaa7b2f1b5d1814458d2e79a1"),
+    ("pydantic-2.14.4-py3-none-any.whl",
+     "653a2ad9f6d8858529c77c72717d0ea991d6c6837fe683246b2f4b2bbfc3fadc"),
+)  # fmt: skip
+PACKAGES = "packages"
+"""The folder of the wheels a program loads when it imports them (cached on first use, never precached)."""
 
 # The files of the npm package that a browser needs. Left out: the UMD build (pyodide.js), TypeScript
 # types, source maps, package.json, README and the demo consoles (which load Pyodide from a CDN).
@@ -185,6 +205,39 @@ def build_msgpack() -> Path:
         if [wheel.name for wheel in built] != [name]:
             raise BuildError(f"expected the pure-Python wheel {name}, but pip built {built}")
         return built[0]
+
+    return cached(CACHE / "wheels" / name, download)
+
+
+def fetch_pinned_wheel(name: str, sha256: str) -> Path:
+    """The wheel ``name`` from PyPI (``pip download``, for Pyodide's platform where it is not pure
+    Python), refused unless its bytes have the pinned ``sha256``."""
+    project, version = name.split("-")[:2]
+    platform = name.removesuffix(".whl").split("-")[-1]
+
+    def download(tmp: Path) -> Path:
+        for_pyodide = (
+            []
+            if platform == "any"
+            else [
+                "--platform",
+                platform,
+                "--python-version",
+                "3.14",
+                "--implementation",
+                "cp",
+                "--abi",
+                "cp314",
+            ]
+        )
+        run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary=:all:",
+             "--no-cache-dir", "--dest", str(tmp), *for_pyodide, f"{project}=={version}"])  # fmt: skip
+        wheel = tmp / name
+        if not wheel.exists():
+            raise BuildError(f"pip did not download {name}: {sorted(p.name for p in tmp.iterdir())}")
+        if (digest := hashlib.sha256(wheel.read_bytes()).hexdigest()) != sha256:
+            raise BuildError(f"{name} has sha256 {digest}, not the pinned {sha256}")
+        return wheel
 
     return cached(CACHE / "wheels" / name, download)
 
@@ -432,8 +485,11 @@ def render_narratives(site: Path) -> None:
     write_lesson_files(site, languages)
 
 
-def write_manifest(site: Path, build_id: str, boot_wheels: list[str]) -> None:
-    """Write ``build-manifest.mjs``: the only place where the worker learns versions and wheel URLs."""
+def write_manifest(
+    site: Path, build_id: str, boot_wheels: list[str], on_import: dict[str, list[str]] | None = None
+) -> None:
+    """Write ``build-manifest.mjs``: the only place where the worker learns versions and wheel URLs
+    (``on_import``: the wheels each package a program may import is loaded from, in order)."""
     pyodide_dir = f"./pyodide/{PYODIDE_VERSION}/"
 
     def urls(paths: list[str]) -> str:
@@ -449,7 +505,16 @@ def write_manifest(site: Path, build_id: str, boot_wheels: list[str]) -> None:
         f"export const PYODIDE_INDEX_URL = url({json.dumps(pyodide_dir)});\n\n"
         "/** Wheels the worker loads at boot, in order, each with its bytecode as a .tar.gz; content-hashed\n"
         " * URLs, cached forever. */\n"
-        f"export const BOOT_WHEELS = [\n{urls(boot_wheels)}];\n"
+        f"export const BOOT_WHEELS = [\n{urls(boot_wheels)}];\n\n"
+        "/** Packages loaded when a program imports them: their wheels (content-hashed URLs, cached on\n"
+        " * first use) and their size in bytes. */\n"
+        "export const LOADED_ON_IMPORT = {\n"
+        + "".join(
+            f"  {json.dumps(name)}: {{ bytes: {sum((site / path).stat().st_size for path in paths)}, "
+            f"urls: [\n{urls(paths)}  ] }},\n"
+            for name, paths in (on_import or {}).items()
+        )
+        + "};\n"
     )
 
 
@@ -510,9 +575,10 @@ def subresource_integrity(data: bytes) -> str:
     return "sha256-" + base64.b64encode(hashlib.sha256(data).digest()).decode()
 
 
-CACHED_ON_FIRST_USE = (f"{SEEDS}/",)
+CACHED_ON_FIRST_USE = (f"{SEEDS}/", f"{PACKAGES}/")
 """Folders of files the service worker caches only once a page fetches one, never precaches: the lessons'
-seeds (``site_build/lesson_seeds.py``), 2 MB that only a deep link into a lesson fetches, one step's file."""
+seeds (``site_build/lesson_seeds.py``), 2 MB that only a deep link into a lesson fetches, one step's file;
+the packages a program loads when it imports them (pydantic, 2 MB)."""
 
 
 def offline_files(site: Path) -> dict[str, str]:
@@ -602,6 +668,7 @@ def build(dist: Path = DIST) -> BuildResult:
     pyodide = fetch_pyodide()
     msgpack = build_msgpack()
     import_msgpack_from(msgpack)
+    pydantic = [fetch_pinned_wheel(name, sha256) for name, sha256 in PYDANTIC_WHEELS]
 
     dist = dist.resolve()
     dist.parent.mkdir(parents=True, exist_ok=True)
@@ -615,8 +682,9 @@ def build(dist: Path = DIST) -> BuildResult:
         render_narratives(site)
         write_play_files(site)  # the playground's editor bundle and gallery (site_build/play.py)
         (site / "_headers").write_text(headers_file())
+        on_import = {"pydantic": [add_hashed(wheel, site, PACKAGES) for wheel in pydantic]}
         this_build = build_id(offline_files(site))  # the manifest names it, so it cannot be listed yet
-        write_manifest(site, this_build, boot_wheels)
+        write_manifest(site, this_build, boot_wheels, on_import)
         write_service_worker(site, this_build, offline_files(site))
         check_pages_limits(site)
 

@@ -290,3 +290,15 @@ def test_a_refusal_a_library_wrapped_is_still_named() -> None:
         load_program(source)
     problem = refused.value.problem
     assert (problem.kind, problem.params["module"]) == ("network_module", "requests")
+
+
+# -- pydantic, loaded in the browser when a program imports it ----------------------------------------
+
+
+def test_the_packages_a_program_imports_are_found_wherever_it_imports_them() -> None:
+    from lab.browser.packages import imported_packages
+
+    assert imported_packages("from pydantic import BaseModel\n") == ["pydantic"]
+    assert imported_packages("def f():\n    import pydantic.fields as f\n") == ["pydantic"]
+    assert imported_packages("import pydantic_settings, json\nfrom .pydantic import x\n") == []
+    assert imported_packages("import pydantic(\n") == []  # does not parse: load_program says where

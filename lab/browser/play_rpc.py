@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from lab.browser import lab_rpc
+from lab.browser.packages import load_imported_packages
 from lab.graph import CompiledStateGraph
 from lab.graph.subgraphs import SyncSubgraphCallRefused
 from lab.graph.unsupported import NotSupportedError
@@ -64,6 +65,7 @@ async def play_load(args: dict[str, Any]) -> dict[str, Any]:
     source = args.get("source")
     if not isinstance(source, str):
         raise ValueError("'source' must be the program's text")
+    await load_imported_packages(source)  # pydantic, when the program imports it (lab.browser.packages)
     try:
         program = load_program(source)
     except ProgramError as error:

@@ -40,6 +40,8 @@ export const enPlay = {
   "play.badJson": "That is not JSON: {message}",
   "play.stop": "Stop",
   "play.stopped": "Stopping: a node that never returns keeps Python busy, and only killing its worker stops it. The lab kills the worker and starts another, as a crash does…",
+  "play.loadingPackage": "Loading {name} ({size} MB)…: the program imports it. It is downloaded once, then kept for offline use.",
+  "play.loadedPackage": "{name} loaded ({size} MB); kept for offline use.",
   "play.stoppedDone": "Stopped: the worker was killed and Python process #{n} took over. The thread keeps every checkpoint saved before; Resume runs the node again from its first line.",
   "play.loaded": "Loaded graph {graph}.",
   "play.checkpointerReplaced": "Your program compiled it with {checkpointer}; the lab compiled it again with its own IndexedDB saver, so a killed process resumes.",

@@ -38,6 +38,8 @@ export const zhPlay = {
   "play.badJson": "这不是 JSON：{message}",
   "play.stop": "停止",
   "play.stopped": "正在停止：一个永不返回的节点让 Python 一直忙碌，只有结束它的 worker 才能停下。实验室结束这个 worker 并启动另一个，如同崩溃……",
+  "play.loadingPackage": "正在加载 {name}（{size} MB）…：程序导入了它。只下载一次，之后离线也可使用。",
+  "play.loadedPackage": "{name} 已加载（{size} MB），已保存供离线使用。",
   "play.stoppedDone": "已停止：worker 被结束，Python 进程 #{n} 接手。线程保留了之前保存的每个检查点；“恢复”会从节点第一行重新运行它。",
   "play.loaded": "已加载图 {graph}。",
   "play.checkpointerReplaced": "你的程序用 {checkpointer} 编译了它；实验室用自己的 IndexedDB 存储器重新编译，因此被结束的进程可以继续。",
