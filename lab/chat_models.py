@@ -14,7 +14,6 @@ from __future__ import annotations
 from typing import Any
 
 from lab import plain_chat_models
-from lab.graph.unsupported import refused_names
 from lab.messages import USES_LANGCHAIN as USES_LANGCHAIN_MESSAGES
 
 if USES_LANGCHAIN_MESSAGES:  # (decided once, by lab.messages: never through the playground's resolver)
@@ -32,8 +31,3 @@ FakeListChatModel: Any = _source.FakeListChatModel
 FakeMessagesListChatModel: Any = _source.FakeMessagesListChatModel
 
 __all__ = ["USES_LANGCHAIN", "FakeListChatModel", "FakeMessagesListChatModel", "GenericFakeChatModel"]
-
-__getattr__ = refused_names(
-    "langchain_core.language_models.fake_chat_models",
-    frozenset({"FakeChatModel", "ParrotFakeChatModel", "FakeListChatModelError"}),
-)

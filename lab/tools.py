@@ -17,7 +17,6 @@ from __future__ import annotations
 from typing import Any
 
 from lab import plain_tools
-from lab.graph.unsupported import refused_names
 from lab.messages import USES_LANGCHAIN as USES_LANGCHAIN_MESSAGES
 
 if USES_LANGCHAIN_MESSAGES:  # (decided once, by lab.messages: never through the playground's resolver)
@@ -54,8 +53,3 @@ __all__ = [
     "ToolException",
     "tool",
 ]
-
-__getattr__ = refused_names(
-    "langchain_core.tools",
-    frozenset({"Tool", "InjectedToolArg", "InjectedToolCallId", "BaseToolkit", "ToolRuntime"}),
-)

@@ -16,6 +16,7 @@ and real ``langchain_core``.
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -28,8 +29,9 @@ from langchain_core.language_models import fake_chat_models as lc_models
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 
 from lab import plain_chat_models, plain_tools
-from lab.graph.unsupported import NotSupportedError
+from lab.graph.unsupported import UNSUPPORTED, NotSupportedError
 from lab.playground import ProgramError, load_program
+from lab.playground.problems import TEXTS
 
 REPO = Path(__file__).resolve().parents[1]
 PROGRAMS = REPO / "tests" / "prebuilt_programs"
@@ -302,3 +304,71 @@ def test_the_packages_a_program_imports_are_found_wherever_it_imports_them() -> 
     assert imported_packages("def f():\n    import pydantic.fields as f\n") == ["pydantic"]
     assert imported_packages("import pydantic_settings, json\nfrom .pydantic import x\n") == []
     assert imported_packages("import pydantic(\n") == []  # does not parse: load_program says where
+
+
+BROWSER_REFUSALS = """
+from tests.prebuilt_programs.run_on_lab import hide_packages
+
+hide_packages()
+import json
+from lab.playground import ProgramError, load_program
+from lab.playground.problems import TEXTS
+
+graph = "from langgraph.graph import StateGraph, MessagesState, START\\n" \\
+    "graph = StateGraph(MessagesState).add_node('a', lambda s: {}).add_edge(START, 'a').compile()\\n"
+said = {}
+for line in json.loads(input()):
+    try:
+        load_program(line + "\\n" + graph)
+        said[line] = None
+    except ProgramError as refused:
+        said[line] = [refused.problem.kind, refused.problem.text]
+print(json.dumps(said))
+"""
+
+
+def test_in_the_browser_what_langchain_has_beyond_the_twins_is_refused_by_name() -> None:
+    """With ``langchain_core`` absent: a name its module has and the twin lacks, and a module of it lab
+    has no twin of, are refused by name; what the twins have loads."""
+    lines = [
+        "from langchain_core.language_models import GenericFakeChatModel, FakeListChatModel",
+        "from langchain_core.messages import AIMessage, ToolMessage",
+        "from langchain_core.messages import trim_messages",
+        "from langchain_core.language_models import BaseChatModel",
+        "from langchain_core.tools import InjectedToolArg",
+        "from langchain_core.outputs import ChatResult",
+        "import langchain_core.prompts",
+        "from pydantic import BaseModel",
+    ]
+    done = subprocess.run(
+        [sys.executable, "-c", BROWSER_REFUSALS],
+        input=json.dumps(lines),
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"},
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    said = json.loads(done.stdout)
+    assert said[lines[0]] is None and said[lines[1]] is None
+    unsupported = "NotSupportedError: " + UNSUPPORTED.format("langchain_core.{}")
+    assert said[lines[2]] == [
+        "load",
+        TEXTS["load"].format(line=1, error=unsupported.format("messages.trim_messages")),
+    ]
+    assert said[lines[3]][1].endswith(unsupported.format("language_models.BaseChatModel"))
+    assert "langchain_core.tools.InjectedToolArg" in said[lines[4]][1]
+    has = (
+        "langchain_core.messages, langchain_core.runnables, langchain_core.tools, "
+        "langchain_core.language_models, langchain_core.language_models.fake_chat_models"
+    )
+    assert said[lines[5]] == [
+        "not_in_lab",
+        f"lab does not re-implement langchain_core.outputs; it has {has}.",
+    ]
+    assert said[lines[6]] == [
+        "not_in_lab",
+        f"lab does not re-implement langchain_core.prompts; it has {has}.",
+    ]
+    assert said[lines[7]][0] == "missing_module"  # the browser loads pydantic before the program runs

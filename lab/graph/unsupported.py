@@ -19,13 +19,13 @@ class NotSupportedError(ValueError):
         super().__init__(UNSUPPORTED.format(feature))
 
 
-def refused_names(module: str, names: frozenset[str]) -> Callable[[str], Any]:
+def refused_names(module: str, names: frozenset[str] | None = None) -> Callable[[str], Any]:
     """A module ``__getattr__`` that refuses by name what LangGraph's (or LangChain's) ``module`` has
-    and lab leaves out: ``from langgraph.prebuilt import InjectedState`` says so, not a bare
-    ``ImportError``."""
+    and lab leaves out (``names``; ``None``: every public name lab's module lacks):
+    ``from langgraph.prebuilt import InjectedState`` says so, not a bare ``ImportError``."""
 
     def __getattr__(name: str) -> Any:
-        if name in names:
+        if name in names if names is not None else not name.startswith("__"):
             raise NotSupportedError(f"{module}.{name}")
         raise AttributeError(f"module {module!r} has no attribute {name!r}")
 

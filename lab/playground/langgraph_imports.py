@@ -27,6 +27,7 @@ import types
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
+from lab.graph.unsupported import refused_names
 from lab.playground.problems import TEXTS
 
 __all__ = [
@@ -63,7 +64,7 @@ STAND_INS: dict[str, str | None] = {
     "langchain_core.messages": "lab.messages",
     "langchain_core.runnables": "lab.runnables",
     "langchain_core.tools": "lab.tools",
-    "langchain_core.language_models": None,
+    "langchain_core.language_models": "lab.chat_models",
     "langchain_core.language_models.fake_chat_models": "lab.chat_models",
     "typing_extensions": "typing",
 }
@@ -71,8 +72,10 @@ STAND_INS: dict[str, str | None] = {
 are not installed* (the browser): ``from langchain_core.messages import HumanMessage`` gives
 ``lab.messages``' classes there, ``from langchain_core.runnables import RunnableConfig`` the type of
 ``lab.runnables``, and ``from typing_extensions import TypedDict`` (LangGraph's docs import it so) the
-standard library's ``typing``, whose names it backports. Where a package is installed, it is imported
-itself (and ``lab.messages`` gives its classes too)."""
+standard library's ``typing``, whose names it backports. A name the real module has and lab's lacks
+is refused by name (``from langchain_core.messages import trim_messages``: a ``NotSupportedError``), and
+so is a module of ``langchain_core`` lab does not stand in for (:class:`NotInLabError`). Where a package
+is installed, it is imported itself (and ``lab.messages`` gives its classes too)."""
 
 
 NETWORK_MODULES = frozenset(
@@ -90,10 +93,16 @@ of a network client is refused."""
 
 
 class NotInLabError(ModuleNotFoundError):
-    """A ``langgraph`` module the lab does not re-implement (``langgraph.prebuilt``, say)."""
+    """A ``langgraph`` module the lab does not re-implement (``langgraph.store``, say), or a module of
+    ``langchain_core`` it does not stand in for; the message lists those of the same package it has."""
 
     def __init__(self, module: str) -> None:
-        self.mirrored = ", ".join(name for name, target in LAB_MODULES.items() if target and _exists(target))
+        package = module.split(".")[0]
+        self.mirrored = ", ".join(
+            name
+            for name, target in {**LAB_MODULES, **STAND_INS}.items()
+            if target and name.split(".")[0] == package and _exists(target)
+        )
         super().__init__(TEXTS["not_in_lab"].format(module=module, mirrored=self.mirrored), name=module)
 
 
@@ -140,7 +149,9 @@ def _importer() -> str:
 
 
 def _is_package(name: str) -> bool:
-    return any(other.startswith(name + ".") for other in LAB_MODULES)
+    return {**LAB_MODULES, **STAND_INS}.get(name, "") is None or any(
+        other.startswith(name + ".") for other in (*LAB_MODULES, *STAND_INS)
+    )
 
 
 class _LabAsLangGraph(importlib.abc.MetaPathFinder, importlib.abc.Loader):
@@ -154,7 +165,9 @@ class _LabAsLangGraph(importlib.abc.MetaPathFinder, importlib.abc.Loader):
                 return None  # the path finder loads it for the library
             raise NeedsNetworkError(fullname.split(".")[0])
         if _stood_in(fullname):
-            return importlib.util.spec_from_loader(fullname, self, is_package=STAND_INS[fullname] is None)
+            return importlib.util.spec_from_loader(fullname, self, is_package=_is_package(fullname))
+        if fullname.startswith("langchain_core.") and _stood_in("langchain_core"):
+            raise NotInLabError(fullname)  # a part of LangChain the browser has no twin of
         if not _is_langgraph(fullname):
             return None
         if fullname not in LAB_MODULES or (LAB_MODULES[fullname] and not _exists(LAB_MODULES[fullname])):
@@ -174,7 +187,9 @@ class _LabAsLangGraph(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         vars(module).update(names, __doc__=f"{module.__name__}, answered by {target}")
         if hasattr(lab_module, "__all__"):
             module.__all__ = list(lab_module.__all__)
-        if hasattr(lab_module, "__getattr__"):  # the names lab refuses by name (``lab.prebuilt``'s)
+        if module.__name__ in STAND_INS:  # a twin: what LangChain's module has beyond it is refused by name
+            module.__getattr__ = refused_names(module.__name__)  # type: ignore[method-assign]
+        elif hasattr(lab_module, "__getattr__"):  # the names lab refuses by name (``lab.prebuilt``'s)
             module.__getattr__ = lab_module.__getattr__  # type: ignore[method-assign]
 
 
