@@ -39,10 +39,12 @@ RUN_ON_LAB = PROGRAMS / "run_on_lab.py"
 UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 
 
-def printed(*command: str) -> str:
-    """What ``python command...`` prints (run from the repository, on this worktree's lab), ids as <id>."""
+def printed(*command: str, given: str = "") -> str:
+    """What ``python command...`` prints (run from the repository, on this worktree's lab, ``given`` as
+    its input), ids as <id>."""
     done = subprocess.run(
         [sys.executable, *command],
+        input=given,
         cwd=REPO,
         capture_output=True,
         text=True,
@@ -340,17 +342,7 @@ def test_in_the_browser_what_langchain_has_beyond_the_twins_is_refused_by_name()
         "import langchain_core.prompts",
         "from pydantic import BaseModel",
     ]
-    done = subprocess.run(
-        [sys.executable, "-c", BROWSER_REFUSALS],
-        input=json.dumps(lines),
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"},
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    said = json.loads(done.stdout)
+    said = json.loads(printed("-c", BROWSER_REFUSALS, given=json.dumps(lines)))
     assert said[lines[0]] is None and said[lines[1]] is None
     unsupported = "NotSupportedError: " + UNSUPPORTED.format("langchain_core.{}")
     assert said[lines[2]] == [
