@@ -115,6 +115,14 @@ class GenericFakeChatModel(BaseChatModel):
     required_fields = ("messages",)
     messages: Iterator[Any]
 
+    def __init__(self, **fields: Any) -> None:
+        super().__init__(**fields)
+        if not isinstance(self.messages, Iterator):  # LangChain's Pydantic field refuses a list too
+            raise ValueError(
+                "GenericFakeChatModel: messages must be an iterator, as in messages=iter([...]); "
+                f"got {type(self.messages).__name__}"
+            )
+
     def _next_reply(self) -> Any:
         message = next(self.messages)
         return AIMessage(content=message) if isinstance(message, str) else message

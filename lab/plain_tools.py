@@ -242,6 +242,10 @@ class BaseTool:
             return output
         return ToolMessage(_content(output), name=self.name, tool_call_id=input["id"], status="success")
 
+    async def ainvoke(self, input: str | dict[str, Any], config: Any = None, **kwargs: Any) -> Any:
+        """:meth:`invoke`, awaited (the tool itself is a plain function)."""
+        return self.invoke(input, config, **kwargs)
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}(name={self.name!r}, description={self.description!r})"
 

@@ -16,6 +16,7 @@ and real ``langchain_core``.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 import subprocess
@@ -156,6 +157,7 @@ def test_a_tool_answers_a_tool_call_with_a_tool_message_as_langchains() -> None:
         == ToolMessage('[1, {"a": "é"}]', name="search", tool_call_id="c1")
     )
     assert twin.invoke("q") == real.invoke("q") == [1, {"a": "é"}]  # a string: the one argument
+    assert asyncio.run(twin.ainvoke(call)) == asyncio.run(real.ainvoke(call))
 
 
 def test_the_twin_refuses_what_langchain_refuses_and_what_it_leaves_out() -> None:
@@ -222,6 +224,12 @@ def test_fake_chat_models_refuse_what_langchains_refuse() -> None:
             module.GenericFakeChatModel(messages=iter([])).invoke("hi")
     with pytest.raises(TypeError, match="needs responses="):
         plain_chat_models.FakeListChatModel()
+    with pytest.raises(ValueError, match="Iterator"):
+        lc_models.GenericFakeChatModel(messages=["a list"])
+    with pytest.raises(
+        ValueError, match=r"messages must be an iterator, as in messages=iter\(\[...\]\); got list"
+    ):
+        plain_chat_models.GenericFakeChatModel(messages=["a list"])
 
 
 def test_a_subclass_with_bind_tools_is_what_create_react_agent_binds() -> None:
