@@ -81,7 +81,9 @@ async function boot() {
 async function loadOnImport(pyodide, name) {
   const { bytes, urls } = LOADED_ON_IMPORT[name];
   post({ type: "package", name, bytes, state: "loading" });
-  await pyodide.loadPackage(urls, { messageCallback: () => {} });
+  const errors = []; // Pyodide's loader reports a failed download here, and resolves anyway
+  await pyodide.loadPackage(urls, { messageCallback: () => {}, errorCallback: (error) => errors.push(error) });
+  if (errors.length) throw new Error(errors[0]); // the first failure says why
   post({ type: "package", name, bytes, state: "loaded" });
 }
 

@@ -32,7 +32,7 @@ from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from lab import plain_chat_models, plain_tools
 from lab.graph.unsupported import UNSUPPORTED, NotSupportedError
 from lab.playground import ProgramError, load_program
-from lab.playground.problems import TEXTS
+from lab.playground.problems import TEXTS, problem
 
 REPO = Path(__file__).resolve().parents[1]
 PROGRAMS = REPO / "tests" / "prebuilt_programs"
@@ -322,7 +322,7 @@ from tests.prebuilt_programs.run_on_lab import hide_packages
 hide_packages()
 import json
 from lab.playground import ProgramError, load_program
-from lab.playground.problems import TEXTS
+from lab.playground.problems import TEXTS, problem
 
 graph = "from langgraph.graph import StateGraph, MessagesState, START\\n" \\
     "graph = StateGraph(MessagesState).add_node('a', lambda s: {}).add_edge(START, 'a').compile()\\n"
@@ -372,3 +372,39 @@ def test_in_the_browser_what_langchain_has_beyond_the_twins_is_refused_by_name()
         f"lab does not re-implement langchain_core.prompts; it has {has}.",
     ]
     assert said[lines[7]][0] == "missing_module"  # the browser loads pydantic before the program runs
+
+
+def test_a_package_that_cannot_be_loaded_is_named_with_the_reason(monkeypatch: pytest.MonkeyPatch) -> None:
+    from lab.browser import packages
+
+    asked = []
+
+    async def offline(name: str) -> None:
+        asked.append(name)
+        raise OSError("JsException: TypeError: Failed to fetch\nNetworkError: Failed to fetch")
+
+    monkeypatch.setattr(packages, "LOADED_ON_IMPORT", ("pydantic", "not_installed_here"))
+    assert asyncio.run(packages.load_imported_packages("import pydantic\n", offline)) == []  # installed
+    with pytest.raises(packages.PackageUnavailable) as failed:
+        asyncio.run(packages.load_imported_packages("import pydantic, not_installed_here\n", offline))
+    assert (asked, failed.value.name, failed.value.reason) == (
+        ["not_installed_here"],
+        "not_installed_here",
+        "NetworkError: Failed to fetch",
+    )
+    said = problem("package_unavailable", module="pydantic", reason=failed.value.reason).text
+    assert said.startswith("The program imports pydantic, which the lab downloads from this site")
+
+
+def test_a_package_the_loader_did_not_install_is_named_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Pyodide's loader may report a failed download and resolve anyway: the package is then still absent."""
+    from lab.browser import packages
+
+    async def quietly_failing(name: str) -> None:
+        return None
+
+    monkeypatch.setattr(packages, "LOADED_ON_IMPORT", ("not_installed_here",))
+    with pytest.raises(
+        packages.PackageUnavailable, match="not_installed_here could not be loaded: not installed"
+    ):
+        asyncio.run(packages.load_imported_packages("import not_installed_here\n", quietly_failing))

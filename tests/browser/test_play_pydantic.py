@@ -2,9 +2,9 @@
 pydantic-core (PyPI's build for Pyodide's Python 3.14) from the site itself (``/packages/``, pinned with
 their hashes by build.py), the page says "Loading pydantic (N MB)…" meanwhile, the program's Pydantic
 state runs, and the service worker keeps the wheels for offline use. A program that does not import
-pydantic never loads it."""
+pydantic never loads it; offline before its first use, the program is refused with the reason."""
 
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
 from tests.browser.test_play import controller, open_instruments, run_program
 
@@ -100,3 +100,22 @@ def test_a_program_without_pydantic_does_not_load_it(page: Page, site: str) -> N
     assert controller(page, "state")["values"]["n"] == 42
     assert package_statuses(page) == []
     assert page.evaluate(CACHED_PACKAGES) == []
+
+
+def test_offline_before_pydantic_was_ever_loaded_the_program_is_refused_with_the_reason(
+    page: Page, site: str
+) -> None:
+    open_instruments(page, site)
+    page.context.set_offline(True)
+    run_program(page, PROGRAM)
+    problem = page.locator("#play-problem")
+    expect(problem).to_contain_text(
+        "The program imports pydantic, which the lab downloads from this site the first time a program "
+        "imports it, and the download failed ("
+    )
+    expect(problem).to_contain_text("Connect to the network once: from then on it is kept for offline use.")
+    assert "Traceback" not in problem.inner_text()
+    page.context.set_offline(False)
+    run_program(page, PROGRAM)  # the same program, online: it loads and runs
+    assert page.locator("#play-problem").is_hidden(), page.locator("#play-problem").inner_text()
+    assert controller(page, "state")["values"]["n"] == 42
