@@ -39,6 +39,7 @@ model = ToolCallingModel(
 )
 agent = create_react_agent(model, [add, lookup], prompt="You are a calculator.")
 print(sorted(agent.get_graph().nodes))
+print(agent.get_graph().draw_mermaid())  # the tools node lists its tools
 for text in ("add please", "look k up"):
     # (the parallel tools' "updates" chunks come in the order their threads end: print whole states)
     for state in agent.stream({"messages": [("user", text)]}, stream_mode="values"):

@@ -41,6 +41,7 @@ builder.add_edge("tools", "assistant")
 graph = builder.compile()
 
 print(multiply.name, multiply.description, multiply.args)
+print(graph.get_graph().draw_mermaid())
 for chunk in graph.stream({"messages": [HumanMessage("6 x 7? weather in Paris?")]}, stream_mode="updates"):
     for node, update in chunk.items():
         print(node, [type(m).__name__ for m in update["messages"]])
