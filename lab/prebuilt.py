@@ -102,6 +102,7 @@ def _error_content(error: Exception, flag: ErrorHandling) -> str:
 
 
 def _error_message(content: str, call: dict[str, Any]) -> Any:
+    """The ``ToolMessage`` that answers ``call`` with an error (``status="error"``)."""
     return ToolMessage(content=content, name=call["name"], tool_call_id=call["id"], status="error")
 
 
@@ -134,7 +135,7 @@ class ToolNode:
 
     def __call__(self, input: Any, config: Any) -> Any:
         calls, input_type = self._parse_input(input)
-        outputs = [self._run_one(call, input_type, config) for call in calls]
+        outputs = [self._run_one(call, config) for call in calls]
         return self._combine(outputs, input_type)
 
     def _parse_input(self, input: Any) -> tuple[list[dict[str, Any]], InputType]:
@@ -158,7 +159,7 @@ class ToolNode:
             raise ValueError("No AIMessage found in input")
         return list(last_ai.tool_calls), input_type
 
-    def _run_one(self, call: dict[str, Any], input_type: InputType, config: Any) -> Any:
+    def _run_one(self, call: dict[str, Any], config: Any) -> Any:
         """One call's answer: the tool's ``ToolMessage`` (or ``Command``), or an error message."""
         tool_ = self.tools_by_name.get(call["name"])
         if tool_ is None:
