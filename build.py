@@ -60,7 +60,15 @@ from site_build.learn import render_narratives
 from site_build.limits import check_pages_limits
 from site_build.manifest import write_manifest
 from site_build.offline import build_id, offline_files, write_service_worker
-from site_build.pinned import PYODIDE_VERSION, build_msgpack, fetch_pyodide, import_msgpack_from
+from site_build.pinned import (
+    PACKAGES,
+    PYDANTIC_WHEELS,
+    PYODIDE_VERSION,
+    build_msgpack,
+    fetch_pinned_wheel,
+    fetch_pyodide,
+    import_msgpack_from,
+)
 from site_build.play import write_play_files
 from site_build.static_pages import STATIC, render_static_pages
 from site_build.wheels import PIP_WHEELS, add_hashed, build_lab_wheel
@@ -85,6 +93,7 @@ def build(dist: Path = DIST) -> BuildResult:
     pyodide = fetch_pyodide()
     msgpack = build_msgpack()
     import_msgpack_from(msgpack)  # the pages' diagram and the lessons import lab, and lab imports msgpack
+    pydantic = [fetch_pinned_wheel(name, sha256) for name, sha256 in PYDANTIC_WHEELS]
 
     dist = dist.resolve()
     dist.parent.mkdir(parents=True, exist_ok=True)
@@ -98,8 +107,9 @@ def build(dist: Path = DIST) -> BuildResult:
         render_narratives(site)
         write_play_files(site)
         (site / "_headers").write_text(headers_file())
+        on_import = {"pydantic": [add_hashed(wheel, site, PACKAGES) for wheel in pydantic]}
         this_build = build_id(offline_files(site))  # the manifest names it, so it cannot be listed yet
-        write_manifest(site, this_build, boot_wheels)
+        write_manifest(site, this_build, boot_wheels, on_import)
         write_service_worker(site, this_build, offline_files(site))
         check_pages_limits(site)
 

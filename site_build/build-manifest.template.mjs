@@ -13,3 +13,8 @@ export const PYODIDE_INDEX_URL = url(${pyodide_dir_json});
  * URLs, cached forever. */
 export const BOOT_WHEELS = [
 ${boot_wheels}];
+
+/** Packages loaded when a program imports them: their wheels (content-hashed URLs, cached on
+ * first use) and their size in bytes. */
+export const LOADED_ON_IMPORT = {
+${loaded_on_import}};

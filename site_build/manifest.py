@@ -12,14 +12,26 @@ from site_build.pinned import PYODIDE_VERSION
 TEMPLATE = Path(__file__).resolve().parent / "build-manifest.template.mjs"
 
 
-def write_manifest(site: Path, build_id: str, boot_wheels: list[str]) -> None:
-    """Write ``build-manifest.mjs``: the build's id, Pyodide's folder, and the wheels the worker loads."""
+def write_manifest(
+    site: Path, build_id: str, boot_wheels: list[str], on_import: dict[str, list[str]] | None = None
+) -> None:
+    """Write ``build-manifest.mjs``: the build's id, Pyodide's folder, and the wheels the worker loads
+    (``on_import``: the wheels each package a program may import is loaded from, in order)."""
+
+    def urls(paths: list[str]) -> str:
+        return "".join(f"  url({json.dumps(path)}),\n" for path in paths)
+
     pyodide_dir = f"./pyodide/{PYODIDE_VERSION}/"
     (site / "build-manifest.mjs").write_text(
         Template(TEMPLATE.read_text()).substitute(
             pyodide_dir=pyodide_dir,
             pyodide_dir_json=json.dumps(pyodide_dir),
             build_id=json.dumps(build_id),
-            boot_wheels="".join(f"  url({json.dumps(path)}),\n" for path in boot_wheels),
+            boot_wheels=urls(boot_wheels),
+            loaded_on_import="".join(
+                f"  {json.dumps(name)}: {{ bytes: {sum((site / path).stat().st_size for path in paths)}, "
+                f"urls: [\n{urls(paths)}  ] }},\n"
+                for name, paths in (on_import or {}).items()
+            ),
         )
     )

@@ -180,7 +180,16 @@ export const BOOT_STAGES = Object.freeze(["runtime", "packages", "lab", "restore
  * @typedef {{type: "storage", change: "versionchange", database: string}} StorageEvent
  */
 
-/** @typedef {BootEvent | WorkerErrorEvent | ControllerEvent | WorldEvent | RecordsEvent | StorageEvent} LabEvent */
+/**
+ * A package a program imports (pydantic) is loading from the site, or has loaded (worker.mjs): the
+ * playground says so while the program waits for it.
+ * @typedef {{type: "package", name: string, bytes: number, state: "loading" | "loaded"}} PackageEvent
+ */
+
+/**
+ * @typedef {BootEvent | WorkerErrorEvent | ControllerEvent | WorldEvent | RecordsEvent | StorageEvent
+ *   | PackageEvent} LabEvent
+ */
 
 /**
  * Where a process died: at an armed seam (the controller's crash_point), or killed by the page

@@ -3,7 +3,7 @@
  * request from the page to Python. The messages it sends and receives are documented in
  * protocol.mjs; the commands themselves live in Python (lab/browser/worker_api.py).
  */
-import "./build-manifest.mjs"; // what pyodide-boot.mjs imports (and Pyodide's loader): fetched one level sooner
+import { LOADED_ON_IMPORT } from "./build-manifest.mjs"; // pyodide-boot.mjs imports it too: one level sooner
 import { errorInfo } from "./protocol.mjs";
 import { fetchWheels, startPyodide, unpackWheels } from "./pyodide-boot.mjs";
 import * as indexedDBWrites from "./indexeddb-writes.mjs";
@@ -60,6 +60,7 @@ async function boot() {
     snapshot,
   }));
   await stage("packages", async () => unpackWheels(pyodide, await wheels), (packages) => ({ packages }));
+  self.labLoadPackage = (name) => loadOnImport(pyodide, name);
   const api = await stage("lab", async () => {
     pyodide.pyimport("lab.browser.event_loop").install(); // asyncio's ready callbacks run in batches
     return pyodide.pyimport("lab.browser.worker_api");
@@ -69,6 +70,21 @@ async function boot() {
   await stage("restore", async () => JSON.parse(await api.restore()), (storage) => storage);
   post({ type: "boot", stage: "ready", state: "done", at: now(), ms: now() });
   return api;
+}
+
+/**
+ * Load a package a program imports (lab/browser/packages.py awaits this): its wheels, from this site
+ * (build-manifest.mjs: LOADED_ON_IMPORT), through Pyodide's package loader; the page is told while
+ * it loads ({type: "package", name, bytes, state: "loading" | "loaded"}: PackageEvent, protocol.mjs).
+ * @param {any} pyodide @param {string} name
+ */
+async function loadOnImport(pyodide, name) {
+  const { bytes, urls } = LOADED_ON_IMPORT[name];
+  post({ type: "package", name, bytes, state: "loading" });
+  const errors = []; // Pyodide's loader reports a failed download here, and resolves anyway
+  await pyodide.loadPackage(urls, { messageCallback: () => {}, errorCallback: (error) => errors.push(error) });
+  if (errors.length) throw new Error(errors[0]); // the first failure says why
+  post({ type: "package", name, bytes, state: "loaded" });
 }
 
 /**

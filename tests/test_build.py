@@ -23,6 +23,7 @@ import site_build.bytecode  # noqa: E402
 import site_build.cache  # noqa: E402
 import site_build.limits  # noqa: E402
 import site_build.offline  # noqa: E402
+import site_build.pinned  # noqa: E402
 from dev_server.serve import headers_for, parse_headers  # noqa: E402
 from site_build.bytecode import PYODIDE_SITE_PACKAGES, compile_bytecode, pyc_path  # noqa: E402
 from site_build.cache import BuildError  # noqa: E402
@@ -37,7 +38,14 @@ from site_build.offline import (  # noqa: E402
     url_path,
     write_service_worker,
 )
-from site_build.pinned import PYODIDE_RUNTIME_FILES, PYODIDE_VERSION, fetch_pyodide  # noqa: E402
+from site_build.pinned import (  # noqa: E402
+    PACKAGES,
+    PYDANTIC_WHEELS,
+    PYODIDE_RUNTIME_FILES,
+    PYODIDE_VERSION,
+    fetch_pinned_wheel,
+    fetch_pyodide,
+)
 from site_build.wheels import PIP_WHEELS, build_lab_wheel  # noqa: E402
 
 # Hosts a built file may name without being fetched: XML namespaces (SVG), and loopback.
@@ -255,11 +263,12 @@ def test_a_rebuild_with_nothing_changed_makes_nothing_again(built, caplog, monke
     with caplog.at_level(logging.DEBUG, logger="build"):
         build.build(built.dist)
     steps = [record.getMessage() for record in caplog.records if record.name == "build"]
-    assert [step.split(" ")[0] for step in steps] == ["reused"] * 6, steps
-    assert steps[:2] == ["reused pyodide-314.0.7", "reused wheels/msgpack-1.2.4-py3-none-any.whl"]
-    assert all(re.fullmatch(r"reused bytecode/[0-9a-f]{32}\.zip", step) for step in steps[2:4]), steps
-    assert re.fullmatch(r"reused lesson-seeds-[0-9a-f]{16}\.json", steps[4]), steps  # deep links' seeds
-    assert re.fullmatch(r"reused editor-[0-9a-f]{16}\.mjs", steps[5]), steps  # the /play editor bundle
+    pydantic = [f"reused wheels/{name}" for name, _ in PYDANTIC_WHEELS]  # PyPI's, for /play
+    assert [step.split(" ")[0] for step in steps] == ["reused"] * 11, steps
+    assert steps[:7] == ["reused pyodide-314.0.7", "reused wheels/msgpack-1.2.4-py3-none-any.whl", *pydantic]
+    assert all(re.fullmatch(r"reused bytecode/[0-9a-f]{32}\.zip", step) for step in steps[7:9]), steps
+    assert re.fullmatch(r"reused lesson-seeds-[0-9a-f]{16}\.json", steps[9]), steps  # deep links' seeds
+    assert re.fullmatch(r"reused editor-[0-9a-f]{16}\.mjs", steps[10]), steps  # the /play editor bundle
     assert service_worker_build(built.dist)["id"] == before
 
 
@@ -348,8 +357,11 @@ def test_lesson_seeds_are_cached_on_first_use_never_precached(built):
     lists = service_worker_build(dist)
     seeds = {url_path(path.relative_to(dist).as_posix()) for path in (dist / SEEDS).rglob("*.json")}
     assert len(seeds) > 30
-    assert dict(lists["onFirstUse"]).keys() == seeds
-    assert not seeds & dict(lists["precache"]).keys()
+    wheels = (dist / PACKAGES).rglob("*.whl")  # pydantic's: fetched only by a program importing it
+    packages = {url_path(path.relative_to(dist).as_posix()) for path in wheels}
+    assert len(packages) == len(PYDANTIC_WHEELS)
+    assert dict(lists["onFirstUse"]).keys() == seeds | packages
+    assert not (seeds | packages) & dict(lists["precache"]).keys()
     assert not seeds & precache_list(dist).keys()
     assert dict(lists["precache"]) == precache_list(dist)
     assert dict(lists["precache"] + lists["onFirstUse"]) == offline_files(dist)
@@ -411,3 +423,18 @@ def test_the_pages_carry_the_graph_diagram_computed_at_build_time(built):
         assert re.findall(r"<li><code>([a-z_]+)</code>", html) == names
         said = re.findall(r'</code> <span data-i18n="py\.node\.([a-z_]+)[."]', html)  # each node, by code
         assert said == names, said
+
+
+def test_a_pinned_wheel_with_other_bytes_is_refused(tmp_path, monkeypatch):
+    """pydantic's wheels come from PyPI by name and version; the build keeps them only with their pinned
+    sha256."""
+    name, _ = PYDANTIC_WHEELS[0]
+
+    def fake_pip(command: list[str], **_kwargs) -> None:
+        (Path(command[command.index("--dest") + 1]) / name).write_bytes(b"not the wheel")
+
+    monkeypatch.setattr(site_build.pinned, "CACHE", tmp_path)
+    monkeypatch.setattr(site_build.pinned, "run", fake_pip)
+    with pytest.raises(BuildError, match=rf"{re.escape(name)} has sha256 [0-9a-f]{{64}}, not the pinned"):
+        fetch_pinned_wheel(name, PYDANTIC_WHEELS[0][1])
+    assert not (tmp_path / "wheels" / name).exists()

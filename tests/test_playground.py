@@ -107,13 +107,13 @@ def test_real_langgraph_modules_are_put_back_untouched() -> None:
 
 
 def test_a_langgraph_module_lab_does_not_have_is_refused_by_name() -> None:
-    with langgraph_resolves_to_lab(), pytest.raises(NotInLabError, match=r"langgraph\.prebuilt"):
-        import langgraph.prebuilt  # noqa: F401
-    said = problem_of("import os\nfrom langgraph.prebuilt import create_react_agent\n")
+    with langgraph_resolves_to_lab(), pytest.raises(NotInLabError, match=r"langgraph\.store"):
+        import langgraph.store.memory  # noqa: F401
+    said = problem_of("import os\nfrom langgraph.store.memory import InMemoryStore\n")
     assert (said["kind"], said["line"], said["say"]["params"]["module"]) == (
         "not_in_lab",
         2,
-        "langgraph.prebuilt",
+        "langgraph.store",
     )
     assert "langgraph.graph" in said["say"]["text"]
 

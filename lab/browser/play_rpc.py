@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from lab.browser import lab_rpc
+from lab.browser.packages import PackageUnavailable, load_imported_packages
 from lab.graph import CompiledStateGraph
 from lab.graph.subgraphs import SyncSubgraphCallRefused
 from lab.graph.unsupported import NotSupportedError
@@ -65,9 +66,12 @@ async def play_load(args: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(source, str):
         raise ValueError("'source' must be the program's text")
     try:
+        await load_imported_packages(source)  # pydantic, when the program imports it (lab.browser.packages)
         program = load_program(source)
     except ProgramError as error:
         return {"problem": error.problem.as_dict()}
+    except PackageUnavailable as error:
+        return {"problem": problem("package_unavailable", module=error.name, reason=error.reason).as_dict()}
     given = args["input"] if args.get("input") is not None else program.example or {}
     ledger = LabLedger()
     set_recorder(ledger)  # lab.world's calls go to the lab's ledger from now on

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import string
 from collections import defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -310,7 +311,11 @@ def draw_own_nodes(graph: Pregel) -> DrawableGraph:
     edges, last_step_sources = find_edges(graph)
     drawn = DrawableGraph()
     for name in graph.nodes:
-        metadata = {**(graph.nodes[name].metadata or {}), **_interrupt_metadata(graph, name)}
+        metadata = {
+            **(graph.nodes[name].metadata or {}),
+            **_interrupt_metadata(graph, name),
+            **_tools_metadata(graph, name),
+        }
         drawn.nodes[name] = DrawNode(name, name, metadata or None, _runs(graph, name))
     for src, dest, conditional, label in sorted(edges, key=_sortable):
         drawn.add_edge(src, dest, data=label if label != dest else None, conditional=conditional)
@@ -328,6 +333,13 @@ def _interrupt_metadata(graph: Pregel, name: str) -> dict[str, str]:
     before, after = name in graph.interrupt_before, name in graph.interrupt_after
     where = ",".join(w for w, hit in (("before", before), ("after", after)) if hit)
     return {"__interrupt": where} if where else {}
+
+
+def _tools_metadata(graph: Pregel, name: str) -> dict[str, list[str]]:
+    """A ``ToolNode`` (``lab.prebuilt``) shows its tools' names, as LangGraph draws it (duck-typed)."""
+    action = getattr(getattr(graph, "builder", None), "nodes", {}).get(name)
+    tools_by_name = getattr(action, "tools_by_name", None)
+    return {"__tools": list(tools_by_name)} if isinstance(tools_by_name, Mapping) and tools_by_name else {}
 
 
 # -- the same edges, grouped for a page's own diagram -----------------------------------------------------

@@ -6,6 +6,9 @@ leaves out, instead of failing later with a bare ``AttributeError`` or ``KeyErro
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 UNSUPPORTED = "lab does not support {}; see docs/LANGGRAPH.md (Where lab deliberately differs)"
 
 
@@ -14,3 +17,16 @@ class NotSupportedError(ValueError):
 
     def __init__(self, feature: str) -> None:
         super().__init__(UNSUPPORTED.format(feature))
+
+
+def refused_names(module: str, names: frozenset[str] | None = None) -> Callable[[str], Any]:
+    """A module ``__getattr__`` that refuses by name what LangGraph's (or LangChain's) ``module`` has
+    and lab leaves out (``names``; ``None``: every public name lab's module lacks):
+    ``from langgraph.prebuilt import InjectedState`` says so, not a bare ``ImportError``."""
+
+    def __getattr__(name: str) -> Any:
+        if name in names if names is not None else not name.startswith("__"):
+            raise NotSupportedError(f"{module}.{name}")
+        raise AttributeError(f"module {module!r} has no attribute {name!r}")
+
+    return __getattr__

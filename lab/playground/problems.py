@@ -25,6 +25,7 @@ Kind = Literal[
     "load",  # an exception while its top level runs (the imports, building the graph, compile)
     "missing_module",  # it imports a module the browser does not have
     "network_module",  # it imports a client of the network or of an LLM (requests, openai, ...)
+    "package_unavailable",  # it imports a package the site serves (pydantic), which could not be downloaded
     "not_in_lab",  # it imports a langgraph module the lab does not re-implement
     "no_graph",  # it compiles no graph
     "not_compiled",  # it builds a StateGraph but never compiles it
@@ -41,8 +42,14 @@ TEXTS: dict[Kind, str] = {
     "load": "The program raised while loading, at line {line}: {error}",
     "missing_module": (
         "The program imports {module}, which the browser does not have: a program here can use "
-        "Python's standard library, langgraph (answered by lab) and lab.world. Replace those calls "
+        "Python's standard library, pydantic, langgraph (answered by lab), LangChain's messages, @tool "
+        "and fake chat models (lab's twins) and lab.world. Replace those calls "
         "with plain functions."
+    ),
+    "package_unavailable": (
+        "The program imports {module}, which the lab downloads from this site the first time a program "
+        "imports it, and the download failed ({reason}). Connect to the network once: from then on it is "
+        "kept for offline use."
     ),
     "not_in_lab": "lab does not re-implement {module}; it has {mirrored}.",
     "network_module": (

@@ -149,14 +149,27 @@ def example_input(tree: ast.Module) -> Any:
 
 
 def loading_problem(error: Exception) -> Problem:
-    """What an exception while the program's top level ran means to the learner."""
-    if isinstance(error, NotInLabError):
-        return problem_at_error(error, "not_in_lab", module=error.name, mirrored=error.mirrored)
-    if isinstance(error, NeedsNetworkError):
-        return problem_at_error(error, "network_module", module=error.name)
+    """What an exception while the program's top level ran means to the learner. A refused import is
+    named even when a library wrapped it in an error of its own (its cause)."""
+    refusal = _refused_import(error)
+    if isinstance(refusal, NotInLabError):
+        return problem_at_error(error, "not_in_lab", module=refusal.name, mirrored=refusal.mirrored)
+    if isinstance(refusal, NeedsNetworkError):
+        return problem_at_error(error, "network_module", module=refusal.name)
     if isinstance(error, ModuleNotFoundError) and error.name:
         return problem_at_error(error, "missing_module", module=error.name.split(".")[0])
     return problem_at_error(error, "load")
+
+
+def _refused_import(error: BaseException | None) -> BaseException | None:
+    """The resolver's refusal among ``error`` and its causes, if any."""
+    seen = set()
+    while error is not None and id(error) not in seen:
+        if isinstance(error, NotInLabError | NeedsNetworkError):
+            return error
+        seen.add(id(error))
+        error = error.__cause__ or error.__context__
+    return None
 
 
 def find_graph(module: types.ModuleType) -> tuple[str, CompiledStateGraph]:

@@ -40,6 +40,8 @@ export const enPlay = {
   "play.badJson": "That is not JSON: {message}",
   "play.stop": "Stop",
   "play.stopped": "Stopping: a node that never returns keeps Python busy, and only killing its worker stops it. The lab kills the worker and starts another, as a crash does…",
+  "play.loadingPackage": "Loading {name} ({size} MB)…: the program imports it. It is downloaded once, then kept for offline use.",
+  "play.loadedPackage": "{name} loaded ({size} MB); kept for offline use.",
   "play.stoppedDone": "Stopped: the worker was killed and Python process #{n} took over. The thread keeps every checkpoint saved before; Resume runs the node again from its first line.",
   "play.loaded": "Loaded graph {graph}.",
   "play.checkpointerReplaced": "Your program compiled it with {checkpointer}; the lab compiled it again with its own IndexedDB saver, so a killed process resumes.",
@@ -53,9 +55,11 @@ export const enPlay = {
   "py.play.syntax": "{error}",
   "py.play.load": "The program raised while loading, at line {line}: {error}",
   "py.play.missing_module":
-    "The program imports {module}, which the browser does not have: a program here can use Python's standard library, langgraph (answered by lab) and lab.world. Replace those calls with plain functions.",
+    "The program imports {module}, which the browser does not have: a program here can use Python's standard library, pydantic, langgraph (answered by lab), LangChain's messages, @tool and fake chat models (lab's twins) and lab.world. Replace those calls with plain functions.",
   "py.play.network_module":
     "The program imports {module}, which needs the network: a program here runs in the browser with no network and no LLM. Replace those calls with plain functions.",
+  "py.play.package_unavailable":
+    "The program imports {module}, which the lab downloads from this site the first time a program imports it, and the download failed ({reason}). Connect to the network once: from then on it is kept for offline use.",
   "py.play.not_in_lab": "lab does not re-implement {module}; it has {mirrored}.",
   "py.play.no_graph": "The program compiles no graph: build a StateGraph and call its compile() (name it graph).",
   "py.play.not_compiled": "{name} is a StateGraph that is never compiled: add graph = {name}.compile().",

@@ -38,6 +38,8 @@ export const zhPlay = {
   "play.badJson": "这不是 JSON：{message}",
   "play.stop": "停止",
   "play.stopped": "正在停止：一个永不返回的节点让 Python 一直忙碌，只有结束它的 worker 才能停下。实验室结束这个 worker 并启动另一个，如同崩溃……",
+  "play.loadingPackage": "正在加载 {name}（{size} MB）…：程序导入了它。只下载一次，之后离线也可使用。",
+  "play.loadedPackage": "{name} 已加载（{size} MB），已保存供离线使用。",
   "play.stoppedDone": "已停止：worker 被结束，Python 进程 #{n} 接手。线程保留了之前保存的每个检查点；“恢复”会从节点第一行重新运行它。",
   "play.loaded": "已加载图 {graph}。",
   "play.checkpointerReplaced": "你的程序用 {checkpointer} 编译了它；实验室用自己的 IndexedDB 存储器重新编译，因此被结束的进程可以继续。",
@@ -51,9 +53,11 @@ export const zhPlay = {
   "py.play.syntax": "{error}",
   "py.play.load": "程序在加载时于第 {line} 行抛出异常：{error}",
   "py.play.missing_module":
-    "程序导入了 {module}，而浏览器里没有它：这里的程序可以使用 Python 标准库、langgraph（由 lab 提供）和 lab.world。请把这些调用换成普通函数。",
+    "程序导入了 {module}，而浏览器里没有它：这里的程序可以使用 Python 标准库、pydantic、langgraph（由 lab 提供）、LangChain 的消息、@tool 与假聊天模型（lab 的替身）和 lab.world。请把这些调用换成普通函数。",
   "py.play.network_module":
     "程序导入了 {module}，它需要网络：这里的程序在浏览器中运行，没有网络，也没有 LLM。请把这些调用换成普通函数。",
+  "py.play.package_unavailable":
+    "程序导入了 {module}：程序第一次导入它时，实验室会从本站下载它，但这次下载失败了（{reason}）。请联网一次：之后它会被保存，离线也能使用。",
   "py.play.not_in_lab": "lab 没有重新实现 {module}；它提供的是 {mirrored}。",
   "py.play.no_graph": "程序没有编译任何图：构建一个 StateGraph 并调用它的 compile()（命名为 graph）。",
   "py.play.not_compiled": "{name} 是一个从未编译的 StateGraph：加上 graph = {name}.compile()。",

@@ -157,9 +157,16 @@ export function mountInstruments({ onProblem, show }) {
 
   function onEvent(event) {
     if (event.type === "process") onProcessEvent(event);
+    else if (event.type === "package") onPackageEvent(event);
     else if (event.type !== "world" && event.type !== "boot" && loaded && !crashing()) {
       store.changed().catch(() => {});
     }
+  }
+
+  /** A package the program imports is loading (pydantic, worker.mjs): say so, with its size. */
+  function onPackageEvent({ name, bytes, state }) {
+    const size = (bytes / 1e6).toFixed(1);
+    show($("#play-run-status"), state === "loading" ? "play.loadingPackage" : "play.loadedPackage", { name, size });
   }
 
   function onProcessEvent(event) {

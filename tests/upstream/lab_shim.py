@@ -43,6 +43,9 @@ LAB_MODULES: dict[str, str] = {
     "langgraph.checkpoint": "lab.checkpoint",
     "langgraph.checkpoint.base": "lab.checkpoint.base",
     "langgraph.checkpoint.memory": "lab.checkpoint.memory",
+    "langgraph.prebuilt": "lab.prebuilt",
+    "langgraph.prebuilt.tool_node": "lab.prebuilt",
+    "langgraph.prebuilt.chat_agent_executor": "lab.prebuilt",
 }
 """LangGraph's public module -> the ``lab`` module holding the same names (docs/LANGGRAPH.md, its table)."""
 
@@ -120,8 +123,11 @@ class ShimModule(types.ModuleType):
         if attr.startswith("__") and attr.endswith("__"):
             raise AttributeError(attr)
         lab_module = self.__lab_module__
-        if lab_module is not None and hasattr(lab_module, attr):
-            return getattr(lab_module, attr)
+        if lab_module is not None:
+            try:
+                return getattr(lab_module, attr)
+            except (AttributeError, ValueError):  # a name lab refuses by name is absent here too
+                pass
         stand_in = absent(f"{self.__name__}.{attr}")
         setattr(self, attr, stand_in)
         return stand_in

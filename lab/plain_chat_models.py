@@ -1,0 +1,128 @@
+"""Fake chat models in pure Python, as ``langchain_core.language_models.fake_chat_models`` has them.
+
+A LangGraph program calls an LLM through a chat model: ``model.invoke(messages)`` answers with an
+``AIMessage``, which may ask for tools (``tool_calls``). LangChain's own tests, and a learner who
+wants a program to run without a network, stand in for the LLM with a *fake* chat model that gives
+fixed replies, in order. ``lab.chat_models`` gives LangChain's where ``langchain_core`` is installed
+and these twins where it is not (the browser), so the LLM is replaced in one line either way::
+
+    model = GenericFakeChatModel(messages=iter([AIMessage("", tool_calls=[...]), "Done."]))
+
+- ``GenericFakeChatModel(messages=iterator)``: the next item of the iterator, a string made an
+  ``AIMessage``;
+- ``FakeListChatModel(responses=[text, ...])``: the next text as an ``AIMessage``, cycling;
+- ``FakeMessagesListChatModel(responses=[message, ...])``: the next message itself, cycling.
+
+As LangChain's, each gives a reply without an ``id`` one (``lc_run--<uuid>-0``, written into the
+message), and none has ``bind_tools``: a program subclasses the model with a ``bind_tools`` that
+returns it, as LangGraph's own tests do. Left out (refused by name): streaming and ``batch``.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from typing import Any, ClassVar
+
+from lab.graph.unsupported import NotSupportedError
+from lab.messages import AIMessage, BaseMessage
+
+__all__ = ["BaseChatModel", "FakeListChatModel", "FakeMessagesListChatModel", "GenericFakeChatModel"]
+
+
+class BaseChatModel:
+    """A chat model: ``invoke(messages)`` -> an ``AIMessage``. Fields are keyword arguments."""
+
+    required_fields: ClassVar[tuple[str, ...]] = ()
+
+    def __init__(self, **fields: Any) -> None:
+        if missing := [name for name in self.required_fields if name not in fields]:
+            raise TypeError(f"{type(self).__name__} needs {', '.join(f'{name}=' for name in missing)}")
+        for name, value in fields.items():
+            setattr(self, name, value)
+
+    def invoke(self, input: Any, config: Any = None, **kwargs: Any) -> Any:
+        """The next reply, given a string or a list of messages (the prompt itself is not read)."""
+        _check_input(input)
+        reply = self._next_reply()
+        if reply.id is None:
+            reply.id = f"lc_run--{uuid.uuid4()}-0"
+        return reply
+
+    async def ainvoke(self, input: Any, config: Any = None, **kwargs: Any) -> Any:
+        return self.invoke(input, config, **kwargs)
+
+    def _next_reply(self) -> Any:
+        raise NotImplementedError
+
+    def bind_tools(self, tools: Any, **kwargs: Any) -> Any:
+        raise NotImplementedError(
+            f"{type(self).__name__} has no bind_tools (as in LangChain): subclass it with "
+            "def bind_tools(self, tools, **kwargs): return self"
+        )
+
+    def stream(self, input: Any, config: Any = None, **kwargs: Any) -> Any:
+        raise NotSupportedError("streaming a fake chat model in the browser (use invoke)")
+
+    def batch(self, inputs: Any, config: Any = None, **kwargs: Any) -> Any:
+        raise NotSupportedError("batch() on a fake chat model in the browser (call invoke for each)")
+
+
+def _check_input(input: Any) -> None:
+    if isinstance(input, str):
+        return
+    if isinstance(input, list | tuple) and all(
+        isinstance(item, BaseMessage | str | dict | tuple | list) for item in input
+    ):
+        return
+    raise ValueError(
+        f"Invalid input type {type(input)}. Must be a PromptValue, str, or list of BaseMessages."
+    )
+
+
+class _Cycling(BaseChatModel):
+    """Replies from ``responses``, in order, starting over after the last (``i``: the next one)."""
+
+    required_fields = ("responses",)
+    responses: list[Any]
+    i: int = 0
+    sleep: float | None = None
+
+    def _next_response(self) -> Any:
+        response = self.responses[self.i]
+        self.i = self.i + 1 if self.i < len(self.responses) - 1 else 0
+        return response
+
+
+class FakeMessagesListChatModel(_Cycling):
+    """Each reply is the next message of ``responses`` itself."""
+
+    def _next_reply(self) -> Any:
+        return self._next_response()
+
+
+class FakeListChatModel(_Cycling):
+    """Each reply is an ``AIMessage`` of the next text of ``responses``."""
+
+    def _next_reply(self) -> Any:
+        return AIMessage(content=self._next_response())
+
+
+class GenericFakeChatModel(BaseChatModel):
+    """Each reply is the next item of ``messages`` (an iterator: ``iter([...])``); a string is made
+    an ``AIMessage``."""
+
+    required_fields = ("messages",)
+    messages: Iterator[Any]
+
+    def __init__(self, **fields: Any) -> None:
+        super().__init__(**fields)
+        if not isinstance(self.messages, Iterator):  # LangChain's Pydantic field refuses a list too
+            raise ValueError(
+                "GenericFakeChatModel: messages must be an iterator, as in messages=iter([...]); "
+                f"got {type(self.messages).__name__}"
+            )
+
+    def _next_reply(self) -> Any:
+        message = next(self.messages)
+        return AIMessage(content=message) if isinstance(message, str) else message
