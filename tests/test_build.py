@@ -433,6 +433,7 @@ def test_a_pinned_wheel_with_other_bytes_is_refused(tmp_path, monkeypatch):
     def fake_pip(command: list[str], **_kwargs) -> None:
         (Path(command[command.index("--dest") + 1]) / name).write_bytes(b"not the wheel")
 
+    monkeypatch.setattr(site_build.cache, "CACHE", tmp_path)
     monkeypatch.setattr(site_build.pinned, "CACHE", tmp_path)
     monkeypatch.setattr(site_build.pinned, "run", fake_pip)
     with pytest.raises(BuildError, match=rf"{re.escape(name)} has sha256 [0-9a-f]{{64}}, not the pinned"):
