@@ -104,6 +104,8 @@
 /**
  * @typedef {object} LabView what the `view` command answers
  * @property {number} seq                the controller's event count when read: drop an older answer
+ * @property {{program: string | null, thread: string | null}} owner  what the view belongs to: the
+ *                                      program as the page named it (play_load), the open thread
  * @property {object | null} session     {thread_id, case_id, variant, durability, storage}
  * @property {object | null} run         the live run: {run, kind, durability, paused[, step, next]}
  * @property {object | null} armed       the armed crash {seam, node}

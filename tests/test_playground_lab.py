@@ -160,3 +160,17 @@ async def test_a_crash_right_after_a_learner_nodes_charge_charges_again_on_resum
         ("side_effect_done", "pay")
     ]
     assert [run["status"] for run in (await lab.do("executions"))["runs"]] == ["crashed", "done"]
+
+
+async def test_a_view_says_the_program_and_thread_it_belongs_to():
+    """Each program the page loads is a new controller whose ``seq`` starts again at 0; its views carry
+    the page's name for the program and the open thread (``owner``), so the page never draws one
+    program's view under another's (static/store.mjs)."""
+    lab = play(PAYING_FAN_OUT)
+    lab.controller.state.program = "program-2"  # as lab.browser.lab_rpc.use_profile names it
+    assert (await lab.do("view"))["owner"] == {"program": "program-2", "thread": None}
+    with use_recorder(lab.ledger):
+        await lab.do("start", case_id="default")
+    view = await lab.do("view")
+    thread = view["session"]["thread_id"]
+    assert thread and view["owner"] == {"program": "program-2", "thread": thread}

@@ -12,8 +12,10 @@ step, run, resume, answer, arm_crash, frames, fork, view, ...) drive the program
 =============  ===========================  ============================================================
 command        args                         result
 =============  ===========================  ============================================================
-play_load      ``{source, input?}``         ``{problem}`` at its line, or ``{graph, checkpointer,
-                                            skipped, input, example, input_schema}``
+play_load      ``{source, input?,           ``{problem}`` at its line, or ``{graph, checkpointer,
+               program?}``                  skipped, input, example, input_schema}``; every
+                                            view of its controller then carries ``program`` (the
+                                            page's name for this load) in its ``owner``
 play_problem   ``{}``                       ``{problem}``: where the last failing run raised, or null
 play_check     ``{challenge, source}``      ``{passed, say, problem}``: the challenge's goal checked by
                                             crashing and resuming ``source`` in a controller of its
@@ -64,6 +66,8 @@ async def play_load(args: dict[str, Any]) -> dict[str, Any]:
     source = args.get("source")
     if not isinstance(source, str):
         raise ValueError("'source' must be the program's text")
+    if not isinstance(args.get("program"), str | None):
+        raise ValueError("'program' must be the page's name for the program (a string)")
     try:
         program = load_program(source)
     except ProgramError as error:
@@ -74,7 +78,7 @@ async def play_load(args: dict[str, Any]) -> dict[str, Any]:
     _play.problem = None
     profile = playground_profile(program, ledger, given, _remember)
     try:
-        controller = await lab_rpc.use_profile(profile, PLAY_DATABASE)
+        controller = await lab_rpc.use_profile(profile, PLAY_DATABASE, args.get("program"))
     except SyncSubgraphCallRefused as refused:  # over the browser's saver (lab.graph.subgraphs)
         return {"problem": refused_at_node(program.graph, refused).as_dict()}
     graph = program.graph

@@ -15,7 +15,11 @@
  *
  * Run loads the program when it changed (a new controller: its graph, its seams), then starts a new
  * thread and runs it; the same program again only starts a new thread, so a crash armed meanwhile
- * stays armed.
+ * stays armed. Each load is named (`program-1`, `program-2`, ...: `play_load`'s `program`, sent again
+ * to a process that takes over after a crash); every view says the program and thread it belongs to,
+ * and the store draws only the views of the program loaded last (store.mjs `show`): a new
+ * controller's `seq` starts again at 0, so without the name the page would keep drawing the previous
+ * program's thread.
  *
  * Stop: a node that never returns keeps the worker's Python busy, and nothing but killing the worker
  * stops it; Stop does (LabSession.kill, as a crash at a random moment), and says why.
@@ -35,6 +39,7 @@ export const PLAY_LEDGER = "checkpoint-lab-play-ledger";
 const RUN_COMMANDS = ["step", "run", "resume"];
 
 const $ = (selector) => document.querySelector(selector);
+const instruments = $("#play-instruments");
 
 /**
  * Mount the instruments and boot the lab's worker.
@@ -42,8 +47,10 @@ const $ = (selector) => document.querySelector(selector);
  *          say: object} | null) => void, show: (element: HTMLElement, key: string, params?: object) => void}} page
  */
 export function mountInstruments({ onProblem, show }) {
-  /** @type {{source: string, input: unknown} | null} the program the worker runs (told to every new process) */
+  /** @type {{source: string, input: unknown, program: string} | null} the program the worker runs
+   * (told to every new process) */
   let loaded = null;
+  let loads = 0; // programs loaded so far: the next one's name
   let processNumber = 1;
   let stopping = false;
   const model = createModel({});
@@ -78,6 +85,7 @@ export function mountInstruments({ onProblem, show }) {
   const store = createStore(() => session.command("view"), () => processNumber);
   store.subscribe((view) => {
     takeView(model, view, processNumber);
+    Object.assign(instruments.dataset, { program: view.owner.program, thread: view.owner.thread ?? "" });
     render();
   });
 
@@ -189,14 +197,17 @@ export function mountInstruments({ onProblem, show }) {
     onProblem(null);
     showError(null);
     if (!sameProgram(source, input)) {
-      const answer = await client.load(source, input);
+      loads += 1;
+      const program = `program-${loads}`;
+      store.show(program); // from now on, only this program's views are drawn
+      const answer = await client.load(source, input, program);
       if (answer.problem) {
         loaded = null;
         onProblem(answer.problem);
         render();
         return answer;
       }
-      loaded = { source, input: answer.input };
+      loaded = { source, input: answer.input, program };
       showLoaded(answer);
       $("#play-panels").hidden = false;
     }

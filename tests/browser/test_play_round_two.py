@@ -1,0 +1,119 @@
+"""The playground as a learner uses it over an afternoon, in one tab: several programs one after the
+other, each pasted with the keyboard and run, and what the page then shows is that program's own
+thread (issue 37). Each load is a new lab controller whose event counter starts again at 0, so a page
+that ordered views by that counter alone kept drawing the previous program's thread; the views now
+say which program and thread they belong to (lab/controller/view.py ``owner``, static/store.mjs)."""
+
+import re
+
+from playwright.sync_api import Page, expect
+
+from tests.browser.lab_page import wait_until
+from tests.browser.test_play import (
+    controller,
+    idle,
+    open_instruments,
+    phase,
+    replaced,
+    run_program,
+    worker,
+)
+
+CHAIN = """\
+import operator
+from typing import Annotated, TypedDict
+
+from langgraph.graph import START, StateGraph
+
+
+class State(TypedDict):
+    log: Annotated[list, operator.add]
+
+
+def node(name: str):
+    return lambda state: {{"log": [name]}}
+
+
+builder = StateGraph(State)
+previous = START
+for name in {names!r}:
+    builder.add_node(name, node(name))
+    builder.add_edge(previous, name)
+    previous = name
+graph = builder.compile()
+"""
+
+PROGRAMS = {
+    # the first program makes many events (six nodes, run twice), the next ones few: a page ordering
+    # views by the event counter alone would keep drawing this one
+    "first": ("alpha", "bravo", "charlie", "delta", "echo", "foxtrot"),
+    "second": ("golf", "hotel"),
+    "third": ("india",),
+}
+
+
+def program(names: tuple[str, ...]) -> str:
+    return CHAIN.format(names=list(names))
+
+
+def shown_nodes(page: Page) -> list[str]:
+    """The node names the graph panel draws (its boxes' labels, not START/END)."""
+    return page.locator("#graph g[data-node]").evaluate_all(
+        "groups => groups.map(g => g.dataset.node).filter(id => !id.startsWith('__'))"
+    )
+
+
+def shown_thread(page: Page) -> str:
+    """The thread the checkpoints table says it lists (its caption)."""
+    caption = page.locator("#checkpoints caption").inner_text()
+    return re.search(r"of thread (\S+?),", caption).group(1)
+
+
+def live_thread(page: Page) -> str:
+    """The thread the worker's controller has open now, asked directly (not through the page's store)."""
+    return controller(page, "view")["owner"]["thread"]
+
+
+def assert_picture_is(page: Page, names: tuple[str, ...]) -> None:
+    """The graph panel draws ``names`` and the checkpoints table the worker's open thread, done."""
+    wait_until(page, lambda: shown_nodes(page) == list(names), f"the graph of {names} to be drawn")
+    thread = live_thread(page)
+    wait_until(page, lambda: shown_thread(page) == thread, f"thread {thread} to be shown")
+    logs = controller(page, "state")["values"]["log"]
+    assert logs == list(names)
+    # input, the loop's first step, one checkpoint per node
+    expect(page.locator("#checkpoints tbody tr")).to_have_count(len(names) + 2)
+
+
+def test_three_programs_in_one_tab_each_show_their_own_thread(page: Page, site: str) -> None:
+    open_instruments(page, site)
+    threads = []
+
+    run_program(page, program(PROGRAMS["first"]))
+    run_program(page)  # Run again: a second thread of it, more events on the same controller
+    assert_picture_is(page, PROGRAMS["first"])
+    threads.append(shown_thread(page))
+
+    run_program(page, program(PROGRAMS["second"]))
+    assert_picture_is(page, PROGRAMS["second"])
+    threads.append(shown_thread(page))
+
+    # a crash and resume on the second program: the next process loads it again and restores its thread
+    page.select_option("#play-durability", "sync")
+    page.locator("#crash-seams input[data-seam='task_finish']").check()
+    page.select_option("#crash-node", "hotel")
+    page.locator("#crash button[data-action='arm']").click()
+    first_worker = worker(page)
+    run_program(page, until=("crashed", "resumable"))
+    replaced(page, first_worker, "the next worker to take over")
+    resume = page.locator("#play-run-controls button[data-action='resume']")
+    wait_until(page, lambda: resume.is_enabled(), "Resume to be offered")
+    resume.click()
+    wait_until(page, lambda: phase(page) == "done" and idle(page), "the resume")
+    assert_picture_is(page, PROGRAMS["second"])
+    threads.append(shown_thread(page))
+
+    run_program(page, program(PROGRAMS["third"]))
+    assert_picture_is(page, PROGRAMS["third"])
+    threads.append(shown_thread(page))
+    assert len(set(threads)) == 4  # each Run a thread of its own, each drawn in its turn
