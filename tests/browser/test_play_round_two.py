@@ -2,17 +2,21 @@
 other, each pasted with the keyboard and run, and what the page then shows is that program's own
 thread (issue 37). Each load is a new lab controller whose event counter starts again at 0, so a page
 that ordered views by that counter alone kept drawing the previous program's thread; the views now
-say which program and thread they belong to (lab/controller/view.py ``owner``, static/store.mjs)."""
+say which program and thread they belong to (lab/controller/view.py ``owner``, static/store.mjs).
+The challenge picker lists the challenges as the page opens."""
 
 import re
 
+import pytest
 from playwright.sync_api import Page, expect
 
+from gallery.challenges import challenge_listing
 from tests.browser.lab_page import wait_until
 from tests.browser.test_play import (
     controller,
     idle,
     open_instruments,
+    open_play,
     phase,
     replaced,
     run_program,
@@ -117,3 +121,19 @@ def test_three_programs_in_one_tab_each_show_their_own_thread(page: Page, site: 
     assert_picture_is(page, PROGRAMS["third"])
     threads.append(shown_thread(page))
     assert len(set(threads)) == 4  # each Run a thread of its own, each drawn in its turn
+
+
+@pytest.mark.no_python
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_challenge_picker_lists_every_challenge_on_opening(page: Page, site: str, lang: str) -> None:
+    open_play(page, f"{site}/play?lang={lang}")
+    listing = challenge_listing()
+    options = page.locator("#play-challenge option")
+    expect(options).to_have_count(len(listing) + 1)  # "Take a challenge…" and each one
+    titles = options.all_inner_texts()[1:]
+    assert titles == [challenge["title"][lang] for challenge in listing]
+    page.locator("#play-challenge").focus()  # a keyboard user picks the second one
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")
+    expect(page.locator("#play-challenge-title")).to_have_text(listing[1]["title"][lang])
+    expect(page.locator(".cm-content")).to_contain_text(listing[1]["start"].splitlines()[0])
