@@ -47,8 +47,8 @@ const instruments = $("#play-instruments");
  *          say: object} | null) => void, show: (element: HTMLElement, key: string, params?: object) => void}} page
  */
 export function mountInstruments({ onProblem, show }) {
-  /** @type {{source: string, input: unknown, program: string} | null} the program the worker runs
-   * (told to every new process) */
+  /** @type {{source: string, input: unknown, program: string, own: boolean} | null} the program the
+   * worker runs (told to every new process), and whether with its own input */
   let loaded = null;
   let loads = 0; // programs loaded so far: the next one's name
   let processNumber = 1;
@@ -207,7 +207,7 @@ export function mountInstruments({ onProblem, show }) {
         render();
         return answer;
       }
-      loaded = { source, input: answer.input, program };
+      loaded = { source, input: answer.input, program, own: input === null };
       showLoaded(answer);
       $("#play-panels").hidden = false;
     }
@@ -218,9 +218,13 @@ export function mountInstruments({ onProblem, show }) {
     return { problem: null };
   }
 
-  /** The program loaded already, with this input: Run starts a new thread of it (an armed crash stays). */
+  /**
+   * The program loaded already, with this input (null: its own, as it was loaded with): Run starts a
+   * new thread of it (an armed crash stays).
+   */
   function sameProgram(source, input) {
-    return loaded?.source === source && (input === null || JSON.stringify(input) === JSON.stringify(loaded.input));
+    if (loaded?.source !== source) return false;
+    return input === null ? loaded.own : !loaded.own && JSON.stringify(input) === JSON.stringify(loaded.input);
   }
 
   function showLoaded(answer) {
@@ -231,7 +235,11 @@ export function mountInstruments({ onProblem, show }) {
     if (answer.skipped) notes.push(t("play.skipped", { first: answer.skipped[0], last: answer.skipped[1] }));
     $("#play-load-notes").textContent = notes.join(" ");
     $("#play-load-notes").hidden = false;
-    if (!$("#play-input").value.trim()) $("#play-input").value = JSON.stringify(answer.input);
+    const box = $("#play-input"); // the input the thread started with, unless the learner gave one
+    if (!box.value.trim() || box.value === box.dataset.filled) {
+      box.value = JSON.stringify(answer.input);
+      box.dataset.filled = box.value;
+    }
     $("#play-schema-text").textContent = JSON.stringify(answer.input_schema, null, 2);
     $("#play-schema").hidden = !answer.input_schema;
   }

@@ -56,11 +56,37 @@ function fillGallery() {
   $("#play-gallery-about").textContent = program ? (program.about[lang()] ?? program.about.en) : "";
 }
 
+/**
+ * The Input (JSON) box belongs to the program it was written for: a new program (a gallery pick, a
+ * challenge, a paste over the whole editor) empties it, and empty means the program's own input.
+ * What the page put there itself (the input a loaded program started with, `data-filled`) counts as
+ * empty too: it was the last program's own input, not the learner's choice.
+ */
+const inputBox = $("#play-input");
+
+function forgetInput() {
+  inputBox.value = "";
+  delete inputBox.dataset.filled;
+}
+
+/** The input the learner gave (null: none, the program's own); throws a SyntaxError on bad JSON. */
+function givenInput() {
+  const text = inputBox.value.trim();
+  if (!text || inputBox.value === inputBox.dataset.filled) return null;
+  return JSON.parse(text);
+}
+
+/** A paste over the whole program (or into an empty editor) brings a new program. */
+function onPaste() {
+  const { state } = editor.view;
+  if (state.selection.main.from === 0 && state.selection.main.to === state.doc.length) forgetInput();
+}
+
 function openFromGallery() {
   const program = gallery.find((entry) => entry.id === picker.value);
   if (!program) return;
   editor.setDoc(program.source);
-  $("#play-input").value = ""; // a new program: its own invoke's input, unless the learner gives one
+  forgetInput();
   $("#play-origin").hidden = true;
   history.replaceState(null, "", location.pathname + location.search); // the link no longer names it
   challenges.close();
@@ -135,7 +161,7 @@ const challenges = mountChallenges({
   showProblem,
   onOpen() {
     picker.value = "";
-    $("#play-input").value = ""; // the challenge's own invoke's input
+    forgetInput();
     $("#play-origin").hidden = true;
     fillGallery();
   },
@@ -143,10 +169,9 @@ const challenges = mountChallenges({
 
 async function run() {
   instruments.dataset.runs = String(Number(instruments.dataset.runs) + 1);
-  const text = $("#play-input").value.trim();
   let input = null;
   try {
-    input = text ? JSON.parse(text) : null;
+    input = givenInput();
   } catch (error) {
     show($("#play-run-status"), "play.badJson", { message: error.message });
     return undefined;
@@ -169,6 +194,9 @@ async function run() {
 
 $("#play-run").addEventListener("click", run);
 $("#play-share").addEventListener("click", share);
+// a paste in the editor's shadow root reaches its host; caught on the way down, before the editor
+// replaces the selection
+editorHost.addEventListener("paste", onPaste, { capture: true });
 picker.addEventListener("change", openFromGallery);
 $("#lang-select").value = lang();
 $("#lang-select").addEventListener("change", (event) => setLang(event.target.value));

@@ -3,8 +3,10 @@ other, each pasted with the keyboard and run, and what the page then shows is th
 thread (issue 37). Each load is a new lab controller whose event counter starts again at 0, so a page
 that ordered views by that counter alone kept drawing the previous program's thread; the views now
 say which program and thread they belong to (lab/controller/view.py ``owner``, static/store.mjs).
-The challenge picker lists the challenges as the page opens."""
+The challenge picker lists the challenges as the page opens. The Input (JSON) box belongs to the
+program it was written for: a new program empties it, and empty is the program's own input."""
 
+import json
 import re
 
 import pytest
@@ -20,6 +22,7 @@ from tests.browser.test_play import (
     phase,
     replaced,
     run_program,
+    type_program,
     worker,
 )
 
@@ -78,6 +81,21 @@ def live_thread(page: Page) -> str:
     return controller(page, "view")["owner"]["thread"]
 
 
+def run_new_thread(page: Page, source: str | None = None) -> None:
+    """Press Run (with ``source`` typed in first, if given) and wait for its new thread to reach END."""
+    before = page.evaluate("() => window.labView.session?.thread_id ?? null")
+    run_program(page, source)
+    wait_until(
+        page,
+        lambda: (
+            page.evaluate("() => window.labView.session?.thread_id ?? null") != before
+            and phase(page) == "done"
+            and idle(page)
+        ),
+        "the new thread to reach END",
+    )
+
+
 def assert_picture_is(page: Page, names: tuple[str, ...]) -> None:
     """The graph panel draws ``names`` and the checkpoints table the worker's open thread, done."""
     wait_until(page, lambda: shown_nodes(page) == list(names), f"the graph of {names} to be drawn")
@@ -93,12 +111,12 @@ def test_three_programs_in_one_tab_each_show_their_own_thread(page: Page, site: 
     open_instruments(page, site)
     threads = []
 
-    run_program(page, program(PROGRAMS["first"]))
-    run_program(page)  # Run again: a second thread of it, more events on the same controller
+    run_new_thread(page, program(PROGRAMS["first"]))
+    run_new_thread(page)  # Run again: a second thread of it, more events on the same controller
     assert_picture_is(page, PROGRAMS["first"])
     threads.append(shown_thread(page))
 
-    run_program(page, program(PROGRAMS["second"]))
+    run_new_thread(page, program(PROGRAMS["second"]))
     assert_picture_is(page, PROGRAMS["second"])
     threads.append(shown_thread(page))
 
@@ -117,7 +135,7 @@ def test_three_programs_in_one_tab_each_show_their_own_thread(page: Page, site: 
     assert_picture_is(page, PROGRAMS["second"])
     threads.append(shown_thread(page))
 
-    run_program(page, program(PROGRAMS["third"]))
+    run_new_thread(page, program(PROGRAMS["third"]))
     assert_picture_is(page, PROGRAMS["third"])
     threads.append(shown_thread(page))
     assert len(set(threads)) == 4  # each Run a thread of its own, each drawn in its turn
@@ -137,3 +155,76 @@ def test_the_challenge_picker_lists_every_challenge_on_opening(page: Page, site:
     page.keyboard.press("ArrowDown")
     expect(page.locator("#play-challenge-title")).to_have_text(listing[1]["title"][lang])
     expect(page.locator(".cm-content")).to_contain_text(listing[1]["start"].splitlines()[0])
+
+
+DOUBLING = """\
+from typing import TypedDict
+
+from langgraph.graph import START, StateGraph
+
+
+class State(TypedDict):
+    n: int
+
+
+def double(state: State) -> dict:
+    return {"n": state["n"] * 2}
+
+
+builder = StateGraph(State)
+builder.add_node("double", double)
+builder.add_edge(START, "double")
+graph = builder.compile()
+
+print(graph.invoke({"n": 3}))
+"""
+
+SHOUTING = DOUBLING.replace("n: int", "word: str").replace(
+    '"n": state["n"] * 2', '"word": state["word"].upper()'
+)
+SHOUTING = SHOUTING.replace("double", "shout").replace('{"n": 3}', '{"word": "hi"}')
+
+
+def paste_program(page: Page, text: str) -> None:
+    """Put ``text`` on the clipboard, select the whole editor and paste it, with the keyboard."""
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.evaluate("text => navigator.clipboard.writeText(text)", text)
+    page.locator(".cm-content").click()
+    page.keyboard.press("Control+a")
+    page.keyboard.press("Control+v")
+    expect(page.locator(".cm-content")).to_contain_text(text.splitlines()[-1])
+
+
+def thread_values(page: Page) -> dict:
+    return controller(page, "state")["values"]
+
+
+def test_the_input_box_belongs_to_the_program(page: Page, site: str) -> None:
+    open_instruments(page, site)
+    box = page.locator("#play-input")
+    run_new_thread(page)  # the gallery's five-minute chat: the box shows the input it started with
+    assert json.loads(box.input_value()) == {"messages": [["user", "你好"]]}
+
+    paste_program(page, DOUBLING)  # a new program, pasted: the last one's input is gone at once
+    expect(box).to_have_value("")
+    run_new_thread(page)
+    assert thread_values(page) == {"n": 6}  # its own invoke's input, {"n": 3}
+    assert json.loads(box.input_value()) == {"n": 3}
+
+    # typed in (no paste event): the box still shows the doubling's own input, which is not the
+    # learner's choice: Run gives the new program its own
+    type_program(page, SHOUTING)
+    run_new_thread(page)
+    assert thread_values(page) == {"word": "HI"}
+    assert json.loads(box.input_value()) == {"word": "hi"}
+
+    box.fill('{"word": "yo"}')  # the learner's own input
+    run_new_thread(page)
+    assert thread_values(page) == {"word": "YO"}
+    box.fill("")  # emptied: the program's own input again, as the placeholder says
+    run_new_thread(page)
+    assert thread_values(page) == {"word": "HI"}
+    expect(box).to_have_attribute("placeholder", "Empty: the input of the program's own invoke(...)")
+
+    page.select_option("#play-gallery", "five_minutes")  # a gallery pick: a new program too
+    expect(box).to_have_value("")
