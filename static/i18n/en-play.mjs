@@ -23,6 +23,8 @@ export const enPlay = {
   "play.keys": "Tab indents. To leave the editor with the keyboard, press Esc, then Tab.",
   "play.instruments": "Instruments",
   "play.notRun": "Nothing has run yet: press Run.",
+  "play.restored": "The program you were editing in this tab is back: the tab keeps it until it closes.",
+  "play.toGallery": "Back to the gallery",
   "play.fromLink": "This program came from a link. Read it first: nothing runs until you press Run.",
   "play.shareCopied": "The link is copied: it carries the whole program.",
   "play.shareReady": "Copy the link below: it carries the whole program.",

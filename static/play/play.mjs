@@ -9,6 +9,9 @@
  *   resuming the learner's code; `?challenge=<id>` opens one.
  * - Share by link (./share.mjs): the program travels in the URL fragment; a shared program is shown,
  *   and nothing runs until Run is pressed.
+ * - The editor's program is kept in the tab (sessionStorage) as it changes, so a reload brings it
+ *   back (a shared link's or a challenge's program once the learner changed it), said beside the
+ *   editor with a button back to the gallery.
  * - Run loads the program in the lab's worker and runs it on a new thread, with the lab's instruments
  *   (./instruments.mjs, through ./play-client.mjs); a problem is marked at its line in the editor.
  * - Every string comes from the catalogues (../i18n/*-play.mjs), in English or 简体中文 (`?lang=zh`).
@@ -82,14 +85,60 @@ function onPaste() {
   if (state.selection.main.from === 0 && state.selection.main.to === state.doc.length) forgetInput();
 }
 
+const KEPT_KEY = "checkpoint-lab.play.program";
+/** @type {string | null} the program a shared link opened, while the editor still holds it */
+let sharedSource = null;
+
+/**
+ * Keep the editor's program in this tab, with the challenge it is the learner's work on (if any);
+ * once it is not the shared link's program, the link stops naming it.
+ */
+function keepProgram(doc) {
+  const challenge = new URLSearchParams(location.search).get("challenge");
+  try {
+    sessionStorage.setItem(KEPT_KEY, JSON.stringify({ source: doc, challenge }));
+  } catch {
+    // storage refused (a framed page, a full quota): a reload opens the gallery
+  }
+  if (sharedSource !== null && doc !== sharedSource) {
+    sharedSource = null;
+    history.replaceState(null, "", location.pathname + location.search);
+  }
+}
+
+/** @returns {{source: string, challenge: string | null} | null} the program kept in this tab */
+function keptProgram() {
+  try {
+    return JSON.parse(sessionStorage.getItem(KEPT_KEY) ?? "null");
+  } catch {
+    return null; // storage refused, or not ours
+  }
+}
+
+/** The program kept in this tab before a reload, back in the editor (false: none kept). */
+function restoreKept(kept) {
+  if (typeof kept?.source !== "string") return false;
+  editor.setDoc(kept.source);
+  const entry = gallery.find((program) => program.source === kept.source);
+  picker.value = entry?.id ?? "";
+  fillGallery();
+  if (!entry) {
+    show($("#play-origin"), "play.restored");
+    $("#play-origin").hidden = false;
+    $("#play-to-gallery-line").hidden = false;
+  }
+  return true;
+}
+
 function openFromGallery() {
   const program = gallery.find((entry) => entry.id === picker.value);
   if (!program) return;
+  challenges.close(); // (first: the program is kept as no challenge's)
   editor.setDoc(program.source);
   forgetInput();
   $("#play-origin").hidden = true;
+  $("#play-to-gallery-line").hidden = true;
   history.replaceState(null, "", location.pathname + location.search); // the link no longer names it
-  challenges.close();
   fillGallery();
 }
 
@@ -119,6 +168,7 @@ async function openSharedProgram() {
   try {
     const program = await programFromFragment(location.hash);
     if (program === null) return false;
+    sharedSource = program;
     editor.setDoc(program);
     show(origin, "play.fromLink");
   } catch (error) {
@@ -151,7 +201,7 @@ const lab = mountInstruments({ onProblem: showProblem, show });
 const fromLink = new URLSearchParams(location.hash.replace(/^#/, "")).has(FRAGMENT_KEY);
 if (!fromLink) lab.boot();
 const { createEditor } = await import("./editor.mjs");
-editor = createEditor(editorHost, { label: t("play.editorLabel"), describedBy: "play-keys" });
+editor = createEditor(editorHost, { label: t("play.editorLabel"), describedBy: "play-keys", onChange: keepProgram });
 editorHost.dataset.state = "ready";
 
 const challenges = mountChallenges({
@@ -163,6 +213,7 @@ const challenges = mountChallenges({
     picker.value = "";
     forgetInput();
     $("#play-origin").hidden = true;
+    $("#play-to-gallery-line").hidden = true;
     fillGallery();
   },
 });
@@ -198,6 +249,11 @@ $("#play-share").addEventListener("click", share);
 // replaces the selection
 editorHost.addEventListener("paste", onPaste, { capture: true });
 picker.addEventListener("change", openFromGallery);
+$("#play-to-gallery").addEventListener("click", () => {
+  picker.value = gallery[0].id;
+  openFromGallery();
+  picker.focus();
+});
 $("#lang-select").value = lang();
 $("#lang-select").addEventListener("change", (event) => setLang(event.target.value));
 onLangChange(() => {
@@ -213,8 +269,12 @@ onLangChange(() => {
 
 gallery = await galleryLoad;
 fillGallery();
+const kept = keptProgram(); // (read before a shared or a challenge's program replaces it)
 if (!(await openSharedProgram())) {
-  if (!challenges.openFromUrl()) {
+  if (challenges.openFromUrl()) {
+    const challenge = new URLSearchParams(location.search).get("challenge");
+    if (kept?.challenge === challenge) editor.setDoc(kept.source); // the learner's work on it
+  } else if (!restoreKept(kept)) {
     picker.value = gallery[0].id;
     openFromGallery();
   }

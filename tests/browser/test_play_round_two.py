@@ -4,7 +4,8 @@ thread (issue 37). Each load is a new lab controller whose event counter starts 
 that ordered views by that counter alone kept drawing the previous program's thread; the views now
 say which program and thread they belong to (lab/controller/view.py ``owner``, static/store.mjs).
 The challenge picker lists the challenges as the page opens. The Input (JSON) box belongs to the
-program it was written for: a new program empties it, and empty is the program's own input."""
+program it was written for: a new program empties it, and empty is the program's own input. A reload
+brings back the tab's program, with a button back to the gallery."""
 
 import json
 import re
@@ -12,6 +13,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
+from gallery import GALLERY
 from gallery.challenges import challenge_listing
 from tests.browser.lab_page import wait_until
 from tests.browser.test_play import (
@@ -228,3 +230,40 @@ def test_the_input_box_belongs_to_the_program(page: Page, site: str) -> None:
 
     page.select_option("#play-gallery", "five_minutes")  # a gallery pick: a new program too
     expect(box).to_have_value("")
+
+
+@pytest.mark.no_python
+def test_a_reload_brings_back_the_tabs_program_with_a_way_back_to_the_gallery(page: Page, site: str) -> None:
+    open_play(page, f"{site}/play")
+    first = GALLERY[0]
+    paste_program(page, DOUBLING)
+    page.reload()
+    expect(page.locator("body[data-ready='true']")).to_be_attached()
+    expect(page.locator(".cm-content")).to_contain_text('print(graph.invoke({"n": 3}))')
+    expect(page.locator("#play-origin")).to_have_text(
+        "The program you were editing in this tab is back: the tab keeps it until it closes."
+    )
+    assert page.locator("#play-gallery").input_value() == ""
+
+    other = page.context.new_page()  # another tab keeps its own: it opens the gallery
+    open_play(other, f"{site}/play")
+    expect(other.locator(".cm-content")).to_contain_text(first.source.splitlines()[0])
+    other.close()
+
+    page.locator("#play-to-gallery").focus()
+    page.keyboard.press("Enter")
+    expect(page.locator(".cm-content")).not_to_contain_text("def double")
+    assert page.locator("#play-gallery").input_value() == first.id
+    expect(page.locator("#play-origin")).to_be_hidden()
+    expect(page.locator("#play-to-gallery")).to_be_hidden()
+    page.reload()  # an unchanged gallery program comes back as itself, without a notice
+    expect(page.locator("body[data-ready='true']")).to_be_attached()
+    assert page.locator("#play-gallery").input_value() == first.id
+    expect(page.locator("#play-origin")).to_be_hidden()
+
+    page.select_option("#play-challenge", "business_key")  # the learner's work on a challenge
+    type_program(page, "# my attempt\n")
+    page.reload()
+    expect(page.locator("body[data-ready='true']")).to_be_attached()
+    expect(page.locator("#play-challenge-title")).to_have_text("A key that names the order")
+    expect(page.locator(".cm-content")).to_have_text("# my attempt")
