@@ -104,6 +104,8 @@
 /**
  * @typedef {object} LabView what the `view` command answers
  * @property {number} seq                the controller's event count when read: drop an older answer
+ * @property {{title: Message, outside_calls: Message}} words  the graph profile's words: what the
+ *                                      diagram is called, what a node that calls out does
  * @property {{program: string | null, thread: string | null}} owner  what the view belongs to: the
  *                                      program as the page named it (play_load), the open thread
  * @property {object | null} session     {thread_id, case_id, variant, durability, storage}

@@ -174,3 +174,15 @@ async def test_a_view_says_the_program_and_thread_it_belongs_to():
     view = await lab.do("view")
     thread = view["session"]["thread_id"]
     assert thread and view["owner"] == {"program": "program-2", "thread": thread}
+
+
+async def test_a_learners_graph_is_said_in_its_own_words_not_the_aml_labs():
+    """The crash picker says what a node that calls out does, and the diagram its name, in the graph
+    profile's words: ``lab.world`` and the program's graph for a learner's, the paid API and the SAR
+    for the AML investigation."""
+    words = (await play(PAYING_FAN_OUT).do("view"))["words"]
+    assert words["outside_calls"]["text"] == "calls lab.world (charge or send_email)"
+    assert words["title"]["text"] == "Your program's graph (graph)"
+    aml = (await Lab().do("view"))["words"]
+    assert aml["outside_calls"]["text"] == "calls the paid API or files the SAR"
+    assert aml["title"]["text"] == "The AML investigation graph"

@@ -113,6 +113,7 @@ def build_view(
         "actions": actions(facts),
         "graph": graph_view(facts, diagram, records),
         "seams": seam_catalog(diagram),
+        "words": {"title": profile.title, "outside_calls": profile.outside_calls},
         "review": review(facts, ledger_rows, profile),
         "frames": frames_with_diffs(frames, profile),
         "namespaces": namespaces,

@@ -21,7 +21,7 @@ export const zhPlay = {
   "play.keys": "Tab 用于缩进。用键盘离开编辑器：先按 Esc，再按 Tab。",
   "play.instruments": "观测面板",
   "play.notRun": "还没有运行任何东西：请按“运行”。",
-  "play.restored": "你在这个标签页里编辑的程序已恢复：标签页关闭之前，它一直保存在这里。",
+  "play.restored": "你在这个标签页里编辑的程序又回来了：标签页关闭之前，它一直保存在这里。",
   "play.toGallery": "回到示例库",
   "play.fromLink": "这个程序来自一个链接。请先读一读：在你按下“运行”之前，什么都不会运行。",
   "play.shareCopied": "链接已复制：它包含整个程序。",

@@ -5,7 +5,8 @@ that ordered views by that counter alone kept drawing the previous program's thr
 say which program and thread they belong to (lab/controller/view.py ``owner``, static/store.mjs).
 The challenge picker lists the challenges as the page opens. The Input (JSON) box belongs to the
 program it was written for: a new program empties it, and empty is the program's own input. A reload
-brings back the tab's program, with a button back to the gallery."""
+brings back the tab's program, with a button back to the gallery. A learner's graph is said in its
+own words (the crash seams, the diagram), none of the AML lab's."""
 
 import json
 import re
@@ -22,11 +23,13 @@ from tests.browser.test_play import (
     open_instruments,
     open_play,
     phase,
+    python_ready,
     replaced,
     run_program,
     type_program,
     worker,
 )
+from tests.playground_programs import PAYING_FAN_OUT
 
 CHAIN = """\
 import operator
@@ -267,3 +270,33 @@ def test_a_reload_brings_back_the_tabs_program_with_a_way_back_to_the_gallery(pa
     expect(page.locator("body[data-ready='true']")).to_be_attached()
     expect(page.locator("#play-challenge-title")).to_have_text("A key that names the order")
     expect(page.locator(".cm-content")).to_have_text("# my attempt")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_learners_graph_is_said_in_its_own_words(page: Page, site: str, lang: str) -> None:
+    """The crash picker and the diagram say the graph profile's words: a learner's node calls lab.world;
+    nothing on /play speaks of the AML lab's paid API or SAR."""
+    open_play(page, f"{site}/play?lang={lang}")
+    wait_until(page, lambda: python_ready(page), "the playground's Python process to be ready")
+    paste_program(page, PAYING_FAN_OUT)
+    run_new_thread(page)
+    before_call = {
+        "en": "Inside the node, right before it calls lab.world (charge or send_email)",
+        "zh": "节点内部，即将调用 lab.world（charge 或 send_email）之前",
+    }[lang]
+    expect(page.locator("#crash-seams label[data-seam='side_effect']")).to_contain_text(before_call)
+    calls = {"en": "calls lab.world (charge or send_email)", "zh": "调用 lab.world（charge 或 send_email）"}[
+        lang
+    ]
+    expect(page.locator("#graph .graph-legend")).to_contain_text(calls)
+    title = {"en": "Your program's graph (graph)", "zh": "你的程序的图（graph）"}[lang]
+    expect(page.locator("#graph svg > title")).to_have_text(title)
+    page.locator("#crash-seams input[data-seam='side_effect']").check()
+    page.select_option("#crash-node", "pay")
+    page.locator("#crash button[data-action='arm']").click()
+    expect(page.locator("#crash-armed")).to_contain_text(before_call)
+    # the instruments and their panels (the gallery, a list of programs, offers the AML graph as code)
+    shown = "".join(page.locator(f"#play-{part}").inner_text() for part in ("instruments", "panels"))
+    shown += page.locator("#graph svg").text_content()
+    for aml_words in ("SAR", "paid API", "付费 API", "AML", "反洗钱"):
+        assert aml_words not in shown, aml_words
