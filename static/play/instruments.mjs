@@ -47,8 +47,9 @@ const instruments = $("#play-instruments");
  *          say: object} | null) => void, show: (element: HTMLElement, key: string, params?: object) => void}} page
  */
 export function mountInstruments({ onProblem, show }) {
-  /** @type {{source: string, input: unknown, program: string, own: boolean} | null} the program the
-   * worker runs (told to every new process), and whether with its own input */
+  /** @type {{source: string, input: unknown, program: string, own: boolean, script: boolean} | null}
+   * the program the worker runs (told to every new process), whether with its own input, whether it
+   * has a script to run as written */
   let loaded = null;
   let loads = 0; // programs loaded so far: the next one's name
   let processNumber = 1;
@@ -194,8 +195,50 @@ export function mountInstruments({ onProblem, show }) {
    * @param {string} source @param {unknown} input the thread's input (null: the program's own example)
    */
   async function runProgram(source, input) {
+    const answer = await loadProgram(source, input);
+    if (answer.problem) return answer;
+    followNewThread();
+    model.choices.durability = $("#play-durability").value; // the run command reads it (commands.mjs)
+    await commands.act("start", { case_id: "default", durability: model.choices.durability });
+    await located(actions.run);
+    return { problem: null };
+  }
+
+  /**
+   * Load `source` (with its own input) and run its script as written (lab/playground/script.py):
+   * `{problem}` if it did not load, `{script: false}` if it has no script, else play_script's answer
+   * `{output, runs, problem}`; what it printed is shown in the output pane.
+   * @param {string} source
+   */
+  async function runScript(source) {
+    const answer = await loadProgram(source, null);
+    if (answer.problem || !loaded.script) return { problem: answer.problem, script: false };
+    followNewThread();
+    model.busy = "script"; // Stop can kill a script whose node never returns
+    render();
+    try {
+      const result = await client.script();
+      $("#play-output").textContent = result.output;
+      $("#play-output-box").hidden = false;
+      onProblem(result.problem);
+      await store.changed();
+      return { ...result, script: true };
+    } finally {
+      model.busy = null;
+      render();
+    }
+  }
+
+  /** The page follows the thread a run is about to start: its newest frame, its own branch. */
+  function followNewThread() {
+    Object.assign(model, { selectedId: null, detail: null, follow: true, branchLeaf: null, catalog: null });
+  }
+
+  /** Load `source` in the worker unless it is loaded already with this input: `{problem}`. */
+  async function loadProgram(source, input) {
     onProblem(null);
     showError(null);
+    $("#play-output-box").hidden = true;
     if (!sameProgram(source, input)) {
       loads += 1;
       const program = `program-${loads}`;
@@ -207,14 +250,10 @@ export function mountInstruments({ onProblem, show }) {
         render();
         return answer;
       }
-      loaded = { source, input: answer.input, program, own: input === null };
+      loaded = { source, input: answer.input, program, own: input === null, script: answer.script };
       showLoaded(answer);
       $("#play-panels").hidden = false;
     }
-    Object.assign(model, { selectedId: null, detail: null, follow: true, branchLeaf: null, catalog: null });
-    model.choices.durability = $("#play-durability").value; // the run command reads it (commands.mjs)
-    await commands.act("start", { case_id: "default", durability: model.choices.durability });
-    await located(actions.run);
     return { problem: null };
   }
 
@@ -266,6 +305,7 @@ export function mountInstruments({ onProblem, show }) {
     boot,
     check,
     runProgram,
+    runScript,
     translate() {
       model.langChanged = true;
       if (errorText) showError(errorText);

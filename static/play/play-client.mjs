@@ -36,6 +36,11 @@ export function createPlayClient(send) {
      * @param {string | null} [program] the page's name for this load: every view of it carries it
      */
     load: (source, input = null, program = null) => ask("play_load", { source, input, program }),
+    /**
+     * Run the loaded program's script as written (each graph.invoke a run on the lab's thread):
+     * `{output, runs, problem}` (lab/browser/play_rpc.py).
+     */
+    script: () => ask("play_script", {}),
     /** Where the last failing run raised: `{problem}` (null when none did). */
     problem: () => ask("play_problem", {}),
     /**

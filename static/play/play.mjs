@@ -14,6 +14,8 @@
  *   editor with a button back to the gallery.
  * - Run loads the program in the lab's worker and runs it on a new thread, with the lab's instruments
  *   (./instruments.mjs, through ./play-client.mjs); a problem is marked at its line in the editor.
+ * - Run as written runs the program's own script (its top-level graph.invoke(...) calls and its
+ *   `__main__` block): each invoke is a run on the lab's thread, its prints go to the output pane.
  * - Every string comes from the catalogues (../i18n/*-play.mjs), in English or 简体中文 (`?lang=zh`).
  */
 
@@ -218,8 +220,32 @@ const challenges = mountChallenges({
   },
 });
 
-async function run() {
+const RUN_BUTTONS = ["#play-run", "#play-run-script"];
+
+/**
+ * Run or Run as written: say `startKey`, ask the lab (`running()`), then say what `done(answer)` says.
+ * @param {string} startKey @param {() => Promise<object>} running
+ * @param {(answer: object) => [string, object?]} done
+ */
+async function pressed(startKey, running, done) {
   instruments.dataset.runs = String(Number(instruments.dataset.runs) + 1);
+  show($("#play-run-status"), startKey);
+  for (const button of RUN_BUTTONS) $(button).disabled = true;
+  const asked = running();
+  instruments.dataset.asked = String(lab.client.asked.length); // what the page asked of the worker
+  try {
+    const answer = await asked;
+    show($("#play-run-status"), ...done(answer));
+    return answer;
+  } catch (error) {
+    show($("#play-run-status"), "play.failed", { message: error.message ?? String(error) });
+    return undefined;
+  } finally {
+    for (const button of RUN_BUTTONS) $(button).disabled = false;
+  }
+}
+
+function run() {
   let input = null;
   try {
     input = givenInput();
@@ -227,23 +253,21 @@ async function run() {
     show($("#play-run-status"), "play.badJson", { message: error.message });
     return undefined;
   }
-  show($("#play-run-status"), "play.running");
-  $("#play-run").disabled = true;
-  const running = lab.runProgram(editor.getDoc(), input);
-  instruments.dataset.asked = String(lab.client.asked.length); // what the page asked of the worker
-  try {
-    const answer = await running;
-    show($("#play-run-status"), answer.problem ? "play.notLoaded" : "play.ran");
-    return answer;
-  } catch (error) {
-    show($("#play-run-status"), "play.failed", { message: error.message ?? String(error) });
-    return undefined;
-  } finally {
-    $("#play-run").disabled = false;
-  }
+  return pressed("play.running", () => lab.runProgram(editor.getDoc(), input), (answer) => [
+    answer.problem ? "play.notLoaded" : "play.ran",
+  ]);
+}
+
+/** Run as written: the program's own script, each graph.invoke a run on the lab's thread. */
+function runScript() {
+  return pressed("play.runningScript", () => lab.runScript(editor.getDoc()), (answer) => {
+    if (!answer.script) return [answer.problem ? "play.notLoaded" : "play.noScript"];
+    return [answer.problem ? "play.scriptStopped" : "play.ranScript", { runs: answer.runs }];
+  });
 }
 
 $("#play-run").addEventListener("click", run);
+$("#play-run-script").addEventListener("click", runScript);
 $("#play-share").addEventListener("click", share);
 // a paste in the editor's shadow root reaches its host; caught on the way down, before the editor
 // replaces the selection

@@ -6,7 +6,9 @@ say which program and thread they belong to (lab/controller/view.py ``owner``, s
 The challenge picker lists the challenges as the page opens. The Input (JSON) box belongs to the
 program it was written for: a new program empties it, and empty is the program's own input. A reload
 brings back the tab's program, with a button back to the gallery. A learner's graph is said in its
-own words (the crash seams, the diagram), none of the AML lab's."""
+own words (the crash seams, the diagram), none of the AML lab's. Run as written runs the program's
+own script: the seed's two invokes are two runs on one thread, its print in the output pane, an
+exception at its line."""
 
 import json
 import re
@@ -300,3 +302,53 @@ def test_a_learners_graph_is_said_in_its_own_words(page: Page, site: str, lang: 
     shown += page.locator("#graph svg").text_content()
     for aml_words in ("SAR", "paid API", "付费 API", "AML", "反洗钱"):
         assert aml_words not in shown, aml_words
+
+
+SEED_OUTPUT = "['你好', '收到：你好', '我刚才说了什么？', '收到：我刚才说了什么？']"
+
+
+def run_as_written(page: Page) -> None:
+    """Press Run as written with the keyboard and wait until the page says how the script ended."""
+    page.locator("#play-run-script").focus()
+    page.keyboard.press("Enter")
+    wait_until(
+        page,
+        lambda: (
+            re.search(r"script (ran|stopped)|no script", page.locator("#play-run-status").inner_text())
+            and idle(page)
+        ),
+        "the script to end",
+    )
+
+
+def test_the_seeds_example_runs_as_written_two_turns_on_one_thread(page: Page, site: str) -> None:
+    open_instruments(page, site)  # the gallery's first program: the seed's five-minute chat
+    run_as_written(page)
+    expect(page.locator("#play-run-status")).to_contain_text("Your program's script ran: 2 run(s)")
+    expect(page.locator("#play-output")).to_have_text(SEED_OUTPUT + "\n")
+    thread = shown_thread(page)
+    assert thread.startswith("user-42-")  # the script's own thread, a fresh one of the lab's
+    # turn one: input, loop, chatbot; turn two on the same thread: input, loop, chatbot
+    expect(page.locator("#checkpoints tbody tr")).to_have_count(6)
+    runs = controller(page, "executions")["runs"]
+    assert [run["kind"] for run in runs] == ["input", "input"]
+    messages = controller(page, "state")["values"]["messages"]
+    assert "content='收到：我刚才说了什么？'" in messages[-1]  # the second turn saw the first
+    assert len(messages) == 4
+
+
+def test_an_exception_in_the_script_is_shown_at_its_line(page: Page, site: str) -> None:
+    open_instruments(page, site)
+    source = GALLERY[0].source.replace("print(contents)", "print(contents[9])")
+    paste_program(page, source)
+    run_as_written(page)
+    line = source.splitlines().index("    print(contents[9])") + 1
+    expect(page.locator("#play-problem")).to_contain_text(
+        f"The program's script raised at line {line}: IndexError: list index out of range"
+    )
+    expect(page.locator(f".cm-line[data-problem-line='{line}']")).to_be_visible()
+    expect(page.locator("#play-run-status")).to_contain_text("script stopped after 2 run(s)")
+
+    paste_program(page, program(PROGRAMS["third"]))  # no script: drive it yourself
+    run_as_written(page)
+    expect(page.locator("#play-run-status")).to_contain_text("This program has no script")
