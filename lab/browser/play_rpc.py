@@ -16,7 +16,7 @@ play_load      ``{source, input?,           ``{problem}`` at its line, or ``{gra
                program?}``                  skipped, input, example, input_schema}``; every
                                             view of its controller then carries ``program`` (the
                                             page's name for this load) in its ``owner``
-play_script    ``{}``                       ``{output, runs, problem}``: the loaded program's script run
+play_script    ``{durability?}``            ``{output, runs, problem}``: the loaded program's script run
                                             as written, each ``invoke`` a run on the lab's thread
 play_problem   ``{}``                       ``{problem}``: where the last failing run raised, or null
 play_check     ``{challenge, source}``      ``{passed, say, problem}``: the challenge's goal checked by
@@ -119,15 +119,17 @@ def input_schema(graph: CompiledStateGraph) -> dict[str, Any] | None:
         return None
 
 
-async def play_script(_args: dict[str, Any]) -> dict[str, Any]:
+async def play_script(args: dict[str, Any]) -> dict[str, Any]:
     """Run the loaded program's script as written (:mod:`lab.playground.script`): each ``invoke`` it
-    makes is a run on the lab's thread. ``{output, runs, problem}``: what it printed, how many runs it
-    made, and where it stopped if it raised (a failing node at the node's line, else the script's)."""
+    makes is a run on the lab's thread (its threads with ``args["durability"]``, async if not given).
+    ``{output, runs, problem}``: what it printed, how many runs it made, and where it stopped if it
+    raised (a failing node at the node's line, else the script's)."""
     program, controller = _play.program, _play.controller
     if program is None or controller is None or program.script is None:
         raise ValueError("the loaded program has no script to run: load one with play_load first")
     _play.problem = None
-    result = await run_script(program.script, vars(program.module), ScriptCalls(controller, program.graph))
+    calls = ScriptCalls(controller, program.graph, args.get("durability") or "async")
+    result = await run_script(program.script, vars(program.module), calls)
     stopped = None
     if result.error is not None:
         in_node = isinstance(result.error, ScriptFailed) and _play.problem is not None

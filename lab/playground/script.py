@@ -130,9 +130,10 @@ class ScriptCalls:
     """The script's calls of the program's graph, answered by the lab's controller (see the module
     docstring); a call on any other object is that object's own."""
 
-    def __init__(self, controller: Controller, graph: CompiledStateGraph) -> None:
+    def __init__(self, controller: Controller, graph: CompiledStateGraph, durability: str = "async") -> None:
         self.controller = controller
         self.graph = graph  # the program's own graph: the object the script calls
+        self.durability = durability  # the lab threads' (the page's choice)
         self.threads: dict[str, str] = {}  # the script's thread id -> the lab's
         self.runs = 0
 
@@ -154,11 +155,11 @@ class ScriptCalls:
         thread = ((config or {}).get("configurable") or {}).get("thread_id")
         if thread is None:
             raise ValueError(NO_THREAD)
-        if str(thread) not in self.threads:
-            self.threads[str(thread)] = f"{thread}-{uuid.uuid4().hex[:6]}"
-            await self.command("start", case_id="default", thread_id=self.threads[str(thread)])
-        lab_thread = self.threads[str(thread)]
-        if self.controller.state.session.thread_id != lab_thread:
+        lab_thread = self.threads.get(str(thread))
+        if lab_thread is None:
+            lab_thread = self.threads[str(thread)] = f"{thread}-{uuid.uuid4().hex[:6]}"
+            await self.command("start", case_id="default", thread_id=lab_thread, durability=self.durability)
+        elif self.controller.state.session.thread_id != lab_thread:
             await self.command("open", thread_id=lab_thread)
         return {"configurable": {"thread_id": lab_thread}}
 

@@ -21,6 +21,7 @@ export const enPlay = {
   "play.runningScript": "Running your program's script as written: each graph.invoke(...) is a run on the lab's thread…",
   "play.ranScript": "Your program's script ran: {runs} run(s) on the lab's thread, shown below; step, crash, resume and travel them as after Run.",
   "play.scriptStopped": "Your program's script stopped after {runs} run(s): see the problem beside the editor.",
+  "play.scriptCrashed": "The process was killed during your script: the next process restored the thread as IndexedDB has it. Resume finishes the run that was cut; the rest of the script did not run (Run as written runs it again from its first line).",
   "play.noScript": "This program has no script (no graph.invoke(...) at the top level or under if __name__ == \"__main__\"): press Run to drive it yourself.",
   "play.output": "What the script printed",
   "play.share": "Share by link",

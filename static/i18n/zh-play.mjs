@@ -19,6 +19,7 @@ export const zhPlay = {
   "play.runningScript": "正在按原样运行你的程序的脚本：每个 graph.invoke(...) 都是实验室线程上的一次运行……",
   "play.ranScript": "你的程序的脚本运行完了：在实验室线程上运行了 {runs} 次，见下方；可以像按“运行”之后一样单步、崩溃、继续、穿越。",
   "play.scriptStopped": "你的程序的脚本在 {runs} 次运行后停下了：见编辑器旁的问题。",
+  "play.scriptCrashed": "进程在你的脚本运行时被杀掉了：下一个进程按 IndexedDB 中的样子还原了线程。“继续”会完成被打断的那次运行；脚本的其余部分没有运行（“按原样运行”会从第一行重新运行它）。",
   "play.noScript": "这个程序没有脚本（顶层或 if __name__ == \"__main__\" 下没有 graph.invoke(...)）：按“运行”自己驱动它。",
   "play.output": "脚本打印的内容",
   "play.share": "通过链接分享",

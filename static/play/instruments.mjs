@@ -206,8 +206,9 @@ export function mountInstruments({ onProblem, show }) {
 
   /**
    * Load `source` (with its own input) and run its script as written (lab/playground/script.py):
-   * `{problem}` if it did not load, `{script: false}` if it has no script, else play_script's answer
-   * `{output, runs, problem}`; what it printed is shown in the output pane.
+   * `{problem}` if it did not load, `{script: false}` if it has no script, `{crashed: true}` if the
+   * process was killed under it, else play_script's answer `{output, runs, problem}`; what it printed
+   * is shown in the output pane.
    * @param {string} source
    */
   async function runScript(source) {
@@ -217,12 +218,16 @@ export function mountInstruments({ onProblem, show }) {
     model.busy = "script"; // Stop can kill a script whose node never returns
     render();
     try {
-      const result = await client.script();
+      const result = await client.script($("#play-durability").value);
       $("#play-output").textContent = result.output;
       $("#play-output-box").hidden = false;
       onProblem(result.problem);
       await store.changed();
       return { ...result, script: true };
+    } catch (error) {
+      // an armed crash (or Stop) killed the process under the script: the next one restores its thread
+      if (error?.type === "Terminated" || error?.type === "Crashed") return { script: true, crashed: true };
+      throw error;
     } finally {
       model.busy = null;
       render();

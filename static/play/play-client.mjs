@@ -39,8 +39,9 @@ export function createPlayClient(send) {
     /**
      * Run the loaded program's script as written (each graph.invoke a run on the lab's thread):
      * `{output, runs, problem}` (lab/browser/play_rpc.py).
+     * @param {string} durability its threads' durability
      */
-    script: () => ask("play_script", {}),
+    script: (durability) => ask("play_script", { durability }),
     /** Where the last failing run raised: `{problem}` (null when none did). */
     problem: () => ask("play_problem", {}),
     /**

@@ -262,6 +262,7 @@ function run() {
 function runScript() {
   return pressed("play.runningScript", () => lab.runScript(editor.getDoc()), (answer) => {
     if (!answer.script) return [answer.problem ? "play.notLoaded" : "play.noScript"];
+    if (answer.crashed) return ["play.scriptCrashed"];
     return [answer.problem ? "play.scriptStopped" : "play.ranScript", { runs: answer.runs }];
   });
 }

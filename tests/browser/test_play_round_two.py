@@ -352,3 +352,28 @@ def test_an_exception_in_the_script_is_shown_at_its_line(page: Page, site: str) 
     paste_program(page, program(PROGRAMS["third"]))  # no script: drive it yourself
     run_as_written(page)
     expect(page.locator("#play-run-status")).to_contain_text("This program has no script")
+
+
+def test_a_crash_armed_before_run_as_written_kills_the_script_and_resume_finishes_its_run(
+    page: Page, site: str
+) -> None:
+    open_instruments(page, site)
+    run_as_written(page)  # once, so the crash panel knows the seed's nodes
+    page.select_option("#play-durability", "sync")
+    page.locator("#crash-seams input[data-seam='task_finish']").check()
+    page.select_option("#crash-node", "chatbot")
+    page.locator("#crash button[data-action='arm']").click()
+    expect(page.locator("#crash-armed")).to_have_class(re.compile("is-armed"))
+    first_worker = worker(page)
+    page.locator("#play-run-script").click()
+    replaced(page, first_worker, "the next worker to take over")
+    expect(page.locator("#play-run-status")).to_contain_text("The process was killed during your script")
+    resume = page.locator("#play-run-controls button[data-action='resume']")
+    wait_until(page, lambda: resume.is_enabled(), "Resume to be offered")
+    resume.click()
+    wait_until(page, lambda: phase(page) == "done" and idle(page), "the resume")
+    assert shown_thread(page).startswith("user-42-")
+    messages = controller(page, "state")["values"]["messages"]
+    assert len(messages) == 2 and "content='收到：你好'" in messages[1]  # the first turn, finished
+    resumed = controller(page, "executions")["last_resume"]
+    assert resumed["rerun"] == ["chatbot"], controller(page, "executions")
