@@ -14,7 +14,7 @@
  * The controller's commands: args -> result, in the order of lab/controller/command_table.py's
  * COMMANDS (tests/test_command_table.py checks that every command is here, with its arguments).
  * Run commands answer when their run stops, with a RunOutcome.
- * Refused while another tab writes the thread (writes): step, run, resume, answer, replay, fork,
+ * Refused while another tab writes the thread (writes): step, run, invoke, resume, answer, replay, fork,
  * checkout, reset, drop, prune.
  * Reads (change nothing a learner did; a lesson check sees the answer to the last other command):
  * catalog, restore, threads, state, frames, frame, branches, ledger, executions, view,
@@ -40,6 +40,9 @@
  * @property {{args: {}, result: ThreadState}} state
  * @property {{args: {durability?: Durability}, result: RunOutcome}} step  one super-step
  * @property {{args: {durability?: Durability}, result: RunOutcome}} run   to the interrupt or the end
+ * @property {{args: {input?: any, until?: "step" | "end", durability?: Durability}, result: RunOutcome}} invoke
+ *            LangGraph's invoke(input) on the open thread: a new run from `input`, done or not (the
+ *            playground's script: its next turn)
  * @property {{args: {until?: "step" | "end", durability?: Durability}, result: RunOutcome}} resume
  * @property {{args: {approve?: boolean, until?: "step" | "end", durability?: Durability, value?: any},
  *            result: RunOutcome}} answer   Approve / Reject, or `value` (any JSON) as the resume value
@@ -104,6 +107,10 @@
 /**
  * @typedef {object} LabView what the `view` command answers
  * @property {number} seq                the controller's event count when read: drop an older answer
+ * @property {{title: Message, outside_calls: Message}} words  the graph profile's words: what the
+ *                                      diagram is called, what a node that calls out does
+ * @property {{program: string | null, thread: string | null}} owner  what the view belongs to: the
+ *                                      program as the page named it (play_load), the open thread
  * @property {object | null} session     {thread_id, case_id, variant, durability, storage}
  * @property {object | null} run         the live run: {run, kind, durability, paused[, step, next]}
  * @property {object | null} armed       the armed crash {seam, node}

@@ -20,6 +20,7 @@ export function createModel(fromUrl) {
     threadPick: null, // threads()'s verdict on the threads picker: anything to choose?
     // -- from view() ------------------------------------------------------------------------------
     session: null, status: null, actions: null, graph: null, seams: null, defaults: null, armed: null,
+    words: null, // the graph profile's words: {title, outside_calls}
     run: null, review: null, frames: [], namespaces: [], tree: null, executions: null, ledger: null, activity: [], nodeStates: [],
     viewProcess: 0, // the process whose view the store holds
     // -- the page's own ---------------------------------------------------------------------------
@@ -56,7 +57,7 @@ export function takeView(model, view, processNumber) {
   const shownThread = model.session?.thread_id ?? null;
   Object.assign(model, {
     session: view.session, status: view.status, actions: view.actions, seams: view.seams,
-    defaults: view.defaults, armed: view.armed, run: view.run, review: view.review, frames: view.frames, namespaces: view.namespaces, tree: view.tree,
+    defaults: view.defaults, words: view.words, armed: view.armed, run: view.run, review: view.review, frames: view.frames, namespaces: view.namespaces, tree: view.tree,
     executions: view.executions, ledger: view.ledger, activity: view.activity,
     nodeStates: view.defaults.node_states, viewProcess: processNumber,
   });

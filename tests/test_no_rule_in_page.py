@@ -36,10 +36,13 @@ ALLOWED = {
         "Stop kills the worker while a command waits on it: the learner's node may loop forever, so the "
         "worker cannot answer and only the page knows a command is pending"
     ),
-    ("play/play.mjs", '$("#play-run").disabled = true;'): (
-        "the playground's Run is off while its own click loads the program (no second load meanwhile)"
+    ("play/play.mjs", "for (const button of RUN_BUTTONS) $(button).disabled = true;"): (
+        "the playground's Run and Run as written are off while a click of either loads the program "
+        "(no second load meanwhile)"
     ),
-    ("play/play.mjs", '$("#play-run").disabled = false;'): "... and back on when that load answers",
+    ("play/play.mjs", "for (const button of RUN_BUTTONS) $(button).disabled = false;"): (
+        "... and back on when that load (and its run or script) answers"
+    ),
     ("play/challenges.mjs", "button.disabled = true;"): (
         "a challenge's Check my code is off while its own check is in flight (the check crashes and "
         "resumes the learner's program in the worker; no second check meanwhile)"

@@ -13,9 +13,11 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
+from gallery import GALLERY
 from lab.controller.process import ProcessSaver
 from lab.playground import load_program
-from lab.playground.problems import Problem
+from lab.playground.problems import Problem, problem_at_error
+from lab.playground.script import ScriptCalls, run_script
 from lab.playground.session import LabLedger, playground_profile
 from lab.world import use_recorder
 from tests.controller_lab import Lab
@@ -51,6 +53,9 @@ builder.add_edge(START, "ask")
 builder.add_edge("ask", "check")
 graph = builder.compile()
 """
+
+
+GALLERY_SOURCES = {entry.id: entry.source for entry in GALLERY}
 
 
 class PlayLab(Lab):
@@ -160,3 +165,55 @@ async def test_a_crash_right_after_a_learner_nodes_charge_charges_again_on_resum
         ("side_effect_done", "pay")
     ]
     assert [run["status"] for run in (await lab.do("executions"))["runs"]] == ["crashed", "done"]
+
+
+async def test_a_view_says_the_program_and_thread_it_belongs_to():
+    """Each program the page loads is a new controller whose ``seq`` starts again at 0; its views carry
+    the page's name for the program and the open thread (``owner``), so the page never draws one
+    program's view under another's (static/store.mjs)."""
+    lab = play(PAYING_FAN_OUT)
+    lab.controller.state.program = "program-2"  # as lab.browser.lab_rpc.use_profile names it
+    assert (await lab.do("view"))["owner"] == {"program": "program-2", "thread": None}
+    with use_recorder(lab.ledger):
+        await lab.do("start", case_id="default")
+    view = await lab.do("view")
+    thread = view["session"]["thread_id"]
+    assert thread and view["owner"] == {"program": "program-2", "thread": thread}
+
+
+async def test_a_learners_graph_is_said_in_its_own_words_not_the_aml_labs():
+    """The crash picker says what a node that calls out does, and the diagram its name, in the graph
+    profile's words: ``lab.world`` and the program's graph for a learner's, the paid API and the SAR
+    for the AML investigation."""
+    words = (await play(PAYING_FAN_OUT).do("view"))["words"]
+    assert words["outside_calls"]["text"] == "calls lab.world (charge or send_email)"
+    assert words["title"]["text"] == "Your program's graph (graph)"
+    aml = (await Lab().do("view"))["words"]
+    assert aml["outside_calls"]["text"] == "calls the paid API or files the SAR"
+    assert aml["title"]["text"] == "The AML investigation graph"
+
+
+async def test_the_seeds_script_runs_as_written_two_turns_on_one_thread():
+    """The five-minute example's ``__main__``: two invokes on one thread, the second answering from the
+    first turn, then ``get_state`` and ``print``; each invoke is a run of the lab's thread."""
+    lab = play(GALLERY_SOURCES["five_minutes"])
+    calls = ScriptCalls(lab.controller, lab.program.graph)
+    result = await run_script(lab.program.script, vars(lab.program.module), calls)
+    assert result.error is None, result.error
+    assert result.output == "['你好', '收到：你好', '我刚才说了什么？', '收到：我刚才说了什么？']\n"
+    assert result.runs == 2
+    thread = lab.controller.state.session.thread_id
+    assert thread.startswith("user-42-")
+    runs = (await lab.do("executions"))["runs"]
+    assert [run["kind"] for run in runs] == ["input", "input"]
+
+
+async def test_an_exception_in_the_script_stops_it_at_its_line():
+    source = GALLERY_SOURCES["five_minutes"].replace("print(contents)", "print(contents[9])")
+    lab = play(source)
+    calls = ScriptCalls(lab.controller, lab.program.graph)
+    result = await run_script(lab.program.script, vars(lab.program.module), calls)
+    assert isinstance(result.error, IndexError) and result.runs == 2
+    located = problem_at_error(result.error, "script")
+    assert located.line == source.splitlines().index("    print(contents[9])") + 1
+    assert located.text.startswith(f"The program's script raised at line {located.line}: IndexError")

@@ -25,6 +25,7 @@ from lab.aml.graph import (
     use_run_context,
 )
 from lab.aml.texts import case_choices, node_summary, outcome_message, purpose_message, review_texts
+from lab.controller.messages import message
 from lab.controller.profile import GraphProfile, SeamHook
 
 
@@ -59,4 +60,6 @@ AML_PROFILE = GraphProfile(
     business_operation=business_operation,
     outcome=outcome_message,
     review_texts=review_texts,
+    title=message("graph.aml", "The AML investigation graph"),
+    outside_calls=message("world.aml", "calls the paid API or files the SAR"),
 )

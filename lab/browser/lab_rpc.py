@@ -130,16 +130,19 @@ async def open_storage(emit: Emit, database: str) -> None:
     _lab.saver, _lab.journal, _lab.database = IndexedDBSaver(db), IndexedDBJournal(db), database
 
 
-async def use_profile(profile: GraphProfile, database: str) -> LabController:
+async def use_profile(profile: GraphProfile, database: str, program: str | None = None) -> LabController:
     """Make a controller over ``profile``'s graph this worker's (the playground's loaded program),
     over the worker's world and, where IndexedDB is open, the database ``database`` (without it, the
-    page's records, as for the lab); nothing is restored (the page says which thread)."""
+    page's records, as for the lab); nothing is restored (the page says which thread). ``program`` is
+    the page's name for the program: each view says it (its ``owner``), so the page never draws one
+    program's view under another's."""
     _controller()  # the lab must be open: its world (and, without IndexedDB, its records) are reused
     if _lab.database not in (None, database):
         await open_storage(_lab.emit, database)
     _lab.controller = LabController(
         _lab.saver, _lab.world, _forward, profile=profile, journal=_lab.journal, delay=0
     )
+    _lab.controller.state.program = program
     return _lab.controller
 
 

@@ -12,8 +12,12 @@ step, run, resume, answer, arm_crash, frames, fork, view, ...) drive the program
 =============  ===========================  ============================================================
 command        args                         result
 =============  ===========================  ============================================================
-play_load      ``{source, input?}``         ``{problem}`` at its line, or ``{graph, checkpointer,
-                                            skipped, input, example, input_schema}``
+play_load      ``{source, input?,           ``{problem}`` at its line, or ``{graph, checkpointer,
+               program?}``                  skipped, input, example, input_schema}``; every
+                                            view of its controller then carries ``program`` (the
+                                            page's name for this load) in its ``owner``
+play_script    ``{durability?}``            ``{output, runs, problem}``: the loaded program's script run
+                                            as written, each ``invoke`` a run on the lab's thread
 play_problem   ``{}``                       ``{problem}``: where the last failing run raised, or null
 play_check     ``{challenge, source}``      ``{passed, say, problem}``: the challenge's goal checked by
                                             crashing and resuming ``source`` in a controller of its
@@ -32,12 +36,15 @@ from typing import Any
 
 from lab.browser import lab_rpc
 from lab.browser.packages import PackageUnavailable, load_imported_packages
+from lab.controller.controller import LabController
 from lab.graph import CompiledStateGraph
 from lab.graph.subgraphs import SyncSubgraphCallRefused
 from lab.graph.unsupported import NotSupportedError
 from lab.playground import ProgramError, load_program
 from lab.playground.challenges import CHALLENGES, check_challenge
-from lab.playground.problems import Problem, problem
+from lab.playground.problems import Problem, problem, problem_at_error
+from lab.playground.program import Program
+from lab.playground.script import ScriptCalls, ScriptFailed, run_script
 from lab.playground.session import LabLedger, playground_profile
 from lab.world import set_recorder
 
@@ -47,9 +54,11 @@ PLAY_DATABASE = "checkpoint-lab-play"
 
 @dataclass
 class _Play:
-    """This worker's loaded program: where its last failing run raised."""
+    """This worker's loaded program, its controller, and where its last failing run raised."""
 
     problem: Problem | None = None
+    program: Program | None = None
+    controller: LabController | None = None
 
 
 _play = _Play()
@@ -65,6 +74,8 @@ async def play_load(args: dict[str, Any]) -> dict[str, Any]:
     source = args.get("source")
     if not isinstance(source, str):
         raise ValueError("'source' must be the program's text")
+    if not isinstance(args.get("program"), str | None):
+        raise ValueError("'program' must be the page's name for the program (a string)")
     try:
         await load_imported_packages(source)  # pydantic, when the program imports it (lab.browser.packages)
         program = load_program(source)
@@ -78,12 +89,14 @@ async def play_load(args: dict[str, Any]) -> dict[str, Any]:
     _play.problem = None
     profile = playground_profile(program, ledger, given, _remember)
     try:
-        controller = await lab_rpc.use_profile(profile, PLAY_DATABASE)
+        controller = await lab_rpc.use_profile(profile, PLAY_DATABASE, args.get("program"))
     except SyncSubgraphCallRefused as refused:  # over the browser's saver (lab.graph.subgraphs)
         return {"problem": refused_at_node(program.graph, refused).as_dict()}
+    _play.program, _play.controller = program, controller
     graph = program.graph
     return {
         "problem": None,
+        "script": program.script is not None,
         "graph": program.graph_name,
         "checkpointer": type(graph.checkpointer).__name__ if graph.checkpointer is not None else None,
         "skipped": list(program.skipped) if program.skipped else None,
@@ -110,6 +123,24 @@ def input_schema(graph: CompiledStateGraph) -> dict[str, Any] | None:
         return None
 
 
+async def play_script(args: dict[str, Any]) -> dict[str, Any]:
+    """Run the loaded program's script as written (:mod:`lab.playground.script`): each ``invoke`` it
+    makes is a run on the lab's thread (its threads with ``args["durability"]``, async if not given).
+    ``{output, runs, problem}``: what it printed, how many runs it made, and where it stopped if it
+    raised (a failing node at the node's line, else the script's)."""
+    program, controller = _play.program, _play.controller
+    if program is None or controller is None or program.script is None:
+        raise ValueError("the loaded program has no script to run: load one with play_load first")
+    _play.problem = None
+    calls = ScriptCalls(controller, program.graph, args.get("durability") or "async")
+    result = await run_script(program.script, vars(program.module), calls)
+    stopped = None
+    if result.error is not None:
+        in_node = isinstance(result.error, ScriptFailed) and _play.problem is not None
+        stopped = _play.problem if in_node else problem_at_error(result.error, "script")
+    return {"output": result.output, "runs": result.runs, "problem": stopped.as_dict() if stopped else None}
+
+
 async def play_problem(_args: dict[str, Any]) -> dict[str, Any]:
     """Where the last failing run of the loaded program raised: ``{problem: {kind, line, column, say}}``."""
     return {"problem": _play.problem.as_dict() if _play.problem else None}
@@ -125,4 +156,9 @@ async def play_check(args: dict[str, Any]) -> dict[str, Any]:
     return (await check_challenge(challenge, source)).as_dict()
 
 
-COMMANDS = {"play_load": play_load, "play_problem": play_problem, "play_check": play_check}
+COMMANDS = {
+    "play_load": play_load,
+    "play_script": play_script,
+    "play_problem": play_problem,
+    "play_check": play_check,
+}

@@ -143,6 +143,7 @@ RULES: dict[str, Rule] = {
     "start": run_in_progress,
     "step": first_of(no_case, written_elsewhere, run_in_progress, can_advance),
     "run": first_of(no_case, written_elsewhere, run_in_progress, can_advance),
+    "invoke": first_of(no_case, written_elsewhere, run_in_progress),
     "resume": first_of(no_case, written_elsewhere, run_in_progress, run_paused, can_resume),
     "approve": first_of(no_case, written_elsewhere, run_in_progress, run_paused, can_answer),
     "reject": first_of(no_case, written_elsewhere, run_in_progress, run_paused, can_answer),

@@ -56,6 +56,7 @@ COMMANDS: dict[str, Command] = {
     "state": Command(sessions.state, "read"),
     "step": Command(runs.step, "write"),
     "run": Command(runs.run, "write"),
+    "invoke": Command(runs.invoke, "write"),
     "resume": Command(runs.resume, "write"),
     "answer": Command(runs.answer, "write"),
     "arm_crash": Command(runs.arm_crash, "act"),

@@ -47,6 +47,7 @@ async def view(lab: Lab) -> dict[str, Any]:
     rows = await lab.world.entries()
     return build_view(
         seq=lab.state.seq,
+        program=lab.state.program,
         profile=lab.profile,
         facts=await read.facts(lab, frames),
         diagram=read.diagram(lab),

@@ -6,7 +6,8 @@ call the outside world (so a crash can be armed between the call and its saved w
 thread starts with, what the page sends to answer an ``interrupt()`` (Approve / Reject), and what a
 node needs to know about its run to call out (the thread, the checkpoint of its step), and the
 words for what its nodes and its outside calls mean (what a node does, what a paid request was for,
-which requests are one business operation, how a finished thread ended, how to caption a frame).
+which requests are one business operation, how a finished thread ended, how to caption a frame, what
+the graph is called and what its calls to the outside world are).
 A :class:`GraphProfile` says it, in a few plain fields whose defaults say only what any graph
 shows (its nodes' docstrings, its data as written); :func:`graph_profile` makes one for a graph
 built by a function, and the AML investigation is one such profile (``lab.aml.profile``).
@@ -15,7 +16,7 @@ built by a function, and the AML investigation is one such profile (``lab.aml.pr
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from lab.controller.frame_captions import frame_caption
@@ -107,6 +108,11 @@ class GraphProfile:
     """What an open interrupt asks (its payload and the thread's values), in words the page says."""
     caption: Callable[[dict[str, Any], dict[str, Any] | None], Message] = frame_caption
     """What made a frame (the scrubber's caption), from the frame and its parent."""
+    title: Message = field(default_factory=lambda: message("graph.any", "The graph"))
+    """What the diagram is called (its picture's title)."""
+    outside_calls: Message = field(default_factory=lambda: message("world.any", "calls the outside world"))
+    """What a node that calls out does, in the graph's own words (said where a crash can be armed right
+    before that call, the ``side_effect`` seam)."""
 
     def describe(self, graph: CompiledStateGraph) -> dict[str, Any]:
         """The diagram of ``graph`` with this profile's node traits (``lab.diagram``) and, on each

@@ -37,6 +37,16 @@ async def run(lab: Lab, durability: str | None = None) -> dict[str, Any]:
     return await advance(lab, "end", durability)
 
 
+async def invoke(
+    lab: Lab, input: Any = None, until: Until = "end", durability: str | None = None
+) -> dict[str, Any]:
+    """LangGraph's ``graph.invoke(input, config)`` on the open thread: a new run from ``input`` whether
+    or not the thread has checkpoints (a conversation's next turn reads the last one). The
+    playground's script makes one per ``invoke`` it calls (:mod:`lab.playground.script`)."""
+    await read.refuse_unless(lab, "invoke")
+    return await lab.driver.start_run("input", input, read.thread_config(lab), until, durability)
+
+
 async def resume(lab: Lab, until: Until = "end", durability: str | None = None) -> dict[str, Any]:
     """Continue the thread after a crash: ``ainvoke(None, thread_config)``. Finished tasks of
     the interrupted step are restored from their pending writes; the others run again."""

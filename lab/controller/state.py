@@ -113,6 +113,7 @@ class LabState:
     crash_report: dict[str, Any] | None = None  # where this process was killed, once it was
     writer: str = "here"  # who holds the thread's lock across tabs (set_writer; the page knows)
     seq: int = 0  # events sent so far: a view carries it so the page drops a stale one
+    program: str | None = None  # the program this controller drives, as the page named it (a view's owner)
     last_answer: dict[str, Any] | None = None  # to the last command that is not a read
 
 

@@ -7,7 +7,8 @@ the page sends back: the saver (frames), the journal (the seams the lab recorded
 world's raw requests. Each rule lives in its own module: :mod:`~lab.controller.node_states`,
 :mod:`~lab.controller.actions`, :mod:`~lab.controller.status`, :mod:`~lab.controller.ledger_rules`,
 :mod:`~lab.controller.seam_catalog`, :mod:`~lab.controller.activity`. The page keeps the last view
-in one store and renders from it; ``seq`` lets it drop a stale answer. What the graph means beyond
+in one store and renders from it; ``owner`` (the program, the thread) and ``seq`` let it drop a view
+of another program or a stale answer. What the graph means beyond
 its structure (what a request was for, how a thread ended, what an interrupt asks, a frame's
 caption) is its profile's (:class:`~lab.controller.profile.GraphProfile`), so any graph has a view.
 """
@@ -86,6 +87,7 @@ def review(
 def build_view(
     *,
     seq: int,
+    program: str | None = None,
     profile: GraphProfile,
     facts: ThreadFacts,
     diagram: dict[str, Any],
@@ -97,10 +99,13 @@ def build_view(
 ) -> dict[str, Any]:
     """The lab at one moment of a graph with ``profile`` (``frames``: the root namespace's;
     ``namespaces``: every namespace of the thread, :func:`~lab.controller.frames.namespaces`;
-    ``defaults``: the session's choices, the seams, the node delay)."""
+    ``defaults``: the session's choices, the seams, the node delay; ``program``: what the page named
+    the program this controller drives). ``owner`` says what the view belongs to: the page draws a
+    view only under the program it shows, and keeps the newest ``seq`` of it per process."""
     records = facts.records
     return {
         "seq": seq,
+        "owner": {"program": program, "thread": (facts.session or {}).get("thread_id")},
         "session": facts.session,
         "run": facts.run,
         "armed": facts.armed,
@@ -108,6 +113,7 @@ def build_view(
         "actions": actions(facts),
         "graph": graph_view(facts, diagram, records),
         "seams": seam_catalog(diagram),
+        "words": {"title": profile.title, "outside_calls": profile.outside_calls},
         "review": review(facts, ledger_rows, profile),
         "frames": frames_with_diffs(frames, profile),
         "namespaces": namespaces,

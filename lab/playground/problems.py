@@ -33,6 +33,7 @@ Kind = Literal[
     "node",  # an exception inside a node
     "router",  # an exception inside a conditional edge's router
     "run",  # an exception during a run outside the program's nodes and routers (the runtime's own)
+    "script",  # an exception in the program's script, run as written (lab.playground.script)
 ]
 
 
@@ -62,6 +63,7 @@ TEXTS: dict[Kind, str] = {
     "node": "Node {name} raised at line {line}: {error}",
     "router": "The router {name} raised at line {line}: {error}",
     "run": "The run failed: {error}",
+    "script": "The program's script raised at line {line}: {error}",
 }
 """Each kind's English sentence; the page's catalogues hold it as ``py.play.<kind>`` in every language."""
 

@@ -9,6 +9,8 @@ drives its graph at the top level, outside that guard (``graph.invoke(...)`` rig
 ``compile()``, as LangGraph's five-minute example does), has its lines from the first such call on
 skipped too (:func:`script_start`; ``Program.skipped`` says which, the page says so): lab's sync API
 cannot run inside the worker's running event loop, and the lab's Run is what drives the graph here.
+Those lines and the ``__main__`` block are the program's script (``Program.script``): Run as written
+runs it with its graph calls awaited on the lab (:mod:`lab.playground.script`).
 The input of the program's own first ``invoke`` (a literal) is what a new thread starts with, unless
 the learner gives another (:func:`example_input`). Then the graph:
 the one compiled graph the module holds, or, when there are several, the one named ``graph``. A
@@ -24,11 +26,13 @@ import sys
 import types
 from collections.abc import Collection
 from dataclasses import dataclass
+from types import CodeType
 from typing import Any
 
 from lab.graph.state import CompiledStateGraph, StateGraph
 from lab.playground.langgraph_imports import NeedsNetworkError, NotInLabError, langgraph_resolves_to_lab
 from lab.playground.problems import PROGRAM_FILE, Problem, ProgramError, Roles, problem, problem_at_error
+from lab.playground.script import compile_script, is_main
 
 __all__ = [
     "GRAPH_NAME",
@@ -68,6 +72,9 @@ class Program:
     """The first and last line of the top-level script part that did not run, if any."""
     example: Any = None
     """The input the program's own first ``invoke`` passes, as JSON data (``None``: none found)."""
+    script: CodeType | None = None
+    """The program's script (its skipped lines and ``__main__`` blocks), to run as written
+    (:mod:`lab.playground.script`); ``None``: it has none."""
 
 
 def load_program(source: str) -> Program:
@@ -95,7 +102,8 @@ def load_program(source: str) -> Program:
         except Exception as error:
             raise ProgramError(loading_problem(error)) from error
     graph_name, graph = find_graph(module)
-    return Program(source, module, graph_name, graph, skipped, example_input(tree))
+    script = compile_script(tree, start)
+    return Program(source, module, graph_name, graph, skipped, example_input(tree), script)
 
 
 def script_start(tree: ast.Module) -> int | None:
@@ -104,22 +112,11 @@ def script_start(tree: ast.Module) -> int | None:
     for index, statement in enumerate(tree.body):
         if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             continue
-        if _is_main(statement):
+        if is_main(statement):
             continue
         if any(_drives(node) for node in ast.walk(statement)):
             return index
     return None
-
-
-def _is_main(statement: ast.stmt) -> bool:
-    """``if __name__ == "__main__":``, which never runs here anyway (the module has another name)."""
-    test = statement.test if isinstance(statement, ast.If) else None
-    return (
-        isinstance(test, ast.Compare)
-        and isinstance(test.left, ast.Name)
-        and test.left.id == "__name__"
-        and any(isinstance(c, ast.Constant) and c.value == "__main__" for c in test.comparators)
-    )
 
 
 def _drives(node: ast.AST) -> bool:

@@ -17,6 +17,8 @@ lab (Step/Run, crash at a seam, resume, interrupts, time travel, the ledger) ser
   row to the ledger without waiting, and keeps it in its copy. The copy is read again at the start
   of every super-step (the profile's run hook), so requests made by an earlier, killed process
   count, and a double charge is flagged as in the AML lab;
+- **the graph's words**: the diagram is the program's graph, by its name, and a node that calls out
+  calls ``lab.world`` (no words of the AML lab's paid API or SAR);
 - **what the crash picker offers**: a node interrupts if its code names ``interrupt`` (read from its
   code object, not run), and a node whose code names ``charge`` / ``send_email`` calls the outside
   world (``calls_out``, ``paid`` on the diagram), so it is offered the two ``side_effect`` seams:
@@ -34,6 +36,7 @@ from dataclasses import replace
 from types import CodeType
 from typing import Any, Protocol
 
+from lab.controller.messages import message
 from lab.controller.paid_api import decide_request
 from lab.controller.profile import GraphProfile, SeamHook, graph_profile
 from lab.graph import CompiledStateGraph
@@ -150,4 +153,9 @@ def playground_profile(
         return {"calls_out": calls_out, "interrupts": "interrupt" in calls, "paid": calls_out}
 
     profile = graph_profile(build, case_input=lambda case_id: given_input, enter_run=follow)
-    return replace(profile, node_traits=traits)
+    return replace(
+        profile,
+        node_traits=traits,
+        title=message("graph.program", "Your program's graph ({name})", name=program.graph_name),
+        outside_calls=message("world.lab", "calls lab.world (charge or send_email)"),
+    )

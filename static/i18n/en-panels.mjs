@@ -29,7 +29,7 @@ export const enPanels = {
   "crash.rebooting": "The worker was terminated; a new Python process is booting and will read IndexedDB…",
   "crash.kept": "A new process is ready. IndexedDB kept {count} checkpoint(s) of this thread.",
   "seam.task_start": "As a node starts, before any of its code runs",
-  "seam.side_effect": "Inside the node, right before it calls the paid API or files the SAR",
+  "seam.side_effect": "Inside the node, right before it {call}",
   "seam.side_effect_done": "Inside the node, right after that call answered (its writes not saved)",
   "seam.task_finish": "After the side effect, before its writes are saved",
   "seam.put_writes": "After this node's writes are saved, before the step's checkpoint (a sibling may still run)",

@@ -149,7 +149,9 @@ export const en = {
   "graph.state.failed": "raised an error",
   "graph.state.idle": "idle",
   "graph.conditional": "conditional edge",
-  "graph.badges": "paid API · interrupt · files a SAR",
+  "graph.badge.paid": "calls the paid API",
+  "graph.badge.interrupt": "calls interrupt()",
+  "graph.badge.sar": "files a SAR",
   "graph.legend": "Legend",
 
   "process.ready": "Python process #{n}: ready",

@@ -29,7 +29,7 @@ export const zhPanels = {
   "crash.rebooting": "Worker 已被终止；新的 Python 进程正在启动，并将读取 IndexedDB…",
   "crash.kept": "新进程已就绪。IndexedDB 保留了此线程的 {count} 个检查点。",
   "seam.task_start": "节点开始时，其代码尚未运行",
-  "seam.side_effect": "节点内部，即将调用付费 API 或提交 SAR 之前",
+  "seam.side_effect": "节点内部，即将{call}之前",
   "seam.side_effect_done": "节点内部，该调用已返回之后（写入尚未保存）",
   "seam.task_finish": "副作用之后，写入保存之前",
   "seam.put_writes": "本节点写入已保存之后，本步检查点之前（兄弟节点可能仍在运行）",

@@ -146,7 +146,9 @@ export const zh = {
   "graph.state.failed": "抛出错误",
   "graph.state.idle": "空闲",
   "graph.conditional": "条件边",
-  "graph.badges": "付费 API · 中断 · 提交 SAR",
+  "graph.badge.paid": "调用付费 API",
+  "graph.badge.interrupt": "调用 interrupt()",
+  "graph.badge.sar": "提交 SAR",
   "graph.legend": "图例",
 
   "process.ready": "Python 进程 #{n}：就绪",

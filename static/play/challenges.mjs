@@ -138,6 +138,8 @@ export function mountChallenges({ challenges, editor, check, showProblem, onOpen
     showProblem(null);
   });
 
+  render(); // the picker lists every challenge from the start
+
   return {
     /** The challenge `?challenge=` names, opened (false: the URL names none, or none such). */
     openFromUrl() {

@@ -15,7 +15,11 @@
  *
  * Run loads the program when it changed (a new controller: its graph, its seams), then starts a new
  * thread and runs it; the same program again only starts a new thread, so a crash armed meanwhile
- * stays armed.
+ * stays armed. Each load is named (`program-1`, `program-2`, ...: `play_load`'s `program`, sent again
+ * to a process that takes over after a crash); every view says the program and thread it belongs to,
+ * and the store draws only the views of the program loaded last (store.mjs `show`): a new
+ * controller's `seq` starts again at 0, so without the name the page would keep drawing the previous
+ * program's thread.
  *
  * Stop: a node that never returns keeps the worker's Python busy, and nothing but killing the worker
  * stops it; Stop does (LabSession.kill, as a crash at a random moment), and says why.
@@ -35,6 +39,7 @@ export const PLAY_LEDGER = "checkpoint-lab-play-ledger";
 const RUN_COMMANDS = ["step", "run", "resume"];
 
 const $ = (selector) => document.querySelector(selector);
+const instruments = $("#play-instruments");
 
 /**
  * Mount the instruments and boot the lab's worker.
@@ -42,8 +47,11 @@ const $ = (selector) => document.querySelector(selector);
  *          say: object} | null) => void, show: (element: HTMLElement, key: string, params?: object) => void}} page
  */
 export function mountInstruments({ onProblem, show }) {
-  /** @type {{source: string, input: unknown} | null} the program the worker runs (told to every new process) */
+  /** @type {{source: string, input: unknown, program: string, own: boolean, script: boolean} | null}
+   * the program the worker runs (told to every new process), whether with its own input, whether it
+   * has a script to run as written */
   let loaded = null;
+  let loads = 0; // programs loaded so far: the next one's name
   let processNumber = 1;
   let stopping = false;
   const model = createModel({});
@@ -78,6 +86,7 @@ export function mountInstruments({ onProblem, show }) {
   const store = createStore(() => session.command("view"), () => processNumber);
   store.subscribe((view) => {
     takeView(model, view, processNumber);
+    Object.assign(instruments.dataset, { program: view.owner.program, thread: view.owner.thread ?? "" });
     render();
   });
 
@@ -193,30 +202,80 @@ export function mountInstruments({ onProblem, show }) {
    * @param {string} source @param {unknown} input the thread's input (null: the program's own example)
    */
   async function runProgram(source, input) {
-    onProblem(null);
-    showError(null);
-    if (!sameProgram(source, input)) {
-      const answer = await client.load(source, input);
-      if (answer.problem) {
-        loaded = null;
-        onProblem(answer.problem);
-        render();
-        return answer;
-      }
-      loaded = { source, input: answer.input };
-      showLoaded(answer);
-      $("#play-panels").hidden = false;
-    }
-    Object.assign(model, { selectedId: null, detail: null, follow: true, branchLeaf: null, catalog: null });
+    const answer = await loadProgram(source, input);
+    if (answer.problem) return answer;
+    followNewThread();
     model.choices.durability = $("#play-durability").value; // the run command reads it (commands.mjs)
     await commands.act("start", { case_id: "default", durability: model.choices.durability });
     await located(actions.run);
     return { problem: null };
   }
 
-  /** The program loaded already, with this input: Run starts a new thread of it (an armed crash stays). */
+  /**
+   * Load `source` (with its own input) and run its script as written (lab/playground/script.py):
+   * `{problem}` if it did not load, `{script: false}` if it has no script, `{crashed: true}` if the
+   * process was killed under it, else play_script's answer `{output, runs, problem}`; what it printed
+   * is shown in the output pane.
+   * @param {string} source
+   */
+  async function runScript(source) {
+    const answer = await loadProgram(source, null);
+    if (answer.problem || !loaded.script) return { problem: answer.problem, script: false };
+    followNewThread();
+    model.busy = "script"; // Stop can kill a script whose node never returns
+    render();
+    try {
+      const result = await client.script($("#play-durability").value);
+      $("#play-output").textContent = result.output;
+      $("#play-output-box").hidden = false;
+      onProblem(result.problem);
+      await store.changed();
+      return { ...result, script: true };
+    } catch (error) {
+      // an armed crash (or Stop) killed the process under the script: the next one restores its thread
+      if (error?.type === "Terminated" || error?.type === "Crashed") return { script: true, crashed: true };
+      throw error;
+    } finally {
+      model.busy = null;
+      render();
+    }
+  }
+
+  /** The page follows the thread a run is about to start: its newest frame, its own branch. */
+  function followNewThread() {
+    Object.assign(model, { selectedId: null, detail: null, follow: true, branchLeaf: null, catalog: null });
+  }
+
+  /** Load `source` in the worker unless it is loaded already with this input: `{problem}`. */
+  async function loadProgram(source, input) {
+    onProblem(null);
+    showError(null);
+    $("#play-output-box").hidden = true;
+    if (!sameProgram(source, input)) {
+      loads += 1;
+      const program = `program-${loads}`;
+      store.show(program); // from now on, only this program's views are drawn
+      const answer = await client.load(source, input, program);
+      if (answer.problem) {
+        loaded = null;
+        onProblem(answer.problem);
+        render();
+        return answer;
+      }
+      loaded = { source, input: answer.input, program, own: input === null, script: answer.script };
+      showLoaded(answer);
+      $("#play-panels").hidden = false;
+    }
+    return { problem: null };
+  }
+
+  /**
+   * The program loaded already, with this input (null: its own, as it was loaded with): Run starts a
+   * new thread of it (an armed crash stays).
+   */
   function sameProgram(source, input) {
-    return loaded?.source === source && (input === null || JSON.stringify(input) === JSON.stringify(loaded.input));
+    if (loaded?.source !== source) return false;
+    return input === null ? loaded.own : !loaded.own && JSON.stringify(input) === JSON.stringify(loaded.input);
   }
 
   function showLoaded(answer) {
@@ -227,7 +286,11 @@ export function mountInstruments({ onProblem, show }) {
     if (answer.skipped) notes.push(t("play.skipped", { first: answer.skipped[0], last: answer.skipped[1] }));
     $("#play-load-notes").textContent = notes.join(" ");
     $("#play-load-notes").hidden = false;
-    if (!$("#play-input").value.trim()) $("#play-input").value = JSON.stringify(answer.input);
+    const box = $("#play-input"); // the input the thread started with, unless the learner gave one
+    if (!box.value.trim() || box.value === box.dataset.filled) {
+      box.value = JSON.stringify(answer.input);
+      box.dataset.filled = box.value;
+    }
     $("#play-schema-text").textContent = JSON.stringify(answer.input_schema, null, 2);
     $("#play-schema").hidden = !answer.input_schema;
   }
@@ -254,6 +317,7 @@ export function mountInstruments({ onProblem, show }) {
     boot,
     check,
     runProgram,
+    runScript,
     translate() {
       model.langChanged = true;
       if (errorText) showError(errorText);

@@ -33,8 +33,15 @@ export function createPlayClient(send) {
      * Load `source` in the worker: `{problem}` at its line, or `{graph, checkpointer, skipped, input,
      * example, input_schema}` (lab/browser/play_rpc.py).
      * @param {string} source @param {unknown} [input] a new thread's input (null: the program's own example)
+     * @param {string | null} [program] the page's name for this load: every view of it carries it
      */
-    load: (source, input = null) => ask("play_load", { source, input }),
+    load: (source, input = null, program = null) => ask("play_load", { source, input, program }),
+    /**
+     * Run the loaded program's script as written (each graph.invoke a run on the lab's thread):
+     * `{output, runs, problem}` (lab/browser/play_rpc.py).
+     * @param {string} durability its threads' durability
+     */
+    script: (durability) => ask("play_script", { durability }),
     /** Where the last failing run raised: `{problem}` (null when none did). */
     problem: () => ask("play_problem", {}),
     /**

@@ -9,8 +9,13 @@
  *   resuming the learner's code; `?challenge=<id>` opens one.
  * - Share by link (./share.mjs): the program travels in the URL fragment; a shared program is shown,
  *   and nothing runs until Run is pressed.
+ * - The editor's program is kept in the tab (sessionStorage) as it changes, so a reload brings it
+ *   back (a shared link's or a challenge's program once the learner changed it), said beside the
+ *   editor with a button back to the gallery.
  * - Run loads the program in the lab's worker and runs it on a new thread, with the lab's instruments
  *   (./instruments.mjs, through ./play-client.mjs); a problem is marked at its line in the editor.
+ * - Run as written runs the program's own script (its top-level graph.invoke(...) calls and its
+ *   `__main__` block): each invoke is a run on the lab's thread, its prints go to the output pane.
  * - Every string comes from the catalogues (../i18n/*-play.mjs), in English or 简体中文 (`?lang=zh`).
  */
 
@@ -56,14 +61,86 @@ function fillGallery() {
   $("#play-gallery-about").textContent = program ? (program.about[lang()] ?? program.about.en) : "";
 }
 
+/**
+ * The Input (JSON) box belongs to the program it was written for: a new program (a gallery pick, a
+ * challenge, a paste over the whole editor) empties it, and empty means the program's own input.
+ * What the page put there itself (the input a loaded program started with, `data-filled`) counts as
+ * empty too: it was the last program's own input, not the learner's choice.
+ */
+const inputBox = $("#play-input");
+
+function forgetInput() {
+  inputBox.value = "";
+  delete inputBox.dataset.filled;
+}
+
+/** The input the learner gave (null: none, the program's own); throws a SyntaxError on bad JSON. */
+function givenInput() {
+  const text = inputBox.value.trim();
+  if (!text || inputBox.value === inputBox.dataset.filled) return null;
+  return JSON.parse(text);
+}
+
+/** A paste over the whole program (or into an empty editor) brings a new program. */
+function onPaste() {
+  const { state } = editor.view;
+  if (state.selection.main.from === 0 && state.selection.main.to === state.doc.length) forgetInput();
+}
+
+const KEPT_KEY = "checkpoint-lab.play.program";
+/** @type {string | null} the program a shared link opened, while the editor still holds it */
+let sharedSource = null;
+
+/**
+ * Keep the editor's program in this tab, with the challenge it is the learner's work on (if any);
+ * once it is not the shared link's program, the link stops naming it.
+ */
+function keepProgram(doc) {
+  const challenge = new URLSearchParams(location.search).get("challenge");
+  try {
+    sessionStorage.setItem(KEPT_KEY, JSON.stringify({ source: doc, challenge }));
+  } catch {
+    // storage refused (a framed page, a full quota): a reload opens the gallery
+  }
+  if (sharedSource !== null && doc !== sharedSource) {
+    sharedSource = null;
+    history.replaceState(null, "", location.pathname + location.search);
+  }
+}
+
+/** @returns {{source: string, challenge: string | null} | null} the program kept in this tab */
+function keptProgram() {
+  try {
+    return JSON.parse(sessionStorage.getItem(KEPT_KEY) ?? "null");
+  } catch {
+    return null; // storage refused, or not ours
+  }
+}
+
+/** The program kept in this tab before a reload, back in the editor (false: none kept). */
+function restoreKept(kept) {
+  if (typeof kept?.source !== "string") return false;
+  editor.setDoc(kept.source);
+  const entry = gallery.find((program) => program.source === kept.source);
+  picker.value = entry?.id ?? "";
+  fillGallery();
+  if (!entry) {
+    show($("#play-origin"), "play.restored");
+    $("#play-origin").hidden = false;
+    $("#play-to-gallery-line").hidden = false;
+  }
+  return true;
+}
+
 function openFromGallery() {
   const program = gallery.find((entry) => entry.id === picker.value);
   if (!program) return;
+  challenges.close(); // (first: the program is kept as no challenge's)
   editor.setDoc(program.source);
-  $("#play-input").value = ""; // a new program: its own invoke's input, unless the learner gives one
+  forgetInput();
   $("#play-origin").hidden = true;
+  $("#play-to-gallery-line").hidden = true;
   history.replaceState(null, "", location.pathname + location.search); // the link no longer names it
-  challenges.close();
   fillGallery();
 }
 
@@ -93,6 +170,7 @@ async function openSharedProgram() {
   try {
     const program = await programFromFragment(location.hash);
     if (program === null) return false;
+    sharedSource = program;
     editor.setDoc(program);
     show(origin, "play.fromLink");
   } catch (error) {
@@ -125,7 +203,7 @@ const lab = mountInstruments({ onProblem: showProblem, show });
 const fromLink = new URLSearchParams(location.hash.replace(/^#/, "")).has(FRAGMENT_KEY);
 if (!fromLink) lab.boot();
 const { createEditor } = await import("./editor.mjs");
-editor = createEditor(editorHost, { label: t("play.editorLabel"), describedBy: "play-keys" });
+editor = createEditor(editorHost, { label: t("play.editorLabel"), describedBy: "play-keys", onChange: keepProgram });
 editorHost.dataset.state = "ready";
 
 const challenges = mountChallenges({
@@ -135,41 +213,72 @@ const challenges = mountChallenges({
   showProblem,
   onOpen() {
     picker.value = "";
-    $("#play-input").value = ""; // the challenge's own invoke's input
+    forgetInput();
     $("#play-origin").hidden = true;
+    $("#play-to-gallery-line").hidden = true;
     fillGallery();
   },
 });
 
-async function run() {
+const RUN_BUTTONS = ["#play-run", "#play-run-script"];
+
+/**
+ * Run or Run as written: say `startKey`, ask the lab (`running()`), then say what `done(answer)` says.
+ * @param {string} startKey @param {() => Promise<object>} running
+ * @param {(answer: object) => [string, object?]} done
+ */
+async function pressed(startKey, running, done) {
   instruments.dataset.runs = String(Number(instruments.dataset.runs) + 1);
-  const text = $("#play-input").value.trim();
-  let input = null;
-  try {
-    input = text ? JSON.parse(text) : null;
-  } catch (error) {
-    show($("#play-run-status"), "play.badJson", { message: error.message });
-    return undefined;
-  }
-  show($("#play-run-status"), "play.running");
-  $("#play-run").disabled = true;
-  const running = lab.runProgram(editor.getDoc(), input);
+  show($("#play-run-status"), startKey);
+  for (const button of RUN_BUTTONS) $(button).disabled = true;
+  const asked = running();
   instruments.dataset.asked = String(lab.client.asked.length); // what the page asked of the worker
   try {
-    const answer = await running;
-    show($("#play-run-status"), answer.problem ? "play.notLoaded" : "play.ran");
+    const answer = await asked;
+    show($("#play-run-status"), ...done(answer));
     return answer;
   } catch (error) {
     show($("#play-run-status"), "play.failed", { message: error.message ?? String(error) });
     return undefined;
   } finally {
-    $("#play-run").disabled = false;
+    for (const button of RUN_BUTTONS) $(button).disabled = false;
   }
 }
 
+function run() {
+  let input = null;
+  try {
+    input = givenInput();
+  } catch (error) {
+    show($("#play-run-status"), "play.badJson", { message: error.message });
+    return undefined;
+  }
+  return pressed("play.running", () => lab.runProgram(editor.getDoc(), input), (answer) => [
+    answer.problem ? "play.notLoaded" : "play.ran",
+  ]);
+}
+
+/** Run as written: the program's own script, each graph.invoke a run on the lab's thread. */
+function runScript() {
+  return pressed("play.runningScript", () => lab.runScript(editor.getDoc()), (answer) => {
+    if (!answer.script) return [answer.problem ? "play.notLoaded" : "play.noScript"];
+    if (answer.crashed) return ["play.scriptCrashed"];
+    return [answer.problem ? "play.scriptStopped" : "play.ranScript", { runs: answer.runs }];
+  });
+}
+
 $("#play-run").addEventListener("click", run);
+$("#play-run-script").addEventListener("click", runScript);
 $("#play-share").addEventListener("click", share);
+// a paste in the editor's shadow root reaches its host; caught on the way down, before the editor
+// replaces the selection
+editorHost.addEventListener("paste", onPaste, { capture: true });
 picker.addEventListener("change", openFromGallery);
+$("#play-to-gallery").addEventListener("click", () => {
+  picker.value = gallery[0].id;
+  openFromGallery();
+  picker.focus();
+});
 $("#lang-select").value = lang();
 $("#lang-select").addEventListener("change", (event) => setLang(event.target.value));
 onLangChange(() => {
@@ -185,8 +294,12 @@ onLangChange(() => {
 
 gallery = await galleryLoad;
 fillGallery();
+const kept = keptProgram(); // (read before a shared or a challenge's program replaces it)
 if (!(await openSharedProgram())) {
-  if (!challenges.openFromUrl()) {
+  if (challenges.openFromUrl()) {
+    const challenge = new URLSearchParams(location.search).get("challenge");
+    if (kept?.challenge === challenge) editor.setDoc(kept.source); // the learner's work on it
+  } else if (!restoreKept(kept)) {
     picker.value = gallery[0].id;
     openFromGallery();
   }

@@ -14,6 +14,9 @@ export const RANDOM = "random";
 /** Disarm while a random moment is armed: the page armed it, not Python, so the page's verdict. */
 const RANDOM_DISARMABLE = { enabled: true, reason: null };
 
+/** A seam in words; the one right before a node's outside call says that call in the graph's own words. */
+const seamWords = (seam, model) => t(`seam.${seam}`, { call: say(model.words?.outside_calls) });
+
 /**
  * @param {HTMLElement} root the panel's body
  * @param {object} actions
@@ -56,7 +59,7 @@ export function mountCrash(root, actions, report) {
       ...[...offered, RANDOM].map((seam) =>
         h("label", { class: "radio", dataset: { seam } },
           h("input", { type: "radio", name: "crash-seam", value: seam, checked: seam === checked, dataset: { seam } }),
-          h("span", {}, h("b", { text: t(`seam.${seam}`) }), h("small", {}, h("code", { text: seam === RANDOM ? "?" : seam }))))));
+          h("span", {}, h("b", { text: seamWords(seam, model) }), h("small", {}, h("code", { text: seam === RANDOM ? "?" : seam }))))));
     nodeLabel.textContent = t("crash.node");
     relabel(arm, t("action.arm"));
     relabel(disarm, t("action.disarm"));
@@ -65,7 +68,7 @@ export function mountCrash(root, actions, report) {
 
   function render(model) {
     if (!model.seams) return;
-    const key = `${model.lang}|${JSON.stringify(model.seams)}`;
+    const key = `${model.lang}|${JSON.stringify(model.seams)}|${JSON.stringify(model.words)}`;
     if (drawnFor !== key) { drawnFor = key; draw(model); }
     const busy = Boolean(model.busy) || model.process !== "ready";
     showAction(arm, model.actions?.arm, busy);
@@ -75,7 +78,7 @@ export function mountCrash(root, actions, report) {
     armed.textContent = model.randomArmed
       ? t("crash.armedRandom")
       : current
-        ? t("crash.armed", { seam: t(`seam.${current.seam}`), code: current.seam, node: current.node ?? t("crash.anyNodeLower") })
+        ? t("crash.armed", { seam: seamWords(current.seam, model), code: current.seam, node: current.node ?? t("crash.anyNodeLower") })
         : model.session ? t("crash.notArmed") : "";
     armed.classList.toggle("is-armed", Boolean(current || model.randomArmed));
 

@@ -84,7 +84,7 @@ export function mountGraph(root, { idPrefix = "graph" } = {}) {
   const legend = h("ul", { class: "graph-legend", "aria-label": "" });
   root.append(svgHolder, caption, legend);
 
-  function draw(graph) {
+  function draw(graph, title) {
     const { pos, layer, links, width, height, laneX } = layout(graph);
     groups = new Map();
     const defs = s("defs", {},
@@ -130,7 +130,7 @@ export function mountGraph(root, { idPrefix = "graph" } = {}) {
       role: "img",
       "aria-labelledby": `${idPrefix}-title ${idPrefix}-caption`,
       class: "graph",
-    }, s("title", { id: `${idPrefix}-title`, text: t("graph.title") }), defs, edges, nodes);
+    }, s("title", { id: `${idPrefix}-title`, text: title }), defs, edges, nodes);
     replace(svgHolder, svg);
   }
 
@@ -142,8 +142,10 @@ export function mountGraph(root, { idPrefix = "graph" } = {}) {
       drawn = null;
       return;
     }
-    const key = `${graph.nodes.map((n) => n.id).join(",")}|${model.lang}`;
-    if (key !== drawn) draw(graph);
+    // the graph profile's name for it; the lab page's diagram before Python answers is the AML graph
+    const title = model.words ? say(model.words.title) : t("graph.title");
+    const key = `${graph.nodes.map((n) => n.id).join(",")}|${model.lang}|${title}`;
+    if (key !== drawn) draw(graph, title);
     drawn = key;
     const states = {};
     for (const n of graph.nodes) {
@@ -168,8 +170,19 @@ export function mountGraph(root, { idPrefix = "graph" } = {}) {
     replace(legend, ...(model.nodeStates ?? []).filter((state) => state !== "idle").map((state) =>
       h("li", { dataset: { state } }, h("span", { class: "swatch", "aria-hidden": "true" }), t(`graph.state.${state}`))),
       h("li", { class: "edge-key" }, h("span", { class: "dash", "aria-hidden": "true" }), t("graph.conditional")),
-      h("li", { class: "edge-key" }, h("span", { class: "glyph", "aria-hidden": "true", text: "$ ‖ §" }), t("graph.badges")));
+      ...badgeKeys(graph, model.words));
     legend.setAttribute("aria-label", t("graph.legend"));
+  }
+
+  /** The legend of the badges some node of `graph` shows, the outside calls in the graph's own words. */
+  function badgeKeys(graph, words) {
+    const shown = [
+      ["paid", "$", () => (words ? say(words.outside_calls) : t("graph.badge.paid"))],
+      ["interrupts", "‖", () => t("graph.badge.interrupt")],
+      ["files_sar", "§", () => t("graph.badge.sar")],
+    ].filter(([trait]) => graph.nodes.some((n) => n[trait]));
+    return shown.map(([, glyph, said]) =>
+      h("li", { class: "edge-key" }, h("span", { class: "glyph", "aria-hidden": "true", text: glyph }), said()));
   }
 
   return { render };

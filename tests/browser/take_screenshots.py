@@ -9,6 +9,9 @@
   ledger flagging the second charge;
 - ``docs/lesson-presenter.png``: lesson 3's crash in presenter mode (Enter pressed Run): large type, the
   lab alone beside the step's text, fetch_transactions saved and screen_sanctions crashed;
+- ``docs/playground-run-as-written.png``: the playground's seed (the five-minute chat) after Run as
+  written - its two invokes, two runs on one thread (six checkpoints), the second answering from the
+  first turn, and what its script printed;
 - ``docs/lesson-zh.png``: lesson 3's resume step in Chinese - the lesson and Python's sentences in 简体中文
   (needs a CJK font, e.g. Debian's ``fonts-wqy-microhei``, or Chromium draws boxes).
 
@@ -124,6 +127,20 @@ def lesson_zh(page, base: str, out: Path) -> None:
     page.locator("section[data-lesson]").screenshot(path=out / "lesson-zh.png")
 
 
+def play_run_as_written(page, base: str, out: Path) -> None:
+    page.goto(f"{base}/play")
+    expect(page.locator("body[data-ready='true']")).to_be_attached(timeout=LESSON_TIMEOUT_MS)
+    page.locator("#play-run-script").click()
+    status = page.locator("#play-run-status")
+    expect(status).to_contain_text("Your program's script ran: 2 run(s)", timeout=LESSON_TIMEOUT_MS)
+    expect(page.locator("#checkpoints tbody tr")).to_have_count(6)
+    top = page.locator(".play-layout").bounding_box()
+    table = page.locator("#checkpoints").bounding_box()
+    bottom = table["y"] + table["height"]
+    clip = {"x": top["x"], "y": top["y"], "width": top["width"], "height": bottom - top["y"]}
+    page.screenshot(path=out / "playground-run-as-written.png", full_page=True, clip=clip)
+
+
 SHOTS = {
     crash_resume: "lab-crash-resume.png",
     time_travel_fork: "lab-time-travel-fork.png",
@@ -131,6 +148,7 @@ SHOTS = {
     lesson_double_charge: "lesson-double-charge.png",
     lesson_presenter: "lesson-presenter.png",
     lesson_zh: "lesson-zh.png",
+    play_run_as_written: "playground-run-as-written.png",
 }
 
 
