@@ -43,6 +43,10 @@ LAB_MODULES: dict[str, str] = {
     "langgraph.checkpoint": "lab.checkpoint",
     "langgraph.checkpoint.base": "lab.checkpoint.base",
     "langgraph.checkpoint.memory": "lab.checkpoint.memory",
+    "langgraph.func": "lab.func",
+    "langgraph.cache": "lab.cache",
+    "langgraph.cache.base": "lab.cache.base",
+    "langgraph.cache.memory": "lab.cache.memory",
 }
 """LangGraph's public module -> the ``lab`` module holding the same names (README, "How lab maps")."""
 
