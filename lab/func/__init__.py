@@ -23,6 +23,7 @@ from typing import Any, Generic, TypeVar, get_args, get_origin
 
 from lab.checkpoint.base import BaseCheckpointSaver
 from lab.graph.jsonschema import json_schema, type_schema
+from lab.graph.schema import allow_in_checkpoints
 from lab.graph.unsupported import NotSupportedError
 from lab.pregel import Pregel, task_calls
 from lab.pregel.channels import EphemeralValue, LastValue
@@ -53,7 +54,7 @@ class TaskFunction:
         cache_policy: CachePolicy | None,
     ) -> None:
         self.func = func
-        self.name = name or getattr(func, "__name__", type(func).__name__)
+        self.name = name or task_name(func)
         self.retry_policy = retry_policy
         self.cache_policy = cache_policy
         functools.update_wrapper(self, func)
@@ -76,6 +77,16 @@ class TaskFunction:
     async def aclear_cache(self, cache: Any) -> None:
         if self.cache_policy is not None:
             await cache.aclear([(task_calls.CACHE_NS_WRITES, task_calls.identifier(self.func))])
+
+
+def task_name(func: Callable[..., Any]) -> str:
+    """A task's name when none is given: its function's (a ``partial``'s function's, a callable
+    object's class's), as LangGraph names it."""
+    if hasattr(func, "__name__"):
+        return func.__name__
+    if hasattr(func, "func"):
+        return func.func.__name__
+    return type(func).__name__
 
 
 def task(
@@ -141,6 +152,8 @@ class entrypoint:  # noqa: N801  (LangGraph's name: ``@entrypoint(checkpointer=.
             raise ValueError("Entrypoint function must have at least one parameter")
         input_type = parameters[0].annotation if parameters[0].annotation is not inspect.Parameter.empty else Any
         output_type = output_of(inspect.signature(func).return_annotation)
+        for schema in (input_type, output_type):  # (LangGraph's allow-list: the declared types)
+            allow_in_checkpoints(schema)
         name = func.__name__
         graph = EntrypointGraph(
             nodes={name: Node(name, bind_entrypoint(func), [START])},

@@ -304,6 +304,7 @@ class Job:
             answers = [w for w in child.writes if w[0] == RESUME]
             writes = [(INTERRUPT, list(outcome.error.interrupts)), *answers]
         elif outcome.error is not None:
+            outcome.error.add_note(f"During task with name '{child.name}' and id '{child.id}'")
             writes = [*child.writes, (ERROR, repr(outcome.error))]
         else:
             if not outcome.cached:

@@ -32,6 +32,10 @@ MESSAGE_MODULES = {"langgraph": "langchain_core.messages", "lab": "lab.messages"
 lab (LangChain's again where ``langchain_core`` is importable, the lab's own where it is not)."""
 # --- the storage scenarios (scenarios_storage.py): LangGraph's opt-in delta storage -------------------
 _NAMES["channels"] = ("DeltaChannel",)
+# --- the Functional API scenarios (scenarios_func.py) ---------------------------------------------------
+_NAMES["func"] = ("entrypoint", "task")
+_NAMES["types"] += ("RetryPolicy", "CachePolicy")
+_NAMES["cache.memory"] = ("InMemoryCache",)
 # ------------------------------------------------------------------------------------------------
 OPTIONAL = frozenset({"Send", "Overwrite", "StateUpdate", "get_config", "Runtime", "get_runtime"})
 FLAVOURS = ("langgraph", "lab")
@@ -70,6 +74,12 @@ class Flavour:
     RemoveMessage: Any
     # --- storage scenarios (scenarios_storage.py) ---
     DeltaChannel: Any
+    # --- Functional API scenarios (scenarios_func.py) ---
+    entrypoint: Any
+    task: Any
+    RetryPolicy: Any
+    CachePolicy: Any
+    InMemoryCache: Any
 
     def __repr__(self) -> str:
         return f"<flavour {self.name}>"
