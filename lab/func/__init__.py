@@ -99,7 +99,7 @@ def task(
 ) -> Any:
     """``@task`` or ``@task(name=..., retry_policy=..., cache_policy=...)``."""
     refuse("task", unsupported)
-    policies = () if retry_policy is None else (retry_policy,) if isinstance(retry_policy, RetryPolicy) else tuple(retry_policy)
+    policies = (retry_policy,) if isinstance(retry_policy, RetryPolicy) else tuple(retry_policy or ())
 
     def decorate(func: Callable[..., Any]) -> TaskFunction:
         return TaskFunction(func, name=name, retry_policy=policies, cache_policy=cache_policy)
@@ -150,7 +150,8 @@ class entrypoint:  # noqa: N801  (LangGraph's name: ``@entrypoint(checkpointer=.
         parameters = list(inspect.signature(func).parameters.values())
         if not parameters:
             raise ValueError("Entrypoint function must have at least one parameter")
-        input_type = parameters[0].annotation if parameters[0].annotation is not inspect.Parameter.empty else Any
+        first = parameters[0].annotation
+        input_type = Any if first is inspect.Parameter.empty else first
         output_type = output_of(inspect.signature(func).return_annotation)
         for schema in (input_type, output_type):  # (LangGraph's allow-list: the declared types)
             allow_in_checkpoints(schema)
@@ -163,7 +164,8 @@ class entrypoint:  # noqa: N801  (LangGraph's name: ``@entrypoint(checkpointer=.
         )
         graph.name = name
         graph.cache = self.cache
-        graph.input_type, graph.output_type, graph.context_schema = input_type, output_type, self.context_schema
+        graph.input_type, graph.output_type = input_type, output_type
+        graph.context_schema = self.context_schema
         return graph
 
 
@@ -175,7 +177,8 @@ def output_of(annotation: Any) -> Any:
         if len(get_args(annotation)) != 2:
             raise TypeError(
                 "Please an annotation for both the return_ and the save values. For example, "
-                "`-> entrypoint.final[int, str]` would assign a return_ a type of `int` and save the type `str`."
+                "`-> entrypoint.final[int, str]` would assign a return_ a type of `int` and save "
+                "the type `str`."
             )
         return get_args(annotation)[0]
     return annotation
@@ -235,7 +238,9 @@ class EntrypointGraph(Pregel):
     output_type: Any
     context_schema: Any
 
-    async def apply_updates(self, config: dict[str, Any], updates: list[tuple[Any, str | None]]) -> dict[str, Any]:
+    async def apply_updates(
+        self, config: dict[str, Any], updates: list[tuple[Any, str | None]]
+    ) -> dict[str, Any]:
         """``update_state(config, value)`` writes as the entrypoint returning ``value`` would (also
         ``__previous__``: the next run's ``previous``)."""
         (node,) = self.nodes

@@ -155,7 +155,9 @@ class Outcome:
 
     __slots__ = ("cached", "error", "value")
 
-    def __init__(self, value: Any = None, error: BaseException | None = None, *, cached: bool = False) -> None:
+    def __init__(
+        self, value: Any = None, error: BaseException | None = None, *, cached: bool = False
+    ) -> None:
         self.value = value
         self.error = error
         self.cached = cached
@@ -220,7 +222,11 @@ class Job:
         self.ttl = cache_policy.ttl if cache_policy is not None else None
         self.key = cache_key(func, cache_policy, *child.input) if self.cache is not None else None
         self.config = loop.task_configs.of(
-            node=child.name, namespace=child.namespace, step=loop.step, triggers=CALL_TRIGGERS, path=child.path
+            node=child.name,
+            namespace=child.namespace,
+            step=loop.step,
+            triggers=CALL_TRIGGERS,
+            path=child.path,
         )
 
     def run_now(self) -> Outcome:
@@ -338,7 +344,9 @@ def retries_on(policy: RetryPolicy, error: Exception) -> bool:
         return isinstance(error, retry_on)
     if callable(retry_on):
         return bool(retry_on(error))
-    raise TypeError("retry_on must be an Exception class, a list or tuple of Exception classes, or a callable")
+    raise TypeError(
+        "retry_on must be an Exception class, a list or tuple of Exception classes, or a callable"
+    )
 
 
 # -- a save started from sync code ------------------------------------------------------------------
