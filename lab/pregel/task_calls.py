@@ -128,9 +128,9 @@ def new_task(loop: Any, caller: Task, calls: Calls, name: str, arguments: Any) -
     among the step's tasks (its writes are applied with theirs)."""
     index = calls.next_index()
     parts = (path_text(caller.path), str(index))
-    tid = task_id(loop.checkpoint["id"], loop.step, name, PUSH, parts, loop.namespace)
+    tid = task_id(loop.checkpoint["id"], loop.step, name, PUSH, parts, caller.namespace)
     child = Task(tid, name, CALL_TRIGGERS, arguments, (PUSH, caller.path, index, True))
-    child.graph_namespace = loop.namespace
+    child.graph_namespace = caller.namespace  # (its namespace is under its caller's: "flow:<id>|step:<id>")
     child.lender = loop
     algo.give_answers(child, loop.pending, loop.resume_map)
     if loop.parent is not None:  # an answer the root was given may be for an interrupt in here
