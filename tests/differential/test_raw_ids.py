@@ -85,13 +85,22 @@ def frame(saver: Any, snapshot: Any) -> dict[str, Any]:
     }
 
 
+def same_on_both(
+    monkeypatch: pytest.MonkeyPatch, case: Any, langgraph_flavour: Flavour, lab_flavour: Flavour
+) -> dict[str, Any]:
+    """``case`` run on LangGraph, then on the lab, from the same checkpoint ids: what LangGraph
+    made, once the lab is seen to make the same."""
+    count_checkpoint_ids(monkeypatch, "langgraph")
+    expected = case(langgraph_flavour)
+    count_checkpoint_ids(monkeypatch, "lab")
+    assert case(lab_flavour) == expected
+    return expected
+
+
 def test_task_and_interrupt_ids_are_langgraphs(
     monkeypatch: pytest.MonkeyPatch, langgraph_flavour: Flavour, lab_flavour: Flavour
 ) -> None:
-    count_checkpoint_ids(monkeypatch, "langgraph")
-    expected = run_case(langgraph_flavour)
-    count_checkpoint_ids(monkeypatch, "lab")
-    assert run_case(lab_flavour) == expected
+    expected = same_on_both(monkeypatch, run_case, langgraph_flavour, lab_flavour)
     # The case covers what it claims: two push tasks, and the "|1" form of an interrupt id.
     tasks = [task for f in expected["history"] for task in f["tasks"]]
     assert [name for _, name, _ in tasks].count("work") == 2
@@ -141,10 +150,7 @@ def run_functional_case(fl: Flavour) -> dict[str, Any]:
 def test_called_task_ids_are_langgraphs(
     monkeypatch: pytest.MonkeyPatch, langgraph_flavour: Flavour, lab_flavour: Flavour
 ) -> None:
-    count_checkpoint_ids(monkeypatch, "langgraph")
-    expected = run_functional_case(langgraph_flavour)
-    count_checkpoint_ids(monkeypatch, "lab")
-    assert run_functional_case(lab_flavour) == expected
+    expected = same_on_both(monkeypatch, run_functional_case, langgraph_flavour, lab_flavour)
     assert expected["results"][-1] == "3:a/b"
     writes = [w for f in expected["history"] for w in f["writes"]]
     assert sum(channel == "__return__" for _, channel in writes) == 4  # step, step, ask, outer
