@@ -42,9 +42,10 @@ def func_task_before_interrupt(t: Trace) -> None:
 
     app = entrypoint_app(t, export)
     cfg = thread("approve")
-    t.stream(app, "ACME-1", cfg, stream_mode=["updates", "values"])
+    t.stream(app, "ACME-1", cfg, stream_mode=["updates", "values", "checkpoints"])
     t.state(app, cfg)
-    t.invoke(app, t.fl.Command(resume="yes"), cfg, label="resume")
+    modes = ["updates", "values", "checkpoints"]
+    t.stream(app, t.fl.Command(resume="yes"), cfg, label="resume", stream_mode=modes)
     t.state(app, cfg)
 
 
