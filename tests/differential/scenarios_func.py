@@ -7,6 +7,7 @@ Calls are made one after another (``.result()`` before the next call) wherever a
 recorded: LangGraph runs sync tasks on threads, so siblings' chunks would arrive in any order.
 """
 
+import asyncio
 from typing import Any
 
 from .scenarios import build, scenario
@@ -175,3 +176,25 @@ def func_task_cache(t: Trace) -> None:
     t.stream(app, 4, thread("first"))
     t.stream(app, 4, thread("second"), label="stream, cached")
     t.stream(app, 5, thread("third"), label="stream, other argument")
+
+
+@scenario
+def func_async_tasks(t: Trace) -> None:
+    """An ``async def`` entrypoint awaiting ``async def`` tasks (``await`` one, ``asyncio.gather``
+    two) before an interrupt; resumed with ``ainvoke``, none of them runs again."""
+
+    @t.fl.task
+    async def fetch(name: str) -> str:
+        t.counts[f"fetch {name}"] += 1
+        await asyncio.sleep(0)
+        return name.upper()
+
+    async def gather(names: list) -> list:
+        first = await fetch("first")
+        rest = await asyncio.gather(*(fetch(name) for name in names))
+        return [first, *rest, t.fl.interrupt("done?")]
+
+    app = entrypoint_app(t, gather)
+    cfg = thread("async")
+    t.call("ainvoke", lambda: asyncio.run(app.ainvoke(["a", "b"], cfg)))
+    t.call("ainvoke resume", lambda: asyncio.run(app.ainvoke(t.fl.Command(resume="yes"), cfg)))
