@@ -59,6 +59,24 @@ def test_a_sync_task_over_a_waiting_saver_is_saved_before_its_node_ends() -> Non
     assert counts["charge"] == 1
 
 
+class FailingSaver(WaitingSaver):
+    """Its saves of a task's result fail once they have waited (a full disk, a closed database)."""
+
+    async def aput_writes(self, config: Any, writes: Any, task_id: str, task_path: str = "") -> None:
+        await asyncio.sleep(0)
+        if any(channel == "__return__" for channel, _ in writes):
+            raise OSError("disk full")
+        await super().aput_writes(config, writes, task_id, task_path)
+
+
+def test_a_task_save_that_fails_after_waiting_fails_the_run() -> None:
+    """The save a sync call left running on the event loop is awaited before the node's task ends,
+    and its failure is the run's (not swallowed because nobody awaited it)."""
+    flow = charging_flow(FailingSaver(), Counter())
+    with pytest.raises(OSError, match="disk full"):
+        asyncio.run(flow.ainvoke("ACME-1", THREAD))
+
+
 def test_a_sync_task_runs_at_its_call_and_is_saved_at_once() -> None:
     """Called from a plain ``def``, a task runs right at the call (the lab has no threads) and, over
     a saver that does not wait, its write is saved before the call returns."""

@@ -62,16 +62,18 @@ NOT_RETRIED = (GraphInterrupt, ParentCommand)
 
 class Calls:
     """The calls one running task made: how many (the index of the next one) and what is still in
-    flight (saves a sync call started, async tasks running) that the node's task waits for."""
+    flight that the node's task waits for before it ends: saves a sync call started (``saving``)
+    and async tasks still running (``running``)."""
 
-    __slots__ = ("count", "inflight", "is_async")
+    __slots__ = ("count", "is_async", "running", "saving")
 
-    def __init__(self, inflight: list[asyncio.Future[Any]], is_async: bool) -> None:
+    def __init__(self, is_async: bool, caller: Calls | None = None) -> None:
         self.count = 0
-        self.inflight = inflight
-        """Shared by a node's task and every task it called: the node's task settles them all."""
         self.is_async = is_async
         """Is the function making the calls an ``async def``? (It decides how a call runs.)"""
+        self.saving: list[asyncio.Future[Any]] = caller.saving if caller else []
+        self.running: list[asyncio.Future[Any]] = caller.running if caller else []
+        """Both shared by a node's task and every task it called: the node's task settles them all."""
 
     def next_index(self) -> int:
         index = self.count
@@ -79,11 +81,17 @@ class Calls:
         return index
 
     async def settle(self) -> None:
-        """Wait for everything still in flight (the calling node is done or stopped)."""
-        while self.inflight:
-            running = list(self.inflight)
-            self.inflight.clear()
+        """Wait for everything still in flight (the calling node is done or stopped). A save that
+        failed fails the node's task (the process died, a value could not be saved); a running
+        task's failure is its own, already handed to whoever awaited it."""
+        while self.saving or self.running:
+            running, saving = list(self.running), list(self.saving)
+            self.running.clear()
+            self.saving.clear()
             await asyncio.gather(*running, return_exceptions=True)
+            for outcome in await asyncio.gather(*saving, return_exceptions=True):
+                if isinstance(outcome, BaseException):
+                    raise outcome
 
 
 def call(
@@ -104,14 +112,14 @@ def call(
     if is_async(func) and not calls.is_async and SYNC_API.get():
         raise RuntimeError("In an sync context async tasks cannot be called")
     child = new_task(loop, caller, calls, name, (args, kwargs))
-    child.calls = Calls(calls.inflight, is_async(func))
+    child.calls = Calls(is_async(func), calls)
     job = Job(loop, child, func, retry_policy, cache_policy)
     saved = saved_outcome(child, loop.pending)
     if calls.is_async:
         if saved is not None:
             return resolved(asyncio.get_running_loop().create_future(), saved)
         running = asyncio.ensure_future(job.run_async())
-        calls.inflight.append(running)
+        calls.running.append(running)
         return running
     return resolved(concurrent.futures.Future(), saved if saved is not None else job.run_now())
 
@@ -119,7 +127,7 @@ def call(
 def calls_of(caller: Task, loop: Any) -> Calls:
     """The caller's ``Calls``, made at its first call (a node's: async if its function is)."""
     if caller.calls is None:
-        caller.calls = Calls([], loop.graph.nodes[caller.name].is_async)
+        caller.calls = Calls(loop.graph.nodes[caller.name].is_async)
     return caller.calls
 
 
@@ -232,7 +240,7 @@ class Job:
     def run_now(self) -> Outcome:
         """Run the task to the end here (a sync caller), its save started at once."""
         if (cached := self.cached()) is not None:
-            start_eagerly(self.save(cached), self.child.calls.inflight)
+            start_eagerly(self.save(cached), self.child.calls.saving)
             return cached
         token = self.child.activate()
         try:
@@ -241,7 +249,7 @@ class Job:
             outcome = Outcome(error=error)
         finally:
             self.child.deactivate(token)
-        start_eagerly(self.save(outcome), self.child.calls.inflight)
+        start_eagerly(self.save(outcome), self.child.calls.saving)
         return outcome
 
     def attempts_now(self) -> Any:
