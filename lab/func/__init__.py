@@ -24,6 +24,7 @@ from typing import Any, Generic, TypeVar, get_args, get_origin
 from lab.checkpoint.base import BaseCheckpointSaver
 from lab.graph.jsonschema import json_schema, type_schema
 from lab.graph.schema import allow_in_checkpoints
+from lab.graph.subgraphs import find_subgraph
 from lab.graph.unsupported import NotSupportedError
 from lab.pregel import Pregel, task_calls
 from lab.pregel.channels import EphemeralValue, LastValue
@@ -157,7 +158,7 @@ class entrypoint:  # noqa: N801  (LangGraph's name: ``@entrypoint(checkpointer=.
             allow_in_checkpoints(schema)
         name = func.__name__
         graph = EntrypointGraph(
-            nodes={name: Node(name, bind_entrypoint(func), [START])},
+            nodes={name: Node(name, bind_entrypoint(func), [START], subgraph=find_subgraph(func))},
             channels={START: EphemeralValue(), END: LastValue(END), PREVIOUS: LastValue(PREVIOUS)},
             state_keys=[END],
             checkpointer=self.checkpointer,

@@ -198,3 +198,32 @@ def func_async_tasks(t: Trace) -> None:
     cfg = thread("async")
     t.call("ainvoke", lambda: asyncio.run(app.ainvoke(["a", "b"], cfg)))
     t.call("ainvoke resume", lambda: asyncio.run(app.ainvoke(t.fl.Command(resume="yes"), cfg)))
+
+
+@scenario
+def func_entrypoint_and_state_graph_nest(t: Trace) -> None:
+    """An entrypoint that invokes a ``StateGraph``, and a ``StateGraph`` node that invokes an
+    entrypoint: each inner run is a subgraph of the task that runs it (its own namespace); an
+    interrupt inside the inner entrypoint pauses the outer graph, and one resume finishes both."""
+    charge = charge_task(t)
+    inner_graph = build(t, "START>a a>END").compile()
+
+    def outer_flow(log: list) -> list:
+        return inner_graph.invoke({"log": log})["log"] + [charge(1).result()]
+
+    app = entrypoint_app(t, outer_flow)
+    t.invoke(app, ["in"], thread("flow-runs-graph"))
+
+    def ask(value: str) -> str:
+        receipt = charge(2).result()
+        return f"{receipt}, {t.fl.interrupt('inner ok?')}"
+
+    inner_flow = t.fl.entrypoint()(ask)
+
+    def node(state: dict) -> dict:
+        return {"log": [inner_flow.invoke(state["log"][-1])]}
+
+    graph = t.compile(build(t, "START>node node>END", node=node))
+    cfg = thread("graph-runs-flow")
+    t.invoke(graph, {"log": ["in"]}, cfg)
+    t.invoke(graph, t.fl.Command(resume="yes"), cfg, label="resume")
