@@ -46,6 +46,10 @@ LAB_MODULES: dict[str, str | None] = {
     "langgraph.constants": "lab.pregel.nodes",
     "langgraph.checkpoint": None,
     "langgraph.checkpoint.memory": "lab.checkpoint.memory",
+    "langgraph.func": "lab.func",
+    "langgraph.cache": "lab.cache",
+    "langgraph.cache.base": "lab.cache.base",
+    "langgraph.cache.memory": "lab.cache.memory",
 }
 """LangGraph's module -> the lab module that holds its names (``None``: a package, only a folder).
 A lab module that does not exist yet (``lab.graph.message`` before ``MessagesState``) counts as

@@ -22,8 +22,9 @@ block on ``.result()``; the lab has no threads (Pyodide), and its nodes run on t
   saver answers without waiting (the in-memory saver); a saver that waits for I/O (IndexedDB)
   finishes the save on the event loop, and the node's task waits for it before it ends (``settle``).
   Sync tasks called one after another therefore run one after another, never side by side;
-- called from an ``async def``, a task runs as an asyncio task of its own (side by side with its
-  siblings); the caller ``await``-s it (or ``asyncio.gather``-s several).
+- an ``async def`` task called from an ``async def`` runs as an asyncio task of its own (side by side
+  with its siblings); the caller ``await``-s it (or ``asyncio.gather``-s several). A plain ``def``
+  task runs at its call whoever calls it: it could not run beside anything anyway.
 """
 
 from __future__ import annotations
@@ -115,13 +116,13 @@ def call(
     child.calls = Calls(is_async(func), calls)
     job = Job(loop, child, func, retry_policy, cache_policy)
     saved = saved_outcome(child, loop.pending)
-    if calls.is_async:
-        if saved is not None:
-            return resolved(asyncio.get_running_loop().create_future(), saved)
+    if saved is None and calls.is_async and is_async(func):  # side by side with its siblings
         running = asyncio.ensure_future(job.run_async())
         calls.running.append(running)
         return running
-    return resolved(concurrent.futures.Future(), saved if saved is not None else job.run_now())
+    # a sync function runs here and now (nothing could run beside it); its future is done already
+    future = asyncio.get_running_loop().create_future() if calls.is_async else concurrent.futures.Future()
+    return resolved(future, saved if saved is not None else job.run_now())
 
 
 def calls_of(caller: Task, loop: Any) -> Calls:
@@ -270,7 +271,8 @@ class Job:
                 time.sleep(wait)
 
     async def run_async(self) -> Any:
-        """Run the task as an asyncio task of its own (an async caller); its result, or it raises."""
+        """Run an ``async def`` task as an asyncio task of its own (an async caller); its result, or
+        it raises."""
         outcome = self.cached()
         if outcome is None:
             token = self.child.activate()
@@ -291,9 +293,7 @@ class Job:
         while True:
             attempt += 1
             try:
-                if is_async(self.func):
-                    return await await_with(self.config, lambda _: self.func(*args, **kwargs), None)
-                return run_with(self.config, lambda _: self.func(*args, **kwargs), None)
+                return await await_with(self.config, lambda _: self.func(*args, **kwargs), None)
             except Exception as error:
                 wait = retry_wait(self.retry_policy, attempt, error)
                 if wait is None:
