@@ -8,7 +8,11 @@ its result is saved, is the window the task does not close: the re-run charges a
 
 from __future__ import annotations
 
+import pytest
+
 from gallery import FOLDER
+from lab.playground import load_program
+from lab.playground.problems import ProgramError
 from lab.world import use_recorder
 from tests.test_playground_lab import PlayLab, play
 
@@ -64,3 +68,13 @@ async def test_a_crash_once_the_task_is_saved_does_not_charge_again() -> None:
     again on resume, its task's result comes back from the checkpoint."""
     lab = await crash_in_the_task_at("put_writes")
     assert await charges(lab) == [2500]
+
+
+def test_an_entrypoint_program_is_refused_by_name_pointing_to_a_node() -> None:
+    source = (
+        "from langgraph.func import entrypoint\n\n\n"
+        "@entrypoint()\ndef workflow(x: int) -> int:\n    return x\n"
+    )
+    with pytest.raises(ProgramError) as refused:
+        load_program(source)
+    assert (refused.value.problem.kind, refused.value.problem.params["name"]) == ("entrypoint", "workflow")
