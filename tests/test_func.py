@@ -179,3 +179,12 @@ def test_a_generator_entrypoint_is_refused_as_in_langgraph() -> None:
 
     with pytest.raises(NotImplementedError, match="Generators"):
         entrypoint()(gen)
+
+
+def test_an_entrypoints_runtime_carries_previous_and_context() -> None:
+    @entrypoint(checkpointer=InMemorySaver())
+    def flow(x: int, *, runtime: Any) -> list:
+        return [x, runtime.previous, runtime.context]
+
+    assert flow.invoke(1, THREAD, context="ctx") == [1, None, "ctx"]
+    assert flow.invoke(2, THREAD, context="ctx") == [2, [1, None, "ctx"], "ctx"]
