@@ -17,8 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from lab.aml import VARIANTS  # noqa: E402
-from tests.crash_soak import DURABILITIES, plan, soak  # noqa: E402
+from tests.crash_soak import DURABILITIES, SOAK_VARIANTS, plan, soak  # noqa: E402
 
 
 def main() -> None:
@@ -30,7 +29,7 @@ def main() -> None:
     report = asyncio.run(soak(range(args.first, args.first + args.trials)))
     failing = Counter((plan(seed).variant, plan(seed).durability) for seed in report.failures)
     print(f"{'variant':<10} {'durability':<10} {'trials':>7}  violations")
-    for variant in VARIANTS:
+    for variant in SOAK_VARIANTS:
         for durability in DURABILITIES:
             failing = sum(
                 1 for s in report.failures if (plan(s).variant, plan(s).durability) == (variant, durability)

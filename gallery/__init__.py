@@ -52,6 +52,14 @@ GALLERY: tuple[GalleryProgram, ...] = (
         },
     ),
     GalleryProgram(
+        "charge_in_a_task",
+        {"en": "The charge in a @task", "zh": "把扣费放进 @task"},
+        {
+            "en": "LangGraph's remedy: the node re-runs on resume, the task's saved result comes back.",
+            "zh": "LangGraph 给的办法：恢复时节点重跑，task 已保存的结果直接取回，不再扣费。",
+        },
+    ),
+    GalleryProgram(
         "charge_after_interrupt",
         {"en": "The charge after interrupt(), with a key", "zh": "interrupt() 之后扣费，带幂等键"},
         {

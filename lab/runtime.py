@@ -3,14 +3,15 @@
 ``StateGraph(State, context_schema=Ctx)`` declares the type of the run's *context*: static data
 the caller passes with ``invoke(..., context=Ctx(...))`` (a user id, a database handle) that is not
 state and is never checkpointed. A node receives it by declaring a ``runtime`` parameter, or calls
-``get_runtime()``. ``lab`` has no store, no stream writer and no previous-return value for the
-functional API: those fields are ``None``.
+``get_runtime()``. ``lab`` has no store and no stream writer: ``store`` is ``None``; ``previous`` is
+what the thread's last run of an ``@entrypoint`` saved, in the ``runtime`` an entrypoint declares
+(``lab.func``), else ``None``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from lab.config import RUNTIME_KEY, get_config
 
@@ -19,11 +20,12 @@ ContextT = TypeVar("ContextT")
 
 @dataclass(frozen=True)
 class Runtime(Generic[ContextT]):
-    """The run's context (``invoke(..., context=...)``); ``store``/``previous`` are always ``None``."""
+    """The run's context (``invoke(..., context=...)``); ``store`` is always ``None``, ``previous`` is
+    an entrypoint's (``lab.func``)."""
 
     context: ContextT | None = None
     store: None = None
-    previous: None = None
+    previous: Any = None
 
 
 def get_runtime(context_schema: type[ContextT] | None = None) -> Runtime[ContextT]:

@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from functools import partial
 from typing import Any, ClassVar, Generic, Literal, NamedTuple, TypeVar
@@ -92,6 +92,70 @@ class StateSnapshot(NamedTuple):
     parent_config: dict[str, Any] | None
     tasks: tuple[PregelTask, ...]
     interrupts: tuple[Interrupt, ...]
+
+
+def default_retry_on(exc: Exception) -> bool:
+    """LangGraph's default: retry anything but the errors a retry cannot cure (a bad value, a bug,
+    a missing file...); a ``ConnectionError`` is always worth another try."""
+    if isinstance(exc, ConnectionError):
+        return True
+    return not isinstance(exc, NOT_RETRIED)
+
+
+NOT_RETRIED = (
+    ValueError,
+    TypeError,
+    ArithmeticError,
+    ImportError,
+    LookupError,
+    NameError,
+    SyntaxError,
+    RuntimeError,
+    ReferenceError,
+    StopIteration,
+    StopAsyncIteration,
+    OSError,
+)
+
+
+class RetryPolicy(NamedTuple):
+    """How a ``@task`` is tried again when it raises (``lab.func``): up to ``max_attempts`` tries,
+    waiting ``initial_interval`` seconds, then ``backoff_factor`` times longer each time (at most
+    ``max_interval``), plus up to a second of ``jitter``; ``retry_on`` says which errors count."""
+
+    initial_interval: float = 0.5
+    backoff_factor: float = 2.0
+    max_interval: float = 128.0
+    max_attempts: int = 3
+    jitter: bool = True
+    retry_on: type[Exception] | Sequence[type[Exception]] | Callable[[Exception], bool] = default_retry_on
+
+
+def _freeze(value: Any, depth: int = 10) -> Hashable:
+    """A hashable, order-independent stand-in for a task's arguments (dict keys sorted)."""
+    if isinstance(value, Hashable) or depth <= 0:
+        return value
+    if isinstance(value, Mapping):
+        return tuple(sorted((k, _freeze(v, depth - 1)) for k, v in value.items()))
+    if isinstance(value, Sequence):
+        return tuple(_freeze(v, depth - 1) for v in value)
+    return value
+
+
+def default_cache_key(*args: Any, **kwargs: Any) -> str:
+    """The arguments as text: equal arguments, equal key. (LangGraph pickles them; the lab writes
+    their ``repr``, so no pickle is involved anywhere near stored data.)"""
+    return repr((_freeze(args), _freeze(kwargs)))
+
+
+@dataclass(frozen=True)
+class CachePolicy:
+    """Cache a ``@task``'s result (``@task(cache_policy=CachePolicy())`` with
+    ``@entrypoint(cache=InMemoryCache())``): a call whose ``key_func(*args, **kwargs)`` was seen
+    before gets the saved result without running; ``ttl`` seconds (``None``: forever)."""
+
+    key_func: Callable[..., str | bytes] = default_cache_key
+    ttl: int | None = None
 
 
 def interrupt(value: Any, *, response_schema: type | dict[str, Any] | None = None) -> Any:

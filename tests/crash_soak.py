@@ -18,12 +18,14 @@ The invariants (issue 10, items 3 and 4), each a function returning what it foun
 - **only interrupted tasks re-run**: each node ran as often as in the crash-free run plus once for
   every execution a crash interrupted before its result was saved (read from the journal);
 - **fixed charges each business operation once**; **misplaced charges as the re-runs predict**
-  (every execution that got its request out pays), and so does **task-key** for the query and
-  the filing and the export (once per distinct task id); a request "got out" when the page saw
-  its ``side_effect`` event. In the page, between the requests answered and those announced: a
-  request reaches the ledger a page round trip after its announcement, and a kill at a random
-  moment, or a sibling task's crash in that round trip, stops it there. A crash at the request's
-  own ``side_effect_done`` seam strikes after its answer, so that request counts as answered;
+  (every execution that got its request out pays), so does **task** (the export bought in a
+  ``@task``: an execution restored from the task's saved result sends no request), and so does
+  **task-key** for the query and the filing and the export (once per distinct task id); a request
+  "got out" when the page saw its ``side_effect`` event. In the page, between the requests answered
+  and those announced: a request reaches the ledger a page round trip after its announcement, and a
+  kill at a random moment, or a sibling task's crash in that round trip, stops it there. A crash at
+  the request's own ``side_effect_done`` seam strikes after its answer, so that request counts as
+  answered;
 - **repeats flagged**: the ledger's verdict flags exactly the business operations done more than
   once, with how often.
 
@@ -48,7 +50,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from lab.aml import VARIANTS, build_graph, business_operation, describe_graph
-from lab.aml.graph import STATES
+from lab.aml.graph import STATES, TASK
 from lab.aml.profile import AML_PROFILE
 from lab.checkpoint.base import CheckpointTuple
 from lab.checkpoint.core import CheckpointSaver
@@ -60,6 +62,7 @@ from lab.controller.seam_catalog import seam_catalog
 from lab.controller.world import InMemoryWorld
 from lab.graph.schema import channels_of
 from lab.pregel.delta import complete_all
+from lab.pregel.task_calls import RETURN
 
 THREAD = "soak"
 CASES = ("S-1001", "S-1002", "S-1003")
@@ -84,6 +87,11 @@ class Trial:
     """How the graph stores its lists: whole (LangGraph's default) or opted in to ``DeltaChannel``."""
 
 
+SOAK_VARIANTS = (*VARIANTS, TASK)
+"""What a trial picks from: the lab page's three variants, and ``task`` (the export bought in a
+``@task`` before ``interrupt()``, with no key: LangGraph's remedy, issue 36)."""
+
+
 @functools.cache
 def crash_points(variant: str) -> tuple[CrashPoint, ...]:
     """Every crash the lab offers for ``variant`` (its seam catalogue): a step seam, a node seam of
@@ -96,7 +104,7 @@ def crash_points(variant: str) -> tuple[CrashPoint, ...]:
 
 def plan(seed: int) -> Trial:
     rng = random.Random(seed)
-    variant = rng.choice(VARIANTS)
+    variant = rng.choice(SOAK_VARIANTS)
     points = crash_points(variant)
     crashes = tuple(rng.choice(points) for _ in range(rng.randint(1, 3)))
     case_id, durability = rng.choice(CASES), rng.choice(DURABILITIES)
@@ -383,8 +391,14 @@ def frame_without_ids(saved: CheckpointTuple) -> tuple[Any, ...]:
         saved.metadata["source"],
         _without_ids(checkpoint["channel_values"]),
         _version_numbers(checkpoint["channel_versions"]),
-        # a resume records every version it saw under "__interrupt__", as LangGraph does
-        {node: _version_numbers(versions) for node, versions in seen.items() if node != "__interrupt__"},
+        # a resume records every version it saw under "__interrupt__", as LangGraph does; an entry
+        # that saw no channel is left out: a called task's (``@task``) is there only where its node
+        # ran, and a node whose writes a resume restored calls nothing (in LangGraph too)
+        {
+            node: _version_numbers(versions)
+            for node, versions in seen.items()
+            if node != "__interrupt__" and versions
+        },
         sorted(channel for _, channel, _ in saved.pending_writes or []),
     )
 
@@ -424,8 +438,10 @@ _CONTROL_CHANNELS = frozenset({"__interrupt__", "__resume__", "__error__"})
 
 
 def _has_result(channels: set[str]) -> bool:
-    """A task with a saved write other than a control one finished: resuming reuses its writes."""
-    return bool(channels - _CONTROL_CHANNELS)
+    """A node's task with a saved write other than a control one finished: resuming reuses its
+    writes. (A task its node called, ``@task``, saves ``__return__``: its node's re-run reuses it,
+    the step does not restore it.)"""
+    return bool(channels - _CONTROL_CHANNELS) and RETURN not in channels
 
 
 def first_steps(seen: Observed) -> list[dict[str, Any] | None]:
@@ -473,8 +489,9 @@ def _operations(ledger: list[dict[str, Any]]) -> Counter[tuple[str, ...]]:
 
 
 def _predicted(variant: str, task_ids: list[str]) -> int:
-    """Misplaced: every request that got out pays. Task-key: once per distinct task id (its key)."""
-    return len(task_ids) if variant == "misplaced" else len(set(task_ids))
+    """Misplaced and task (no keys): every request that got out pays (a task whose saved result came
+    back sends none). Task-key: once per distinct task id (its key)."""
+    return len(task_ids) if variant in ("misplaced", TASK) else len(set(task_ids))
 
 
 def _answered_at_crash(seen: Observed) -> list[dict[str, Any]]:

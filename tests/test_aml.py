@@ -125,7 +125,7 @@ async def test_clean_case_closes_without_asking_anyone():
     assert ledger["charges"] == 1  # the transaction query
 
 
-@pytest.mark.parametrize(("variant", "export_charges"), [("misplaced", 2), ("fixed", 1)])
+@pytest.mark.parametrize(("variant", "export_charges"), [("misplaced", 2), ("fixed", 1), ("task", 1)])
 async def test_approval_reruns_review_and_the_misplaced_variant_pays_twice(variant, export_charges):
     graph, world = fresh(variant)
     asked = await run(graph, {"case_id": "S-1002"}, "t")
@@ -177,7 +177,7 @@ async def test_the_subgraph_variant_keys_as_fixed_and_its_review_asks_from_a_sub
 
 
 def test_every_variant_is_described_for_the_page():
-    assert list(VARIANT_INFO) == [*VARIANTS, "subgraph"]  # subgraph: lesson 12's, not the soak's
+    assert list(VARIANT_INFO) == [*VARIANTS, "subgraph", "task"]  # lesson 12's, and LangGraph's remedy
     for info in VARIANT_INFO.values():
         assert info.label and info.about
     assert "flawed" in VARIANT_INFO["task-key"].label
@@ -247,6 +247,52 @@ async def test_a_crash_that_loses_the_start_checkpoint_defeats_task_keys_only(du
         business_operation(e) for e in await world.entries() if e["kind"] == "charge" and not e["replayed"]
     )
     assert max(charges_per_operation.values()) == charged
+
+
+async def crash_inside_the_export_task(durability: str, moment: str) -> InMemoryWorld:
+    """Run case S-1002 in the ``task`` variant, kill the process at ``moment`` of the export bought
+    inside ``human_review``'s task, then start a new process on the same disk and ledger, resume and
+    approve."""
+    world, disk = InMemoryWorld(), InMemorySaver()
+    process = Process()
+    doomed = ProcessWorld(world, process)
+
+    async def kill_at_the_export(at: str, call: dict) -> None:
+        if at == moment and call["node"] == "human_review":
+            process.kill()
+            raise ProcessKilled()
+
+    doomed.on_call = kill_at_the_export
+    graph = build_graph(doomed, "task", checkpointer=ProcessSaver(disk, process), delay=0)
+    config = {"configurable": {"thread_id": "t"}}
+    context = RunContext("t")
+    use_run_context(context)
+    with pytest.raises(asyncio.CancelledError):
+        await graph.ainvoke({"case_id": "S-1002"}, config, durability=durability, on_seam=context.follow)
+
+    survivor = Process()
+    graph = build_graph(
+        ProcessWorld(world, survivor), "task", checkpointer=ProcessSaver(disk, survivor), delay=0
+    )
+    request = None if await disk.aget_tuple(config) else {"case_id": "S-1002"}
+    asked = await graph.ainvoke(request, config, durability=durability, on_seam=context.follow)
+    assert asked["__interrupt__"]
+    out = await graph.ainvoke(Command(resume={"approved": True}), config, on_seam=context.follow)
+    assert out["outcome"].startswith("SAR ")
+    return world
+
+
+@pytest.mark.parametrize("durability", ["sync", "async", "exit"])
+@pytest.mark.parametrize(("moment", "exports"), [("side_effect", 1), ("side_effect_done", 2)])
+async def test_the_task_variant_charges_again_only_if_the_crash_beats_the_tasks_saved_result(
+    durability, moment, exports
+):
+    """Killed before the export request leaves, the re-run buys it once; killed after the charge and
+    before the task's result is saved, the re-run's task runs again and, with no key, pays again."""
+    world = await crash_inside_the_export_task(durability, moment)
+    bought = [e for e in await world.entries() if e["purpose"] == "case-pack export" and not e["replayed"]]
+    assert len(bought) == exports
+    assert {e["node"] for e in bought} == {"human_review"}
 
 
 # -- the diagram ----------------------------------------------------------------------------------------

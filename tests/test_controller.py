@@ -72,7 +72,7 @@ async def test_catalog_describes_the_lab(lab):
     catalog = await lab.do("catalog")
     assert [c["id"] for c in catalog["cases"]] == ["S-1001", "S-1002", "S-1003"]
     assert catalog["seams"] == list(SEAMS)
-    assert set(catalog["graphs"]) == {"misplaced", "task-key", "fixed", "subgraph"}
+    assert set(catalog["graphs"]) == {"misplaced", "task-key", "fixed", "subgraph", "task"}
     assert catalog["session"] is None
     assert catalog["storages"] == ["full", "delta"]  # the start form offers both (AML's lists opt in)
     assert (await lab.view())["defaults"]["storage"] == "full"  # LangGraph's default is chosen first

@@ -344,7 +344,7 @@ async def test_every_seam_a_clean_run_meets_is_in_the_catalogue(lab, variant):
 async def test_the_view_is_plain_data_with_defaults_from_python(lab):
     view = await lab.view()
     assert view["defaults"]["durability"] == "async" and view["defaults"]["delay"] == 0
-    assert view["defaults"]["variants"] == [*VARIANTS, "subgraph"]
+    assert view["defaults"]["variants"] == [*VARIANTS, "subgraph", "task"]
     await lab.do("start", case_id=CASE, variant="fixed", durability="sync")
     first = await lab.view()
     await lab.do("step")

@@ -44,6 +44,14 @@ subgraph checkpoints under the parent's saver, in the namespace ``"human_review:
 on resume the parent node runs again from its first line while the subgraph continues from its own
 checkpoint (lesson 12). It is not in :data:`VARIANTS`, the variants the crash soak compares.
 
+The ``"task"`` variant is LangGraph's own remedy for ``misplaced`` (its durable-execution guide:
+wrap side effects in tasks): ``human_review`` still buys the export before ``interrupt()`` and with
+no key, but inside a ``@task`` (``buy_export``, ``lab.func``). Approving re-runs the node from its
+first line; the task's result was saved with the step's pending writes, so the call returns it and
+the export is charged once. The window a task does not close: a crash after the charge and before
+its result is saved (under ``"exit"``, before the run ends) re-runs the task, and the API, seeing
+no key, charges again. Tasks and idempotency keys together, as LangGraph advises, close both.
+
 Nodes learn their thread and checkpoint the way LangGraph nodes read ``get_config()``: through a
 :class:`RunContext` the caller installs (``use_run_context``) and keeps current with its ``follow``
 seam hook; the task id comes from the running task (LangGraph puts it in ``checkpoint_ns``).
@@ -52,6 +60,7 @@ seam hook; the task id comes from the running task (LangGraph puts it in ``check
 from __future__ import annotations
 
 import asyncio
+import functools
 import operator
 import re
 from collections.abc import Callable
@@ -64,15 +73,18 @@ from lab.aml.cases import REPORTING_THRESHOLD, WATCHLIST, get_case
 from lab.channels import DeltaChannel
 from lab.config import get_config
 from lab.controller.paid_api import ExternalWorld
+from lab.func import TaskFunction, task
 from lab.graph import END, START, CompiledStateGraph, StateGraph
 from lab.pregel import Seam
 from lab.types import interrupt
 
-Variant = Literal["misplaced", "task-key", "fixed", "subgraph"]
+Variant = Literal["misplaced", "task-key", "fixed", "subgraph", "task"]
 VARIANTS: tuple[Variant, ...] = ("misplaced", "task-key", "fixed")
 """The three ways ``human_review`` buys the export (what the crash soak and harness compare)."""
 SUBGRAPH: Variant = "subgraph"
 """``fixed``'s keys, with the officer's review as a subgraph."""
+TASK: Variant = "task"
+"""``misplaced``'s purchase before ``interrupt()``, wrapped in a ``@task`` (LangGraph's remedy)."""
 DEFAULT_DELAY = 0.3
 """Seconds each node visibly works (``await asyncio.sleep``), so a crash can land inside one."""
 
@@ -200,6 +212,14 @@ VARIANT_INFO: dict[Variant, VariantInfo] = {
         False,
         operation_key,
     ),
+    TASK: VariantInfo(
+        "task",
+        "buys the export before interrupt(), in a @task, with no key: approving charges once (the task's "
+        "saved result comes back), but a crash after the charge and before that result is saved "
+        "charges again",
+        True,
+        no_key,
+    ),
 }
 
 
@@ -250,7 +270,8 @@ def call_site() -> CallSite:
             "The AML nodes need to know their thread: install a RunContext with use_run_context() "
             "and pass its follow hook as on_seam (lab.controller does both)."
         ) from None
-    node, task_id = get_config()["configurable"]["checkpoint_ns"].split(":")
+    # "<node>:<task id>", or inside a @task the node calls, "<node>:<task id>|<task>:<its id>"
+    node, task_id = get_config()["configurable"]["checkpoint_ns"].split("|")[0].split(":")
     return CallSite(context.thread_id, node, task_id, context.checkpoint_id)
 
 
@@ -438,6 +459,25 @@ class Investigation:
         decision = interrupt(_review_request(state, export))
         return _review_outcome(decision, export)
 
+    @traits(paid=True, interrupts=True, charges_before_interrupt=True)
+    async def human_review_task(self, state: CaseState) -> dict[str, Any]:
+        """Ask a compliance officer to approve the SAR (buys the export BEFORE asking).
+
+        In a task: on resume the node runs again, the task does not, unless a crash lost its result."""
+        await self.work()
+        export = await self.buy_export(state)
+        decision = interrupt(_review_request(state, export))
+        return _review_outcome(decision, export)
+
+    @functools.cached_property
+    def buy_export(self) -> TaskFunction:
+        """The export purchase as a ``@task`` (``buy_export``): its result is saved as it returns."""
+
+        async def buy_export(state: CaseState) -> dict[str, Any]:
+            return await self.charge(state, EXPORT, EXPORT_PRICE_CENTS)
+
+        return task(buy_export)
+
     @traits(paid=True, interrupts=True)
     async def human_review_fixed(self, state: CaseState) -> dict[str, Any]:
         """Ask a compliance officer to approve the SAR (buys the export after, if approved)."""
@@ -585,6 +625,8 @@ def review_node(nodes: Investigation, variant: Variant) -> Callable[[CaseState],
     """The ``human_review`` node of ``variant``: buying first, buying after, or a subgraph's parent."""
     if variant == SUBGRAPH:
         return nodes.human_review_subgraph()
+    if variant == TASK:
+        return nodes.human_review_task
     misplaced = VARIANT_INFO[variant].charges_before_interrupt
     return nodes.human_review_misplaced if misplaced else nodes.human_review_fixed
 

@@ -53,6 +53,10 @@ LAB_MODULES: dict[str, str | None] = {
     "langgraph.prebuilt": "lab.prebuilt",
     "langgraph.prebuilt.tool_node": "lab.prebuilt",
     "langgraph.prebuilt.chat_agent_executor": "lab.prebuilt",
+    "langgraph.func": "lab.func",
+    "langgraph.cache": "lab.cache",
+    "langgraph.cache.base": "lab.cache.base",
+    "langgraph.cache.memory": "lab.cache.memory",
 }
 """LangGraph's module -> the lab module that holds its names (``None``: a package, only a folder).
 A lab module that does not exist yet (``lab.graph.message`` before ``MessagesState``) counts as

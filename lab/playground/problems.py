@@ -29,6 +29,7 @@ Kind = Literal[
     "not_in_lab",  # it imports a langgraph module the lab does not re-implement
     "no_graph",  # it compiles no graph
     "not_compiled",  # it builds a StateGraph but never compiles it
+    "entrypoint",  # its graph is an ``@entrypoint`` (the Functional API), which the instruments do not drive
     "several_graphs",  # it compiles more than one, and none is named ``graph``
     "node",  # an exception inside a node
     "router",  # an exception inside a conditional edge's router
@@ -59,6 +60,10 @@ TEXTS: dict[Kind, str] = {
     ),
     "no_graph": "The program compiles no graph: build a StateGraph and call its compile() (name it graph).",
     "not_compiled": "{name} is a StateGraph that is never compiled: add graph = {name}.compile().",
+    "entrypoint": (
+        "{name} is an @entrypoint: the playground's instruments drive a StateGraph. Call your @task "
+        "functions from a StateGraph node (as the gallery's charge_in_a_task does)."
+    ),
     "several_graphs": "The program compiles {count} graphs ({names}): name the one to run graph.",
     "node": "Node {name} raised at line {line}: {error}",
     "router": "The router {name} raised at line {line}: {error}",

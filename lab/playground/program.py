@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from types import CodeType
 from typing import Any
 
+from lab.func import EntrypointGraph
 from lab.graph.state import CompiledStateGraph, StateGraph
 from lab.playground.langgraph_imports import NeedsNetworkError, NotInLabError, langgraph_resolves_to_lab
 from lab.playground.problems import PROGRAM_FILE, Problem, ProgramError, Roles, problem, problem_at_error
@@ -189,6 +190,8 @@ def find_graph(module: types.ModuleType) -> tuple[str, CompiledStateGraph]:
     builders = sorted(name for name, value in values.items() if isinstance(value, StateGraph))
     if builders:
         raise ProgramError(problem("not_compiled", name=builders[0]))
+    if entrypoints := sorted(name for name, value in values.items() if isinstance(value, EntrypointGraph)):
+        raise ProgramError(problem("entrypoint", name=entrypoints[0]))
     raise ProgramError(problem("no_graph"))
 
 

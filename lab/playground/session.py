@@ -39,6 +39,7 @@ from typing import Any, Protocol
 from lab.controller.messages import message
 from lab.controller.paid_api import decide_request
 from lab.controller.profile import GraphProfile, SeamHook, graph_profile
+from lab.func import TaskFunction
 from lab.graph import CompiledStateGraph
 from lab.playground.problems import Problem
 from lab.playground.program import Program, describe_run_error
@@ -121,9 +122,18 @@ def code_names(code: CodeType) -> Iterator[str]:
 
 
 def node_calls(function: Callable[..., Any]) -> set[str]:
-    """Which of ``charge``, ``send_email``, ``interrupt`` a node's own code names."""
+    """Which of ``charge``, ``send_email``, ``interrupt`` a node's own code names, or the code of a
+    ``@task`` it calls (``lab.func``: the task runs inside the node's task)."""
     code = getattr(function, "__code__", None)
-    return set(code_names(code)) & (WORLD_CALLS | {"interrupt"}) if code else set()
+    if code is None:
+        return set()
+    names = set(code_names(code))
+    called = set()
+    for name in names:
+        task = getattr(function, "__globals__", {}).get(name)
+        if isinstance(task, TaskFunction):
+            called |= node_calls(task.func)
+    return (names & (WORLD_CALLS | {"interrupt"})) | called
 
 
 def playground_profile(

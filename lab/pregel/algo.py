@@ -30,7 +30,6 @@ from lab.pregel.ids import interrupt_id, task_id
 from lab.pregel.nodes import (
     PULL,
     PUSH,
-    ROOT,
     START,
     TASKS,
     Branch,
@@ -96,7 +95,8 @@ def woken_nodes(trigger_to_nodes: Mapping[str, list[str]], updated: Iterable[str
 def read_state(channels: Mapping[str, Channel], keys: Iterable[str]) -> Any:
     """The state as a dict of its keys; a whole-value state (one ``__root__`` key) as the value."""
     if is_whole_value(keys):
-        return channels[ROOT].value if channels[ROOT].is_available() else None
+        whole = channels[keys[0]]  # (``__root__``, or an entrypoint's ``__end__``)
+        return whole.value if whole.is_available() else None
     state = {}
     for k in keys:  # (a plain loop: a comprehension is a function call on CPython 3.11; twice a step)
         if (value := channels[k].value) is not MISSING:  # (empty exactly when it holds MISSING)

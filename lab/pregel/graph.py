@@ -29,7 +29,7 @@ from lab.pregel import algo, delta, subgraph, sync_saver
 from lab.pregel.algo import INTERRUPT_SEEN, StepWrites
 from lab.pregel.channels import Channel, DeltaChannel
 from lab.pregel.loop import SeamHook, SuperStepLoop
-from lab.pregel.nodes import COPY, END, INPUT, START, Node, task_result
+from lab.pregel.nodes import COPY, END, INPUT, START, Node, is_whole_value, task_result
 from lab.pregel.sync_loop import iterate_sync, run_sync
 from lab.types import Durability, PregelTask, StateSnapshot
 
@@ -162,7 +162,7 @@ class Pregel:
                     latest = chunk
                 elif "__interrupt__" in chunk:
                     asked.extend(chunk["__interrupt__"])
-        if isinstance(latest, dict):  # invoke returns the output schema's keys; values chunks have all
+        if isinstance(latest, dict) and not is_whole_value(self.state_keys):  # the output schema's keys
             latest = {k: v for k, v in latest.items() if k in self.output_keys}
         if not asked:
             return latest

@@ -520,6 +520,9 @@ class SuperStepLoop:
             result = subgraph.addressed_to(bubbled, task)
             if result is None:
                 raise
+        finally:
+            if task.calls is not None:  # the node called @task functions: their saves end with it
+                await task.calls.settle()
         keys = node.input_keys or self.graph.state_keys  # START keeps only the input schema's keys
         if not node.branches:  # (no router to await: no coroutine for it, most nodes)
             return algo.static_writes(node, result, keys)

@@ -40,11 +40,15 @@ MISSING_ATTRIBUTE: Any = object()
 """What ``getattr`` answers for a state key a state object has no attribute for."""
 ROOT = "__root__"
 """The one channel of a whole-value state, e.g. ``StateGraph(Annotated[list, operator.add])``."""
+WHOLE_VALUE_KEYS = (ROOT, END)
+"""The lone state keys that hold a whole value: ``__root__``, and ``__end__`` (what an
+``@entrypoint`` returned, ``lab.func``)."""
 
 
 def is_whole_value(state_keys: Sequence[str]) -> bool:
-    """Is this the state of ``StateGraph(Annotated[list, add])`` (one ``__root__`` key)?"""
-    return len(state_keys) == 1 and state_keys[0] == ROOT
+    """Is this the state of ``StateGraph(Annotated[list, add])`` (one ``__root__`` key), or an
+    entrypoint's (one ``__end__`` key)?"""
+    return len(state_keys) == 1 and state_keys[0] in WHOLE_VALUE_KEYS
 
 
 def branch_channel(node: str) -> str:
@@ -159,7 +163,7 @@ def state_update(result: Any, state_keys: Sequence[str]) -> list[tuple[str, Any]
     if isinstance(result, list | tuple) and any(isinstance(item, Command) for item in result):
         return [write for item in result for write in _list_item_update(item, state_keys)]
     if whole_value:
-        return [] if result is None else [(ROOT, result)]
+        return [] if result is None else [(state_keys[0], result)]
     if result is None:
         return []
     if isinstance(result, dict):
@@ -183,7 +187,7 @@ def raise_parent_command(result: Any) -> None:
 def _list_item_update(item: Any, state_keys: Sequence[str]) -> list[tuple[str, Any]]:
     """One item of a returned list of updates; for a whole-value state, a plain item is the write."""
     if is_whole_value(state_keys) and not isinstance(item, Command):
-        return [(ROOT, item)]
+        return [(state_keys[0], item)]
     return state_update(item, state_keys)
 
 
@@ -248,7 +252,7 @@ def task_result(writes: Sequence[tuple[str, Any]], state_keys: Sequence[str]) ->
         if chan in state_keys:
             grouped.setdefault(chan, []).append(value)
     result = {chan: vs[0] if len(vs) == 1 else {"$writes": vs} for chan, vs in grouped.items()}
-    return result.get(ROOT) if is_whole_value(state_keys) else result
+    return result.get(state_keys[0]) if is_whole_value(state_keys) else result
 
 
 async def routed_writes(

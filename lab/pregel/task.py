@@ -62,6 +62,8 @@ class Task:
     """While its node runs, its loop: it lends a graph run inside the node what that inherits."""
     loan: Any = None
     """What it lent, once a graph ran inside its node (``lab.pregel.subgraph.Loan``)."""
+    calls: Any = None
+    """Once its node called a ``@task``: those calls (``lab.pregel.task_calls.Calls``)."""
 
     @property
     def namespace(self) -> str:

@@ -73,6 +73,8 @@ export const enPlay = {
   "py.play.not_in_lab": "lab does not re-implement {module}; it has {mirrored}.",
   "py.play.no_graph": "The program compiles no graph: build a StateGraph and call its compile() (name it graph).",
   "py.play.not_compiled": "{name} is a StateGraph that is never compiled: add graph = {name}.compile().",
+  "py.play.entrypoint":
+    "{name} is an @entrypoint: the playground's instruments drive a StateGraph. Call your @task functions from a StateGraph node (as the gallery's charge_in_a_task does).",
   "py.play.several_graphs": "The program compiles {count} graphs ({names}): name the one to run graph.",
   "py.play.node": "Node {name} raised at line {line}: {error}",
   "py.play.router": "The router {name} raised at line {line}: {error}",

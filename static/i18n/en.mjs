@@ -101,6 +101,9 @@ export const en = {
     "buys after interrupt(); keys are thread:task id, so a crash that loses the step's checkpoint gives the re-run a new key and a second charge",
   "variant.fixed.about":
     "buys after interrupt(); each key names the business operation (thread, case, purpose), so every re-run presents the same key",
+  "variant.task": "task",
+  "variant.task.about":
+    "buys the export before interrupt(), in a @task, with no key: approving charges once (the task's saved result comes back), but a crash after the charge and before that result is saved charges again",
   "variant.subgraph": "subgraph",
   "variant.subgraph.about":
     "as fixed, but human_review awaits a review subgraph (brief_officer, then sign, which interrupts): its checkpoints have a namespace of their own",

@@ -71,6 +71,8 @@ export const zhPlay = {
   "py.play.not_in_lab": "lab 没有重新实现 {module}；它提供的是 {mirrored}。",
   "py.play.no_graph": "程序没有编译任何图：构建一个 StateGraph 并调用它的 compile()（命名为 graph）。",
   "py.play.not_compiled": "{name} 是一个从未编译的 StateGraph：加上 graph = {name}.compile()。",
+  "py.play.entrypoint":
+    "{name} 是一个 @entrypoint：playground 的仪表驱动的是 StateGraph。请在 StateGraph 的节点里调用你的 @task 函数（就像 gallery 里的 charge_in_a_task）。",
   "py.play.several_graphs": "程序编译了 {count} 个图（{names}）：把要运行的那个命名为 graph。",
   "py.play.node": "节点 {name} 在第 {line} 行抛出异常：{error}",
   "py.play.router": "路由函数 {name} 在第 {line} 行抛出异常：{error}",

@@ -99,6 +99,9 @@ export const zh = {
   "variant.task-key.about":
     "在 interrupt() 之后购买；幂等键是 thread:task id，若崩溃丢失了该步的检查点，重跑会得到新键并再次扣费",
   "variant.fixed.about": "在 interrupt() 之后购买；每个幂等键标明业务操作（线程、案件、用途），任何重跑都出示同一个键",
+  "variant.task": "任务（task）",
+  "variant.task.about":
+    "在 interrupt() 之前购买导出，但放在 @task 里，没有幂等键：批准只扣一次费（取回 task 已保存的结果）；但若在扣费之后、结果保存之前崩溃，会再扣一次",
   "variant.subgraph": "子图（subgraph）",
   "variant.subgraph.about": "同 fixed，但 human_review 等待一个审核子图（brief_officer，然后 sign，它会中断）：子图的检查点有自己的命名空间",
   "durability.sync": "sync（同步）",

@@ -133,6 +133,7 @@ def test_the_page_speaks_chinese_with_lang_zh(page: Page, site: str) -> None:
 ASKING_PROGRAMS = {
     "charge_before_interrupt",
     "charge_after_interrupt",
+    "charge_in_a_task",
     "subgraph_interrupt",
     "aml_investigation",
 }

@@ -35,6 +35,10 @@ _NAMES["channels"] = ("DeltaChannel",)
 # --- issue 34 (real programs): older names 1.2 still exports, interrupt schemas ----------------------
 _NAMES["checkpoint.memory"] += ("MemorySaver",)
 _NAMES["errors"] += ("NodeInterrupt", "is_invalid_resume")
+# --- the Functional API scenarios (scenarios_func.py) ---------------------------------------------------
+_NAMES["func"] = ("entrypoint", "task")
+_NAMES["types"] += ("RetryPolicy", "CachePolicy")
+_NAMES["cache.memory"] = ("InMemoryCache",)
 # ------------------------------------------------------------------------------------------------
 OPTIONAL = frozenset({"Send", "Overwrite", "StateUpdate", "get_config", "Runtime", "get_runtime"})
 FLAVOURS = ("langgraph", "lab")
@@ -77,6 +81,12 @@ class Flavour:
     MemorySaver: Any
     NodeInterrupt: type[Exception]
     is_invalid_resume: Any
+    # --- Functional API scenarios (scenarios_func.py) ---
+    entrypoint: Any
+    task: Any
+    RetryPolicy: Any
+    CachePolicy: Any
+    InMemoryCache: Any
 
     def __repr__(self) -> str:
         return f"<flavour {self.name}>"

@@ -662,6 +662,7 @@ def aml_exit_durability(t: Trace) -> None:
 from . import (  # noqa: E402, F401  (register them)
     scenarios_api,
     scenarios_fidelity,
+    scenarios_func,
     scenarios_messages,
     scenarios_runtime,
     scenarios_storage,

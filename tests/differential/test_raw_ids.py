@@ -85,13 +85,22 @@ def frame(saver: Any, snapshot: Any) -> dict[str, Any]:
     }
 
 
+def same_on_both(
+    monkeypatch: pytest.MonkeyPatch, case: Any, langgraph_flavour: Flavour, lab_flavour: Flavour
+) -> dict[str, Any]:
+    """``case`` run on LangGraph, then on the lab, from the same checkpoint ids: what LangGraph
+    made, once the lab is seen to make the same."""
+    count_checkpoint_ids(monkeypatch, "langgraph")
+    expected = case(langgraph_flavour)
+    count_checkpoint_ids(monkeypatch, "lab")
+    assert case(lab_flavour) == expected
+    return expected
+
+
 def test_task_and_interrupt_ids_are_langgraphs(
     monkeypatch: pytest.MonkeyPatch, langgraph_flavour: Flavour, lab_flavour: Flavour
 ) -> None:
-    count_checkpoint_ids(monkeypatch, "langgraph")
-    expected = run_case(langgraph_flavour)
-    count_checkpoint_ids(monkeypatch, "lab")
-    assert run_case(lab_flavour) == expected
+    expected = same_on_both(monkeypatch, run_case, langgraph_flavour, lab_flavour)
     # The case covers what it claims: two push tasks, and the "|1" form of an interrupt id.
     tasks = [task for f in expected["history"] for task in f["tasks"]]
     assert [name for _, name, _ in tasks].count("work") == 2
@@ -99,3 +108,49 @@ def test_task_and_interrupt_ids_are_langgraphs(
     first, second = (ids[0][0] for ids in expected["interrupts"][:2])
     assert first == xxhash.xxh3_128_hexdigest(f"review:{review_id}".encode())
     assert second == xxhash.xxh3_128_hexdigest(f"review:{review_id}|1".encode())
+
+
+def run_functional_case(fl: Flavour) -> dict[str, Any]:
+    """An entrypoint calling tasks: two in a row, then one that calls a task that asks twice (a
+    called task's id hashes its caller's path: the entrypoint's, or a task's, ``True`` and all)."""
+
+    @fl.task
+    def step(x: int) -> int:
+        return x + 1
+
+    @fl.task
+    def ask(question: str) -> str:
+        return f"{fl.interrupt(question)}/{fl.interrupt(question + '?')}"
+
+    @fl.task
+    def outer(question: str) -> str:
+        return ask(question).result()
+
+    saver = fl.InMemorySaver()
+
+    @fl.entrypoint(checkpointer=saver)
+    def flow(x: int) -> str:
+        total = step(step(x).result()).result()
+        return f"{total}:{outer('go').result()}"
+
+    config = {"configurable": {"thread_id": "func-ids"}}
+    results = [
+        flow.invoke(1, config),
+        flow.invoke(fl.Command(resume="a"), config),
+        flow.invoke(fl.Command(resume="b"), config),
+    ]
+    return {
+        "results": [
+            r if isinstance(r, str) else [(i.id, i.value) for i in r["__interrupt__"]] for r in results
+        ],
+        "history": [frame(saver, snapshot) for snapshot in reversed(list(flow.get_state_history(config)))],
+    }
+
+
+def test_called_task_ids_are_langgraphs(
+    monkeypatch: pytest.MonkeyPatch, langgraph_flavour: Flavour, lab_flavour: Flavour
+) -> None:
+    expected = same_on_both(monkeypatch, run_functional_case, langgraph_flavour, lab_flavour)
+    assert expected["results"][-1] == "3:a/b"
+    writes = [w for f in expected["history"] for w in f["writes"]]
+    assert sum(channel == "__return__" for _, channel in writes) == 4  # step, step, ask, outer

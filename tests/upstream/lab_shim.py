@@ -46,6 +46,10 @@ LAB_MODULES: dict[str, str] = {
     "langgraph.prebuilt": "lab.prebuilt",
     "langgraph.prebuilt.tool_node": "lab.prebuilt",
     "langgraph.prebuilt.chat_agent_executor": "lab.prebuilt",
+    "langgraph.func": "lab.func",
+    "langgraph.cache": "lab.cache",
+    "langgraph.cache.base": "lab.cache.base",
+    "langgraph.cache.memory": "lab.cache.memory",
 }
 """LangGraph's public module -> the ``lab`` module holding the same names (docs/LANGGRAPH.md, its table)."""
 

@@ -59,8 +59,10 @@ def async_checkpointer() -> Any:
 
 
 @pytest.fixture
-def cache() -> None:
-    raise lab_shim.LabLacks("langgraph.cache")
+def cache() -> Any:
+    from lab.cache.memory import InMemoryCache
+
+    return InMemoryCache()
 
 
 @pytest.fixture

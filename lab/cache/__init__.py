@@ -1,0 +1,1 @@
+"""Caches of task results, as ``langgraph.cache``: ``memory.InMemoryCache`` (``lab.func``)."""

@@ -1,0 +1,261 @@
+"""The Functional API, as ``langgraph.func``: ``@task`` and ``@entrypoint``.
+
+``@entrypoint`` turns a plain function into a graph of one node (named after the function): its
+input is the value ``invoke`` is given, its output what it returns. It keeps three channels,
+as LangGraph's does: ``__start__`` (the input), ``__end__`` (what it returned) and
+``__previous__`` (what the next run on the thread receives as ``previous``; ``entrypoint.final``
+saves something else there than it returns). Each run is one super-step, one checkpoint.
+
+``@task`` marks a function whose calls, made inside an entrypoint or a ``StateGraph`` node, are
+tasks of their own: each call's result is saved in the checkpoint as it finishes, so when the
+node runs again (an interrupt answered, a crash survived) the call returns the saved result instead
+of running again (``lab.pregel.task_calls`` says how, and how the lab runs them without threads).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import inspect
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar, get_args, get_origin
+
+from lab.checkpoint.base import BaseCheckpointSaver
+from lab.graph.jsonschema import json_schema, type_schema
+from lab.graph.schema import allow_in_checkpoints
+from lab.graph.subgraphs import find_subgraph
+from lab.graph.unsupported import NotSupportedError
+from lab.pregel import Pregel, task_calls
+from lab.pregel.channels import EphemeralValue, LastValue
+from lab.pregel.nodes import END, START, Node
+from lab.pregel.task import running_task
+from lab.types import CachePolicy, Command, RetryPolicy
+
+__all__ = ("entrypoint", "task")
+
+PREVIOUS = "__previous__"
+"""The channel that keeps what the next run receives as ``previous``."""
+R = TypeVar("R")
+S = TypeVar("S")
+
+
+# -- @task ------------------------------------------------------------------------------------------
+
+
+class TaskFunction:
+    """A ``@task`` function: calling it starts a task and returns a future of its result."""
+
+    def __init__(
+        self,
+        func: Callable[..., Any],
+        *,
+        name: str | None,
+        retry_policy: Sequence[RetryPolicy],
+        cache_policy: CachePolicy | None,
+    ) -> None:
+        self.func = func
+        self.name = name or task_name(func)
+        self.retry_policy = retry_policy
+        self.cache_policy = cache_policy
+        functools.update_wrapper(self, func)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return task_calls.call(
+            self.func,
+            args,
+            kwargs,
+            name=self.name,
+            retry_policy=self.retry_policy,
+            cache_policy=self.cache_policy,
+        )
+
+    def clear_cache(self, cache: Any) -> None:
+        """Forget this task's cached results."""
+        if self.cache_policy is not None:
+            cache.clear([(task_calls.CACHE_NS_WRITES, task_calls.identifier(self.func))])
+
+    async def aclear_cache(self, cache: Any) -> None:
+        if self.cache_policy is not None:
+            await cache.aclear([(task_calls.CACHE_NS_WRITES, task_calls.identifier(self.func))])
+
+
+def task_name(func: Callable[..., Any]) -> str:
+    """A task's name when none is given: its function's (a ``partial``'s function's, a callable
+    object's class's), as LangGraph names it."""
+    if hasattr(func, "__name__"):
+        return func.__name__
+    if hasattr(func, "func"):
+        return func.func.__name__
+    return type(func).__name__
+
+
+def task(
+    __func_or_none__: Callable[..., Any] | None = None,
+    *,
+    name: str | None = None,
+    retry_policy: RetryPolicy | Sequence[RetryPolicy] | None = None,
+    cache_policy: CachePolicy | None = None,
+    **unsupported: Any,
+) -> Any:
+    """``@task`` or ``@task(name=..., retry_policy=..., cache_policy=...)``."""
+    refuse("task", unsupported)
+    policies = (retry_policy,) if isinstance(retry_policy, RetryPolicy) else tuple(retry_policy or ())
+
+    def decorate(func: Callable[..., Any]) -> TaskFunction:
+        return TaskFunction(func, name=name, retry_policy=policies, cache_policy=cache_policy)
+
+    return decorate if __func_or_none__ is None else decorate(__func_or_none__)
+
+
+def refuse(what: str, options: dict[str, Any]) -> None:
+    """Options the lab does not implement, refused by name (``timeout``, ``store``...)."""
+    if given := [key for key, value in options.items() if value is not None]:
+        raise NotSupportedError(f"{what}({', '.join(f'{key}=...' for key in given)})")
+
+
+# -- @entrypoint ------------------------------------------------------------------------------------
+
+
+class entrypoint:  # noqa: N801  (LangGraph's name: ``@entrypoint(checkpointer=...)``)
+    """``@entrypoint(checkpointer=..., cache=..., context_schema=...)`` over a function of one
+    input (plus, by name, ``previous``, ``config``, ``runtime``): a graph (``invoke``, ``stream``,
+    ``get_state``, ``get_state_history``, ``update_state``)."""
+
+    def __init__(
+        self,
+        checkpointer: BaseCheckpointSaver | None = None,
+        store: Any = None,
+        cache: Any = None,
+        context_schema: Any = None,
+        cache_policy: CachePolicy | None = None,
+        retry_policy: RetryPolicy | Sequence[RetryPolicy] | None = None,
+        **unsupported: Any,
+    ) -> None:
+        refuse("entrypoint", {"store": store, "cache_policy": cache_policy, "retry_policy": retry_policy})
+        refuse("entrypoint", unsupported)
+        self.checkpointer = checkpointer
+        self.cache = cache
+        self.context_schema = context_schema
+
+    @dataclass(frozen=True)
+    class final(Generic[R, S]):  # noqa: N801
+        """Return ``value`` to the caller and save ``save`` for the next run's ``previous``."""
+
+        value: R
+        save: S
+
+    def __call__(self, func: Callable[..., Any]) -> EntrypointGraph:
+        if inspect.isgeneratorfunction(func) or inspect.isasyncgenfunction(func):
+            raise NotImplementedError("Generators are not supported in the Functional API.")
+        parameters = list(inspect.signature(func).parameters.values())
+        if not parameters:
+            raise ValueError("Entrypoint function must have at least one parameter")
+        first = parameters[0].annotation
+        input_type = Any if first is inspect.Parameter.empty else first
+        output_type = output_of(inspect.signature(func).return_annotation)
+        for schema in (input_type, output_type):  # (LangGraph's allow-list: the declared types)
+            allow_in_checkpoints(schema)
+        name = func.__name__
+        graph = EntrypointGraph(
+            nodes={name: Node(name, bind_entrypoint(func), [START], subgraph=find_subgraph(func))},
+            channels={START: EphemeralValue(), END: LastValue(END), PREVIOUS: LastValue(PREVIOUS)},
+            state_keys=[END],
+            checkpointer=self.checkpointer,
+        )
+        graph.name = name
+        graph.cache = self.cache
+        graph.input_type, graph.output_type = input_type, output_type
+        graph.context_schema = self.context_schema
+        return graph
+
+
+def output_of(annotation: Any) -> Any:
+    """The output type an entrypoint's return annotation declares (``final[R, S]``: ``R``)."""
+    if annotation is inspect.Signature.empty or annotation is entrypoint.final:
+        return Any
+    if get_origin(annotation) is entrypoint.final:
+        if len(get_args(annotation)) != 2:
+            raise TypeError(
+                "Please an annotation for both the return_ and the save values. For example, "
+                "`-> entrypoint.final[int, str]` would assign a return_ a type of `int` and save "
+                "the type `str`."
+            )
+        return get_args(annotation)[0]
+    return annotation
+
+
+def final_writes(result: Any) -> Command:
+    """What an entrypoint's return value writes: ``__end__`` (returned) and ``__previous__`` (saved)."""
+    if isinstance(result, entrypoint.final):
+        return Command(update=[(END, result.value), (PREVIOUS, result.save)])
+    return Command(update=[(END, result), (PREVIOUS, result)])
+
+
+INJECTED = ("config", "previous", "runtime")
+UNSUPPORTED_PARAMETERS = ("store", "writer")
+
+
+def bind_entrypoint(func: Callable[..., Any]) -> Callable[[Any], Any]:
+    """``func`` as the loop calls it: with the run's input (the ``__start__`` channel), and
+    ``previous``/``config``/``runtime`` if it names them; its result as the entrypoint's writes."""
+    parameters = inspect.signature(func).parameters
+    for name in UNSUPPORTED_PARAMETERS:
+        if name in parameters:
+            raise NotSupportedError(f"an entrypoint parameter named '{name}' (no store or stream writer)")
+    wanted = [name for name in INJECTED if name in list(parameters)[1:]]
+
+    def arguments() -> tuple[Any, dict[str, Any]]:
+        loop = running_task().lender
+        previous = loop.channels[PREVIOUS]
+        previous = previous.value if previous.is_available() else None
+        config = loop.task_config(running_task())
+        given = {"config": config, "previous": previous}
+        if "runtime" in wanted:
+            given["runtime"] = dataclasses.replace(loop.runtime, previous=previous)
+        return loop.channels[START].value, {name: given[name] for name in wanted}
+
+    if inspect.iscoroutinefunction(func):
+
+        async def call_async(_state: Any) -> Command:
+            value, kwargs = arguments()
+            return final_writes(await func(value, **kwargs))
+
+        return call_async
+
+    def call(_state: Any) -> Command:
+        value, kwargs = arguments()
+        return final_writes(func(value, **kwargs))
+
+    return call
+
+
+class EntrypointGraph(Pregel):
+    """The graph ``@entrypoint`` makes: one node, its output a whole value (``__end__``)."""
+
+    name: str
+    cache: Any
+    input_type: Any
+    output_type: Any
+    context_schema: Any
+
+    async def apply_updates(
+        self, config: dict[str, Any], updates: list[tuple[Any, str | None]]
+    ) -> dict[str, Any]:
+        """``update_state(config, value)`` writes as the entrypoint returning ``value`` would (also
+        ``__previous__``: the next run's ``previous``)."""
+        (node,) = self.nodes
+        mapped = [(final_writes(values), as_node or node) for values, as_node in updates]
+        return await super().apply_updates(config, mapped)
+
+    def get_name(self, suffix: str | None = None) -> str:
+        return f"{self.name}{suffix or ''}"
+
+    def get_input_jsonschema(self, config: dict[str, Any] | None = None) -> dict[str, Any]:
+        return {**type_schema(self.input_type), "title": "LangGraphInput"}
+
+    def get_output_jsonschema(self, config: dict[str, Any] | None = None) -> dict[str, Any]:
+        return {"title": "LangGraphOutput", **type_schema(self.output_type)}
+
+    def get_context_jsonschema(self) -> dict[str, Any] | None:
+        return None if self.context_schema is None else json_schema(self.context_schema, "Context")
