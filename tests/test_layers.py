@@ -63,11 +63,13 @@ def test_lab_controller_imports_nothing_of_the_aml_investigation() -> None:
 
 LAYERS: tuple[tuple[str, ...], ...] = (
     # savers, config; errors, interrupts, the refusal by name and the id hash (leaves)
-    ("lab.checkpoint", "lab.config", "lab.plain_messages"),
+    ("lab.checkpoint", "lab.cache", "lab.config", "lab.plain_messages"),
     ("lab.errors", "lab.interrupts", "lab.graph.unsupported", "lab.pregel.xxh3"),
-    ("lab.messages", "lab.runtime", "lab.runnables"),  # the values a graph passes around
+    # the values a graph passes around, and the chat models that make them
+    ("lab.messages", "lab.runtime", "lab.runnables", "lab.chat_models", "lab.plain_chat_models"),
     ("lab.pregel", "lab.types"),  # the runtime (``interrupt()`` in lab.types reads the running task)
-    ("lab.graph", "lab.channels", "lab.diagram"),  # building graphs, compiled to lab.pregel
+    # building graphs (and entrypoints, tools, prebuilt agents), compiled to lab.pregel
+    ("lab.graph", "lab.channels", "lab.diagram", "lab.func", "lab.tools", "lab.plain_tools", "lab.prebuilt"),
     ("lab.controller",),  # the lab controller, for any compiled graph
     ("lab.aml", "lab.lessons", "lab.world", "lab.playground", "lab.interop"),  # on the controller
     ("lab.browser", "lab.preload", "lab"),  # the worker's Python

@@ -21,9 +21,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar, get_args, get_origin
 
+from lab.checkpoint.allow_list import allow_in_checkpoints
 from lab.checkpoint.base import BaseCheckpointSaver
 from lab.graph.jsonschema import json_schema, type_schema
-from lab.graph.schema import allow_in_checkpoints
 from lab.graph.subgraphs import find_subgraph
 from lab.graph.unsupported import NotSupportedError
 from lab.pregel import Pregel, task_calls
