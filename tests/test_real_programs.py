@@ -24,140 +24,52 @@ from tests.real_programs.harness import (
     served_on_import,
 )
 
-NO_FAKE_MODELS = (
-    "line 1: the program imports LangChain's fake chat model "
-    "(langchain_core.language_models.fake_chat_models), which the browser does not have and lab does not "
-    "stand in for: refused as a missing module"
+NO_ENTRYPOINT_IN_PLAY = (
+    "/play refuses an @entrypoint by name (problem 'entrypoint'): its instruments drive a StateGraph, so "
+    "a Functional API program runs here only as @task calls from a StateGraph node"
 )
-NO_MEMORY_SAVER = (
-    "line 1: `from langgraph.checkpoint.memory import MemorySaver` is an ImportError (LangGraph 1.2 still"
-    " exports it, as InMemorySaver)"
-)
-NO_FUNC = "line 1: langgraph.func (the Functional API) is not in lab: refused by name"
-NO_RESPONSE_SCHEMA = (
-    "line 1: lab's Interrupt repr lacks `response_schema=None` (LangGraph 1.2.24's Interrupt has the field)"
-)
-
-
-def then(first: str, after: str) -> str:
-    """A reason whose next cause, once the first is fixed, is known (a run on the branches that fix the
-    first: fidelity, prebuilt, functional)."""
-    return f"{first}; then: {after}"
 
 
 DIFFERS: dict[str, str] = {
-    "academy_m2_chatbot_summarization": NO_FAKE_MODELS,
-    "academy_m2_state_schema": (
-        "line 47: `from pydantic import ...` is a ModuleNotFoundError (the site does not serve pydantic)"
+    "academy_m2_trim_filter_messages": (
+        "/play's load stops at the program's first .invoke( call, the chat model's, before any graph is "
+        "compiled (no_graph); then trim_messages (langchain_core.messages.utils) has no stand-in"
     ),
-    "academy_m2_trim_filter_messages": then(
-        (
-            "line 9 (after the messages' pretty_print): the program imports LangChain's fake chat model "
-            "(langchain_core.language_models.fake_chat_models), which the browser does not have and lab does "
-            "not stand in for: refused as a missing module"
-        ),
-        (
-            "/play's load stops at the program's first .invoke( call, the chat model's, before any graph "
-            "is compiled (no_graph); then trim_messages and count_tokens_approximately "
-            "(langchain_core.messages.utils) have no stand-in"
-        ),
-    ),
-    "academy_m3_breakpoints": NO_FAKE_MODELS,
-    "academy_m3_dynamic_breakpoints": NO_MEMORY_SAVER,
-    "academy_m3_edit_state_human_feedback": NO_FAKE_MODELS,
-    "academy_m3_streaming_interruption": then(NO_FAKE_MODELS, "line 34: astream_events() is refused by lab"),
-    "academy_m3_time_travel": NO_FAKE_MODELS,
-    "academy_m4_map_reduce": then(
-        NO_FAKE_MODELS,
-        (
-            "line 20: the fake chat model's twin has no with_structured_output (AttributeError in "
-            "generate_topics)"
-        ),
-    ),
-    "docs_durable_execution_task_in_node": then(
-        "line 1: langgraph.func (@task) is not in lab: refused by name",
-        "passes once the resolver answers langgraph.func with lab.func",
-    ),
-    "docs_func_classify_number": then(
-        NO_FUNC, "/play finds no graph (an @entrypoint is not a StateGraph: no_graph)"
-    ),
-    "docs_func_entrypoint_final": then(
-        NO_FUNC, "/play finds no graph (an @entrypoint is not a StateGraph: no_graph)"
-    ),
-    "docs_func_interrupt": then(
-        NO_FUNC, "/play finds no graph (no_graph); then line 4, the Interrupt repr's response_schema"
-    ),
-    "docs_func_nested_entrypoint": then(
-        NO_FUNC, "/play finds no graph (an @entrypoint is not a StateGraph: no_graph)"
-    ),
-    "docs_func_resume_after_error": then(
-        NO_FUNC, "`from langgraph.types import StreamWriter` is an ImportError"
-    ),
-    "docs_func_retry_policy": then(
-        NO_FUNC, "an entrypoint parameter named writer is refused (NotSupportedError)"
-    ),
-    "docs_func_stream_custom": then(
-        NO_FUNC, "`from langgraph.config import get_stream_writer` is an ImportError"
-    ),
+    "academy_m3_streaming_interruption": "line 34: astream_events() is refused by lab",
+    "academy_m4_map_reduce": "line 20: the fake chat model's twin has no with_structured_output",
+    "docs_func_classify_number": NO_ENTRYPOINT_IN_PLAY,
+    "docs_func_entrypoint_final": NO_ENTRYPOINT_IN_PLAY,
+    "docs_func_interrupt": NO_ENTRYPOINT_IN_PLAY,
+    "docs_func_nested_entrypoint": NO_ENTRYPOINT_IN_PLAY,
+    "docs_func_resume_after_error": "`from langgraph.types import StreamWriter` is an ImportError",
+    "docs_func_retry_policy": "an entrypoint parameter named writer is refused (NotSupportedError)",
+    "docs_func_stream_custom": "`from langgraph.config import get_stream_writer` is an ImportError",
     "docs_graph_api_fractal_mermaid": (
         "line 1: add_conditional_edges(node, route, 'node_x') with a str path_map: lab takes the string "
         "as a list of names and refuses its letters at compile ('unknown target n'); LangGraph takes only"
         " a dict or a list as path_map and otherwise reads the ends from the router's return annotation "
         "(Literal[...])"
     ),
-    "docs_graph_api_pydantic_state": (
-        "line 1: the program imports pydantic, which the browser does not have (the site does not serve it)"
-    ),
-    "docs_hitl_approve_reject": NO_RESPONSE_SCHEMA,
-    "docs_hitl_interrupt_basic": NO_RESPONSE_SCHEMA,
-    "docs_hitl_multiple_interrupts": NO_RESPONSE_SCHEMA,
     "docs_hitl_parallel_interrupts": (
         "line 1: lab's Interrupt has no `interrupt_id` (LangGraph 1.2.24 keeps it as a deprecated alias "
         "of `id`, with a warning): AttributeError"
     ),
-    "docs_hitl_react_agent_review_tool": (
-        "line 1: langgraph.prebuilt (create_react_agent) is not in lab: refused by name"
-    ),
-    "docs_hitl_review_edit": NO_RESPONSE_SCHEMA,
-    "docs_hitl_subgraph_reexecution": (
-        "line 4: lab's Interrupt repr lacks `response_schema=None` (LangGraph 1.2.24's Interrupt has the "
-        "field)"
-    ),
-    "docs_hitl_validate_input": NO_RESPONSE_SCHEMA,
-    "docs_memory_delete_messages": NO_FAKE_MODELS,
-    "docs_memory_pre_model_hook_trim": then(
-        NO_FAKE_MODELS,
-        (
-            "trim_messages and count_tokens_approximately (langchain_core.messages.utils) have no "
-            "stand-in: refused as a missing module"
-        ),
-    ),
-    "docs_persistence_checkpoints": (
-        "line 3: get_state({thread_id, checkpoint_id}) returns a snapshot whose config lab fills with "
-        "checkpoint_ns; LangGraph returns the config as given"
+    "docs_memory_pre_model_hook_trim": (
+        "trim_messages and count_tokens_approximately (langchain_core.messages.utils) have no stand-in: "
+        "refused as a missing module"
     ),
     "docs_persistence_memory_store": "line 1: langgraph.store (InMemoryStore) is not in lab: refused by name",
-    "docs_quickstart_react_agent": NO_FAKE_MODELS,
-    "docs_stream_agent_custom": then(
-        NO_FAKE_MODELS, "`from langgraph.config import get_stream_writer` is an ImportError"
-    ),
-    "docs_stream_custom_writer": (
-        "line 1: `from langgraph.config import get_stream_writer` is an ImportError (lab has no "
-        "get_stream_writer)"
-    ),
-    "docs_stream_llm_tokens": then(NO_FAKE_MODELS, "stream_mode='messages' is refused by lab (ValueError)"),
+    "docs_stream_agent_custom": "`from langgraph.config import get_stream_writer` is an ImportError",
+    "docs_stream_custom_writer": "`from langgraph.config import get_stream_writer` is an ImportError",
+    "docs_stream_llm_tokens": "stream_mode='messages' is refused by lab (ValueError)",
     "docs_stream_modes": (
         "line 6: stream_mode='debug' is refused by lab (ValueError); LangGraph streams task and "
         "task_result events"
     ),
-    "docs_subgraph_interrupt_state": NO_MEMORY_SAVER,
     "docs_subgraph_three_levels": (
         "line 1: the program compiles three graphs that are invoked from nodes, none named graph: /play's"
         " load refuses it (several_graphs) before the script runs; python runs parent_graph.stream(...)"
     ),
-    "docs_tutorial_human_assistance_tool": NO_FAKE_MODELS,
-    "docs_tutorial_add_memory": NO_FAKE_MODELS,
-    "docs_use_time_travel": NO_FAKE_MODELS,
 }
 """Program -> why lab does not print what LangGraph prints (the first line that differs, and its cause)."""
 
