@@ -133,7 +133,10 @@ function roomPanel(room, lesson, teacherAction) {
   code.append(`${t("room.code")}: `, element("b", { "data-room-code": "" }, room.code));
   const joinAt = element("p", {}, t("room.joinAt", { address }));
   const select = element("select", { "data-room-step": "", "aria-label": t("room.moveTo") });
-  for (const index of lesson.steps.keys()) select.append(element("option", { value: String(index) }, String(index + 1)));
+  const titles = [...document.querySelectorAll(".lesson-steps a")].map((link) => link.textContent.trim());
+  for (const index of lesson.steps.keys()) {
+    select.append(element("option", { value: String(index) }, `${index + 1}. ${titles[index] ?? ""}`));
+  }
   const move = element("button", { type: "button", "data-room-move": "" }, t("room.move"));
   move.addEventListener("click", () => teacherAction("step", { step: Number(select.value) }));
   const close = element("button", { type: "button", "data-room-close": "" }, t("room.close"));

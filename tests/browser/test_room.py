@@ -57,7 +57,7 @@ def test_a_teacher_and_five_learners_in_one_room(browser, wrangler_site):
         teacher.keyboard.press("r")  # R reveals, as without a room
         expect(teacher.locator("[data-correct]")).to_be_visible()
 
-        teacher.locator("[data-room-step]").select_option(value="2")
+        teacher.locator("[data-room-step]").select_option(index=2)
         teacher.locator("[data-room-move]").click()
         expect(teacher.locator("[data-room]")).to_have_attribute("data-room-at", "2")
         for learner in learners:  # the room moved them to step 3 ("fan-out")
