@@ -15,7 +15,6 @@ export const enRoom = {
   "room.failed": "The room server refused: {message}",
   "room.learnerBanner": "Room {code}: your predictions are your votes; the teacher may move you to a step.",
   "room.learnerClosed": "The teacher has closed room {code}. You can go on with the lesson on your own.",
-  "room.voted": "Your vote is in.",
   "join.title": "Join a class room",
   "join.lead": "Type the code on the teacher's screen. No name or account: your browser makes a random id.",
   "join.label": "Room code",

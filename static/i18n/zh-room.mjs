@@ -15,7 +15,6 @@ export const zhRoom = {
   "room.failed": "房间服务器拒绝了：{message}",
   "room.learnerBanner": "房间 {code}：你的预测就是你的投票；老师可能把你带到某一步。",
   "room.learnerClosed": "老师已关闭房间 {code}。你可以自己继续这节课。",
-  "room.voted": "你的投票已收到。",
   "join.title": "加入课堂房间",
   "join.lead": "输入老师屏幕上的房间码。不需要名字或账号：你的浏览器会生成一个随机 id。",
   "join.label": "房间码",
