@@ -74,6 +74,14 @@ ALLOWED = {
         "lesson/quiz.mjs",
         'for (const choice of question.querySelectorAll("[data-quiz-choice]")) choice.disabled = true;',
     ): ("... and the right pick closes the question"),
+    ("lesson/room.mjs", "openButton.disabled = true;"): (
+        "a class room's Open button is off while its own room creation is in flight (no second room)"
+    ),
+    ("lesson/room.mjs", "openButton.disabled = false;"): "... and back on when the room server answers",
+    (
+        "lesson/room.mjs",
+        'for (const control of panel.querySelectorAll("button, select")) control.disabled = true;',
+    ): ("a closed (or expired) class room's move and close controls: the room server has no room to act on"),
 }
 """(file under static/, the line): why it is the page's own state, not a rule of the lab."""
 

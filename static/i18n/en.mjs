@@ -10,6 +10,7 @@ import { enChallenges } from "./en-challenges.mjs";
 import { enPanels } from "./en-panels.mjs";
 import { enPlay } from "./en-play.mjs";
 import { enPython } from "./en-python.mjs";
+import { enRoom } from "./en-room.mjs";
 
 /** @type {Record<string, string>} */
 export const en = {
@@ -218,4 +219,5 @@ export const en = {
   ...enPython,
   ...enPlay,
   ...enChallenges,
+  ...enRoom,
 };

@@ -10,6 +10,7 @@ import { zhChallenges } from "./zh-challenges.mjs";
 import { zhPanels } from "./zh-panels.mjs";
 import { zhPlay } from "./zh-play.mjs";
 import { zhPython } from "./zh-python.mjs";
+import { zhRoom } from "./zh-room.mjs";
 
 /** @type {Record<string, string>} */
 export const zh = {
@@ -215,4 +216,5 @@ export const zh = {
   ...zhPython,
   ...zhPlay,
   ...zhChallenges,
+  ...zhRoom,
 };

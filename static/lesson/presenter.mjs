@@ -4,7 +4,8 @@
  * then why (`section[data-stage]`), and the keyboard:
  *
  *   P        presenter mode on/off (also the visible toggle; `?present=1` opens a link in it)
- *   1 … 9    one more vote for that choice: the tally shows each choice's count and a bar
+ *   1 … 9    one more vote for that choice: the tally shows each choice's count and a bar (in a
+ *            class room, room.mjs, the learners' devices' votes are added to the keys')
  *   R        reveal the answer, once the class has voted: it stays hidden until this key, and then
  *            the choices (with their tally) and the answer stay on screen
  *   Enter    press the step's highlighted control (it has the focus once the answer is out)
@@ -14,6 +15,8 @@
  * teacher's link opens presenting and stays presenting from step to step. Nothing here is a rule
  * of the lab: the keys press what a click would press.
  */
+
+import { mountTeacherRoom } from "./room.mjs";
 
 /** The page's query (`?present=1`, `?delay=…`), carried by every lesson link. */
 function carryQuery(root) {
@@ -57,11 +60,21 @@ function follow(rel) {
 /**
  * The class's votes on this step's question: one count per choice, drawn after each choice as its
  * count and a bar (`[data-tally]`, its width the choice's share of the votes). Votes are taken while
- * the question is open (its choices enabled), and start at zero on every step.
+ * the question is open (its choices enabled), and start at zero on every step; a room's votes
+ * (`fromRoom`, the server's count for this step) are added to the digit keys'.
  */
 class Tally {
   constructor() {
     this.votes = [];
+    this.room = [];
+  }
+
+  /** The room's count of each choice on this step, as the server tallied it. */
+  fromRoom(votes) {
+    const choices = [...document.querySelectorAll("[data-lesson] [data-choice]")];
+    if (!choices.length || votes.join() === this.room.join()) return;
+    this.room = votes;
+    this.draw(choices);
   }
 
   /** One more vote for choice `index` (0-based), if the question is open and has that choice. */
@@ -73,9 +86,10 @@ class Tally {
   }
 
   draw(choices) {
-    const total = this.votes.reduce((sum, count) => sum + (count ?? 0), 0);
+    const counts = choices.map((_, index) => (this.votes[index] ?? 0) + (this.room[index] ?? 0));
+    const total = counts.reduce((sum, count) => sum + count, 0);
     for (const [index, choice] of choices.entries()) {
-      const count = this.votes[index] ?? 0;
+      const count = counts[index];
       let tally = choice.parentElement.querySelector("[data-tally]");
       if (!tally) {
         tally = Object.assign(document.createElement("span"), { className: "tally" });
@@ -93,11 +107,15 @@ class Tally {
 /**
  * Start presenter mode's keys and toggle on a lesson step page.
  * @param {Record<string, string>} words the page's words (present, present_leave, present_keys)
- * @param {{reveal: () => void}} step what R does
+ * @param {{reveal: () => void, lesson: () => any}} step what R does, and the lesson on the page (for a room)
  * @returns {() => void} call after the page's content is swapped for another step's
  */
 export function mountPresenter(words, step) {
   let tally = new Tally();
+  let placeRoom = () => {};
+  mountTeacherRoom({ lesson: step.lesson, showVotes: (votes) => tally.fromRoom(votes) }).then((place) => {
+    if (place) placeRoom = place;
+  });
   document.addEventListener("click", (event) => {
     if (event.target instanceof Element && event.target.closest("[data-present-toggle]")) toggle(words);
   });
@@ -118,6 +136,7 @@ export function mountPresenter(words, step) {
   show(words);
   return () => {
     tally = new Tally();
+    placeRoom();
     show(words);
   };
 }

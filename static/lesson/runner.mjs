@@ -27,7 +27,7 @@
  * The lab beside the step shows the panels the lesson names (lab-panels.mjs); while the step is
  * open, its status line gives the step's own instruction (the question, then what to do), and
  * Python's status sentence once the step is done: the lab's line names the lab's next control, which
- * is not always the step's. Presenter mode and its keys are in presenter.mjs; a page in another
+ * is not always the step's. Presenter mode and its keys are in presenter.mjs, a class room in room.mjs; a page in another
  * site's frame is bare (framed.mjs). Python's sentences are shown in the page's language (i18n.mjs `say()`); the page's
  * own words come from the language's file (`data-words-file`). Both files are fetched while Python
  * boots, and kept offline by the service worker like the page itself.
@@ -38,6 +38,7 @@ import { nodeDelay } from "../url-state.mjs";
 import { bareWhenFramed } from "./framed.mjs";
 import { mountLabPanels, needsStorage, needsThreads } from "./lab-panels.mjs";
 import { mountPresenter } from "./presenter.mjs";
+import { mountLearnerRoom } from "./room.mjs";
 import { markDone, showProgress } from "./progress.mjs";
 import { markStorage, writeStorageLine } from "./storage-line.mjs";
 
@@ -276,6 +277,7 @@ async function goNext(event) {
   await enter(moves).catch(failed); // a step that cannot be set up says so, as on a fresh page
 }
 
-const presenterShown = mountPresenter(words, { reveal: revealAnswer });
+const presenterShown = mountPresenter(words, { reveal: revealAnswer, lesson: () => lesson });
+mountLearnerRoom(() => lesson); // only in a class room (`?room=`): room.mjs
 addEventListener("popstate", () => location.reload()); // back to an earlier step: rebuild it
 enter(view.step.moves, { fresh: true }).catch(failed);

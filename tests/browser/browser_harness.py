@@ -166,24 +166,37 @@ class SiteServer:
 
 class WranglerSite:
     """``wrangler pages dev <dist>`` on a free loopback port, run from the repository root so it reads
-    ``wrangler.toml``; its state, config and logs go to ``scratch``."""
+    ``wrangler.toml`` and serves ``functions/`` (the class room's API) over a fresh local D1 database,
+    made by applying ``migrations/`` first; its state, config and logs go to ``scratch``."""
 
-    def __init__(self, dist: Path, scratch: Path):
+    def __init__(self, dist: Path, scratch: Path, variables: dict[str, str] | None = None):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = scratch / "wrangler.log"
-        command = [str(ensure_wrangler()), "pages", "dev", str(dist), "--ip", "127.0.0.1",
-                   "--port", str(self.port), "--persist-to", str(scratch / "state")]  # fmt: skip
+        bindings = [f"--binding={name}={value}" for name, value in (variables or {}).items()]
+        state = str(scratch / "state")
+        wrangler = str(ensure_wrangler())
+        self.d1_command = [wrangler, "d1", "execute", "ROOMS", "--local", "--persist-to", state]
+        command = [wrangler, "pages", "dev", str(dist), "--ip", "127.0.0.1",
+                   "--port", str(self.port), "--persist-to", state, *bindings]  # fmt: skip
         env = {
             **os.environ,
             "XDG_CONFIG_HOME": str(scratch / "config"),  # keeps wrangler out of the home folder
             "WRANGLER_SEND_METRICS": "false",
             "CI": "true",  # no interactive prompts, no update check
         }
+        self.env = env
         with self.log.open("wb") as log:
+            migrate = [wrangler, "d1", "migrations", "apply", "ROOMS", "--local", "--persist-to", state]
+            subprocess.run(migrate, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, check=True)
             self.process = subprocess.Popen(
                 command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
             )
+
+    def d1(self, sql: str) -> None:
+        """Run ``sql`` on the site's local D1 database (a test's way to age a room past its expiry)."""
+        subprocess.run([*self.d1_command, "--command", sql], cwd=ROOT, env=self.env, check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
 
     def __enter__(self) -> WranglerSite:
         deadline = time.monotonic() + 90

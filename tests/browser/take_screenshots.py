@@ -12,6 +12,8 @@
 - ``docs/playground-run-as-written.png``: the playground's seed (the five-minute chat) after Run as
   written - its two invokes, two runs on one thread (six checkpoints), the second answering from the
   first turn, and what its script printed;
+- ``docs/room-tally.png``: a class room in presenter mode: the room's code, twelve learners' votes
+  (sent through the room's API, as their devices send them) in the tally, who is on which step;
 - ``docs/lesson-zh.png``: lesson 3's resume step in Chinese - the lesson and Python's sentences in 简体中文
   (needs a CJK font, e.g. Debian's ``fonts-wqy-microhei``, or Chromium draws boxes).
 
@@ -20,15 +22,18 @@ Usage: ``python tests/browser/take_screenshots.py [out_dir [file name ...]]`` (d
 
 from __future__ import annotations
 
+import re
 import sys
 import tempfile
+from contextlib import nullcontext
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from browser_harness import BOOT_TIMEOUT_S, ROOT, SiteServer, launch_chromium  # noqa: E402
+from browser_harness import BOOT_TIMEOUT_S, ROOT, SiteServer, WranglerSite, launch_chromium  # noqa: E402
 from lab_page import arm_crash, crash_and_reboot, open_lab, press, start, table_rows  # noqa: E402
 from playwright.sync_api import expect, sync_playwright  # noqa: E402
+from room_client import Room, new_learner  # noqa: E402
 
 import build  # noqa: E402  (browser_harness put the repository on sys.path)
 
@@ -141,6 +146,27 @@ def play_run_as_written(page, base: str, out: Path) -> None:
     page.screenshot(path=out / "playground-run-as-written.png", full_page=True, clip=clip)
 
 
+def room_tally(page, base: str, out: Path) -> None:
+    page.goto(f"{base}/learn/en/checkpoints/input/?present=1")
+    page.get_by_role("button", name="Open a room").click()
+    code = page.locator("[data-room-code]")
+    expect(code).to_have_text(re.compile(r"^\w{6}$"))
+    key = page.evaluate("() => JSON.parse(sessionStorage.getItem('checkpoint-lab.teacher-room')).key")
+    room = Room(base, code.inner_text(), key)
+    for index, choice in enumerate([0] * 3 + [1] * 7 + [2] * 2):
+        learner = new_learner()
+        room.join(learner)
+        room.vote(learner, 0, choice)
+        if index % 4 == 0:
+            room.learner("progress", {"learner": learner, "step": 1, "finished": False})
+    section = page.locator("section[data-lesson]")
+    expect(section).to_have_attribute("data-ready", "true", timeout=LESSON_TIMEOUT_MS)
+    expect(page.locator('[data-choice="1"] ~ [data-tally]')).to_have_attribute("data-votes", "7")
+    expect(page.locator("[data-room-learners]")).to_have_attribute("data-learners", "12")
+    page.set_viewport_size({"width": VIEWPORT["width"], "height": 1300})  # the room's panel and the tally
+    page.screenshot(path=out / "room-tally.png")
+
+
 SHOTS = {
     crash_resume: "lab-crash-resume.png",
     time_travel_fork: "lab-time-travel-fork.png",
@@ -149,7 +175,10 @@ SHOTS = {
     lesson_presenter: "lesson-presenter.png",
     lesson_zh: "lesson-zh.png",
     play_run_as_written: "playground-run-as-written.png",
+    room_tally: "room-tally.png",
 }
+ROOMS = {room_tally}
+"""The shots served by ``wrangler pages dev`` (with its local D1): a class room needs the functions."""
 
 
 def main(out: Path, only: list[str]) -> None:
@@ -158,11 +187,12 @@ def main(out: Path, only: list[str]) -> None:
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         dist = build.build(Path(tmp) / "dist").dist
-        with SiteServer(dist) as server, sync_playwright() as playwright:
+        rooms = WranglerSite(dist, Path(tmp)) if ROOMS & shots.keys() else None
+        with SiteServer(dist) as server, rooms or nullcontext(), sync_playwright() as playwright:
             browser = launch_chromium(playwright)
             for shoot in shots:
                 context = browser.new_context(viewport=VIEWPORT, device_scale_factor=1, color_scheme="light")
-                shoot(context.new_page(), server.url, out)
+                shoot(context.new_page(), rooms.url if shoot in ROOMS else server.url, out)
                 context.close()
             browser.close()
     for name in shots.values():

@@ -1,0 +1,54 @@
+/**
+ * The class room's client side, shared by the join page (join.mjs) and a lesson step in a room
+ * (lesson/room.mjs): the API calls (functions/api/rooms, docs/ROOM.md), the learner's random id, and
+ * the address of a lesson's step. Nothing here is a rule: the server checks every vote.
+ */
+
+const LEARNER_KEY = "checkpoint-lab.learner";
+
+/**
+ * `method path` with a JSON `body`, and the teacher `key` if given.
+ * @returns {Promise<{ok: boolean, status: number, body: any}>} the answer; a network failure is status 0
+ */
+export async function roomApi(method, path, body = undefined, key = undefined) {
+  const headers = { "content-type": "application/json" };
+  if (key) headers.authorization = `Bearer ${key}`;
+  try {
+    const response = await fetch(`/api/rooms${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      cache: "no-store",
+    });
+    const answer = await response.json().catch(() => ({}));
+    return { ok: response.ok, status: response.status, body: answer };
+  } catch {
+    return { ok: false, status: 0, body: { error: "offline" } };
+  }
+}
+
+/** Whether this site has class rooms: GET /api/rooms answers only where the functions and D1 are. */
+export async function roomsAvailable() {
+  const answer = await roomApi("GET", "");
+  return answer.ok && answer.body.rooms === true;
+}
+
+/** This browser's learner id: random, made once, kept in localStorage; no name. */
+export function learnerId() {
+  let id = localStorage.getItem(LEARNER_KEY);
+  if (!id) {
+    const bytes = crypto.getRandomValues(new Uint8Array(16));
+    id = [...bytes].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+    localStorage.setItem(LEARNER_KEY, id);
+  }
+  return id;
+}
+
+/** The address of step `index` of lesson `lessonId` in `lang`, in room `code`. */
+export async function stepAddress(lang, lessonId, index, code) {
+  const response = await fetch(`/learn/data/${lessonId}.json`);
+  if (!response.ok) throw new Error(`/learn/data/${lessonId}.json: HTTP ${response.status}`);
+  const { steps } = await response.json();
+  const step = steps[Math.min(index, steps.length - 1)];
+  return `/learn/${lang}/${lessonId}/${step.id}/?room=${encodeURIComponent(code)}`;
+}
