@@ -105,6 +105,7 @@ LONGEST_MODULES = (
     "test_lesson_runner.py",
     "test_lab_ui.py",
     "test_crash_harness.py",
+    "test_room.py",
     "test_offline.py",
     "test_bad_input.py",
 )
