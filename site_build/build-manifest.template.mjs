@@ -13,3 +13,7 @@ export const PYODIDE_INDEX_URL = url(${pyodide_dir_json});
  * URLs, cached forever. */
 export const BOOT_WHEELS = [
 ${boot_wheels}];
+
+/** The memory snapshot of a Pyodide that has unpacked these wheels and imported the lab (gzipped; made by
+ * build.py with this Pyodide); content-hashed URL, cached forever. */
+export const MEMORY_SNAPSHOT = url(${snapshot_json});

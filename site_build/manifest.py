@@ -12,14 +12,16 @@ from site_build.pinned import PYODIDE_VERSION
 TEMPLATE = Path(__file__).resolve().parent / "build-manifest.template.mjs"
 
 
-def write_manifest(site: Path, build_id: str, boot_wheels: list[str]) -> None:
-    """Write ``build-manifest.mjs``: the build's id, Pyodide's folder, and the wheels the worker loads."""
+def write_manifest(site: Path, build_id: str, boot_wheels: list[str], snapshot: str) -> None:
+    """Write ``build-manifest.mjs``: the build's id, Pyodide's folder, the wheels the worker loads and the
+    memory snapshot it restores."""
     pyodide_dir = f"./pyodide/{PYODIDE_VERSION}/"
     (site / "build-manifest.mjs").write_text(
         Template(TEMPLATE.read_text()).substitute(
             pyodide_dir=pyodide_dir,
             pyodide_dir_json=json.dumps(pyodide_dir),
             build_id=json.dumps(build_id),
+            snapshot_json=json.dumps(snapshot),
             boot_wheels="".join(f"  url({json.dumps(path)}),\n" for path in boot_wheels),
         )
     )

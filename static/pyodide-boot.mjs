@@ -14,7 +14,7 @@
  *   ("checkpoint-lab-snapshot-<build id>"; sw.mjs deletes other builds' caches), and Pyodide itself
  *   refuses another build's.
  */
-import { BOOT_WHEELS, BUILD_ID, loadPyodide, PYODIDE_INDEX_URL } from "./build-manifest.mjs";
+import { BOOT_WHEELS, BUILD_ID, loadPyodide, MEMORY_SNAPSHOT, PYODIDE_INDEX_URL } from "./build-manifest.mjs";
 
 /**
  * Start Pyodide with these options added to ours (a fresh object each time: loadPyodide writes to it).
@@ -84,24 +84,35 @@ export function unpackWheels(pyodide, wheels) {
 }
 
 /**
- * Start Pyodide: from this build's memory snapshot when there is one that works, else the normal way.
- * A snapshot that fails is deleted (the next snapshot worker makes a new one).
- * @returns {Promise<{pyodide: any, snapshot: "restored" | "none" | string}>} `snapshot` says which
- *   way it went; "failed: <why>" when a snapshot was there but did not restore
+ * Start Pyodide from a memory snapshot: the one this browser stored (a return visit), else the one the
+ * build shipped (MEMORY_SNAPSHOT, gzipped; downloaded while Pyodide's own files are). A snapshot that
+ * fails falls back to the normal boot; a stored one that fails is deleted (the next snapshot worker
+ * stores a new one).
+ * @returns {Promise<{pyodide: any, snapshot: "restored" | "shipped" | string}>} `snapshot` says which
+ *   way it went; "failed: <why>" when the snapshot did not restore
  */
 export async function startPyodide() {
-  const snapshot = await readSnapshot();
-  if (!snapshot) return { pyodide: await load(), snapshot: "none" };
+  const stored = await readSnapshot();
+  const snapshot = stored ?? shippedSnapshot();
+  snapshot.catch?.(() => {}); // a failed download is reported below, once loadPyodide awaits it
   let why;
   try {
     const pyodide = await load({ _loadSnapshot: snapshot });
-    if (pyodide.runPython("6 * 7") === 42) return { pyodide, snapshot: "restored" };
+    if (pyodide.runPython("6 * 7") === 42) return { pyodide, snapshot: stored ? "restored" : "shipped" };
     why = "the restored Python does not compute";
   } catch (error) {
     why = String(error?.message ?? error).split("\n")[0];
   }
-  await caches.delete(SNAPSHOT_CACHE).catch(() => {});
+  if (stored) await caches.delete(SNAPSHOT_CACHE).catch(() => {});
   return { pyodide: await load(), snapshot: `failed: ${why}` };
+}
+
+/** @returns {Promise<Uint8Array>} the build's snapshot, downloaded and inflated */
+async function shippedSnapshot() {
+  const response = await fetch(MEMORY_SNAPSHOT);
+  if (!response.ok) throw new Error(`could not download ${MEMORY_SNAPSHOT}: HTTP ${response.status}`);
+  const inflated = response.body.pipeThrough(new DecompressionStream("gzip"));
+  return new Uint8Array(await new Response(inflated).arrayBuffer());
 }
 
 /**
