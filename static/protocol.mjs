@@ -238,10 +238,10 @@ export const BOOT_STAGES = Object.freeze(["runtime", "packages", "lab", "restore
 
 /**
  * The memory snapshot, after the first process is ready (snapshot-worker.mjs): "present" (this
- * build's snapshot was there), "made" (`bytes`, `modules` imported into it, `ms`), or "failed".
+ * build's snapshot was stored), "made" (the shipped one stored inflated: `bytes`, `ms`), or "failed".
  * Spares wait for it, then restore from it.
  * @typedef {{type: "snapshot", snapshot: "present" | "made" | "failed", bytes?: number,
- *            modules?: number, ms?: number, error?: ErrorInfo}} SnapshotEvent
+ *            ms?: number, error?: ErrorInfo}} SnapshotEvent
  */
 
 /**

@@ -1,18 +1,17 @@
 /**
- * Starting Pyodide for the lab, shared by the lab's worker (worker.mjs) and the worker that makes the
- * memory snapshot (snapshot-worker.mjs).
+ * Starting Pyodide for the lab, shared by the lab's worker (worker.mjs) and the worker that stores the
+ * memory snapshot for return visits (snapshot-worker.mjs).
  *
  * A memory snapshot is a copy of a booted Python's whole memory (about 31 MB). Restoring one skips
- * Pyodide's own boot (about 0.4 s instead of 2.7 s). Pyodide 314 offers it as private API
- * (`_makeSnapshot`, `makeMemorySnapshot()`, `_loadSnapshot`), so the normal boot stays the fallback
- * whenever a snapshot is missing, stale or fails. The rules it imposes:
- * - the snapshot may hold no JavaScript reference, so it is made in a throwaway worker that imports
- *   only the lab's modules that never touch JavaScript (lab/preload.py) - a Python started with
- *   `_makeSnapshot` cannot use `js` afterwards, so it can never be the lab's own process;
+ * Pyodide's own boot, the wheels' first imports and `import` of the lab's JavaScript-free modules
+ * (lab/preload.py). Pyodide 314 offers it as private API (`_makeSnapshot`, `makeMemorySnapshot()`,
+ * `_loadSnapshot`), so the normal boot stays the fallback whenever a snapshot is missing or fails. The
+ * build makes it with the same Pyodide in Node (site_build/snapshot.py) and ships it gzipped
+ * (MEMORY_SNAPSHOT); after the first boot, snapshot-worker.mjs stores it inflated in Cache Storage
+ * ("checkpoint-lab-snapshot-<build id>"; sw.mjs deletes other builds' caches). The rules it imposes:
  * - the restored Python has an empty file system: the wheels are unpacked again after a restore;
- * - it only fits the exact Pyodide build and wheels it was made with: it is cached per build
- *   ("checkpoint-lab-snapshot-<build id>"; sw.mjs deletes other builds' caches), and Pyodide itself
- *   refuses another build's.
+ * - it only fits the exact Pyodide build and wheels it was made with, and Pyodide itself refuses
+ *   another build's.
  */
 import { BOOT_WHEELS, BUILD_ID, loadPyodide, MEMORY_SNAPSHOT, PYODIDE_INDEX_URL } from "./build-manifest.mjs";
 
@@ -26,9 +25,6 @@ const load = (options = {}) =>
 const SNAPSHOT_CACHE = `checkpoint-lab-snapshot-${BUILD_ID}`;
 /** The snapshot's key in its cache: a name, never fetched. */
 const SNAPSHOT_KEY = new URL("./pyodide-memory-snapshot", import.meta.url).href;
-
-/** Python run before the snapshot: import every lab module that never touches JavaScript. */
-const PRELOAD_PYTHON = "import lab.preload; len(lab.preload.preload())";
 
 /**
  * Download the boot wheels and read their files (start this before Pyodide, so all of it happens while
@@ -116,21 +112,17 @@ async function shippedSnapshot() {
 }
 
 /**
- * Make this build's snapshot unless it exists: boot a Python that may be snapshotted, unpack the
- * wheels, import the lab's JavaScript-free modules, snapshot, store.
- * @returns {Promise<{snapshot: "present"} | {snapshot: "made", bytes: number, modules: number, ms: number}>}
+ * Store this build's shipped snapshot, inflated, unless it is stored: return visits and spares then
+ * restore it without inflating 31 MB (the service worker keeps the gzipped one for offline use too).
+ * @returns {Promise<{snapshot: "present"} | {snapshot: "made", bytes: number, ms: number}>}
  */
 export async function makeSnapshot() {
   if (await storedSnapshot()) return { snapshot: "present" };
   const started = performance.now();
-  const wheels = fetchWheels();
-  const pyodide = await load({ _makeSnapshot: true });
-  unpackWheels(pyodide, await wheels);
-  const modules = pyodide.runPython(PRELOAD_PYTHON);
-  const bytes = pyodide.makeMemorySnapshot();
+  const bytes = await shippedSnapshot();
   const cache = await caches.open(SNAPSHOT_CACHE);
   await cache.put(SNAPSHOT_KEY, new Response(bytes, { headers: { "Content-Type": "application/octet-stream" } }));
-  return { snapshot: "made", bytes: bytes.length, modules, ms: Math.round(performance.now() - started) };
+  return { snapshot: "made", bytes: bytes.length, ms: Math.round(performance.now() - started) };
 }
 
 /**
