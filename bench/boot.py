@@ -15,8 +15,10 @@ over the runs, and each ratio is a ratio of medians. What is measured:
    ready, the offline copy and the snapshot are stored); divided by Pyodide's core files' size.
 4. crash -> resumed and running: ``lab.kill()`` during a thread, until the replacement process has
    restored the thread and answers (the session's ready event ``ms``); divided by the cold bare boot.
-5. cold time-to-interactive on a throttled network (Chromium's network emulation, 10 Mbit/s down and
-   up, 40 ms latency), divided by the bare page on the same network.
+5. cold time-to-interactive on a throttled network (10 Mbit/s, 40 ms), divided by the bare page on
+   the same network. Chromium's network emulation (CDP, per page) leaves the lab's workers' and
+   service worker's requests alone, so the server's side is throttled instead: a proxy in front of
+   it sends at most 10 Mbit/s over all connections, each request 40 ms late (``ThrottledProxy``).
 6. wire bytes of a cold visit against the bare page's (counted on the server): raw, and as Pages
    would send them compressed (gzip -6 per file here, for every type but the already compressed
    .gz/.zip/.png; Pages' brotli is smaller still).
@@ -34,9 +36,11 @@ import argparse
 import gzip
 import os
 import platform
+import socket
 import statistics
 import sys
 import tempfile
+import threading
 import time
 from datetime import UTC, datetime
 from pathlib import Path
@@ -91,15 +95,56 @@ COLD_PHASES = """
 """
 
 
-THROTTLED = {"offline": False, "latency": 40, "downloadThroughput": 10e6 / 8, "uploadThroughput": 10e6 / 8}
 ALREADY_COMPRESSED = (".gz", ".zip", ".png")
 
 
-def throttle(page) -> None:
-    """Chromium's network emulation for this page: 10 Mbit/s, 40 ms."""
-    session = page.context.new_cdp_session(page)
-    session.send("Network.enable")
-    session.send("Network.emulateNetworkConditions", THROTTLED)
+class ThrottledProxy:
+    """A TCP proxy on loopback in front of ``upstream``: what it sends back shares one budget of
+    ``bits_per_s`` (all connections together, like one access link), and each chunk the browser sends
+    waits ``latency_s`` first (a request's round trip)."""
+
+    def __init__(self, upstream_port: int, bits_per_s: float = 10e6, latency_s: float = 0.040):
+        self.upstream_port, self.bytes_per_s, self.latency_s = upstream_port, bits_per_s / 8, latency_s
+        self.lock = threading.Lock()
+        self.link_free_at = time.monotonic()
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
+        threading.Thread(target=self.accept, daemon=True).start()
+
+    def accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return  # closed
+            upstream = socket.create_connection(("127.0.0.1", self.upstream_port))
+            threading.Thread(target=self.pipe, args=(client, upstream, self.delay), daemon=True).start()
+            threading.Thread(target=self.pipe, args=(upstream, client, self.pace), daemon=True).start()
+
+    def delay(self, size: int) -> None:
+        time.sleep(self.latency_s)
+
+    def pace(self, size: int) -> None:
+        """Wait until the shared link has carried ``size`` more bytes."""
+        with self.lock:
+            self.link_free_at = max(self.link_free_at, time.monotonic()) + size / self.bytes_per_s
+            done = self.link_free_at
+        time.sleep(max(0.0, done - time.monotonic()))
+
+    @staticmethod
+    def pipe(source: socket.socket, target: socket.socket, wait) -> None:
+        try:
+            while chunk := source.recv(64 * 1024):
+                wait(len(chunk))
+                target.sendall(chunk)
+        except OSError:
+            pass
+        finally:
+            for end in (source, target):
+                end.close()
+
+    def close(self) -> None:
+        self.listener.close()
 
 
 def renderers_rss() -> int:
@@ -155,11 +200,9 @@ def ready_ms(page) -> int:
     return int(page.evaluate("() => document.body.dataset.readyMs"))
 
 
-def bare_cold(browser, server: SiteServer, url: str, dist: Path, throttled: bool = False) -> dict:
+def bare_cold(browser, server: SiteServer, url: str, dist: Path) -> dict:
     context = browser.new_context()
     page = context.new_page()
-    if throttled:
-        throttle(page)
     server.requests.clear()
     page.goto(url)
     ms = ready_ms(page)
@@ -169,11 +212,10 @@ def bare_cold(browser, server: SiteServer, url: str, dist: Path, throttled: bool
     return {"ms": ms, "memory": memory, "raw": raw, "packed": packed}
 
 
-def lab_cold_throttled(browser, url: str) -> int:
-    """The lab's cold time-to-interactive on the throttled network."""
+def lab_cold(browser, url: str) -> int:
+    """The lab's cold time-to-interactive alone."""
     context = browser.new_context()
     page = context.new_page()
-    throttle(page)
     page.goto(url)
     ms = ready_ms(page)
     context.close()
@@ -251,12 +293,14 @@ def main() -> int:
         load_before = os.getloadavg()
         with SiteServer(dist) as server, sync_playwright() as playwright:
             browser = launch_chromium(playwright)
+            slow = ThrottledProxy(server.server.server_port)
             lab, bare, lab_slow, bare_slow = [], [], [], []
             for _ in range(runs):  # interleaved, so both see the same machine load
                 bare.append(bare_cold(browser, server, server.url + "/__bare/", dist))
                 lab.append(lab_visit(browser, server, server.url + "/?delay=0.05", files, dist))
-                bare_slow.append(bare_cold(browser, server, server.url + "/__bare/", dist, throttled=True))
-                lab_slow.append(lab_cold_throttled(browser, server.url + "/?delay=0.05"))
+                bare_slow.append(bare_cold(browser, server, slow.url + "/__bare/", dist))
+                lab_slow.append(lab_cold(browser, slow.url + "/?delay=0.05"))
+            slow.close()
             browser.close()
         load_after = os.getloadavg()
 
