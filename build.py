@@ -21,6 +21,9 @@ a module of ``site_build/`` that makes one part of ``dist/``:
   ``_lab_parts.html``);
 - ``learn.py``: ``narratives/`` rendered with jinja2 to ``/learn/<lang>/``, with the lessons' data and
   their seeds (``lesson_seeds.py``); ``play.py``: the playground's editor bundle and gallery;
+- ``snapshot.py``: the memory snapshot of a Pyodide that has imported the lab, made by the pinned
+  Pyodide in Node (``make_snapshot.mjs``) and shipped gzipped under ``/snapshot/<content hash>/``, so
+  a first visit restores Python instead of booting it;
 - generated files: ``_headers`` (``headers.py``: Cloudflare Pages' header rules, the
   Content-Security-Policy and the cache policy) and ``build-manifest.mjs`` (``manifest.py``: which
   Pyodide and which wheels the worker loads, and the build's id);
@@ -70,6 +73,7 @@ from site_build.pinned import (
     import_msgpack_from,
 )
 from site_build.play import write_play_files
+from site_build.snapshot import add_snapshot
 from site_build.static_pages import STATIC, render_static_pages
 from site_build.wheels import PIP_WHEELS, add_hashed, build_lab_wheel
 
@@ -103,13 +107,15 @@ def build(dist: Path = DIST) -> BuildResult:
         lab = build_lab_wheel(Path(tmp))
         render_static_pages(site, add_hashed(lab, site, PIP_WHEELS))
         shutil.copytree(pyodide, site / "pyodide" / PYODIDE_VERSION)
-        boot_wheels = [add_hashed(with_bytecode(wheel, Path(tmp)), site) for wheel in (msgpack, lab)]
+        boot_wheels = [with_bytecode(wheel, Path(tmp)) for wheel in (msgpack, lab)]
+        snapshot = add_snapshot(boot_wheels, site)
+        wheel_paths = [add_hashed(wheel, site) for wheel in boot_wheels]
         render_narratives(site)
         write_play_files(site)
         (site / "_headers").write_text(headers_file())
         on_import = {"pydantic": [add_hashed(wheel, site, PACKAGES) for wheel in pydantic]}
         this_build = build_id(offline_files(site))  # the manifest names it, so it cannot be listed yet
-        write_manifest(site, this_build, boot_wheels, on_import)
+        write_manifest(site, this_build, wheel_paths, snapshot, on_import)
         write_service_worker(site, this_build, offline_files(site))
         check_pages_limits(site)
 

@@ -15,6 +15,15 @@ over the runs, and each ratio is a ratio of medians. What is measured:
    ready, the offline copy and the snapshot are stored); divided by Pyodide's core files' size.
 4. crash -> resumed and running: ``lab.kill()`` during a thread, until the replacement process has
    restored the thread and answers (the session's ready event ``ms``); divided by the cold bare boot.
+5. cold time-to-interactive on a throttled network (10 Mbit/s, 40 ms), divided by the bare page on
+   the same network. Chromium's network emulation (CDP, per page) leaves the lab's workers' and
+   service worker's requests alone, so the server's side is throttled instead: a proxy in front of
+   it sends at most 10 Mbit/s over all connections, each request 40 ms late (``ThrottledProxy``).
+6. wire bytes of a cold visit against the bare page's (counted on the server): raw, and as Pages
+   would send them compressed (gzip -6 per file here, for every type but the already compressed
+   .gz/.zip/.png; Pages' brotli is smaller still).
+7. the tab's memory once the cold visit is interactive: the resident memory of our Chromium's renderer
+   processes (the page, its workers, its service worker), against the bare page's.
 
 It also prints where a cold visit's time went, from the page's Performance marks (``lab:*``).
 
@@ -24,11 +33,14 @@ The bare page is added to a throwaway copy of the build, never to the site.
 from __future__ import annotations
 
 import argparse
+import gzip
 import os
 import platform
+import socket
 import statistics
 import sys
 import tempfile
+import threading
 import time
 from datetime import UTC, datetime
 from pathlib import Path
@@ -83,6 +95,96 @@ COLD_PHASES = """
 """
 
 
+ALREADY_COMPRESSED = (".gz", ".zip", ".png")
+
+
+class ThrottledProxy:
+    """A TCP proxy on loopback in front of ``upstream``: what it sends back shares one budget of
+    ``bits_per_s`` (all connections together, like one access link), and each chunk the browser sends
+    waits ``latency_s`` first (a request's round trip)."""
+
+    def __init__(self, upstream_port: int, bits_per_s: float = 10e6, latency_s: float = 0.040):
+        self.upstream_port, self.bytes_per_s, self.latency_s = upstream_port, bits_per_s / 8, latency_s
+        self.lock = threading.Lock()
+        self.link_free_at = time.monotonic()
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
+        threading.Thread(target=self.accept, daemon=True).start()
+
+    def accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return  # closed
+            upstream = socket.create_connection(("127.0.0.1", self.upstream_port))
+            threading.Thread(target=self.pipe, args=(client, upstream, self.delay), daemon=True).start()
+            threading.Thread(target=self.pipe, args=(upstream, client, self.pace), daemon=True).start()
+
+    def delay(self, size: int) -> None:
+        time.sleep(self.latency_s)
+
+    def pace(self, size: int) -> None:
+        """Wait until the shared link has carried ``size`` more bytes."""
+        with self.lock:
+            self.link_free_at = max(self.link_free_at, time.monotonic()) + size / self.bytes_per_s
+            done = self.link_free_at
+        time.sleep(max(0.0, done - time.monotonic()))
+
+    @staticmethod
+    def pipe(source: socket.socket, target: socket.socket, wait) -> None:
+        try:
+            while chunk := source.recv(64 * 1024):
+                wait(len(chunk))
+                target.sendall(chunk)
+        except OSError:
+            pass
+        finally:
+            for end in (source, target):
+                end.close()
+
+    def close(self) -> None:
+        self.listener.close()
+
+
+def renderers_rss() -> int:
+    """Resident bytes of the renderer processes that descend from this Python (our Chromium's only:
+    other engineers' browsers run on this machine too)."""
+    parents, rss = {}, {}
+    for proc in Path("/proc").iterdir():
+        try:
+            status = (proc / "status").read_text()
+            cmdline = (proc / "cmdline").read_bytes()
+        except (OSError, ValueError):
+            continue
+        fields = dict(line.split(":\t", 1) for line in status.splitlines() if ":\t" in line)
+        parents[proc.name] = fields.get("PPid", "0").strip()
+        if b"--type=renderer" in cmdline:
+            rss[proc.name] = int(fields.get("VmRSS", "0 kB").split()[0]) * 1024
+
+    def ours(pid: str) -> bool:
+        while pid not in ("0", "1", ""):
+            if pid == str(os.getpid()):
+                return True
+            pid = parents.get(pid, "0")
+        return False
+
+    return sum(size for pid, size in rss.items() if ours(pid))
+
+
+def wire_bytes(server: SiteServer, dist: Path) -> tuple[int, int]:
+    """What the server sent since its counter was cleared: raw, and gzip -6 per file as Pages would
+    compress it (every type but the already compressed ones)."""
+    raw = packed = 0
+    for path, count in server.requests.items():
+        file = served_file(dist, path)
+        data = file.read_bytes() if file else b""
+        raw += count * len(data)
+        compressed = file and not file.name.endswith(ALREADY_COMPRESSED)
+        packed += count * (len(gzip.compress(data, 6)) if compressed else len(data))
+    return raw, packed
+
+
 def poll(page, expression: str, what: str, arg=None):
     deadline = time.monotonic() + TIMEOUT_S
     while not (value := page.evaluate(expression, arg)):
@@ -98,7 +200,20 @@ def ready_ms(page) -> int:
     return int(page.evaluate("() => document.body.dataset.readyMs"))
 
 
-def bare_cold(browser, url: str) -> int:
+def bare_cold(browser, server: SiteServer, url: str, dist: Path) -> dict:
+    context = browser.new_context()
+    page = context.new_page()
+    server.requests.clear()
+    page.goto(url)
+    ms = ready_ms(page)
+    memory = renderers_rss()
+    raw, packed = wire_bytes(server, dist)
+    context.close()
+    return {"ms": ms, "memory": memory, "raw": raw, "packed": packed}
+
+
+def lab_cold(browser, url: str) -> int:
+    """The lab's cold time-to-interactive alone."""
     context = browser.new_context()
     page = context.new_page()
     page.goto(url)
@@ -114,9 +229,11 @@ def lab_visit(browser, server: SiteServer, url: str, files: int, dist: Path) -> 
     server.requests.clear()
     page.goto(url)
     cold = ready_ms(page)
+    memory = renderers_rss()
+    cold_snapshot = poll(page, "() => lab.status.ready && lab.status.ready.snapshot", "the session")
     phases = dict(page.evaluate(COLD_PHASES))
     poll(page, FIRST_VISIT_DONE.replace("FILES", str(files)), "the first visit's background work")
-    sent = sum(count * file_size(dist, path) for path, count in server.requests.items())
+    raw, packed = wire_bytes(server, dist)
 
     page.reload()
     warm = ready_ms(page)
@@ -126,8 +243,8 @@ def lab_visit(browser, server: SiteServer, url: str, files: int, dist: Path) -> 
     poll(page, "() => lab.status.spare === 'ready'", "the spare")
     crash = page.evaluate("() => lab.kill().then((ready) => ready.ms)")
     context.close()
-    figures = {"cold": cold, "warm": warm, "bytes": sent, "crash": crash}
-    return {**figures, "snapshot": warm_snapshot, "phases": phases}
+    figures = {"cold": cold, "warm": warm, "bytes": raw, "packed": packed, "crash": crash, "memory": memory}
+    return {**figures, "snapshot": (cold_snapshot, warm_snapshot), "phases": phases}
 
 
 def ratio(label: str, measured: list[float], reference: list[float], unit: str, target: float) -> str:
@@ -140,13 +257,18 @@ def ratio(label: str, measured: list[float], reference: list[float], unit: str, 
     )
 
 
-def file_size(dist: Path, url_path: str) -> int:
-    """The size of what the server sent for ``url_path`` (the dev server sends whole files, uncompressed)."""
-    relative = url_path.lstrip("/")
+def served_file(dist: Path, url_path: str) -> Path | None:
+    """The file the server sent for ``url_path`` (the dev server sends whole files, uncompressed)."""
+    relative = url_path.split("?")[0].lstrip("/")
     for candidate in (relative, f"{relative}index.html", f"{relative}.html", "404.html"):
         if candidate and (dist / candidate).is_file():
-            return (dist / candidate).stat().st_size
-    return 0
+            return dist / candidate
+    return None
+
+
+def bare_mib(runs: list[dict], key: str) -> list[float]:
+    """The bare page's figure ``key`` per run, in MiB."""
+    return [run[key] / 2**20 for run in runs]
 
 
 def built_site(tmp: str) -> tuple[Path, int]:
@@ -171,14 +293,18 @@ def main() -> int:
         load_before = os.getloadavg()
         with SiteServer(dist) as server, sync_playwright() as playwright:
             browser = launch_chromium(playwright)
-            lab, bare = [], []
+            slow = ThrottledProxy(server.server.server_port)
+            lab, bare, lab_slow, bare_slow = [], [], [], []
             for _ in range(runs):  # interleaved, so both see the same machine load
-                bare.append(bare_cold(browser, server.url + "/__bare/"))
+                bare.append(bare_cold(browser, server, server.url + "/__bare/", dist))
                 lab.append(lab_visit(browser, server, server.url + "/?delay=0.05", files, dist))
+                bare_slow.append(bare_cold(browser, server, slow.url + "/__bare/", dist))
+                lab_slow.append(lab_cold(browser, slow.url + "/?delay=0.05"))
+            slow.close()
             browser.close()
         load_after = os.getloadavg()
 
-    seconds = [ms / 1000 for ms in bare]
+    seconds = [run["ms"] / 1000 for run in bare]
     print(f"# {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {platform.node()}, {os.cpu_count()} CPUs, load average "
           f"{load_before[0]:.1f} before / {load_after[0]:.1f} after, {runs} runs")  # fmt: skip
     print(f"bare loadPyodide() page, cold, per run: {[round(s, 2) for s in seconds]} s")
@@ -188,11 +314,16 @@ def main() -> int:
         ("2. warm reload TTI / bare cold", "warm", "s", 1000, seconds, 0.3),
         ("3. bytes cold / Pyodide core files", "bytes", "MiB", 2**20, [core / 2**20] * runs, 1.1),
         ("4. crash -> resumed / bare cold", "crash", "s", 1000, seconds, 0.1),
+        ("6. wire bytes cold / bare, raw", "bytes", "MiB", 2**20, bare_mib(bare, "raw"), 1.5),
+        ("6. wire bytes cold / bare, gzip", "packed", "MiB", 2**20, bare_mib(bare, "packed"), 1.5),
+        ("7. tab memory cold / bare", "memory", "MiB", 2**20, bare_mib(bare, "memory"), 99),
     ]
     for label, key, unit, scale, reference, target in rows:
         measured = [run[key] / scale for run in lab]
         print(ratio(label, measured, reference, unit, target))
-    print(f"   warm reloads started Python from: {sorted({run['snapshot'] for run in lab})}")
+    slow_bare = [run["ms"] / 1000 for run in bare_slow]
+    print(ratio("5. cold TTI / bare, 10 Mbit/s 40 ms", [ms / 1000 for ms in lab_slow], slow_bare, "s", 1.0))
+    print(f"   Python started from (cold, warm reload): {sorted({run['snapshot'] for run in lab})}")
     print("cold visit, where the time went (median ms):")
     for phase in lab[0]["phases"]:
         print(f"   {phase:<30} {statistics.median(run['phases'][phase] for run in lab):7.0f}")

@@ -29,7 +29,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "browser"))
 
-from boot import FIRST_VISIT_DONE, built_site, file_size, poll  # noqa: E402
+from boot import FIRST_VISIT_DONE, built_site, poll, wire_bytes  # noqa: E402
 from browser_harness import SiteServer, launch_chromium  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
@@ -57,7 +57,7 @@ def visit(browser, server: SiteServer, url: str, files: int, dist: Path) -> tupl
     page.goto(url)
     poll(page, "() => window.__usableAt !== undefined", "the first visit to be usable")
     poll(page, FIRST_VISIT_DONE.replace("FILES", str(files)), "the first visit's background work")
-    sent = sum(count * file_size(dist, path) for path, count in server.requests.items())
+    sent = wire_bytes(server, dist)[0]
     page.reload()
     usable = poll(page, "() => window.__usableAt", "the returning visit to be usable")
     context.close()

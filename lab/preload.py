@@ -1,11 +1,11 @@
 """Which of the lab's modules a Pyodide memory snapshot can hold (a platform concern; no LangGraph concept).
 
-The lab's browser worker boots faster on a return visit by restoring a memory snapshot of a Python
-that has already imported the lab. Pyodide can only snapshot a Python that holds no reference to a
-JavaScript object, so the snapshot may import only modules that never reach ``js`` or ``pyodide`` -
-directly or through another lab module they import (a parent package counts, since importing
-``a.b`` runs ``a/__init__.py``). The others (``lab.browser``, ``lab.checkpoint.indexeddb``) are imported
-after the restore.
+The lab's browser worker boots faster by restoring a memory snapshot of a Python that has already
+imported the lab (the build makes it: ``site_build/snapshot.py``). Pyodide can only snapshot a Python
+that holds no reference to a JavaScript object, so the snapshot may import only modules that never
+reach ``js`` or ``pyodide`` - directly or through another lab module they import (a parent package
+counts, since importing ``a.b`` runs ``a/__init__.py``). The others (``lab.browser``,
+``lab.checkpoint.indexeddb``) are imported after the restore.
 
 This reads the sources with :mod:`ast` and imports nothing to decide; :func:`preload` then imports the
 safe modules. Any import statement counts, even one inside a function: when in doubt, leave it out.

@@ -18,3 +18,7 @@ ${boot_wheels}];
  * first use) and their size in bytes. */
 export const LOADED_ON_IMPORT = {
 ${loaded_on_import}};
+
+/** The memory snapshot of a Pyodide that has unpacked these wheels and imported the lab (gzipped; made by
+ * build.py with this Pyodide); content-hashed URL, cached forever. */
+export const MEMORY_SNAPSHOT = url(${snapshot_json});

@@ -4,6 +4,7 @@ applied by the development server (``python build.py serve``)."""
 from __future__ import annotations
 
 from site_build.offline import SERVICE_WORKER, SERVICE_WORKER_BUILDS
+from site_build.snapshot import SNAPSHOTS
 from site_build.wheels import PIP_WHEELS, WORKER_WHEELS
 
 IMMUTABLE = "public, max-age=31536000, immutable"
@@ -45,6 +46,7 @@ def headers_file() -> str:
         ("/learn/*", ["! Content-Security-Policy", f"Content-Security-Policy: {embed_csp}"]),
         ("/pyodide/*", [f"Cache-Control: {IMMUTABLE}"]),
         (f"/{WORKER_WHEELS}/*", [f"Cache-Control: {IMMUTABLE}"]),
+        (f"/{SNAPSHOTS}/*", [f"Cache-Control: {IMMUTABLE}"]),
         (f"/{PIP_WHEELS}/*", [f"Cache-Control: {IMMUTABLE}"]),
         (f"/{SERVICE_WORKER_BUILDS}/*", [f"Cache-Control: {IMMUTABLE}"]),  # content-hashed names
         # The browser checks for a new service worker on every visit; it must never get a cached one.

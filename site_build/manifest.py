@@ -13,10 +13,11 @@ TEMPLATE = Path(__file__).resolve().parent / "build-manifest.template.mjs"
 
 
 def write_manifest(
-    site: Path, build_id: str, boot_wheels: list[str], on_import: dict[str, list[str]] | None = None
+    site: Path, build_id: str, boot_wheels: list[str], snapshot: str, on_import: dict[str, list[str]]
 ) -> None:
-    """Write ``build-manifest.mjs``: the build's id, Pyodide's folder, and the wheels the worker loads
-    (``on_import``: the wheels each package a program may import is loaded from, in order)."""
+    """Write ``build-manifest.mjs``: the build's id, Pyodide's folder, the wheels the worker loads, the
+    memory snapshot it restores, and (``on_import``) the wheels each package a program may import is
+    loaded from, in order."""
 
     def urls(paths: list[str]) -> str:
         return "".join(f"  url({json.dumps(path)}),\n" for path in paths)
@@ -27,6 +28,7 @@ def write_manifest(
             pyodide_dir=pyodide_dir,
             pyodide_dir_json=json.dumps(pyodide_dir),
             build_id=json.dumps(build_id),
+            snapshot_json=json.dumps(snapshot),
             boot_wheels=urls(boot_wheels),
             loaded_on_import="".join(
                 f"  {json.dumps(name)}: {{ bytes: {sum((site / path).stat().st_size for path in paths)}, "

@@ -70,14 +70,16 @@ def build_lab_wheel(out_dir: Path) -> Path:
     return wheel
 
 
-def add_hashed(wheel: Path, site: Path, folder: str = WORKER_WHEELS) -> str:
-    """Copy a wheel to ``<folder>/<sha256 prefix>/<name>`` and return that path, relative to the site root.
+def add_hashed(wheel: Path, site: Path, folder: str = WORKER_WHEELS, name: str | None = None) -> str:
+    """Copy a wheel to ``<folder>/<sha256 prefix>/<name>`` (its own name unless given) and return that
+    path, relative to the site root.
 
     The hash goes in the folder, not the file name, so the file keeps its standard wheel name (which
     Pyodide reads) while any change to its bytes gives a new URL that no cache has seen.
     """
     digest = hashlib.sha256(wheel.read_bytes()).hexdigest()[:16]
-    target = site / folder / digest / wheel.name
+    name = name or wheel.name
+    target = site / folder / digest / name
     target.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(wheel, target)
-    return f"./{folder}/{digest}/{wheel.name}"
+    return f"./{folder}/{digest}/{name}"

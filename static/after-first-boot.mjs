@@ -47,8 +47,8 @@ export function afterFirstBoot({ controlled, snapshot, busy, closed, snapshottin
 }
 
 /**
- * Resolves once `busy()` has been false for QUIET_MS: making the snapshot takes a whole Pyodide boot of
- * CPU, which the learner's first steps should not have to share.
+ * Resolves once `busy()` has been false for QUIET_MS: storing the snapshot inflates 31 MB, CPU the
+ * learner's first steps should not have to share.
  * @param {() => boolean} busy
  */
 async function whenQuiet(busy) {

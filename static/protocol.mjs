@@ -15,7 +15,7 @@
  * Boot. While Python starts, the worker reports each stage of BOOT_STAGES, in order, with a
  * "start" and a "done" event (a failure ends boot with one "error" event instead of "done"):
  *   runtime   the Pyodide core: WebAssembly, the standard library - or this build's memory snapshot
- *             (pyodide-boot.mjs); `detail.snapshot` says "restored", "none" or "failed: <why>"
+ *             (pyodide-boot.mjs); `detail.snapshot` says "restored", "shipped" or "failed: <why>"
  *   packages  the wheels: msgpack and the lab
  *   lab       `import lab.browser.worker_api`
  *   restore   Python opens the IndexedDB database (or falls back to memory: a "warning" event; the
@@ -222,8 +222,8 @@ export const BOOT_STAGES = Object.freeze(["runtime", "packages", "lab", "restore
  * @property {number} worker
  * @property {"start" | "seam" | "kill" | "retry"} reason
  * @property {boolean} warm        it was a spare that had finished booting
- * @property {string | null} snapshot  how its Python started: "restored" (memory snapshot), "none",
- *   or "failed: <why>" (the snapshot did not restore; it booted the normal way)
+ * @property {string | null} snapshot  how its Python started: "restored" (the memory snapshot this
+ *   browser stored), "shipped" (the build's), or "failed: <why>" (it booted the normal way)
  * @property {number} ms           from the session's start (or the crash) to ready
  * @property {StorageKind} storage
  * @property {{id: string, started_at: number}} process   the Python process's own id
@@ -247,10 +247,10 @@ export const BOOT_STAGES = Object.freeze(["runtime", "packages", "lab", "restore
 
 /**
  * The memory snapshot, after the first process is ready (snapshot-worker.mjs): "present" (this
- * build's snapshot was there), "made" (`bytes`, `modules` imported into it, `ms`), or "failed".
+ * build's snapshot was stored), "made" (the shipped one stored inflated: `bytes`, `ms`), or "failed".
  * Spares wait for it, then restore from it.
  * @typedef {{type: "snapshot", snapshot: "present" | "made" | "failed", bytes?: number,
- *            modules?: number, ms?: number, error?: ErrorInfo}} SnapshotEvent
+ *            ms?: number, error?: ErrorInfo}} SnapshotEvent
  */
 
 /**

@@ -1,20 +1,19 @@
 /**
- * Starting Pyodide for the lab, shared by the lab's worker (worker.mjs) and the worker that makes the
- * memory snapshot (snapshot-worker.mjs).
+ * Starting Pyodide for the lab, shared by the lab's worker (worker.mjs) and the worker that stores the
+ * memory snapshot for return visits (snapshot-worker.mjs).
  *
  * A memory snapshot is a copy of a booted Python's whole memory (about 31 MB). Restoring one skips
- * Pyodide's own boot (about 0.4 s instead of 2.7 s). Pyodide 314 offers it as private API
- * (`_makeSnapshot`, `makeMemorySnapshot()`, `_loadSnapshot`), so the normal boot stays the fallback
- * whenever a snapshot is missing, stale or fails. The rules it imposes:
- * - the snapshot may hold no JavaScript reference, so it is made in a throwaway worker that imports
- *   only the lab's modules that never touch JavaScript (lab/preload.py) - a Python started with
- *   `_makeSnapshot` cannot use `js` afterwards, so it can never be the lab's own process;
+ * Pyodide's own boot, the wheels' first imports and `import` of the lab's JavaScript-free modules
+ * (lab/preload.py). Pyodide 314 offers it as private API (`_makeSnapshot`, `makeMemorySnapshot()`,
+ * `_loadSnapshot`), so the normal boot stays the fallback whenever a snapshot is missing or fails. The
+ * build makes it with the same Pyodide in Node (site_build/snapshot.py) and ships it gzipped
+ * (MEMORY_SNAPSHOT); after the first boot, snapshot-worker.mjs stores it inflated in Cache Storage
+ * ("checkpoint-lab-snapshot-<build id>"; sw.mjs deletes other builds' caches). The rules it imposes:
  * - the restored Python has an empty file system: the wheels are unpacked again after a restore;
- * - it only fits the exact Pyodide build and wheels it was made with: it is cached per build
- *   ("checkpoint-lab-snapshot-<build id>"; sw.mjs deletes other builds' caches), and Pyodide itself
- *   refuses another build's.
+ * - it only fits the exact Pyodide build and wheels it was made with, and Pyodide itself refuses
+ *   another build's.
  */
-import { BOOT_WHEELS, BUILD_ID, loadPyodide, PYODIDE_INDEX_URL } from "./build-manifest.mjs";
+import { BOOT_WHEELS, BUILD_ID, loadPyodide, MEMORY_SNAPSHOT, PYODIDE_INDEX_URL } from "./build-manifest.mjs";
 
 /**
  * Start Pyodide with these options added to ours (a fresh object each time: loadPyodide writes to it).
@@ -26,9 +25,6 @@ const load = (options = {}) =>
 const SNAPSHOT_CACHE = `checkpoint-lab-snapshot-${BUILD_ID}`;
 /** The snapshot's key in its cache: a name, never fetched. */
 const SNAPSHOT_KEY = new URL("./pyodide-memory-snapshot", import.meta.url).href;
-
-/** Python run before the snapshot: import every lab module that never touches JavaScript. */
-const PRELOAD_PYTHON = "import lab.preload; len(lab.preload.preload())";
 
 /**
  * Download the boot wheels and read their files (start this before Pyodide, so all of it happens while
@@ -84,42 +80,49 @@ export function unpackWheels(pyodide, wheels) {
 }
 
 /**
- * Start Pyodide: from this build's memory snapshot when there is one that works, else the normal way.
- * A snapshot that fails is deleted (the next snapshot worker makes a new one).
- * @returns {Promise<{pyodide: any, snapshot: "restored" | "none" | string}>} `snapshot` says which
- *   way it went; "failed: <why>" when a snapshot was there but did not restore
+ * Start Pyodide from a memory snapshot: the one this browser stored (a return visit), else the one the
+ * build shipped (MEMORY_SNAPSHOT, gzipped; downloaded while Pyodide's own files are). A snapshot that
+ * fails falls back to the normal boot; a stored one that fails is deleted (the next snapshot worker
+ * stores a new one).
+ * @returns {Promise<{pyodide: any, snapshot: "restored" | "shipped" | string}>} `snapshot` says which
+ *   way it went; "failed: <why>" when the snapshot did not restore
  */
 export async function startPyodide() {
-  const snapshot = await readSnapshot();
-  if (!snapshot) return { pyodide: await load(), snapshot: "none" };
+  const stored = await readSnapshot();
+  const snapshot = stored ?? shippedSnapshot();
+  snapshot.catch?.(() => {}); // a failed download is reported below, once loadPyodide awaits it
   let why;
   try {
     const pyodide = await load({ _loadSnapshot: snapshot });
-    if (pyodide.runPython("6 * 7") === 42) return { pyodide, snapshot: "restored" };
+    if (pyodide.runPython("6 * 7") === 42) return { pyodide, snapshot: stored ? "restored" : "shipped" };
     why = "the restored Python does not compute";
   } catch (error) {
     why = String(error?.message ?? error).split("\n")[0];
   }
-  await caches.delete(SNAPSHOT_CACHE).catch(() => {});
+  if (stored) await caches.delete(SNAPSHOT_CACHE).catch(() => {});
   return { pyodide: await load(), snapshot: `failed: ${why}` };
 }
 
+/** @returns {Promise<Uint8Array>} the build's snapshot, downloaded and inflated */
+async function shippedSnapshot() {
+  const response = await fetch(MEMORY_SNAPSHOT);
+  if (!response.ok) throw new Error(`could not download ${MEMORY_SNAPSHOT}: HTTP ${response.status}`);
+  const inflated = response.body.pipeThrough(new DecompressionStream("gzip"));
+  return new Uint8Array(await new Response(inflated).arrayBuffer());
+}
+
 /**
- * Make this build's snapshot unless it exists: boot a Python that may be snapshotted, unpack the
- * wheels, import the lab's JavaScript-free modules, snapshot, store.
- * @returns {Promise<{snapshot: "present"} | {snapshot: "made", bytes: number, modules: number, ms: number}>}
+ * Store this build's shipped snapshot, inflated, unless it is stored: return visits and spares then
+ * restore it without inflating 31 MB (the service worker keeps the gzipped one for offline use too).
+ * @returns {Promise<{snapshot: "present"} | {snapshot: "made", bytes: number, ms: number}>}
  */
 export async function makeSnapshot() {
   if (await storedSnapshot()) return { snapshot: "present" };
   const started = performance.now();
-  const wheels = fetchWheels();
-  const pyodide = await load({ _makeSnapshot: true });
-  unpackWheels(pyodide, await wheels);
-  const modules = pyodide.runPython(PRELOAD_PYTHON);
-  const bytes = pyodide.makeMemorySnapshot();
+  const bytes = await shippedSnapshot();
   const cache = await caches.open(SNAPSHOT_CACHE);
   await cache.put(SNAPSHOT_KEY, new Response(bytes, { headers: { "Content-Type": "application/octet-stream" } }));
-  return { snapshot: "made", bytes: bytes.length, modules, ms: Math.round(performance.now() - started) };
+  return { snapshot: "made", bytes: bytes.length, ms: Math.round(performance.now() - started) };
 }
 
 /**

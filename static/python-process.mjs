@@ -59,7 +59,7 @@ export class PythonProcess {
 }
 
 /**
- * Make this build's memory snapshot in a throwaway worker (snapshot-worker.mjs), unless it exists.
+ * Store this build's memory snapshot in a throwaway worker (snapshot-worker.mjs), unless it is stored.
  * @returns {Promise<{snapshot: "present" | "made" | "failed", error?: ErrorInfo}>} never rejects
  */
 export function makeSnapshotInWorker() {

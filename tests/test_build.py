@@ -2,6 +2,7 @@
 Pages' limits, and the build is cached and deterministic: a rerun with nothing changed makes nothing again."""
 
 import base64
+import gzip
 import hashlib
 import html as html_module
 import json
@@ -46,6 +47,7 @@ from site_build.pinned import (  # noqa: E402
     fetch_pinned_wheel,
     fetch_pyodide,
 )
+from site_build.snapshot import SNAPSHOTS  # noqa: E402
 from site_build.wheels import PIP_WHEELS, build_lab_wheel  # noqa: E402
 
 # Hosts a built file may name without being fetched: XML namespaces (SVG), and loopback.
@@ -140,6 +142,18 @@ def test_assets_are_versioned_or_content_hashed(built):
     ]
     manifest = (dist / "build-manifest.mjs").read_text()
     assert all(f'url("./wheels/{wheel}")' in manifest for wheel in wheels)
+
+
+def test_the_memory_snapshot_is_shipped_gzipped_under_its_content_hash(built):
+    """The snapshot a first visit restores: a Pyodide memory image (31 MB, over Pages' 25 MiB per file
+    unless compressed), gzipped, under a folder named by its hash, named by the manifest, cached forever."""
+    (snapshot,) = (built.dist / SNAPSHOTS).rglob("*.gz")
+    packed = snapshot.read_bytes()
+    assert snapshot.parent.name == hashlib.sha256(packed).hexdigest()[:16]
+    assert len(gzip.decompress(packed)) > 20 * 2**20 > len(packed)
+    path = snapshot.relative_to(built.dist).as_posix()
+    assert f'MEMORY_SNAPSHOT = url("./{path}")' in (built.dist / "build-manifest.mjs").read_text()
+    assert f"/{SNAPSHOTS}/*\n  Cache-Control: {IMMUTABLE}" in (built.dist / "_headers").read_text()
 
 
 def test_lab_wheel_is_deterministic_and_complete(tmp_path):
@@ -264,11 +278,12 @@ def test_a_rebuild_with_nothing_changed_makes_nothing_again(built, caplog, monke
         build.build(built.dist)
     steps = [record.getMessage() for record in caplog.records if record.name == "build"]
     pydantic = [f"reused wheels/{name}" for name, _ in PYDANTIC_WHEELS]  # PyPI's, for /play
-    assert [step.split(" ")[0] for step in steps] == ["reused"] * 11, steps
+    assert [step.split(" ")[0] for step in steps] == ["reused"] * 12, steps
     assert steps[:7] == ["reused pyodide-314.0.7", "reused wheels/msgpack-1.2.4-py3-none-any.whl", *pydantic]
     assert all(re.fullmatch(r"reused bytecode/[0-9a-f]{32}\.zip", step) for step in steps[7:9]), steps
-    assert re.fullmatch(r"reused lesson-seeds-[0-9a-f]{16}\.json", steps[9]), steps  # deep links' seeds
-    assert re.fullmatch(r"reused editor-[0-9a-f]{16}\.mjs", steps[10]), steps  # the /play editor bundle
+    assert re.fullmatch(r"reused snapshot/[0-9a-f]{32}\.gz", steps[9]), steps  # Pyodide's memory snapshot
+    assert re.fullmatch(r"reused lesson-seeds-[0-9a-f]{16}\.json", steps[10]), steps  # deep links' seeds
+    assert re.fullmatch(r"reused editor-[0-9a-f]{16}\.mjs", steps[11]), steps  # the /play editor bundle
     assert service_worker_build(built.dist)["id"] == before
 
 

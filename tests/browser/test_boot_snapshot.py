@@ -1,6 +1,8 @@
-"""Return visits restore Python from a memory snapshot made in the browser after the first boot; the warm
-spare restores it too; and a snapshot that fails to restore falls back to the normal boot, is deleted
-and made again."""
+"""A first visit restores Python from the memory snapshot the build shipped; return visits restore it from
+the copy the browser stored after the first boot; the warm spare restores it too; and a snapshot that
+fails to restore falls back to the normal boot (a stored one is deleted and made again)."""
+
+import gzip
 
 import pytest
 from browser_harness import wait_until_ready
@@ -51,7 +53,7 @@ def run_a_step(page) -> dict:
 @pytest.mark.first_visit  # the snapshot is made after a first boot
 def test_snapshot_is_made_after_the_first_boot_and_restored_on_return(page, site):
     page.goto(site + "/?delay=0.05")
-    assert ready_event(page)["snapshot"] == "none"  # a first visit boots the normal way
+    assert ready_event(page)["snapshot"] == "shipped"  # a first visit restores the build's snapshot
     assert_a_snapshot_is_made_now(page)
 
     page.reload()
@@ -76,3 +78,34 @@ def test_a_broken_snapshot_falls_back_to_the_normal_boot_and_is_made_again(page,
     assert snapshot.startswith("failed: ") and "magic" in snapshot, snapshot
     assert run_a_step(page)["status"] != "error"
     assert_a_snapshot_is_made_now(page)  # the broken one was deleted at boot
+
+
+@pytest.mark.first_visit
+@pytest.mark.parametrize(
+    ("served", "why"),
+    [
+        (gzip.compress(bytes(1 << 20)), "magic"),  # a gzip of something that is not a snapshot
+        (b"not gzip at all", "failed to fetch"),  # the browser cannot inflate it (and names it so)
+    ],
+    ids=["not a snapshot", "not gzip"],
+)
+def test_a_broken_shipped_snapshot_falls_back_to_the_normal_boot(browser, site, served, why):
+    """The bytes reach Pyodide: without a service worker, which would refuse them (their integrity)."""
+    context = browser.new_context(service_workers="block")
+    context.route("**/snapshot/**", lambda route: route.fulfill(body=served))
+    page = context.new_page()
+    page.goto(site + "/?delay=0.05")
+    snapshot = ready_event(page)["snapshot"]
+    assert snapshot.startswith("failed: ") and why in snapshot.lower(), snapshot
+    assert page.evaluate("() => lab.request('ping')")["python"].startswith("3.14.")
+    assert run_a_step(page)["status"] != "error"
+    context.close()
+
+
+@pytest.mark.first_visit
+def test_the_service_worker_refuses_a_snapshot_that_is_not_the_builds(page, site):
+    """Through the service worker, a tampered snapshot never reaches Pyodide: its integrity is checked."""
+    page.context.route("**/snapshot/**", lambda route: route.fulfill(body=gzip.compress(bytes(1 << 20))))
+    page.goto(site + "/?delay=0.05")
+    assert ready_event(page)["snapshot"] == "failed: Failed to fetch"
+    assert run_a_step(page)["status"] != "error"
