@@ -44,16 +44,6 @@ DIFFERS: dict[str, str] = {
     "docs_func_resume_after_error": "`from langgraph.types import StreamWriter` is an ImportError",
     "docs_func_retry_policy": "an entrypoint parameter named writer is refused (NotSupportedError)",
     "docs_func_stream_custom": "`from langgraph.config import get_stream_writer` is an ImportError",
-    "docs_graph_api_fractal_mermaid": (
-        "line 1: add_conditional_edges(node, route, 'node_x') with a str path_map: lab takes the string "
-        "as a list of names and refuses its letters at compile ('unknown target n'); LangGraph takes only"
-        " a dict or a list as path_map and otherwise reads the ends from the router's return annotation "
-        "(Literal[...])"
-    ),
-    "docs_hitl_parallel_interrupts": (
-        "line 1: lab's Interrupt has no `interrupt_id` (LangGraph 1.2.24 keeps it as a deprecated alias "
-        "of `id`, with a warning): AttributeError"
-    ),
     "docs_memory_pre_model_hook_trim": (
         "trim_messages and count_tokens_approximately (langchain_core.messages.utils) have no stand-in: "
         "refused as a missing module"

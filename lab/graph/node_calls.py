@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import inspect
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import Any, Literal
 
 from lab.config import RUNTIME_KEY, get_config
@@ -109,6 +109,17 @@ def router_destinations(router: Callable[..., Any]) -> tuple[Any, ...]:
     """``-> Literal["x", "y"]`` on a router → ``("x", "y")`` (its path map when none is given)."""
     hint = _return_hint(router)
     return typing.get_args(hint) if typing.get_origin(hint) is Literal else ()
+
+
+def branch_ends(router: Callable[..., Any], path_map: Any) -> dict[Hashable, str] | None:
+    """A conditional edge's ends, as LangGraph reads ``path_map``: a dict as given, a list as
+    ``{name: name}``; anything else (``None``, a string, a tuple) is ignored, and the ends come from
+    the router's ``-> Literal[...]`` annotation, or stay unknown (``None``: any node may follow)."""
+    if isinstance(path_map, dict):
+        return dict(path_map)
+    if isinstance(path_map, list):
+        return {name: name for name in path_map}
+    return {name: name for name in inferred} if (inferred := router_destinations(router)) else None
 
 
 _UnionType = type(int | str)

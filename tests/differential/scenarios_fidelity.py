@@ -661,3 +661,58 @@ def add_messages_openai_format(t: Trace) -> None:
     g = fl.StateGraph(Chat).add_node("reply", reply).add_edge(fl.START, "reply")
     # (saved before the next step: converted messages have no ids, which the next merge sets on them)
     t.invoke(t.compile(g), {"messages": [fl.HumanMessage("hi", id="h1")]}, thread(), durability="sync")
+
+
+@scenario
+def interrupt_id_alias(t: Trace) -> None:
+    """``Interrupt.interrupt_id``: 0.x's name of ``id``, still read by LangGraph 1.2 with one
+    deprecation warning; a resume map keyed by it answers parallel interrupts."""
+    fl = t.fl
+    g = fl.StateGraph(Num).add_node("a", asker(t, "a", "qa")).add_node("b", asker(t, "b", "qb"))
+    g.add_edge(fl.START, "a").add_edge(fl.START, "b")
+    app = t.compile(g)
+    cfg = thread()
+    asked = t.invoke(app, {"x": 1, "log": []}, cfg)["__interrupt__"]
+
+    def by_old_name() -> list:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            ids = [i.interrupt_id == i.id for i in asked]
+        return [ids, [(issubclass(w.category, DeprecationWarning), str(w.message)) for w in caught]]
+
+    t.call("interrupt_id (and its warnings)", by_old_name)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        answers = {i.interrupt_id: f"answer to {i.value}" for i in asked}
+    t.invoke(app, fl.Command(resume=answers), cfg, label="resume by interrupt_id")
+
+
+def _step(state: Any) -> dict:
+    return {"x": state["x"] + 1, "log": ["a"]}
+
+
+def _route_ab(state: Any) -> Literal["a", "__end__"]:
+    return "__end__" if state["x"] > 1 else "a"
+
+
+def _route_unannotated(state: Any) -> Any:
+    return "__end__" if state["x"] > 1 else "a"
+
+
+@scenario
+def path_map_neither_dict_nor_list(t: Trace) -> None:
+    """``add_conditional_edges``' ``path_map`` is read only as a dict or a list: a string or a tuple
+    is ignored, and the ends come from the router's ``-> Literal[...]`` (else any node may follow)."""
+    fl = t.fl
+    for label, router, path_map in (
+        ("str, Literal router", _route_ab, "a"),
+        ("tuple, Literal router", _route_ab, ("a",)),
+        ("str, unannotated router", _route_unannotated, "a"),
+        ("list", _route_unannotated, ["a", "__end__"]),
+        ("dict", _route_unannotated, {"a": "a", "__end__": fl.END}),
+    ):
+        g = fl.StateGraph(Num).add_node("a", _step).add_edge(fl.START, "a")
+        g.add_conditional_edges("a", router, path_map)
+        app = t.compile(g)
+        t.call(f"{label}: draw_mermaid()", lambda app=app: app.get_graph().draw_mermaid().splitlines())
+        t.invoke(app, {"x": 1, "log": []}, thread(), label=f"{label}: invoke")
