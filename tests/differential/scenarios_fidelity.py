@@ -15,7 +15,7 @@ import asyncio
 import dataclasses
 import operator
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Annotated, Any, Literal, NotRequired, Optional, Required
 
 import pydantic
@@ -716,3 +716,78 @@ def path_map_neither_dict_nor_list(t: Trace) -> None:
         app = t.compile(g)
         t.call(f"{label}: draw_mermaid()", lambda app=app: app.get_graph().draw_mermaid().splitlines())
         t.invoke(app, {"x": 1, "log": []}, thread(), label=f"{label}: invoke")
+
+
+@scenario
+def custom_stream_writer(t: Trace) -> None:
+    """``stream_mode="custom"``: what nodes give ``get_stream_writer()`` or a ``writer`` parameter,
+    between the other modes' chunks; a subgraph's only with ``subgraphs=True``, named by its
+    namespace; a writer that goes nowhere when the mode is not streamed."""
+    fl = t.fl
+
+    def inner(state: dict) -> dict:
+        fl.get_stream_writer()({"inner saw": state["x"]})
+        return {"x": state["x"] + 1}
+
+    def first(state: dict, writer) -> dict:  # (not annotated: given the writer)
+        writer("first starts")
+        writer({"progress": 0.5})
+        return {"x": 1, "log": ["first"]}
+
+    sub = fl.StateGraph(Num).add_node("inner", inner).add_edge(fl.START, "inner").compile()
+    g = fl.StateGraph(Num).add_node("first", first).add_node("sub", sub)
+    app = t.compile(g.add_edge(fl.START, "first").add_edge("first", "sub"))
+    for label, options in (
+        ("custom", {"stream_mode": "custom"}),
+        ("custom, subgraphs", {"stream_mode": "custom", "subgraphs": True}),
+        ("custom and updates", {"stream_mode": ["custom", "updates"]}),
+        ("custom and updates, subgraphs", {"stream_mode": ["custom", "updates"], "subgraphs": True}),
+        ("updates only", {"stream_mode": "updates"}),
+    ):
+        t.stream(app, {"x": 0, "log": []}, thread(label), label=label, **options)
+    t.invoke(app, {"x": 0, "log": []}, thread("invoke"), label="invoke")
+    t.call("get_stream_writer outside a node", fl.get_stream_writer)
+
+
+@scenario
+def writer_parameter_annotations(t: Trace) -> None:
+    """A node's ``writer`` parameter gets the stream writer if it is not annotated or is annotated
+    ``StreamWriter`` (the type, or the string); under any other annotation nothing is passed."""
+    fl = t.fl
+
+    def node(state: dict, writer: Any) -> dict:
+        writer(f"x is {state['x']}")
+        return {"x": state["x"] + 1}
+
+    for label, annotation in (
+        ("StreamWriter", fl.StreamWriter),
+        ("'StreamWriter'", "StreamWriter"),
+        ("'fl.StreamWriter'", "fl.StreamWriter"),
+        ("Callable", Callable[[Any], None]),
+    ):
+        node.__annotations__["writer"] = annotation
+        g = fl.StateGraph(Num).add_node("node", node).add_edge(fl.START, "node")
+        t.stream(t.compile(g), {"x": 1, "log": []}, thread(label), label=label, stream_mode="custom")
+
+
+@scenario
+def custom_stream_writer_func(t: Trace) -> None:
+    """``stream_mode="custom"`` from an entrypoint's ``writer`` parameter and from a task it calls
+    (the task's chunks named by the entrypoint's task with ``subgraphs=True``)."""
+    fl = t.fl
+
+    @fl.task
+    def double(v: int) -> int:
+        fl.get_stream_writer()(f"doubling {v}")
+        return v * 2
+
+    @fl.entrypoint(checkpointer=t.saver)
+    def main(v: int, writer) -> int:
+        writer("start")
+        result = double(v).result()
+        writer(f"got {result}")
+        return result
+
+    t.stream(main, 3, thread("both"), label="custom and updates", stream_mode=["custom", "updates"])
+    t.stream(main, 4, thread("subgraphs"), label="custom, subgraphs", stream_mode="custom", subgraphs=True)
+    t.invoke(main, 5, thread("invoke"), label="invoke")
