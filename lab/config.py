@@ -5,7 +5,8 @@ is (``configurable.checkpoint_ns`` = ``"<node>:<task id>"``, nested with ``|`` i
 ``checkpoint_id`` as the caller gave it, or ``None``, and ``metadata.langgraph_node`` /
 ``langgraph_step`` / ``langgraph_triggers`` / ``langgraph_path``). A node reads it with
 ``get_config()`` or by declaring a ``config`` parameter. The ``Runtime`` (``lab.runtime``) travels
-inside it, under ``configurable.__pregel_runtime``.
+inside it, under ``configurable.__pregel_runtime``, and with it the stream writer
+(``get_stream_writer()``).
 """
 
 from __future__ import annotations
@@ -18,6 +19,12 @@ RUNTIME_KEY = "__pregel_runtime"
 """Where the ``Runtime`` of a run sits in ``configurable`` (LangGraph's ``CONFIG_KEY_RUNTIME``)."""
 
 _current: ContextVar[dict[str, Any] | None] = ContextVar("lab_node_config", default=None)
+
+
+def get_stream_writer() -> Callable[[Any], None]:
+    """The running node's (or task's) stream writer: what it is given goes to ``stream_mode="custom"``
+    (a function that does nothing when no one streams that mode), as ``langgraph.config``'s."""
+    return get_config()["configurable"][RUNTIME_KEY].stream_writer
 
 
 def get_config() -> dict[str, Any]:

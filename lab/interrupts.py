@@ -6,6 +6,7 @@ both build it without importing each other.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -43,3 +44,14 @@ class Interrupt:
         object.__setattr__(self, "value", value)
         object.__setattr__(self, "id", id)
         object.__setattr__(self, "response_schema", response_schema)
+
+    @property
+    def interrupt_id(self) -> str:
+        """The 0.x name of ``id``: still read by LangGraph 1.2, with a deprecation warning."""
+        warnings.warn(
+            "`interrupt_id` is deprecated. Use `id` instead. "
+            "Deprecated in LangGraph V1.0 to be removed in V2.0.",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return self.id

@@ -3,19 +3,25 @@
 ``StateGraph(State, context_schema=Ctx)`` declares the type of the run's *context*: static data
 the caller passes with ``invoke(..., context=Ctx(...))`` (a user id, a database handle) that is not
 state and is never checkpointed. A node receives it by declaring a ``runtime`` parameter, or calls
-``get_runtime()``. ``lab`` has no store and no stream writer: ``store`` is ``None``; ``previous`` is
-what the thread's last run of an ``@entrypoint`` saved, in the ``runtime`` an entrypoint declares
-(``lab.func``), else ``None``.
+``get_runtime()``. ``lab`` has no store: ``store`` is ``None``; ``stream_writer`` sends a chunk to
+``stream_mode="custom"`` (``lab.pregel.loop``; it does nothing when that mode is not streamed);
+``previous`` is what the thread's last run of an ``@entrypoint`` saved, in the ``runtime`` an
+entrypoint declares (``lab.func``), else ``None``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from lab.config import RUNTIME_KEY, get_config
 
 ContextT = TypeVar("ContextT")
+
+
+def no_stream_writer(chunk: Any) -> None:
+    """The stream writer of a run that does not stream ``"custom"``: the chunk goes nowhere."""
 
 
 @dataclass(frozen=True)
@@ -25,6 +31,7 @@ class Runtime(Generic[ContextT]):
 
     context: ContextT | None = None
     store: None = None
+    stream_writer: Callable[[Any], None] = no_stream_writer
     previous: Any = None
 
 

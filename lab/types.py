@@ -15,6 +15,8 @@ from lab.errors import GraphInterrupt, mark_invalid_resume
 from lab.interrupts import Interrupt
 
 Durability = Literal["sync", "async", "exit"]
+StreamWriter = Callable[[Any], None]
+"""A node's ``writer`` parameter (``get_stream_writer()``): a chunk for ``stream_mode="custom"``."""
 """When checkpoints are written: after every step (``sync``), in the background (``async``),
 or only when the run ends (``exit``)."""
 

@@ -165,7 +165,7 @@ def test_a_task_called_outside_a_graph_is_refused() -> None:
         (lambda: task(timeout=3)(lambda: 1), "task\\(timeout=...\\)"),
         (lambda: entrypoint(store=object()), "entrypoint\\(store=...\\)"),
         (lambda: entrypoint(retry_policy=()), "entrypoint\\(retry_policy=...\\)"),
-        (lambda: entrypoint()(lambda x, writer: x), "writer"),
+        (lambda: entrypoint()(lambda x, store: x), "store"),
     ],
 )
 def test_what_the_lab_leaves_out_is_refused_by_name(make: Any, refused: str) -> None:

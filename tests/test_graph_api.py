@@ -58,7 +58,7 @@ def test_compile_accepts_options_left_at_their_defaults():
     assert app.invoke({"log": []}) == {"log": ["a"]}
 
 
-@pytest.mark.parametrize("parameter", ["writer", "store", "previous"])
+@pytest.mark.parametrize("parameter", ["store", "previous"])
 def test_node_parameters_lab_cannot_fill_are_refused_by_name(parameter):
     namespace: dict = {}
     exec(f"def node(state, {parameter}):\n    return {{}}", namespace)

@@ -41,26 +41,14 @@ DIFFERS: dict[str, str] = {
     "docs_func_entrypoint_final": NO_ENTRYPOINT_IN_PLAY,
     "docs_func_interrupt": NO_ENTRYPOINT_IN_PLAY,
     "docs_func_nested_entrypoint": NO_ENTRYPOINT_IN_PLAY,
-    "docs_func_resume_after_error": "`from langgraph.types import StreamWriter` is an ImportError",
-    "docs_func_retry_policy": "an entrypoint parameter named writer is refused (NotSupportedError)",
-    "docs_func_stream_custom": "`from langgraph.config import get_stream_writer` is an ImportError",
-    "docs_graph_api_fractal_mermaid": (
-        "line 1: add_conditional_edges(node, route, 'node_x') with a str path_map: lab takes the string "
-        "as a list of names and refuses its letters at compile ('unknown target n'); LangGraph takes only"
-        " a dict or a list as path_map and otherwise reads the ends from the router's return annotation "
-        "(Literal[...])"
-    ),
-    "docs_hitl_parallel_interrupts": (
-        "line 1: lab's Interrupt has no `interrupt_id` (LangGraph 1.2.24 keeps it as a deprecated alias "
-        "of `id`, with a warning): AttributeError"
-    ),
+    "docs_func_resume_after_error": NO_ENTRYPOINT_IN_PLAY,
+    "docs_func_retry_policy": NO_ENTRYPOINT_IN_PLAY,
+    "docs_func_stream_custom": NO_ENTRYPOINT_IN_PLAY,
     "docs_memory_pre_model_hook_trim": (
         "trim_messages and count_tokens_approximately (langchain_core.messages.utils) have no stand-in: "
         "refused as a missing module"
     ),
     "docs_persistence_memory_store": "line 1: langgraph.store (InMemoryStore) is not in lab: refused by name",
-    "docs_stream_agent_custom": "`from langgraph.config import get_stream_writer` is an ImportError",
-    "docs_stream_custom_writer": "`from langgraph.config import get_stream_writer` is an ImportError",
     "docs_stream_llm_tokens": "stream_mode='messages' is refused by lab (ValueError)",
     "docs_stream_modes": (
         "line 6: stream_mode='debug' is refused by lab (ValueError); LangGraph streams task and "

@@ -24,6 +24,7 @@ from typing import Any, Generic, TypeVar, get_args, get_origin
 from lab.checkpoint.allow_list import allow_in_checkpoints
 from lab.checkpoint.base import BaseCheckpointSaver
 from lab.graph.jsonschema import json_schema, type_schema
+from lab.graph.node_calls import takes_writer
 from lab.graph.subgraphs import find_subgraph
 from lab.graph.unsupported import NotSupportedError
 from lab.pregel import Pregel, task_calls
@@ -192,25 +193,27 @@ def final_writes(result: Any) -> Command:
     return Command(update=[(END, result), (PREVIOUS, result)])
 
 
-INJECTED = ("config", "previous", "runtime")
-UNSUPPORTED_PARAMETERS = ("store", "writer")
+INJECTED = ("config", "previous", "runtime", "writer")
 
 
 def bind_entrypoint(func: Callable[..., Any]) -> Callable[[Any], Any]:
     """``func`` as the loop calls it: with the run's input (the ``__start__`` channel), and
-    ``previous``/``config``/``runtime`` if it names them; its result as the entrypoint's writes."""
+    ``previous``/``config``/``runtime``/``writer`` if it names them; its result as the entrypoint's writes."""
     parameters = inspect.signature(func).parameters
-    for name in UNSUPPORTED_PARAMETERS:
-        if name in parameters:
-            raise NotSupportedError(f"an entrypoint parameter named '{name}' (no store or stream writer)")
-    wanted = [name for name in INJECTED if name in list(parameters)[1:]]
+    if "store" in parameters:
+        raise NotSupportedError("an entrypoint parameter named 'store' (no store)")
+    wanted = [
+        name
+        for name in INJECTED
+        if name in list(parameters)[1:] and (name != "writer" or takes_writer(parameters))
+    ]
 
     def arguments() -> tuple[Any, dict[str, Any]]:
         loop = running_task().lender
         previous = loop.channels[PREVIOUS]
         previous = previous.value if previous.is_available() else None
         config = loop.task_config(running_task())
-        given = {"config": config, "previous": previous}
+        given = {"config": config, "previous": previous, "writer": loop.runtime.stream_writer}
         if "runtime" in wanted:
             given["runtime"] = dataclasses.replace(loop.runtime, previous=previous)
         return loop.channels[START].value, {name: given[name] for name in wanted}

@@ -5,7 +5,9 @@ A node function may take:
 - ``(state)``: the keys of its input schema, as that schema (dict, dataclass, Pydantic model);
 - ``(state, config)``: plus the task config (what ``get_config()`` returns);
 - ``(state, runtime)`` / ``(state, *, runtime)``: plus the ``Runtime`` carrying the run's
-  ``context`` (``invoke(..., context=...)``).
+  ``context`` (``invoke(..., context=...)``);
+- ``(state, writer)``: plus the stream writer (``stream_mode="custom"``), if ``writer`` is not
+  annotated or is annotated ``StreamWriter``.
 
 Parameters are matched by name, as LangGraph does. The annotations also tell where a node may
 route: ``-> Command[Literal["b", "c"]]`` on a node, ``-> Literal["x", "y"]`` on a router.
@@ -15,34 +17,51 @@ from __future__ import annotations
 
 import inspect
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Hashable, Mapping
 from typing import Any, Literal
 
 from lab.config import RUNTIME_KEY, get_config
 from lab.graph.schema import as_schema, schema_fields
 from lab.graph.unsupported import NotSupportedError
 from lab.pregel.nodes import PUSH, ROOT
-from lab.types import Command
+from lab.types import Command, StreamWriter
 
 INJECTED = {
     "config": lambda config: config,
     "runtime": lambda config: config["configurable"][RUNTIME_KEY],
+    "writer": lambda config: config["configurable"][RUNTIME_KEY].stream_writer,
 }
 """Parameter name → what the node receives there, read from the task config."""
-UNSUPPORTED_PARAMETERS = ("writer", "store", "previous")
+UNSUPPORTED_PARAMETERS = ("store", "previous")
 _KEYWORD_KINDS = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
 
 
 def injected_parameters(fn: Callable[..., Any]) -> tuple[str, ...]:
-    """The names among ``config``/``runtime`` that ``fn`` declares."""
+    """The names among ``config``/``runtime``/``writer`` that ``fn`` declares."""
     try:
         params = inspect.signature(fn).parameters
     except (TypeError, ValueError):
         return ()
     for name in UNSUPPORTED_PARAMETERS:
         if name in params and params[name].kind in _KEYWORD_KINDS:
-            raise NotSupportedError(f"a node parameter named '{name}' (no stream writer, store or previous)")
-    return tuple(name for name in INJECTED if name in params and params[name].kind in _KEYWORD_KINDS)
+            raise NotSupportedError(f"a node parameter named '{name}' (no store or previous)")
+    return tuple(
+        name
+        for name in INJECTED
+        if name in params
+        and params[name].kind in _KEYWORD_KINDS
+        and (name != "writer" or takes_writer(params))
+    )
+
+
+def takes_writer(params: Mapping[str, inspect.Parameter]) -> bool:
+    """Is a stream writer passed to ``writer``? As in LangGraph, only if it is not annotated or is
+    annotated ``StreamWriter`` (the type, or the string ``"StreamWriter"``); else nothing is passed."""
+    return "writer" in params and params["writer"].annotation in (
+        inspect.Parameter.empty,
+        StreamWriter,
+        "StreamWriter",
+    )
 
 
 def bind_node(fn: Callable[..., Any], input_schema: Any) -> Callable[[dict], Any]:
@@ -109,6 +128,17 @@ def router_destinations(router: Callable[..., Any]) -> tuple[Any, ...]:
     """``-> Literal["x", "y"]`` on a router → ``("x", "y")`` (its path map when none is given)."""
     hint = _return_hint(router)
     return typing.get_args(hint) if typing.get_origin(hint) is Literal else ()
+
+
+def branch_ends(router: Callable[..., Any], path_map: Any) -> dict[Hashable, str] | None:
+    """A conditional edge's ends, as LangGraph reads ``path_map``: a dict as given, a list as
+    ``{name: name}``; anything else (``None``, a string, a tuple) is ignored, and the ends come from
+    the router's ``-> Literal[...]`` annotation, or stay unknown (``None``: any node may follow)."""
+    if isinstance(path_map, dict):
+        return dict(path_map)
+    if isinstance(path_map, list):
+        return {name: name for name in path_map}
+    return {name: name for name in inferred} if (inferred := router_destinations(router)) else None
 
 
 _UnionType = type(int | str)

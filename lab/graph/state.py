@@ -25,7 +25,7 @@ from lab.checkpoint.allow_list import allow_in_checkpoints
 from lab.checkpoint.base import BaseCheckpointSaver
 from lab.graph.drawing import DrawableGraph, draw_graph
 from lab.graph.jsonschema import json_schema
-from lab.graph.node_calls import bind_node, command_destinations, router_destinations
+from lab.graph.node_calls import bind_node, branch_ends, command_destinations
 from lab.graph.schema import (
     as_schema,
     channels_of,
@@ -249,11 +249,7 @@ class StateGraph:
         path: Callable[..., Any],
         path_map: Mapping[Hashable, str] | Sequence[str] | None = None,
     ) -> StateGraph:
-        if path_map is not None and not isinstance(path_map, Mapping):
-            path_map = {name: name for name in path_map}
-        if path_map is None and (inferred := router_destinations(path)):
-            path_map = {name: name for name in inferred}
-        branch = Branch(path, path_map, input_schema=first_parameter_schema(path))
+        branch = Branch(path, branch_ends(path, path_map), input_schema=first_parameter_schema(path))
         if branch.input_schema is not None:
             self._add_schema(branch.input_schema)
         if any(s == source and b.name == branch.name for s, b in self.branches):

@@ -479,7 +479,7 @@ def updates_by_node(updates: list[Any]) -> list[tuple[Any, str | None]]:
     return [update for group in grouped.values() for update in group]
 
 
-STREAM_MODES = ("values", "updates", "checkpoints")
+STREAM_MODES = ("values", "updates", "checkpoints", "custom")
 
 
 def check_stream_modes(modes: list[str]) -> None:

@@ -53,7 +53,7 @@ from lab.checkpoint.base import (
     CheckpointTuple,
     empty_checkpoint,
 )
-from lab.config import TaskConfigs
+from lab.config import TaskConfigs, get_config
 from lab.errors import (
     EmptyInputError,
     GraphInterrupt,
@@ -238,15 +238,14 @@ class SuperStepLoop:
         self.on_seam = on_seam
         self.interrupt_before = interrupt_before
         self.interrupt_after = interrupt_after
-        self.runtime = NO_CONTEXT if context is None else Runtime(context=context)
-        self.task_configs = TaskConfigs(config, self.runtime)
-
         self.parent = parent
         self.namespace = config["configurable"].get("checkpoint_ns", "")
         self.namespace_tuple = subgraph.as_tuple(self.namespace)
         self.relay = parent.relay if parent else None
         self.own_modes = stream_modes
         self.stream_modes = stream_modes | (self.relay.modes if self.relay else frozenset())
+        self.runtime = self.new_runtime(context)
+        self.task_configs = TaskConfigs(config, self.runtime)
         self.task_updates = ("updates" in stream_modes and task_updates) or (
             self.relay is not None and "updates" in self.relay.modes
         )
@@ -803,6 +802,22 @@ class SuperStepLoop:
             self.output.append((self.namespace_tuple, mode, chunk))
         if self.relay is not None and mode in self.relay.modes:
             self.relay.put((self.namespace_tuple, mode, chunk))
+
+    def new_runtime(self, context: Any) -> Runtime:
+        """The run's ``Runtime``: its context, and a stream writer if anyone streams ``"custom"`` (made
+        once per run: a run without that mode pays nothing per step)."""
+        if "custom" in self.stream_modes:
+            return Runtime(context=context, stream_writer=self.write_custom)
+        return NO_CONTEXT if context is None else Runtime(context=context)
+
+    def write_custom(self, chunk: Any) -> None:
+        """``stream_mode="custom"``: a chunk a node, or a task it called, gave its stream writer, named
+        by the graph that runs it: its task's namespace less the task itself, as LangGraph names it."""
+        namespace = subgraph.as_tuple(get_config()["configurable"]["checkpoint_ns"])[:-1]
+        if "custom" in self.own_modes:
+            self.output.append((namespace, "custom", chunk))
+        if self.relay is not None and "custom" in self.relay.modes:
+            self.relay.put((namespace, "custom", chunk))
 
     def output_chunk(self, chunk: Chunk) -> None:
         """A subgraph's chunk for this (root) run's stream, between this run's own."""

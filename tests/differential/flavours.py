@@ -39,6 +39,9 @@ _NAMES["errors"] += ("NodeInterrupt", "is_invalid_resume")
 _NAMES["func"] = ("entrypoint", "task")
 _NAMES["types"] += ("RetryPolicy", "CachePolicy")
 _NAMES["cache.memory"] = ("InMemoryCache",)
+# --- issue 34: stream_mode="custom" (scenarios_fidelity.py) ---------------------------------------------
+_NAMES["config"] += ("get_stream_writer",)
+_NAMES["types"] += ("StreamWriter",)
 # ------------------------------------------------------------------------------------------------
 OPTIONAL = frozenset({"Send", "Overwrite", "StateUpdate", "get_config", "Runtime", "get_runtime"})
 FLAVOURS = ("langgraph", "lab")
@@ -87,6 +90,9 @@ class Flavour:
     RetryPolicy: Any
     CachePolicy: Any
     InMemoryCache: Any
+    # --- stream_mode="custom" (scenarios_fidelity.py) ---
+    get_stream_writer: Any
+    StreamWriter: Any
 
     def __repr__(self) -> str:
         return f"<flavour {self.name}>"

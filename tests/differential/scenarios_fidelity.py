@@ -15,7 +15,7 @@ import asyncio
 import dataclasses
 import operator
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Annotated, Any, Literal, NotRequired, Optional, Required
 
 import pydantic
@@ -661,3 +661,133 @@ def add_messages_openai_format(t: Trace) -> None:
     g = fl.StateGraph(Chat).add_node("reply", reply).add_edge(fl.START, "reply")
     # (saved before the next step: converted messages have no ids, which the next merge sets on them)
     t.invoke(t.compile(g), {"messages": [fl.HumanMessage("hi", id="h1")]}, thread(), durability="sync")
+
+
+@scenario
+def interrupt_id_alias(t: Trace) -> None:
+    """``Interrupt.interrupt_id``: 0.x's name of ``id``, still read by LangGraph 1.2 with one
+    deprecation warning; a resume map keyed by it answers parallel interrupts."""
+    fl = t.fl
+    g = fl.StateGraph(Num).add_node("a", asker(t, "a", "qa")).add_node("b", asker(t, "b", "qb"))
+    g.add_edge(fl.START, "a").add_edge(fl.START, "b")
+    app = t.compile(g)
+    cfg = thread()
+    asked = t.invoke(app, {"x": 1, "log": []}, cfg)["__interrupt__"]
+
+    def by_old_name() -> list:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            ids = [i.interrupt_id == i.id for i in asked]
+        return [ids, [(issubclass(w.category, DeprecationWarning), str(w.message)) for w in caught]]
+
+    t.call("interrupt_id (and its warnings)", by_old_name)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        answers = {i.interrupt_id: f"answer to {i.value}" for i in asked}
+    t.invoke(app, fl.Command(resume=answers), cfg, label="resume by interrupt_id")
+
+
+def _step(state: Any) -> dict:
+    return {"x": state["x"] + 1, "log": ["a"]}
+
+
+def _route_ab(state: Any) -> Literal["a", "__end__"]:
+    return "__end__" if state["x"] > 1 else "a"
+
+
+def _route_unannotated(state: Any) -> Any:
+    return "__end__" if state["x"] > 1 else "a"
+
+
+@scenario
+def path_map_neither_dict_nor_list(t: Trace) -> None:
+    """``add_conditional_edges``' ``path_map`` is read only as a dict or a list: a string or a tuple
+    is ignored, and the ends come from the router's ``-> Literal[...]`` (else any node may follow)."""
+    fl = t.fl
+    for label, router, path_map in (
+        ("str, Literal router", _route_ab, "a"),
+        ("tuple, Literal router", _route_ab, ("a",)),
+        ("str, unannotated router", _route_unannotated, "a"),
+        ("list", _route_unannotated, ["a", "__end__"]),
+        ("dict", _route_unannotated, {"a": "a", "__end__": fl.END}),
+    ):
+        g = fl.StateGraph(Num).add_node("a", _step).add_edge(fl.START, "a")
+        g.add_conditional_edges("a", router, path_map)
+        app = t.compile(g)
+        t.call(f"{label}: draw_mermaid()", lambda app=app: app.get_graph().draw_mermaid().splitlines())
+        t.invoke(app, {"x": 1, "log": []}, thread(), label=f"{label}: invoke")
+
+
+@scenario
+def custom_stream_writer(t: Trace) -> None:
+    """``stream_mode="custom"``: what nodes give ``get_stream_writer()`` or a ``writer`` parameter,
+    between the other modes' chunks; a subgraph's only with ``subgraphs=True``, named by its
+    namespace; a writer that goes nowhere when the mode is not streamed."""
+    fl = t.fl
+
+    def inner(state: dict) -> dict:
+        fl.get_stream_writer()({"inner saw": state["x"]})
+        return {"x": state["x"] + 1}
+
+    def first(state: dict, writer) -> dict:  # (not annotated: given the writer)
+        writer("first starts")
+        writer({"progress": 0.5})
+        return {"x": 1, "log": ["first"]}
+
+    sub = fl.StateGraph(Num).add_node("inner", inner).add_edge(fl.START, "inner").compile()
+    g = fl.StateGraph(Num).add_node("first", first).add_node("sub", sub)
+    app = t.compile(g.add_edge(fl.START, "first").add_edge("first", "sub"))
+    for label, options in (
+        ("custom", {"stream_mode": "custom"}),
+        ("custom, subgraphs", {"stream_mode": "custom", "subgraphs": True}),
+        ("custom and updates", {"stream_mode": ["custom", "updates"]}),
+        ("custom and updates, subgraphs", {"stream_mode": ["custom", "updates"], "subgraphs": True}),
+        ("updates only", {"stream_mode": "updates"}),
+    ):
+        t.stream(app, {"x": 0, "log": []}, thread(label), label=label, **options)
+    t.invoke(app, {"x": 0, "log": []}, thread("invoke"), label="invoke")
+    t.call("get_stream_writer outside a node", fl.get_stream_writer)
+
+
+@scenario
+def writer_parameter_annotations(t: Trace) -> None:
+    """A node's ``writer`` parameter gets the stream writer if it is not annotated or is annotated
+    ``StreamWriter`` (the type, or the string); under any other annotation nothing is passed."""
+    fl = t.fl
+
+    def node(state: dict, writer: Any) -> dict:
+        writer(f"x is {state['x']}")
+        return {"x": state["x"] + 1}
+
+    for label, annotation in (
+        ("StreamWriter", fl.StreamWriter),
+        ("'StreamWriter'", "StreamWriter"),
+        ("'fl.StreamWriter'", "fl.StreamWriter"),
+        ("Callable", Callable[[Any], None]),
+    ):
+        node.__annotations__["writer"] = annotation
+        g = fl.StateGraph(Num).add_node("node", node).add_edge(fl.START, "node")
+        t.stream(t.compile(g), {"x": 1, "log": []}, thread(label), label=label, stream_mode="custom")
+
+
+@scenario
+def custom_stream_writer_func(t: Trace) -> None:
+    """``stream_mode="custom"`` from an entrypoint's ``writer`` parameter and from a task it calls
+    (the task's chunks named by the entrypoint's task with ``subgraphs=True``)."""
+    fl = t.fl
+
+    @fl.task
+    def double(v: int) -> int:
+        fl.get_stream_writer()(f"doubling {v}")
+        return v * 2
+
+    @fl.entrypoint(checkpointer=t.saver)
+    def main(v: int, writer) -> int:
+        writer("start")
+        result = double(v).result()
+        writer(f"got {result}")
+        return result
+
+    t.stream(main, 3, thread("both"), label="custom and updates", stream_mode=["custom", "updates"])
+    t.stream(main, 4, thread("subgraphs"), label="custom, subgraphs", stream_mode="custom", subgraphs=True)
+    t.invoke(main, 5, thread("invoke"), label="invoke")
