@@ -33,6 +33,7 @@ import { createStore } from "../store.mjs";
 import { actionButton, relabel, showAction } from "../views/actions.mjs";
 import { h } from "../views/dom.mjs";
 import { mountPanels, onceAFrame, renderViews } from "../views/panels.mjs";
+import { isSameProgram, showLoaded, showOutput } from "./loaded-program.mjs";
 import { createPlayClient } from "./play-client.mjs";
 
 export const PLAY_LEDGER = "checkpoint-lab-play-ledger";
@@ -47,9 +48,8 @@ const instruments = $("#play-instruments");
  *          say: object} | null) => void, show: (element: HTMLElement, key: string, params?: object) => void}} page
  */
 export function mountInstruments({ onProblem, show }) {
-  /** @type {{source: string, input: unknown, program: string, own: boolean, script: boolean} | null}
-   * the program the worker runs (told to every new process), whether with its own input, whether it
-   * has a script to run as written */
+  /** @type {{source: string, input: unknown, program: string, own: boolean, script: boolean} | null} the
+   * program the worker runs (told to every new process), with its own input or not, with a script or not */
   let loaded = null;
   let loads = 0; // programs loaded so far: the next one's name
   let processNumber = 1;
@@ -226,8 +226,7 @@ export function mountInstruments({ onProblem, show }) {
     render();
     try {
       const result = await client.script($("#play-durability").value);
-      $("#play-output").textContent = result.output;
-      $("#play-output-box").hidden = false;
+      showOutput(result.output);
       onProblem(result.problem);
       await store.changed();
       return { ...result, script: true };
@@ -250,8 +249,8 @@ export function mountInstruments({ onProblem, show }) {
   async function loadProgram(source, input) {
     onProblem(null);
     showError(null);
-    $("#play-output-box").hidden = true;
-    if (!sameProgram(source, input)) {
+    showOutput(null);
+    if (!isSameProgram(loaded, source, input)) {
       loads += 1;
       const program = `program-${loads}`;
       store.show(program); // from now on, only this program's views are drawn
@@ -267,32 +266,6 @@ export function mountInstruments({ onProblem, show }) {
       $("#play-panels").hidden = false;
     }
     return { problem: null };
-  }
-
-  /**
-   * The program loaded already, with this input (null: its own, as it was loaded with): Run starts a
-   * new thread of it (an armed crash stays).
-   */
-  function sameProgram(source, input) {
-    if (loaded?.source !== source) return false;
-    return input === null ? loaded.own : !loaded.own && JSON.stringify(input) === JSON.stringify(loaded.input);
-  }
-
-  function showLoaded(answer) {
-    const notes = [t("play.loaded", { graph: answer.graph })];
-    notes.push(answer.checkpointer
-      ? t("play.checkpointerReplaced", { checkpointer: answer.checkpointer })
-      : t("play.noCheckpointer"));
-    if (answer.skipped) notes.push(t("play.skipped", { first: answer.skipped[0], last: answer.skipped[1] }));
-    $("#play-load-notes").textContent = notes.join(" ");
-    $("#play-load-notes").hidden = false;
-    const box = $("#play-input"); // the input the thread started with, unless the learner gave one
-    if (!box.value.trim() || box.value === box.dataset.filled) {
-      box.value = JSON.stringify(answer.input);
-      box.dataset.filled = box.value;
-    }
-    $("#play-schema-text").textContent = JSON.stringify(answer.input_schema, null, 2);
-    $("#play-schema").hidden = !answer.input_schema;
   }
 
   /**

@@ -22,6 +22,7 @@
 import { LANGS, lang, onLangChange, say, setLang, t, translateDom } from "../i18n.mjs";
 import { mountChallenges } from "./challenges.mjs";
 import { mountInstruments } from "./instruments.mjs";
+import { keepInTab, keptInTab } from "./kept-program.mjs";
 import { FRAGMENT_KEY, programFragment, programFromFragment, ShareError } from "./share.mjs";
 
 const $ = (selector) => document.querySelector(selector);
@@ -87,7 +88,6 @@ function onPaste() {
   if (state.selection.main.from === 0 && state.selection.main.to === state.doc.length) forgetInput();
 }
 
-const KEPT_KEY = "checkpoint-lab.play.program";
 /** @type {string | null} the program a shared link opened, while the editor still holds it */
 let sharedSource = null;
 
@@ -96,24 +96,10 @@ let sharedSource = null;
  * once it is not the shared link's program, the link stops naming it.
  */
 function keepProgram(doc) {
-  const challenge = new URLSearchParams(location.search).get("challenge");
-  try {
-    sessionStorage.setItem(KEPT_KEY, JSON.stringify({ source: doc, challenge }));
-  } catch {
-    // storage refused (a framed page, a full quota): a reload opens the gallery
-  }
+  keepInTab(doc, new URLSearchParams(location.search).get("challenge"));
   if (sharedSource !== null && doc !== sharedSource) {
     sharedSource = null;
     history.replaceState(null, "", location.pathname + location.search);
-  }
-}
-
-/** @returns {{source: string, challenge: string | null} | null} the program kept in this tab */
-function keptProgram() {
-  try {
-    return JSON.parse(sessionStorage.getItem(KEPT_KEY) ?? "null");
-  } catch {
-    return null; // storage refused, or not ours
   }
 }
 
@@ -294,7 +280,7 @@ onLangChange(() => {
 
 gallery = await galleryLoad;
 fillGallery();
-const kept = keptProgram(); // (read before a shared or a challenge's program replaces it)
+const kept = keptInTab(); // (read before a shared or a challenge's program replaces it)
 if (!(await openSharedProgram())) {
   if (challenges.openFromUrl()) {
     const challenge = new URLSearchParams(location.search).get("challenge");
