@@ -17,6 +17,7 @@ import { t } from "../i18n.mjs";
 import { learnerId, roomApi, roomsAvailable, stepAddress } from "../room-api.mjs";
 
 const POLL_MS = 1500;
+const VOTE_ATTEMPTS = 4;
 const TEACHER_KEY = "checkpoint-lab.teacher-room";
 
 function element(tag, attributes = {}, text = "") {
@@ -165,25 +166,35 @@ export async function mountLearnerRoom(lesson) {
   const learner = learnerId();
   const banner = element("p", { class: "room-banner", "data-room-learner": "", role: "status" });
   document.querySelector("[data-present-keys]")?.after(banner);
-  const joined = await roomApi("POST", `/${encodeURIComponent(code)}/join`, { learner });
-  if (!joined.ok) {
-    banner.textContent = t("room.failed", { message: joined.body.message ?? joined.status });
-    return;
-  }
-  banner.textContent = t("room.learnerBanner", { code: joined.body.code });
-  const followed = `checkpoint-lab.room-step.${joined.body.code}`;
+  // Listen for picks before the room answers: a learner who picks at once still votes.
+  const joining = roomApi("POST", `/${encodeURIComponent(code)}/join`, { learner });
   const voted = new Set();
   document.addEventListener("click", (event) => {
     const choice = event.target instanceof Element && event.target.closest("[data-lesson] [data-choice]");
     const { index } = here(lesson);
     if (!choice || voted.has(index)) return; // the first pick is the prediction
     voted.add(index);
-    roomApi("POST", `/${joined.body.code}/vote`, { learner, step: index, choice: Number(choice.dataset.choice) }).then(
-      (answer) => {
-        if (answer.ok) banner.dataset.voted = String(Number(banner.dataset.voted ?? 0) + 1);
-      },
-    );
+    joining.then((joined) => joined.ok && sendVote(joined.body.code, index, Number(choice.dataset.choice)));
   });
+  /** One vote, tried again on a busy room (the server counts a learner's vote on a step once). */
+  const sendVote = async (room, step, choice) => {
+    for (let attempt = 0; attempt < VOTE_ATTEMPTS; attempt += 1) {
+      const answer = await roomApi("POST", `/${room}/vote`, { learner, step, choice });
+      if (answer.ok) {
+        banner.dataset.voted = String(Number(banner.dataset.voted ?? 0) + 1);
+        return;
+      }
+      if (answer.status >= 400 && answer.status < 500) return; // refused, not busy: trying again cannot help
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    }
+  };
+  const joined = await joining;
+  if (!joined.ok) {
+    banner.textContent = t("room.failed", { message: joined.body.message ?? joined.status });
+    return;
+  }
+  banner.textContent = t("room.learnerBanner", { code: joined.body.code });
+  const followed = `checkpoint-lab.room-step.${joined.body.code}`;
   let reported = "";
   let timer = null;
   const follow = async (state) => {
