@@ -44,7 +44,7 @@ class Lab:
         controller = LabController(
             self.saver, self.world, self.emit, profile=self.profile, journal=self.journal, delay=0
         )
-        for graph in controller.graphs.values():
+        for graph in (controller.graph_for(variant) for variant in controller.profile.variants):
             for name, node in graph.nodes.items():
                 if node.func is not None:
                     node.func = self.counted(name, node.func)

@@ -79,7 +79,8 @@ class Storage:
         controller = LabController(
             self.saver, self.world, self.record, profile=AML_PROFILE, journal=self.journal, delay=0
         )
-        nodes = [node for graph in controller.graphs.values() for node in graph.nodes.values()]
+        graphs = [controller.graph_for(variant) for variant in controller.profile.variants]
+        nodes = [node for graph in graphs for node in graph.nodes.values()]
         for node in (node for node in nodes if node.func is not None):
             node.func = functools.partial(counted_call, self.calls, node.name, node.func)
         return controller

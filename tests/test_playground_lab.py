@@ -84,7 +84,7 @@ def play(source: str, given: Any = None) -> PlayLab:
 async def test_the_program_runs_on_the_labs_saver_with_its_own_example_input():
     lab = play(PAYING_FAN_OUT)
     assert lab.program.skipped == (37, 38)  # the top-level invoke and what follows it did not run
-    assert isinstance(lab.controller.graphs["default"].checkpointer, ProcessSaver)
+    assert isinstance(lab.controller.graph_for("default").checkpointer, ProcessSaver)
     with use_recorder(lab.ledger):
         await lab.do("start", case_id="default")
         outcome = await lab.do("run")

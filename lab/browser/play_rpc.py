@@ -103,7 +103,7 @@ async def play_load(args: dict[str, Any]) -> dict[str, Any]:
         "input": given,
         "example": program.example,
         "input_schema": input_schema(graph),
-        "nodes": list(controller.graphs["default"].builder.nodes),
+        "nodes": list(controller.graph_for("default").builder.nodes),
     }
 
 

@@ -10,6 +10,7 @@ a record of one of them calls that class with the stored field values and nothin
 from __future__ import annotations
 
 import dataclasses
+import functools
 import typing
 from typing import Any
 
@@ -42,17 +43,30 @@ def allow_in_checkpoints(schema: Any, seen: set[type] | None = None) -> None:
         allow_in_checkpoints(named, seen)
 
 
-def _classes_named(schema: type) -> set[type]:
+def _classes_named(schema: type) -> frozenset[type]:
     """The dataclasses and Pydantic models a schema's field annotations name, at any depth of
     ``list[...]``, ``X | None``, ``Annotated[...]``, ``dict[str, ...]``."""
     try:
-        hints = list(typing.get_type_hints(schema, include_extras=True).values())
+        return _classes_in_hints(schema)
     except Exception:  # (a class whose annotations do not evaluate names nothing)
-        return set()
+        return frozenset()
+
+
+@functools.cache
+def _classes_in_hints(schema: type) -> frozenset[type]:
+    hints = list(class_hints(schema).values())
     found: set[type] = set()
     while hints:
         hint = hints.pop()
         if isinstance(hint, type) and (dataclasses.is_dataclass(hint) or is_pydantic_model(hint)):
             found.add(hint)
         hints.extend(typing.get_args(hint))
-    return found
+    return frozenset(found)
+
+
+@functools.cache
+def class_hints(cls: type) -> dict[str, Any]:
+    """A class's annotations, evaluated once per class (``Annotated`` kept): ``get_type_hints``
+    evaluates every string annotation again on each call, and graphs are compiled again for every
+    new lab process. A class whose annotations do not evaluate yet raises, and is not remembered."""
+    return typing.get_type_hints(cls, include_extras=True)

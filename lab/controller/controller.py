@@ -145,27 +145,21 @@ class LabController:
         self.world = ProcessWorld(world, self.process)
         self.journal: Journal = journal if journal is not None else MemoryJournal()
         self.delay = delay
-        self.graphs: dict[str, CompiledStateGraph] = {
-            variant: profile.build(self.world, variant, checkpointer=self.saver, delay=delay)
-            for variant in profile.variants
-        }
-        """Each variant's graph, its lists stored LangGraph's default way (whole)."""
-        self.delta_graphs: dict[str, CompiledStateGraph] = {}
-        """Each variant's graph with its lists opted in to ``DeltaChannel``, built when first asked for."""
+        self.graphs: dict[tuple[str, str], CompiledStateGraph] = {}
+        """Each (variant, storage way)'s graph, built when first asked for (``graph_for``)."""
         self.driver = RunDriver(self)
         self.world.on_call = self.driver.on_external_call
         self.world.on_call_now = self.driver.on_external_call_now
         self._emit_callback = emit
 
-    def graph_for(self, variant: str, storage: str) -> CompiledStateGraph:
-        """The graph a thread of ``variant`` runs with its lists stored ``storage``'s way."""
-        if storage == "full":
-            return self.graphs[variant]
-        if variant not in self.delta_graphs:
-            self.delta_graphs[variant] = self.profile.build(
+    def graph_for(self, variant: str, storage: str = "full") -> CompiledStateGraph:
+        """The graph a thread of ``variant`` runs with its lists stored ``storage``'s way ("full":
+        LangGraph's default, whole; or opted in to ``DeltaChannel``), compiled once per controller."""
+        if (variant, storage) not in self.graphs:
+            self.graphs[variant, storage] = self.profile.build(
                 self.world, variant, checkpointer=self.saver, delay=self.delay, storage=storage
             )
-        return self.delta_graphs[variant]
+        return self.graphs[variant, storage]
 
     async def dispatch(self, name: str, args: dict[str, Any] | None = None) -> dict[str, Any]:
         """Run the command ``name`` with keyword ``args`` (what the worker calls)."""

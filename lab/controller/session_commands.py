@@ -48,7 +48,7 @@ async def catalog(lab: Lab) -> dict[str, Any]:
         "storages": lab.profile.storages,
         "seams": SEAMS,
         "commands": lab.command_names,
-        "graphs": {v: lab.profile.describe(graph) for v, graph in lab.graphs.items()},
+        "graphs": {v: lab.profile.describe(lab.graph_for(v)) for v in lab.profile.variants},
         "session": asdict(session) if session else None,
         "limits": {"thread_file_bytes": MAX_FILE_BYTES, "fork_bytes": MAX_FORK_BYTES},
     }

@@ -134,7 +134,6 @@ class Lab(Protocol):
 
     state: LabState
     profile: GraphProfile
-    graphs: dict[str, CompiledStateGraph]
     process: Process
     saver: ProcessSaver
     world: ProcessWorld
@@ -145,4 +144,4 @@ class Lab(Protocol):
 
     def emit(self, event: dict[str, Any], *, last_words: bool = False) -> Awaitable[None]: ...
 
-    def graph_for(self, variant: str, storage: str) -> CompiledStateGraph: ...
+    def graph_for(self, variant: str, storage: str = ...) -> CompiledStateGraph: ...

@@ -26,7 +26,7 @@ import typing
 from collections.abc import Callable
 from typing import Any
 
-from lab.checkpoint.allow_list import is_pydantic_model
+from lab.checkpoint.allow_list import class_hints, is_pydantic_model
 from lab.graph.unsupported import NotSupportedError
 from lab.pregel.channels import MISSING, BinaryOperatorAggregate, Channel, DeltaChannel, LastValue
 from lab.pregel.nodes import ROOT
@@ -37,7 +37,7 @@ def is_schema(candidate: Any) -> bool:
     if not isinstance(candidate, type):
         return False
     try:
-        return bool(_type_hints(candidate))
+        return bool(class_hints(candidate))
     except Exception:
         return False
 
@@ -47,7 +47,7 @@ def schema_fields(schema: Any) -> dict[str, Any]:
     if not hasattr(schema, "__annotations__") and not is_schema(schema):
         return {ROOT: schema}
     hints = (
-        _type_hints(schema)
+        class_hints(schema)
         if isinstance(schema, type)
         else typing.get_type_hints(schema, include_extras=True)
     )
@@ -64,13 +64,6 @@ def without_required(hint: Any) -> Any:
     if typing.get_origin(hint) in (typing.Required, typing.NotRequired):
         return without_required(typing.get_args(hint)[0])
     return hint
-
-
-@functools.cache
-def _type_hints(schema: type) -> dict[str, Any]:
-    """A schema class's annotations, evaluated once per class: ``get_type_hints`` re-evaluates every
-    string annotation on each call, and the lab compiles its graphs again for every new process."""
-    return typing.get_type_hints(schema, include_extras=True)
 
 
 def _is_class_var(hint: Any) -> bool:

@@ -13,6 +13,7 @@ the browser): that graph is refused when it is compiled (``refuse_sync_calls_ove
 from __future__ import annotations
 
 import dis
+import functools
 import types
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -50,22 +51,38 @@ def reached_values(fn: Any) -> list[Any]:
         except ValueError:  # an empty cell: a recursive function not bound yet
             continue
     values = list(cells.values())
-    codes = [fn.__code__]
-    for code in codes:
-        codes.extend(const for const in code.co_consts if isinstance(const, types.CodeType))
-        value: Any = None
-        for instruction in dis.get_instructions(code):
-            if instruction.opname == "LOAD_GLOBAL":
-                value = fn.__globals__.get(instruction.argval)
-            elif instruction.opname == "LOAD_DEREF":
-                value = cells.get(instruction.argval)
-            elif instruction.opname in ("LOAD_ATTR", "LOAD_METHOD"):
-                value = getattr(value, instruction.argval, None)
-            else:
-                value = None  # anything else ends an attribute path
-            if value is not None:
-                values.append(value)
+    value: Any = None
+    for opname, name in _loads(fn.__code__):
+        if opname == "LOAD_GLOBAL":
+            value = fn.__globals__.get(name)
+        elif opname == "LOAD_DEREF":
+            value = cells.get(name)
+        elif opname == "ATTR":
+            value = getattr(value, name, None)
+        else:
+            value = None  # anything else ends an attribute path
+        if value is not None:
+            values.append(value)
     return values
+
+
+@functools.lru_cache(maxsize=1024)
+def _loads(code: types.CodeType) -> tuple[tuple[str, Any], ...]:
+    """What a function's code (its nested functions' included) loads, read once per code object:
+    ``("LOAD_GLOBAL" | "LOAD_DEREF" | "ATTR", name)``, and ``("", None)`` for any other instruction."""
+    loads: list[tuple[str, Any]] = []
+    codes = [code]
+    for each in codes:
+        codes.extend(const for const in each.co_consts if isinstance(const, types.CodeType))
+        for instruction in dis.get_instructions(each):
+            if instruction.opname in ("LOAD_GLOBAL", "LOAD_DEREF"):
+                loads.append((instruction.opname, instruction.argval))
+            elif instruction.opname in ("LOAD_ATTR", "LOAD_METHOD"):
+                loads.append(("ATTR", instruction.argval))
+            else:
+                loads.append(("", None))
+        loads.append(("", None))  # a path never runs from one function's code into the next's
+    return tuple(loads)
 
 
 def as_node(graph: Pregel) -> Callable[[Any], Any]:
