@@ -2,7 +2,8 @@
 works exactly as today"): every Pages Function under ``functions/api`` answers 404 ``no_rooms`` (a
 method it never takes may get its 405 first), so the presenter's room button stays hidden (``GET
 /api/rooms`` is what the page asks). The functions run in Node, as Pages' runtime runs them:
-``onRequest`` with an ``env`` that has no ``ROOMS``. With the binding, ``tests/browser/test_room_api.py`` drives them through ``wrangler``."""
+``onRequest`` with an ``env`` that has no ``ROOMS``. With the binding,
+``tests/browser/test_room_api.py`` drives them through ``wrangler``."""
 
 import json
 import re
