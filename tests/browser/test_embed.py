@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 from browser_harness import wait_until_ready
+from lesson_walk import TIMEOUT_MS, next_name, take_step  # the learner's clicks through one step
 from playwright.sync_api import Worker, expect
 from test_accessibility import serious_violations
-from test_lesson_runner import TIMEOUT_MS, next_name, take_step  # the learner's clicks through one step
 
 from lab.lessons import LESSONS, get_lesson
 

@@ -5,8 +5,8 @@ wide, and "Reset my progress" on the lesson list and every lesson page."""
 import json
 
 import pytest
+from lesson_walk import FAST, SETUP_TIMEOUT_MS, words
 from playwright.sync_api import expect
-from test_lesson_runner import FAST, SETUP_TIMEOUT_MS, words
 
 from lab.lessons import LESSONS
 

@@ -6,9 +6,9 @@ step completes as well."""
 
 import re
 
+from lesson_walk import FAST, take_step
 from playwright.sync_api import expect
 from test_embed import host_page
-from test_lesson_runner import FAST, take_step
 
 
 def test_a_late_step_opens_from_its_seed_and_a_second_visit_replays(page, site) -> None:

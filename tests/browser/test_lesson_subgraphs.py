@@ -1,5 +1,5 @@
 """Lesson 12 (subgraphs) in Chromium, in both languages, clicked as a learner clicks (as
-``test_lesson_runner.py`` walks every lesson): the subgraph variant runs on the lab's IndexedDB saver,
+``lesson_walk.py`` walks every lesson): the subgraph variant runs on the lab's IndexedDB saver,
 its review subgraph awaited from an ``async def`` node, and no step raises an error in the page. The
 checkpoint table beside the lesson groups its rows by namespace, from ``view()["namespaces"]``: the
 root's rows first (they select a frame), then the review's, under a header naming its namespace; a
@@ -8,8 +8,8 @@ thread without a subgraph shows no group header."""
 import re
 
 import pytest
+from lesson_walk import FAST, TIMEOUT_MS, assert_in_language, take_step, words
 from playwright.sync_api import expect
-from test_lesson_runner import FAST, TIMEOUT_MS, assert_in_language, take_step, words
 
 from lab.lessons import get_lesson
 

@@ -142,7 +142,7 @@ def test_lesson_10_switches_delta_channel_on_and_bills_each_thread_both_ways(pag
     """Lesson 10 beside its storage panel: the first thread stores its lists LangGraph's default way
     (whole) and is billed against DeltaChannel; the second switches DeltaChannel on and is billed
     against the default. The step's own Prune is the only Prune on the page."""
-    from test_lesson_runner import FAST, take_step, words
+    from lesson_walk import FAST, take_step, words
 
     page.goto(f"{site}/learn/en/storage/to-review/{FAST}")
     take_step(page, "en", "storage", "to-review")
