@@ -57,9 +57,13 @@ class Case:
     def count(self, line: str) -> int:
         return self.ledger.read_text().splitlines().count(line)
 
-    def checkpoints(self) -> int:
+    def saved(self, table: str) -> int:
+        """Rows of SqliteSaver's ``checkpoints`` or ``writes`` table."""
         with sqlite3.connect(self.db) as db:
-            return db.execute("select count(*) from checkpoints").fetchone()[0]
+            return db.execute(f"select count(*) from {table}").fetchone()[0]
+
+    def checkpoints(self) -> int:
+        return self.saved("checkpoints")
 
     def finish(self) -> None:
         """A new process goes on as the lab's Resume (or Run, when nothing was saved), then approves."""
@@ -94,5 +98,7 @@ def test_a_kill_after_the_task_returned_charges_again_only_under_exit(tmp_path, 
     case = Case(tmp_path, mode)
     case.killed_at("start", "returned")
     assert case.checkpoints() == (0 if mode == "exit" else 3)
+    if mode == "exit":
+        assert case.saved("writes") == 0  # the task's result neither
     case.finish()
     assert (case.count("charge export"), case.count("charge query")) == (exports, queries)
