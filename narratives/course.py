@@ -117,6 +117,13 @@ COURSE: dict[str, CourseLesson] = {
         'checkpoint_ns "human_review:<id>" ─▶ input ─▶ brief_officer ─▶ sign ⏸\n'
         "resume: human_review ↻ from its first line; the subgraph continues at sign",
     ),
+    "tasks": CourseLesson(
+        8,
+        "to-review",
+        "human_review ↻ from its first line ─▶ buy_export(...).result() ◀─ the task's saved write\n"
+        "crash after the charge, before that write is saved ─▶ the task runs again\n"
+        "sync / async: the write lands as the task returns    exit: only when the run stops",
+    ),
 }
 """Every lesson's place in a class: ``tests/test_course.py`` checks each lesson has one."""
 

@@ -3,11 +3,12 @@ the lab's AML case graph (lab/aml/graph.py) rebuilt with LangGraph's own classes
 
 What the snippets may name: ``graph``, ``builder``, ``saver``, ``config``, ``api`` (a paid API that
 keeps receipts by idempotency key), ``sars`` (the SARs filed), ``interrupt``, ``Command``,
-``get_config``, ``TypedDict``, ``Annotated``, ``operator``, ``DeltaChannel``, ``CaseState``. The
-test reads (and the snippets never show) ``ran`` (how often each node function was entered),
-``crash_in`` (nodes that die as they start), ``together`` (nodes two runs enter at once) and
-``api.crash_after`` (a request after which the process dies): the lab's armed crashes, played as a
-:class:`Crash` no node catches, after which nothing is saved until the next step.
+``get_config``, ``task``, ``TypedDict``, ``Annotated``, ``operator``, ``DeltaChannel``, ``CaseState``.
+The test reads (and the snippets never show) ``ran`` (how often each node function was entered),
+``crash_in`` (nodes that die as they start), ``together`` (nodes two runs enter at once),
+``api.crash_after`` (a request after which the process dies) and ``crash_at_interrupt`` (a node that
+dies as it calls ``interrupt()``): the lab's armed crashes, played as a :class:`Crash` no node
+catches, after which nothing is saved until the next step.
 """
 
 import functools
@@ -20,8 +21,10 @@ from typing import Annotated, TypedDict
 from langgraph.channels.delta import DeltaChannel
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.config import get_config
+from langgraph.func import task
 from langgraph.graph import END, START, StateGraph
-from langgraph.types import Command, interrupt
+from langgraph.types import Command
+from langgraph.types import interrupt as langgraph_interrupt
 
 __all__ = [
     "Annotated",
@@ -32,6 +35,7 @@ __all__ = [
     "get_config",
     "interrupt",
     "operator",
+    "task",
 ]
 
 
@@ -113,6 +117,9 @@ ran: Counter[str] = Counter()
 crash_in: set[str] = set()
 together: dict[str, threading.Barrier] = {}
 """Nodes that two runs (two tabs) are inside at the same moment: each waits there for the other."""
+crash_at_interrupt: dict[str, bool] = {}
+"""Nodes that die as they call ``interrupt()`` (the lab's ``interrupt`` seam), each with whether it
+waits first until its tasks' results are saved (LangGraph saves them in the background)."""
 
 
 CUSTOMERS = {"S-1001": "Dana Whitfield", "S-1002": "Kestrel Freight Ltd", "S-1003": "Priya Raman"}
@@ -163,12 +170,25 @@ CRASH_WAITS_FOR = {"screen_sanctions": "transactions"}
 crash of lessons 1 and 3 does (``after=["put_writes", "fetch_transactions"]``)."""
 
 
-def wait_until_written(channel):
+def wait_until_written(channel, thread=None):
+    """Until a write to ``channel`` (of ``thread``'s, if given) is saved."""
     for _ in range(500):
-        if any(write[1] == channel for writes in list(saver.writes.values()) for write in writes.values()):
+        saved = [writes for key, writes in list(saver.writes.items()) if thread in (None, key[0])]
+        if any(write[1] == channel for writes in saved for write in writes.values()):
             return
         time.sleep(0.01)
     raise AssertionError(f"no write to {channel!r} was saved")
+
+
+def interrupt(value):
+    """LangGraph's ``interrupt()``; in a node armed in ``crash_at_interrupt``, the process dies first."""
+    run = get_config()
+    node = run["metadata"]["langgraph_node"]
+    if node in crash_at_interrupt:
+        if crash_at_interrupt.pop(node):
+            wait_until_written("__return__", run["configurable"]["thread_id"])
+        raise Crash(f"at {node}'s interrupt()")
+    return langgraph_interrupt(value)
 
 
 def counted(name, function):

@@ -22,6 +22,7 @@ from lab.playground.challenges import (
     KeySeen,
     PurchaseSeen,
     RetrySeen,
+    TaskSeen,
     check_challenge,
     executed,
     requests,
@@ -44,6 +45,7 @@ EXPECTED_START_REASON = {
     "ask_before_buying": ("charged_again", {"count": 2}),
     "business_key": ("charged_after_crash", {"order": "A-1", "count": 2}),
     "email_once": ("sent_again", {"count": 2}),
+    "charge_in_task": ("charged_again", {"count": 2}),
 }
 
 
@@ -73,6 +75,31 @@ async def test_a_key_before_interrupt_stops_the_double_charge_but_still_charges_
     assert keyed != source("ask_before_buying", "start")
     said = (await verdict("ask_before_buying", keyed))["say"]
     assert said["code"] == "play.challenge.charged_rejected"
+
+
+BUY_IN_THE_NODE = 'receipt = charge(25.00, f"export of {state[\'item\']}")["id"]'
+
+
+@pytest.mark.parametrize(
+    ("instead", "reason", "params"),
+    [
+        # a key instead of a task: one charge, but the node's second run asks the API again
+        (
+            BUY_IN_THE_NODE.replace(")[", ", idempotency_key=f\"export:{state['item']}\")["),
+            "requested_again",
+            {"count": 2},
+        ),
+        # the purchase moved after interrupt(): once, but the officer asked without the export
+        ('receipt = "none yet"', "bought_after_asking", {}),
+    ],
+)
+async def test_the_charge_in_task_near_misses_fail_with_their_reason(instead, reason, params) -> None:
+    start = source("charge_in_task", "start")
+    program = start.replace(BUY_IN_THE_NODE, instead)
+    assert program != start
+    said = (await verdict("charge_in_task", program))["say"]
+    assert said["code"] == f"play.challenge.{reason}"
+    assert params.items() <= said["params"].items()
 
 
 @pytest.mark.parametrize(
@@ -188,10 +215,25 @@ def langgraph_retry(program: str) -> RetrySeen:
     return RetrySeen(True, len(executed(ledger.rows, "email", "R-9")))
 
 
+def langgraph_task(program: str) -> TaskSeen:
+    """As the lab's check: to the question, then approve in a new process."""
+    from langgraph.checkpoint.memory import InMemorySaver
+    from langgraph.types import Command
+
+    saver, order = InMemorySaver(), {"item": "case C-7", "receipt": "", "approved": False}
+    with use_recorder(MemoryLedger()) as ledger:
+        asked = "__interrupt__" in process(program, saver).invoke(order, thread("order"))
+        before = len(requests(ledger.rows, "charge", "order"))
+        process(program, saver).invoke(Command(resume=True), thread("order"))  # the process died meanwhile
+    sent = requests(ledger.rows, "charge", "order")
+    return TaskSeen(asked, before, len(sent), len(executed(ledger.rows, "charge", "order")))
+
+
 LANGGRAPH_DRIVES = {
     "ask_before_buying": langgraph_purchase,
     "business_key": langgraph_key,
     "email_once": langgraph_retry,
+    "charge_in_task": langgraph_task,
 }
 
 

@@ -106,6 +106,29 @@ STORY[("durability", "sync-after")] = (
     "assert not [n for n, k in ran.items() if k > 1 and n != 'classify_typology'] and api.paid() == '14.50'",
 )
 STORY[("durability", "async-after")] = STORY[("durability", "sync-after")]
+STORY |= {
+    ("tasks", "to-review"): ("", "assert api.paid() == '14.50'"),
+    # human_review ran again from its first line; the task's result came from the pending writes
+    ("tasks", "approve"): (
+        "",
+        "assert (ran['human_review'], api.count(False), api.paid()) == (2, 2, '14.50')",
+    ),
+    ("tasks", "crash"): (
+        fresh("case-task-crash") + "\napi.crash_after = 'export'",
+        "assert api.paid() == '14.50'",
+    ),
+    ("tasks", "resume"): ("", "assert (ran['human_review'], api.paid()) == (2, '26.50')"),
+    ("tasks", "saved-crash"): (
+        fresh("case-task-saved") + "\ncrash_at_interrupt['human_review'] = True",  # once its result is saved
+        "assert api.paid() == '14.50'",
+    ),
+    ("tasks", "saved-resume"): ("", "assert (ran['human_review'], api.paid()) == (2, '14.50')"),
+    ("tasks", "exit-crash"): (
+        fresh("case-task-exit") + "\ncrash_at_interrupt['human_review'] = False",  # exit: nothing to wait for
+        "assert list(graph.get_state_history(config)) == [] and api.paid() == '14.50'",
+    ),
+    ("tasks", "exit-rerun"): ("", "assert (ran['fetch_transactions'], api.paid()) == (2, '29.00')"),
+}
 STORY[("durability", "exit-after")] = (
     "",
     "assert {'intake', 'fetch_transactions', 'screen_sanctions'} <= {n for n, k in ran.items() if k > 1}\n"
@@ -169,7 +192,8 @@ def play(lesson: Lesson) -> int:
         where = f"{lesson.id}/{step.id}"
         namespace["saver"].dead = False  # the lab's new worker, after a crash
         exec(compile(before, f"{where} (before)", "exec"), namespace)
-        armed = bool(namespace["crash_in"]) or namespace["api"].crash_after is not None
+        armed = bool(namespace["crash_in"] or namespace["crash_at_interrupt"])
+        armed = armed or namespace["api"].crash_after is not None
         crashes = namespace["crashes"]
         checked += run_snippet(step.code, namespace, where)
         exec(compile(after, f"{where} (after)", "exec"), namespace)

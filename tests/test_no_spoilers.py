@@ -43,6 +43,10 @@ REVEALS: dict[tuple[str, str], dict[str, tuple[str, ...]]] = {
     ("storage", "continue"): {"en": ("resum", "finish"), "zh": ("恢复", "结束")},
     ("subgraphs", "resume"): {"en": ("starts over", "again"), "zh": ("从头", "重新运行")},
     ("subgraphs", "kept"): {"en": ("continu",), "zh": ("继续",)},
+    ("tasks", "approve"): {"en": ("once", "saved result", "restor"), "zh": ("一次", "收据", "还原")},
+    ("tasks", "resume"): {"en": ("again", "no saved"), "zh": ("再次", "没有保存")},
+    ("tasks", "saved-resume"): {"en": ("came back", "saved result"), "zh": ("取了回来", "取回")},
+    ("tasks", "exit-rerun"): {"en": ("lost", "everything"), "zh": ("丢失", "全部")},
 }
 
 

@@ -5,7 +5,7 @@ turns a step into the commands a learner's clicks send and checks it. The prose,
 language, lives in ``narratives/``.
 
 Modules: ``model`` (the data shapes), ``facts`` (what a step checks), ``refs`` (arguments filled in
-when a command is sent), ``play`` (deep links and checks), ``l1_checkpoints`` … ``l12_subgraphs``
+when a command is sent), ``play`` (deep links and checks), ``l1_checkpoints`` … ``l13_tasks``
 (the lessons).
 """
 
@@ -26,6 +26,7 @@ LESSON_MODULES = (
     "l10_storage",
     "l11_one_writer",
     "l12_subgraphs",
+    "l13_tasks",
 )
 LESSONS: tuple[Lesson, ...] = tuple(import_module(f"lab.lessons.{name}").LESSON for name in LESSON_MODULES)
 """The lessons, in the order the lesson list shows them."""

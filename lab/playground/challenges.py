@@ -5,7 +5,8 @@ playground challenge is complete when the learner's LangGraph program keeps its 
 outside world through what LangGraph really does to it: a node resumed after ``interrupt()`` runs
 again from its first line; a node whose process died after its side effect, before its writes were
 saved, runs again on resume; a failed step's retry re-runs the failed node whole, while a finished
-sibling's writes wait as pending writes.
+sibling's writes wait as pending writes; a ``@task`` the resumed node calls again returns its saved
+result instead of running.
 
 The checker is the lab itself, not a model of it: a :class:`Trial` loads the learner's source
 (:func:`~lab.playground.program.load_program`), drives its graph with the lab's controller and the
@@ -46,6 +47,7 @@ __all__ = [
     "KeySeen",
     "PurchaseSeen",
     "RetrySeen",
+    "TaskSeen",
     "Trial",
     "Verdict",
     "check_challenge",
@@ -63,6 +65,11 @@ TEXTS: dict[str, str] = {
         "first receipt: one charge per order."
     ),
     "passed.email_once": "Passed: the failure was retried and the email went out once.",
+    "passed.charge_in_task": (
+        "Passed: the node ran again after the crash, but the task's saved result answered it: one request, "
+        "one charge. A crash after the charge and before that result is saved would still charge again: "
+        "an idempotency key closes that window."
+    ),
     "not_asked": "The graph finished without asking: the purchase must wait for an interrupt() answer.",
     "charged_again": (
         "Not yet: the approved purchase was charged {count} times. Resuming runs the node again from its "
@@ -79,6 +86,15 @@ TEXTS: dict[str, str] = {
     "other_order": (
         "Not yet: order {order} was charged {count} times, not once: the key must name the order, so two "
         "orders never share one."
+    ),
+    "never_asked": "The graph finished without asking: the node must still ask with interrupt().",
+    "bought_after_asking": (
+        "Not yet: nothing was bought before the question. The officer decides with the export in hand: "
+        "keep the purchase before interrupt()."
+    ),
+    "requested_again": (
+        "Not yet: the node asked the API {count} times; its idempotency key kept it to one charge, but a "
+        "task's saved result answers the node's second run without a request."
     ),
     "never_failed": "The run did not fail: the stock service must still time out on its first call.",
     "sent_again": (
@@ -313,6 +329,43 @@ async def drive_retry(trial: Trial) -> RetrySeen:
     return RetrySeen(False, len(await trial.executed("email", thread)))
 
 
+# -- 4. the charge in a task: its saved result answers the node's second run ---------------------------
+
+
+@dataclass(frozen=True)
+class TaskSeen:
+    asked: bool
+    bought_before_asking: int
+    """Charge requests sent by the time the node asked."""
+    sent: int
+    """Charge requests sent in all, replayed ones included."""
+    charges: int
+
+
+def judge_task(seen: TaskSeen) -> Verdict:
+    if not seen.asked:
+        return failed("never_asked")
+    if not seen.bought_before_asking:
+        return failed("bought_after_asking")
+    if seen.charges > 1:
+        return failed("charged_again", count=seen.charges)
+    if seen.sent > 1:
+        return failed("requested_again", count=seen.sent)
+    return passed("charge_in_task")
+
+
+async def drive_task(trial: Trial) -> TaskSeen:
+    """Run to the question, count what was bought; approve after the process died while it waited."""
+    thread = await trial.new_thread()
+    asked = (await trial.do("run"))["status"] == "interrupted"
+    before = len(requests(await trial.world.entries(), "charge", thread))
+    if asked:
+        await trial.crash()
+        await trial.do("answer", approve=True)
+    sent = requests(await trial.world.entries(), "charge", thread)
+    return TaskSeen(asked, before, len(sent), len(await trial.executed("charge", thread)))
+
+
 # -- the challenges --------------------------------------------------------------------------------------
 
 
@@ -331,6 +384,7 @@ CHALLENGES: dict[str, Challenge] = {
         Challenge("ask_before_buying", drive_purchase, judge_purchase),
         Challenge("business_key", drive_key, judge_key),
         Challenge("email_once", drive_retry, judge_retry),
+        Challenge("charge_in_task", drive_task, judge_task),
     )
 }
 

@@ -76,3 +76,22 @@ def test_stop_ends_a_check_stuck_in_a_node_that_never_returns(page: Page, site: 
     expect(result).to_have_attribute("data-passed", "false", timeout=60_000)
     expect(result).to_contain_text("The check could not run: Stop ended it")
     expect(page.locator("#play-check")).to_be_enabled()
+
+
+def test_the_charge_in_a_task_passes_in_pyodide(page: Page, site: str) -> None:
+    """Lesson 13's challenge: the start buys before interrupt() and pays twice; the solution's @task (run
+    without threads in Pyodide) returns its saved result to the resumed node: one request, one charge."""
+    open_play(page, f"{site}/play?challenge=charge_in_task")
+    expect(page.locator("#play-challenge-title")).to_have_text("Wrap the charge in a task")
+    result = page.locator("#play-check-result")
+    page.click("#play-check")
+    expect(result).to_have_attribute("data-passed", "false", timeout=60_000)
+    expect(result).to_contain_text("the approved purchase was charged 2 times")
+
+    page.click("#play-solution")
+    page.click("#play-use-solution")
+    expect(page.locator(".cm-content")).to_contain_text("@task")
+    page.click("#play-check")
+    expect(result).to_have_attribute("data-passed", "true", timeout=60_000)
+    expect(result).to_contain_text("the task's saved result answered it: one request, one charge")
+    expect(page.locator("#play-challenge-lesson")).to_have_attribute("href", "/learn/en/tasks/")
