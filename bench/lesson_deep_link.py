@@ -5,7 +5,7 @@
 Not a test: run it by hand after ``python build.py``. For each step below, a fresh Chromium context
 first opens the lesson's first step (Python boots and its caches fill, as for a returning learner),
 then opens the late step twice: the first time the page imports the step's seed (the threads the
-earlier steps made, recorded at build time: ``lab/lessons/seeds.py``); the second time this browser
+earlier steps made, recorded at build time: ``site_build/seed_recorder.py``); the second time this browser
 already holds those threads, so the page replays every earlier move, as every deep link did before
 the seeds. Each time is navigation -> the step ready to predict or act (``section[data-ready]``), at
 the lessons' own pace (each node works 0.3 s). The figures are medians over the runs.

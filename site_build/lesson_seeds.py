@@ -1,10 +1,10 @@
 """The lessons' seeds for fast deep links, into ``dist/learn/data/seeds/<lesson>/<step>.json``.
 
-Each proven seed (:func:`lab.lessons.seeds.lesson_seeds`: the threads a step opens on, as thread
+Each proven seed (:func:`site_build.seed_recorder.lesson_seeds`: the threads a step opens on, as thread
 files) is one JSON file, ``{threads: [base64...], current}``, fetched by the lesson runner only when
 a deep link opens that step (``static/lesson/runner.mjs``). Recording walks every lesson on CPython
 several times (about 15 s), so the seeds are cached under ``.cache/lesson-seeds-<hash>.json``,
-keyed by the lab's Python sources: a build that changed nothing in ``lab/`` reuses them.
+keyed by the lab's Python sources and the recorder's: a build that changed neither reuses them.
 """
 
 from __future__ import annotations
@@ -17,14 +17,15 @@ from pathlib import Path
 from site_build.cache import CACHE, ROOT, cached
 
 LAB = ROOT / "lab"
+RECORDER = Path(__file__).with_name("seed_recorder.py")
 SEEDS = "learn/data/seeds"  # the folder of dist/ the seeds go to
 
 
 def lab_digest() -> str:
-    """A hash of every Python source of ``lab/`` (what a recording depends on)."""
+    """A hash of every Python source of ``lab/`` and of the recorder (what a recording depends on)."""
     digest = hashlib.sha256()
-    for path in sorted(LAB.rglob("*.py")):
-        digest.update(path.relative_to(LAB).as_posix().encode() + b"\0" + path.read_bytes())
+    for path in [*sorted(LAB.rglob("*.py")), RECORDER]:
+        digest.update(path.relative_to(ROOT).as_posix().encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:16]
 
 
@@ -33,7 +34,7 @@ def recorded_seeds() -> dict[str, dict[str, dict[str, object]]]:
 
     def record(tmp: Path) -> Path:
         from lab.lessons import LESSONS
-        from lab.lessons.seeds import lesson_seeds
+        from site_build.seed_recorder import lesson_seeds
 
         seeds = {
             lesson.id: {step: seed.as_dict() for step, seed in asyncio.run(lesson_seeds(lesson)).items()}

@@ -12,13 +12,14 @@
 
 /**
  * The controller's commands: args -> result, in the order of lab/controller/command_table.py's
- * COMMANDS (tests/test_command_table.py checks that every command is here, with its arguments).
+ * COMMANDS, then the lessons' (tests/test_command_table.py checks that every command is here, with its
+ * arguments).
  * Run commands answer when their run stops, with a RunOutcome.
  * Refused while another tab writes the thread (writes): step, run, invoke, resume, answer, replay, fork,
  * checkout, reset, drop, prune.
  * Reads (change nothing a learner did; a lesson check sees the answer to the last other command):
  * catalog, restore, threads, state, frames, frame, branches, ledger, executions, view,
- * lesson_command, lesson_check, set_writer, link, export_thread, storage.
+ * set_writer, link, export_thread, storage, lesson_command, lesson_check.
  * @typedef {object} ControllerCommands
  * @property {{args: {}, result: {cases: object[], variants: string[], durabilities: string[],
  *            storages: string[], seams: string[], commands: string[], graphs: Object<string, object>,
@@ -67,12 +68,6 @@
  *            checkpoint_id: string, rerun: string[], restored: string[]} | null}}} executions
  * @property {{args: {}, result: LabView}} view
  *   everything the page draws (lab/controller/view.py); the page's store keeps the last one
- * @property {{args: {lesson: string, step: string, part?: number | "action"},
- *            result: {name: ControllerCommandName, args: object}}} lesson_command
- *   the command a lesson step's move sends, ids filled in from the lab now (lab/lessons)
- * @property {{args: {lesson: string, step: string},
- *            result: {done: boolean, facts: object[]}}} lesson_check
- *   whether the step's facts hold on view() now, each with its value
  * @property {{args: {}, result: {threads_deleted: number}}} reset
  *   deletes every thread, the journal and (through the world) the ledger
  * @property {{args: {writer: "here" | "elsewhere"}, result: {writer: string}}} set_writer
@@ -95,6 +90,13 @@
  *   every thread's bytes, and the open thread's bill checkpoint by checkpoint and what prune keeps
  * @property {{args: {}, result: {threads: object[], thread: object | null}}} prune
  *   keeps the open thread's newest checkpoint (prune(strategy="keep_latest")); answers as storage
+ * -- issue 35: the guided lessons' commands (lab/lessons/commands.py), plugged in by the lab worker --
+ * @property {{args: {lesson: string, step: string, part?: number | "action"},
+ *            result: {name: ControllerCommandName, args: object}}} lesson_command
+ *   the command a lesson step's move sends, ids filled in from the lab now (lab/lessons/play.py)
+ * @property {{args: {lesson: string, step: string},
+ *            result: {done: boolean, facts: object[]}}} lesson_check
+ *   whether the step's facts hold on view() now, each with its value
  *
  * A refusal's error may carry `say`: its message as a code (`py.<code>` in the catalogues).
  */

@@ -16,15 +16,17 @@ from typing import Any
 import pytest
 
 from lab.aml.profile import AML_PROFILE
-from lab.checkpoint import CheckpointSaver, InMemorySaver
+from lab.checkpoint import CheckpointSaver
 from lab.controller import LabController
 from lab.controller.journal import MemoryJournal
 from lab.controller.profile import GraphProfile
-from lab.controller.world import InMemoryWorld
+from lab.controller.simulated_lab import SimulatedLab
+from lab.lessons.commands import LESSON_COMMANDS
 
 
-class Lab:
-    """What survives a crash (saver, world, journal, the page's event log) and the live controller."""
+class Lab(SimulatedLab):
+    """A simulated lab (``lab.controller.simulated_lab``) that keeps the page's event log and counts
+    every real call of a node function across its processes."""
 
     def __init__(
         self,
@@ -32,18 +34,13 @@ class Lab:
         journal: MemoryJournal | None = None,
         profile: GraphProfile = AML_PROFILE,
     ) -> None:
-        self.profile = profile  # the graph the controller drives (the AML investigation unless given)
-        self.saver, self.world = saver or InMemorySaver(), InMemoryWorld()
-        self.journal = journal or MemoryJournal()
         self.events: list[dict[str, Any]] = []
         self.probe: Callable[[dict[str, Any]], Awaitable[None]] | None = None  # awaited on every event
         self.calls: Counter[str] = Counter()  # node function bodies entered, across controllers
-        self.controller = self.boot()
+        super().__init__(profile, saver=saver, journal=journal, commands=LESSON_COMMANDS)
 
     def boot(self) -> LabController:
-        controller = LabController(
-            self.saver, self.world, self.emit, profile=self.profile, journal=self.journal, delay=0
-        )
+        controller = super().boot()
         for graph in (controller.graph_for(variant) for variant in controller.profile.variants):
             for name, node in graph.nodes.items():
                 if node.func is not None:
@@ -63,24 +60,22 @@ class Lab:
         if self.probe is not None:
             await self.probe(event)
 
-    async def do(self, name: str, **args: Any) -> dict[str, Any]:
+    async def do(self, name: str, /, **args: Any) -> dict[str, Any]:
         """Send a command as the page does; fail the test on ``ok: false``."""
-        answer = await self.controller.dispatch(name, args)
+        answer = await self.dispatch(name, **args)
         json.dumps(answer)
         assert answer["ok"], answer
         return answer["result"]
 
     async def fail(self, name: str, **args: Any) -> dict[str, Any]:
-        answer = await self.controller.dispatch(name, args)
+        answer = await self.dispatch(name, **args)
         assert not answer["ok"], answer
         assert set(answer["error"]) >= {"type", "message"} and "Traceback" not in answer["error"]["message"]
         return answer["error"]
 
     async def crash_and_reboot(self) -> None:
         """The page terminates the worker and boots a new one over the same storage."""
-        await self.controller.terminate()
-        self.controller = self.boot()
-        assert (await self.do("restore"))["session"] is not None
+        assert (await self.crash())["session"] is not None
 
     async def view(self) -> dict[str, Any]:
         return await self.do("view")

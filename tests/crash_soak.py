@@ -56,9 +56,8 @@ from lab.checkpoint.base import CheckpointTuple
 from lab.checkpoint.core import CheckpointSaver
 from lab.checkpoint.memory import MemoryStorage
 from lab.checkpoint.storage import BlobRow, CheckpointRow, WriteRow
-from lab.controller import LabController
-from lab.controller.journal import MemoryJournal
 from lab.controller.seam_catalog import seam_catalog
+from lab.controller.simulated_lab import SimulatedLab
 from lab.controller.world import InMemoryWorld
 from lab.graph.schema import channels_of
 from lab.pregel.delta import complete_all
@@ -133,38 +132,25 @@ class SlowStorage(MemoryStorage):
         await super().put(checkpoints=tuple(checkpoints), blobs=tuple(blobs), writes=tuple(writes))
 
 
-class Outside:
-    """What outlives a process (checkpoints, ledger, journal) and the controller of the living one."""
+class Outside(SimulatedLab):
+    """A simulated lab (``lab.controller.simulated_lab``: what outlives a process, checkpoints on a
+    slow storage, ledger, journal, and the controller of the living one) that keeps what the page
+    was told."""
 
     def __init__(self, seed: int) -> None:
-        self.saver = CheckpointSaver(SlowStorage(random.Random(seed)))
-        self.world = InMemoryWorld()
-        self.journal = MemoryJournal()
         self.segments: list[int] = []  # where each controller's journal records start
         self.requests: list[dict[str, Any]] = []  # the page's side_effect events: a request left
         self.seams = 0  # seam events the page was told of
-        self.controller = self.boot_controller()
+        super().__init__(AML_PROFILE, saver=CheckpointSaver(SlowStorage(random.Random(seed))))
 
-    def boot_controller(self) -> LabController:
-        return LabController(
-            self.saver, self.world, self.listen, profile=AML_PROFILE, journal=self.journal, delay=0
-        )
-
-    async def listen(self, event: dict[str, Any]) -> None:
+    async def emit(self, event: dict[str, Any]) -> None:
         """The page's event stream: the soak keeps the moments a request left the process."""
         self.seams += event["type"] == "seam"
         if event["type"] == "seam" and event["seam"] == "side_effect":
             self.requests.append(event)
 
-    async def boot(self) -> None:
-        """The page kills the worker and starts a new one, which restores the session."""
-        await self.controller.terminate()
-        self.controller = self.boot_controller()
-        self.segments.append(len(await self.journal.records(THREAD)))
-        await self.do("restore")
-
-    async def do(self, name: str, **args: Any) -> dict[str, Any]:
-        answer = await self.controller.dispatch(name, args)
+    async def do(self, name: str, /, **args: Any) -> dict[str, Any]:
+        answer = await self.dispatch(name, **args)
         if not answer["ok"]:
             raise AssertionError(f"{name}({args}) failed: {answer['error']}")
         return answer["result"]
@@ -173,7 +159,10 @@ class Outside:
         await self.do("arm_crash", **crash_args(point))
 
     async def recover(self) -> Saved:
-        await self.boot()
+        """The page kills the worker and starts a new one, which restores the session."""
+        await self.restart()
+        self.segments.append(len(await self.journal.records(THREAD)))
+        await self.do("restore")
         return await saved_chain(self.saver)
 
     async def observe(self, seen: Observed) -> None:

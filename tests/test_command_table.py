@@ -1,7 +1,8 @@
 """The page's protocol module cannot drift from the controller's one command table.
 
 ``lab.controller.command_table.COMMANDS`` is the one list of commands (each with its function and
-whether it reads, writes or acts); ``static/controller-protocol.mjs`` documents them for the page.
+whether it reads, writes or acts), and the lab page's worker plugs in the lessons' two
+(``lab.lessons.commands``); ``static/controller-protocol.mjs`` documents them all for the page.
 These tests read the JSDoc and check it against the table: every command, in the table's order,
 with the arguments its function takes (optional exactly when the function has a default), and the
 same lists of writing and reading commands.
@@ -15,7 +16,13 @@ from pathlib import Path
 
 import pytest
 
-from lab.controller.command_table import COMMANDS, READS, WRITES
+from lab.controller.command_table import COMMANDS
+from lab.lessons.commands import LESSON_COMMANDS
+
+TABLE = {**COMMANDS, **LESSON_COMMANDS}
+"""The lab page's commands: the controller's table, then the lessons'."""
+READS = [name for name, command in TABLE.items() if command.access == "read"]
+WRITES = [name for name, command in TABLE.items() if command.access == "write"]
 
 PROTOCOL = Path(__file__).resolve().parents[1] / "static" / "controller-protocol.mjs"
 
@@ -53,7 +60,7 @@ def documented() -> dict[str, dict[str, bool]]:
 
 def taken(name: str) -> dict[str, bool]:
     """``{argument: optional}`` of the command's function (its first parameter is the lab)."""
-    parameters = list(inspect.signature(COMMANDS[name].handler).parameters.values())[1:]
+    parameters = list(inspect.signature(TABLE[name].handler).parameters.values())[1:]
     return {p.name: p.default is not inspect.Parameter.empty for p in parameters}
 
 
@@ -64,10 +71,10 @@ def listed_after(label: str) -> list[str]:
 
 
 def test_the_protocol_documents_every_command_in_the_tables_order():
-    assert list(documented()) == list(COMMANDS)
+    assert list(documented()) == list(TABLE)
 
 
-@pytest.mark.parametrize("name", list(COMMANDS))
+@pytest.mark.parametrize("name", list(TABLE))
 def test_each_command_is_documented_with_the_arguments_its_function_takes(name):
     assert documented()[name] == taken(name)
 

@@ -32,10 +32,9 @@ from typing import Any
 import pytest
 
 from lab.aml import VARIANTS
-from lab.aml.profile import AML_PROFILE
-from lab.checkpoint import InMemorySaver
 from lab.checkpoint.base import ERROR, INTERRUPT, RESUME
-from lab.controller import DURABILITIES, InMemoryWorld, LabController, MemoryJournal
+from lab.controller import DURABILITIES
+from tests.controller_lab import Lab
 
 CASE = "S-1001"  # structuring: fetch || screen, then review, approved, then a filed SAR
 THREAD = "crash-points"
@@ -64,40 +63,14 @@ class Point:
 # -- a lab that survives its controllers ------------------------------------------------------------
 
 
-class Storage:
-    """What outlives a crash (saver, world, journal), the controller living on it, and every real
-    call of a node function across controllers."""
+class Storage(Lab):
+    """A simulated lab (``tests/controller_lab.py``: what outlives a crash, the controller living on
+    it, every event and every real call of a node function across controllers) running one variant
+    with one durability mode."""
 
     def __init__(self, variant: str, durability: str) -> None:
         self.variant, self.durability = variant, durability
-        self.saver, self.world, self.journal = InMemorySaver(), InMemoryWorld(), MemoryJournal()
-        self.events: list[dict[str, Any]] = []
-        self.calls: Counter[str] = Counter()
-        self.controller = self.boot()
-
-    def boot(self) -> LabController:
-        controller = LabController(
-            self.saver, self.world, self.record, profile=AML_PROFILE, journal=self.journal, delay=0
-        )
-        graphs = [controller.graph_for(variant) for variant in controller.profile.variants]
-        nodes = [node for graph in graphs for node in graph.nodes.values()]
-        for node in (node for node in nodes if node.func is not None):
-            node.func = functools.partial(counted_call, self.calls, node.name, node.func)
-        return controller
-
-    async def record(self, event: dict[str, Any]) -> None:
-        self.events.append(event)
-
-    async def do(self, command: str, **args: Any) -> dict[str, Any]:
-        answer = await self.controller.dispatch(command, args)
-        assert answer["ok"], (command, answer)
-        return answer["result"]
-
-    async def reboot(self) -> None:
-        """The page kills the worker and boots a new one over the same storage."""
-        await self.controller.terminate()
-        self.controller = self.boot()
-        await self.do("restore")
+        super().__init__()
 
     def points(self) -> list[Point]:
         seams = [e for e in self.events if e["type"] == "seam"]
@@ -110,12 +83,6 @@ class Storage:
         """Money that moved (or SARs filed), per node: requests the world executed, not replayed."""
         entries = (await self.do("ledger"))["entries"]
         return Counter(e["node"] for e in entries if not e["replayed"])
-
-
-async def counted_call(calls: Counter[str], name: str, func: Any, state: dict) -> Any:
-    """A node function that first counts the call: the truth the journal's counts must match."""
-    calls[name] += 1
-    return await func(state)
 
 
 def channels(event: dict[str, Any]) -> list[str]:
@@ -356,7 +323,7 @@ async def crash_at(storage: Storage, point: Point) -> None:
     assert crashed["status"] == "crashed", crashed
     where = crashed["crash_point"]
     assert (where["seam"], where["node"], where["step"]) == (point.seam, point.node, point.step)
-    await storage.reboot()
+    await storage.crash_and_reboot()
 
 
 @pytest.mark.parametrize(("variant", "durability", "point"), list(crash_points()))

@@ -1,6 +1,7 @@
 """``invoke`` reads only a run's last ``values`` chunk, so its loop makes only that one
-(``SuperStepLoop.values_at_end``): what it returns must be what the last ``values`` chunk of the same
-run streamed says, whichever way the run ends, and a stream of subgraphs still gets every chunk."""
+(``StreamOutput.values_at_end`` in ``lab.pregel.stream_output``): what it returns must be what the
+last ``values`` chunk of the same run streamed says, whichever way the run ends, and a stream of
+subgraphs still gets every chunk."""
 
 from __future__ import annotations
 

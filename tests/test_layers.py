@@ -80,15 +80,6 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 """Each project module's layer is the one naming the longest prefix of it (``lab`` holds only what no
 other names: its ``__init__``)."""
 
-KNOWN_UPWARD = {
-    # The controller's lesson commands (lesson_command, lesson_check) read the lessons: issue 35 moves
-    # them out of the controller ("no import from the controller back into lessons").
-    ("lab.controller.observation_commands", "lab.lessons"),
-    ("lab.controller.observation_commands", "lab.lessons.play"),
-    ("lab.controller.observation_commands", "lab.lessons.refs"),
-}
-"""Imports that run up today, each to be removed; one that is gone must leave this list too."""
-
 
 def layer_of(module: str) -> int:
     """The index in :data:`LAYERS` of the layer ``module`` belongs to."""
@@ -126,6 +117,4 @@ def test_the_check_finds_a_lower_layer_importing_a_higher_one() -> None:
 
 
 def test_no_layer_imports_a_higher_one() -> None:
-    upward = upward_imports(import_graph())
-    assert upward - KNOWN_UPWARD == set(), "imports that run up a layer"
-    assert KNOWN_UPWARD - upward == set(), "gone: take them off KNOWN_UPWARD"
+    assert upward_imports(import_graph()) == set(), "imports that run up a layer"

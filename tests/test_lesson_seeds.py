@@ -1,4 +1,4 @@
-"""Seeds for fast deep links (lab/lessons/seeds.py): where a step begins, the lesson's threads as
+"""Seeds for fast deep links (site_build/seed_recorder.py): where a step begins, the lesson's threads as
 thread files; a lab seeded from them walks the rest of the lesson to the same answers as the lab that
 replayed every move, and a step whose state no thread file carries gets no seed."""
 
@@ -8,7 +8,7 @@ import base64
 
 from lab.controller.thread_file import read_thread_file
 from lab.lessons import get_lesson
-from lab.lessons.seeds import LessonLab, lesson_seeds
+from site_build.seed_recorder import LessonLab, lesson_seeds
 
 
 async def test_a_late_step_is_seeded_with_the_threads_the_earlier_steps_made() -> None:

@@ -57,6 +57,7 @@ from lab.checkpoint.indexeddb import IndexedDBSaver
 from lab.checkpoint.indexeddb import create_stores as create_checkpoint_stores
 from lab.controller import Journal, LabController
 from lab.controller.profile import GraphProfile
+from lab.lessons.commands import LESSON_COMMANDS
 
 if TYPE_CHECKING:
     from lab.browser.page_records import PageRecords
@@ -166,7 +167,13 @@ def version_change_notice(emit: Emit, database: str) -> Callable[[], None]:
 async def _build_controller(delay: float) -> dict[str, Any] | None:
     """A new controller over this worker's storage and world; the session it restored, if any."""
     _lab.controller = LabController(
-        _lab.saver, _lab.world, _forward, profile=AML_PROFILE, journal=_lab.journal, delay=delay
+        _lab.saver,
+        _lab.world,
+        _forward,
+        profile=AML_PROFILE,
+        journal=_lab.journal,
+        delay=delay,
+        commands=LESSON_COMMANDS,  # the lab page runs the guided lessons
     )
     _lab.delay = delay
     # Only read: this may be a spare booting while the active process runs the thread. LabSession

@@ -10,10 +10,10 @@ function that does it (a function of the controller, ``lab``), and what it may c
   another tab writes the thread (LangGraph assumes one writer per thread);
 - ``act``: the lab's own choices (which thread is open, the armed crash).
 
-:func:`dispatch` is generated from it: it refuses a name not in the table, arguments that do not fit
-the function, and a ``write`` while another tab writes; it turns any exception into the plain
-``{"ok": false, "error"}`` the page shows. The answer to every command but a read, a refusal
-included, is kept as the last answer (what a lesson's ``refused`` fact reads).
+:func:`dispatch` is generated from it (and from the commands a layer above plugged in): it refuses a name
+not in the table, arguments that do not fit the function, and a ``write`` while another tab writes; it
+turns any exception into the plain ``{"ok": false, "error"}`` the page shows. The answer to every command
+but a read, a refusal included, is kept as the last answer (what a lesson's ``refused`` fact reads).
 ``static/controller-protocol.mjs`` documents the same commands for the page, and
 ``tests/test_command_table.py`` checks it against this table.
 """
@@ -70,8 +70,6 @@ COMMANDS: dict[str, Command] = {
     "ledger": Command(observe.ledger, "read"),
     "executions": Command(observe.executions, "read"),
     "view": Command(observe.view, "read"),
-    "lesson_command": Command(observe.lesson_command, "read"),
-    "lesson_check": Command(observe.lesson_check, "read"),
     "reset": Command(sessions.reset, "write"),
     "set_writer": Command(sessions.set_writer, "read"),
     # -- issue 10: links, damaged threads, thread files (lab.controller.thread_commands) --
@@ -83,7 +81,8 @@ COMMANDS: dict[str, Command] = {
     "storage": Command(observe.storage, "read"),
     "prune": Command(observe.prune, "write"),
 }
-"""The page's commands, in the order a lesson meets them."""
+"""The page's commands, in the order a lesson meets them. A layer above the controller may plug in
+more (``LabController(commands=...)``: the guided lessons' two, ``lab.lessons.commands``)."""
 
 READS = tuple(name for name, command in COMMANDS.items() if command.access == "read")
 WRITES = tuple(name for name, command in COMMANDS.items() if command.access == "write")
@@ -93,13 +92,13 @@ async def dispatch(lab: Lab, name: str, args: dict[str, Any] | None = None) -> d
     """Run the command ``name`` with keyword ``args``: ``{"ok": true, "result"}`` or
     ``{"ok": false, "error": {"type", "message"[, "say", "notes"]}}``, JSON-able, never a traceback."""
     args = args or {}
-    command = COMMANDS.get(name)
+    command = lab.commands.get(name)
     if command is None:
         error = said(
             "input.unknown_command",
             "Unknown command {name}; the commands are: {commands}",
             name=repr(name),
-            commands=", ".join(COMMANDS),
+            commands=", ".join(lab.commands),
         )
         return {"ok": False, "error": error_payload(error)}
     try:

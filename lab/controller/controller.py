@@ -59,9 +59,9 @@ JSON-able, never a traceback:
 - ``view()`` → everything the page draws, computed here (:mod:`lab.controller.view`): node states
   with reasons, actions with the reasons they are disabled, the status line, frames with diffs, the
   branch tree, the annotated ledger and its verdict, the seam catalogue, the activity history.
-- ``lesson_command(lesson, step, part)`` → the command a guided lesson's move sends;
-  ``lesson_check(lesson, step)`` → ``{done, facts}``: the step's facts checked on ``view()``
-  (:mod:`lab.lessons`).
+
+A layer above may plug in commands of its own (``commands=``): the guided lessons'
+``lesson_command`` and ``lesson_check`` (:mod:`lab.lessons.commands`), in the lab page's worker.
 
 **Events** (one async ``emit(event)`` callback; each event has ``type``, ``seq``, ``thread_id``):
 
@@ -89,7 +89,7 @@ driver, each in view:
   it reads, writes or acts; ``dispatch`` and the one-writer refusal are generated from it;
 - the commands, functions of the controller: :mod:`~lab.controller.session_commands`,
   :mod:`~lab.controller.run_commands` (and crash arming), :mod:`~lab.controller.time_travel`,
-  :mod:`~lab.controller.observation_commands` (ledger, view, lessons, storage),
+  :mod:`~lab.controller.observation_commands` (ledger, view, storage),
   :mod:`~lab.controller.thread_commands` (links, drop, thread files); the reads and refusals they
   share are :mod:`~lab.controller.thread_reading`'s;
 - the rules, pure functions of :class:`~lab.controller.facts.ThreadFacts`:
@@ -102,11 +102,11 @@ driver, each in view:
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from lab.checkpoint.base import BaseCheckpointSaver
-from lab.controller.command_table import COMMANDS, READS, WRITES, dispatch
+from lab.controller.command_table import COMMANDS, READS, WRITES, Command, dispatch
 from lab.controller.frames import to_jsonable
 from lab.controller.journal import Journal, MemoryJournal
 from lab.controller.process import Process, ProcessSaver, ProcessWorld
@@ -125,8 +125,6 @@ Emit = Callable[[dict[str, Any]], Awaitable[None]]
 class LabController:
     """One lab session: the page's commands over a graph, a saver, an outside world and a journal."""
 
-    command_names = tuple(COMMANDS)
-
     def __init__(
         self,
         saver: BaseCheckpointSaver,
@@ -136,8 +134,11 @@ class LabController:
         profile: GraphProfile,
         delay: float,
         journal: Journal | None = None,
+        commands: Mapping[str, Command] = {},
     ) -> None:
-        """``delay``: seconds the graph's nodes wait, so a learner sees them run (tests pass 0)."""
+        """``delay``: seconds the graph's nodes wait, so a learner sees them run (tests pass 0);
+        ``commands``: the commands a layer above plugs in, besides :data:`COMMANDS`."""
+        self.commands: dict[str, Command] = {**COMMANDS, **commands}
         self.profile = profile
         self.state = LabState()
         self.process = Process()

@@ -1,23 +1,20 @@
 """What the lab observed, and the commands that only read it: the ledger of the outside world,
-execution counts, ``view()``, the guided lessons' two commands, and the storage panel (with Prune).
+execution counts, ``view()``, and the storage panel (with Prune).
 
-LangGraph reports a run through ``get_state`` and ``stream``; what a node did to the world outside
-(a paid API charged twice) no checkpoint records. The lab keeps that in the world's ledger and in
-the journal, and ``view()`` computes everything the page draws from them and from the saved
-checkpoints (:mod:`lab.controller.view`). A lesson step asks for one LangGraph call and states what
-the runtime answered: ``lesson_command`` resolves a step's command against the lab now and
-``lesson_check`` checks its facts on the view (:mod:`lab.lessons`). LangGraph's savers store a
-channel's value only when its version changed, and ``prune(thread_ids, strategy="keep_latest")``
-keeps a thread's newest checkpoint only: ``storage`` reports the bytes, ``prune`` prunes
-(:mod:`lab.controller.storage_panel`). Each command is a function of the controller (``lab``),
-listed in :mod:`lab.controller.command_table`.
+LangGraph reports a run through ``get_state`` and ``stream``; what a node did to the world outside (a paid
+API charged twice) no checkpoint records. The lab keeps that in the world's ledger and in the journal, and
+``view()`` computes everything the page draws from them and from the saved checkpoints
+(:mod:`lab.controller.view`); the guided lessons check their steps on it (:mod:`lab.lessons.commands`).
+LangGraph's savers store a channel's value only when its version changed, and ``prune(thread_ids,
+strategy="keep_latest")`` keeps a thread's newest checkpoint only: ``storage`` reports the bytes,
+``prune`` prunes (:mod:`lab.controller.storage_panel`). Each command is a function of the controller
+(``lab``), listed in :mod:`lab.controller.command_table`.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from lab.controller import session_commands
 from lab.controller import thread_reading as read
 from lab.controller.frames import namespaces
 from lab.controller.journal import executions_report
@@ -66,27 +63,6 @@ async def view(lab: Lab) -> dict[str, Any]:
             "delay": lab.delay,
         },
     )
-
-
-async def lesson_command(lab: Lab, lesson: str, step: str, part: int | str = "action") -> dict[str, Any]:
-    """``{"name", "args"}``: the command a lesson step's move sends, as its control would send it
-    (checkpoint and thread ids filled in from the lab now). ``part``: ``"action"`` or the index
-    of one of the step's ``prepare`` commands."""
-    # here, not above: the lessons are imported by the first lesson, not by every boot of the lab
-    from lab.lessons import get_lesson
-    from lab.lessons.play import command_of
-    from lab.lessons.refs import resolve
-
-    command = command_of(get_lesson(lesson), step, part)
-    return resolve(command, await view(lab), (await session_commands.threads(lab))["threads"])
-
-
-async def lesson_check(lab: Lab, lesson: str, step: str) -> dict[str, Any]:
-    """``{"done", "facts"}``: whether the step's facts hold on ``view()`` now, each with its value."""
-    from lab.lessons import get_lesson  # here, not above: see lesson_command
-    from lab.lessons.play import check_step
-
-    return check_step(get_lesson(lesson).step(step), await view(lab), lab.state.last_answer)
 
 
 async def storage(lab: Lab) -> dict[str, Any]:

@@ -47,7 +47,7 @@ async def catalog(lab: Lab) -> dict[str, Any]:
         "durabilities": DURABILITIES,
         "storages": lab.profile.storages,
         "seams": SEAMS,
-        "commands": lab.command_names,
+        "commands": tuple(lab.commands),
         "graphs": {v: lab.profile.describe(lab.graph_for(v)) for v in lab.profile.variants},
         "session": asdict(session) if session else None,
         "limits": {"thread_file_bytes": MAX_FILE_BYTES, "fork_bytes": MAX_FORK_BYTES},

@@ -18,7 +18,7 @@ outside the state (saver, world, journal behind the process's fence; the run dri
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -140,7 +140,8 @@ class Lab(Protocol):
     journal: Journal
     driver: Driver
     delay: float
-    command_names: tuple[str, ...]
+    commands: Mapping[str, Any]
+    """The page's commands by name (``lab.controller.command_table``), with any plugged in from above."""
 
     def emit(self, event: dict[str, Any], *, last_words: bool = False) -> Awaitable[None]: ...
 

@@ -8,7 +8,8 @@ saved, runs again on resume; a failed step's retry re-runs the failed node whole
 sibling's writes wait as pending writes; a ``@task`` the resumed node calls again returns its saved
 result instead of running.
 
-The checker is the lab itself, not a model of it: a :class:`Trial` loads the learner's source
+The checker is the lab itself, not a model of it: a :class:`Trial` (a simulated lab,
+:mod:`lab.controller.simulated_lab`) loads the learner's source
 (:func:`~lab.playground.program.load_program`), drives its graph with the lab's controller and the
 playground's profile (:func:`~lab.playground.session.playground_profile`) over storage that outlives
 a process (a saver, the outside world and the journal, in memory: nothing of the page's), kills the
@@ -28,11 +29,9 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from lab.checkpoint import InMemorySaver
-from lab.controller import LabController
-from lab.controller.journal import MemoryJournal
 from lab.controller.messages import Message, message
-from lab.controller.world import InMemoryWorld
+from lab.controller.profile import GraphProfile
+from lab.controller.simulated_lab import SimulatedLab
 from lab.playground.problems import ProgramError
 from lab.playground.program import PROGRAM_MODULE, Program, load_program
 from lab.playground.session import LabLedger, node_calls, playground_profile
@@ -150,34 +149,29 @@ def executed(rows: list[dict[str, Any]], kind: str, thread_id: str) -> list[dict
     return [row for row in requests(rows, kind, thread_id) if not row["replayed"]]
 
 
-class Trial:
-    """The learner's program in the lab's controller, over a saver, a world and a journal that outlive
-    its process; :meth:`crash` replaces the process (the program loaded again) as the page replaces
-    a killed worker."""
+class Trial(SimulatedLab):
+    """The learner's program in a simulated lab (:mod:`lab.controller.simulated_lab`): each process
+    loads the program afresh, and :meth:`crash` replaces the process as the page replaces a killed
+    worker."""
+
+    program: Program
 
     def __init__(self, source: str) -> None:
         self.source = source
-        self.saver, self.world, self.journal = InMemorySaver(), InMemoryWorld(), MemoryJournal()
         self.given: Any = None
-        self.program, self.controller = self.boot(None)
+        super().__init__(self.load)
 
-    def boot(self, given: Any) -> tuple[Program, LabController]:
-        """A new process: the program loaded afresh, ``lab.world`` recording in this trial's world."""
-        program = load_program(self.source)
+    def load(self) -> GraphProfile:
+        """A new process's graph: the program loaded afresh, ``lab.world`` recording in this trial's world."""
+        self.program = load_program(self.source)
         ledger = LabLedger()
         set_recorder(ledger)
-        profile = playground_profile(program, ledger, program.example if given is None else given)
-        controller = LabController(
-            self.saver, self.world, self.ignore, profile=profile, journal=self.journal, delay=0
+        return playground_profile(
+            self.program, ledger, self.program.example if self.given is None else self.given
         )
-        return program, controller
 
-    @staticmethod
-    async def ignore(event: dict[str, Any]) -> None:
-        """The events of a check's process go nowhere (the page draws its own thread, not the check's)."""
-
-    async def do(self, name: str, **args: Any) -> dict[str, Any]:
-        answer = await self.controller.dispatch(name, args)
+    async def do(self, name: str, /, **args: Any) -> dict[str, Any]:
+        answer = await self.dispatch(name, **args)
         if not answer["ok"]:
             raise RunFailed(answer["error"])
         result = answer["result"]
@@ -188,17 +182,10 @@ class Trial:
     async def new_thread(self, given: Any = None) -> str:
         """A new thread that starts with ``given`` (``None``: the program's own example input)."""
         if given != self.given:
-            await self.controller.terminate()
             self.given = given
-            self.program, self.controller = self.boot(given)
+            await self.restart()
         started = await self.do("start", case_id="default", durability="sync")  # each step saved at once
         return started["session"]["thread_id"]
-
-    async def crash(self) -> None:
-        """Kill the process; a new one loads the program again and restores the thread."""
-        await self.controller.terminate()
-        self.program, self.controller = self.boot(self.given)
-        await self.do("restore")
 
     async def executed(self, kind: str, thread_id: str) -> list[dict[str, Any]]:
         return executed(await self.world.entries(), kind, thread_id)
@@ -401,7 +388,7 @@ async def check_challenge(challenge_id: str, source: str) -> Verdict:
             try:
                 seen = await challenge.drive(trial)
             finally:
-                await trial.controller.terminate()
+                await trial.close()
         return seen if isinstance(seen, Verdict) else challenge.judge(seen)
     except ProgramError as error:
         problem = error.problem.as_dict()

@@ -2,8 +2,9 @@
 
 Read in this order: ``channels`` (state cells) → ``nodes`` (what a node writes) → ``algo``
 (the rules of one step) → ``task`` (``interrupt()`` bookkeeping) → ``loop`` (a run, top to
-bottom) → ``graph`` (``invoke``, ``get_state``, ``update_state``) → ``subgraph`` (a graph run inside
-a node of another) and ``sync_loop`` (the sync API over the async loop).
+bottom; its saves go through ``save_queue``, its chunks through ``stream_output``) → ``graph``
+(``invoke``, ``get_state``, ``update_state``) → ``subgraph`` (a graph run inside a node of another)
+and ``sync_loop`` (the sync API over the async loop).
 """
 
 from lab.pregel.graph import Pregel

@@ -156,7 +156,7 @@ class Pregel:
             last_values_only=True,
             **kwargs,
         )
-        async with aclosing(loop.run()) as chunks:  # (the loop's own chunks: one generator fewer per chunk)
+        async with aclosing(loop.run()) as chunks:  # (the loop's own chunks, not astream's)
             async for _, mode, chunk in chunks:
                 if mode == "values":
                     latest = chunk

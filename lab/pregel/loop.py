@@ -15,12 +15,18 @@ One run of a graph on one thread, in phases (each a method below, in this order)
                    saves the next checkpoint (``save_next_checkpoint``); back to 3 until no node
                    is triggered.
 
+Two parts have objects of their own: the run's saves reach the saver through a ``SaveQueue``
+(``lab.pregel.save_queue``: when each save is awaited, per ``durability``), and its stream chunks
+go out through a ``StreamOutput`` (``lab.pregel.stream_output``). The loop's own fields come in four
+groups, each saying when it moves: fixed for the run; settled by ``load`` and ``first``; where the
+run is (every super-step); what the saver has (every save).
+
 A run that stops mid-way (the caller closes the stream or cancels the run) is ``abandon``-ed as
 in LangGraph: tasks still running are cancelled, what is done stays saved (``durability="exit"``
 saves it now, ``resave_on_exit``), and the cancelled tasks run again on resume.
 
 **Seams.** Where the lab can watch a run, the loop reports a ``Seam`` to an optional async hook
-(``on_seam=``; with no hook a seam costs one ``if``). In the order one super-step meets them:
+(``on_seam=``; with no hook, none is made). In the order one super-step meets them:
 
 - ``step_start`` (``run_step``: tasks prepared, none started): the lab pauses here for Step;
 - per task (``execute``): ``task_start``, the node runs, ``task_finish``, then ``put_writes`` once
@@ -37,7 +43,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -53,7 +59,7 @@ from lab.checkpoint.base import (
     CheckpointTuple,
     empty_checkpoint,
 )
-from lab.config import TaskConfigs, get_config
+from lab.config import TaskConfigs
 from lab.errors import (
     EmptyInputError,
     GraphInterrupt,
@@ -66,8 +72,10 @@ from lab.pregel import algo, delta, subgraph, sync_saver
 from lab.pregel.algo import INTERRUPT_SEEN, StepWrites
 from lab.pregel.channels import Channel
 from lab.pregel.ids import is_interrupt_id
-from lab.pregel.nodes import START, Node, command_update, goto_writes, state_writes_view, task_result
-from lab.pregel.subgraph import Chunk, Loan, Relay, Replay
+from lab.pregel.nodes import START, Node, command_update, goto_writes, state_writes_view
+from lab.pregel.save_queue import SaveQueue
+from lab.pregel.stream_output import StreamOutput, checkpoint_chunk
+from lab.pregel.subgraph import Chunk, Loan, Replay
 from lab.pregel.task import Task
 from lab.runtime import Runtime
 from lab.types import Command, Durability
@@ -115,12 +123,12 @@ NOT_LOADED: Checkpoint = {
 """A loop's ``checkpoint`` until ``load`` replaces it (never changed)."""
 
 NO_CONTEXT: Runtime = Runtime()
-"""The ``Runtime`` of every run given no context (frozen, so one serves them all: made once, not per run)."""
+"""The ``Runtime`` of every run given no context and no stream writer (frozen: one serves them all)."""
 
 
 class SuperStepLoop:
-    """One run of a graph on one thread. Every field is set in ``__init__``; ``load`` fills in
-    where the thread is, and each super-step moves it on."""
+    """One run of a graph on one thread. Every field is declared here and set in ``__init__``;
+    those under "fixed" never change, the others move as the run goes (each group says when)."""
 
     # -- the run as asked (fixed for the whole run) --------------------------------------------------
     graph: CompiledGraph
@@ -131,54 +139,46 @@ class SuperStepLoop:
     """Where checkpoints go (under the sync API, its sync methods: ``lab.pregel.sync_saver``)."""
     put_writes: sync_saver.WritesPutter | None
     """The saver's ``aput_writes``, given a ``task_path`` only if it takes one (as LangGraph checks)."""
+    saves: SaveQueue
+    """How saves reach the saver under the run's ``durability`` (``lab.pregel.save_queue``)."""
     next_version: algo.NextVersion
     """How a channel's version moves on: the saver's rule, or plain integers without a saver."""
     on_seam: SeamHook | None
     interrupt_before: list[str] | str
     interrupt_after: list[str] | str
+    stream: StreamOutput
+    """The run's stream chunks, made and not yet handed out (``lab.pregel.stream_output``)."""
     runtime: Runtime
     task_configs: TaskConfigs
     """What ``get_config()`` returns in each task's node (``lab.config``)."""
-    # -- a subgraph's run (``lab.pregel.subgraph``): what the task running it lent it ----------------
     parent: Loan | None
+    """A subgraph's run (``lab.pregel.subgraph``): what the task running it lent it."""
     namespace: str
-    namespace_tuple: tuple[str, ...]
-    """How this run's stream chunks name their graph."""
-    relay: Relay | None
-    """The root's stream with ``subgraphs=True``, if any."""
-    own_modes: frozenset[str]
-    stream_modes: frozenset[str]
-    """The modes chunks are made for: the caller's, and the root stream's."""
-    task_updates: bool
-    """Does each task's ``updates`` chunk go anywhere? (Not to ``invoke``, which reads only the
-    interrupts among its own; a root's stream with ``subgraphs=True`` may still want them.)"""
-    values_at_end: bool
-    """Is only the run's last ``values`` chunk read (``invoke``, no stream of subgraphs wanting
-    them all)? Then a step's chunk is not made, only noted as due (``values_due``): a later one
-    replaces it, and the one still due when the run ends is made then, from the same channels."""
-    values_due: bool
     parents: dict[str, str]
     """``metadata["parents"]`` of its checkpoints: the namespace -> checkpoint id map above it."""
-    live: Relay | None
-    """This run's own stream of its subgraphs' chunks (``stream(..., subgraphs=True)``), handed over live."""
-    relay_for_subgraphs: Relay | None
-    output: list[Chunk]
-    """Stream chunks made and not yet handed to the caller (``drain``)."""
-    # -- where the run is ----------------------------------------------------------------------------
+
+    # -- settled by ``load`` and ``first`` (then fixed) ----------------------------------------------
+    stop: int
+    """The step past which the run is out of steps (``recursion_limit``)."""
+    superseded: bool
+    """The checkpoint the config addresses is not the thread's latest."""
+    replay: Replay | None
+    resume_map: Mapping[str, Any] | None
+    """Answers by interrupt id (``Command(resume={id: answer})``)."""
+    expiring: set[str] | None
+    """The expiring channels that may hold a value, kept by ``apply`` so that a step clears those
+    without looking at every channel (``None``: not gathered yet)."""
+
+    # -- where the run is (moves every super-step) ---------------------------------------------------
+    step: int
     checkpoint: Checkpoint
     """The checkpoint the current step starts from (its versions move as the step's writes apply)."""
     metadata: dict[str, Any]
     channels: dict[str, Channel]
-    step: int
-    stop: int
-    """The step past which the run is out of steps (``recursion_limit``)."""
     pending: list[algo.PendingWrite]
     """The writes saved on ``checkpoint``: by this step's tasks, or before a crash or interrupt."""
     updated: set[str] | None
     """The channels the last applied writes changed (``None``: unknown, every node is a candidate)."""
-    expiring: set[str] | None
-    """The expiring channels that may hold a value, kept by ``apply`` so that a step clears those
-    without looking at every channel (``None``: not gathered yet)."""
     tasks: dict[str, Task]
     """The current step's tasks, by id."""
     running: list[asyncio.Future[None]]
@@ -186,7 +186,12 @@ class SuperStepLoop:
     raised: list[BaseException]
     """What the current step's tasks raised, in the order they finished."""
     status: str
-    # -- what is saved -------------------------------------------------------------------------------
+    replaying: bool
+    """The first step replays an old checkpoint (its saved writes are not reused)."""
+    resuming: bool | None
+    """The run resumes: ``None`` once its first step is over (what its subgraphs inherit)."""
+
+    # -- what the saver has (moves with every save) --------------------------------------------------
     checkpoint_config: dict[str, Any]
     """The config addressing the last checkpoint saved (or loaded)."""
     parent_config: dict[str, Any] | None
@@ -197,18 +202,8 @@ class SuperStepLoop:
     delta_forced: set[str] | None
     """Delta channels the next checkpoint saved must snapshot (``None``: all; ``lab.pregel.delta``)."""
     written_task_ids: set[str]
-    saving: asyncio.Future[None] | None
-    """The last background save (``durability="async"``); each one waits for the one before."""
-    # -- resume and time travel ----------------------------------------------------------------------
-    superseded: bool
-    """The checkpoint the config addresses is not the thread's latest."""
-    replaying: bool
-    resuming: bool | None
-    replay: Replay | None
-    resume_map: Mapping[str, Any] | None
-    """Answers by interrupt id (``Command(resume={id: answer})``)."""
 
-    __slots__ = tuple(__annotations__)  # (the fields above, in slots: a dict of 47 keys costs each run ~3 µs)
+    __slots__ = tuple(__annotations__)
 
     def __init__(
         self,
@@ -234,41 +229,43 @@ class SuperStepLoop:
         self.durability = durability
         self.saver = saver
         self.put_writes = sync_saver.writes_putter(saver) if saver else None
+        self.saves = SaveQueue(durability, on_seam)
         self.next_version = saver.get_next_version if saver else _next_int_version
         self.on_seam = on_seam
         self.interrupt_before = interrupt_before
         self.interrupt_after = interrupt_after
         self.parent = parent
         self.namespace = config["configurable"].get("checkpoint_ns", "")
-        self.namespace_tuple = subgraph.as_tuple(self.namespace)
-        self.relay = parent.relay if parent else None
-        self.own_modes = stream_modes
-        self.stream_modes = stream_modes | (self.relay.modes if self.relay else frozenset())
-        self.runtime = self.new_runtime(context)
+        self.stream = StreamOutput(
+            stream_modes,
+            self.namespace,
+            parent.relay if parent else None,
+            stream_subgraphs=stream_subgraphs,
+            task_updates=task_updates,
+            last_values_only=last_values_only,
+        )
+        self.runtime = new_runtime(context, self.stream)
         self.task_configs = TaskConfigs(config, self.runtime)
-        self.task_updates = ("updates" in stream_modes and task_updates) or (
-            self.relay is not None and "updates" in self.relay.modes
-        )
         self.parents = subgraph.parents_of(parent, config)
-        self.live = Relay(stream_modes, self.output_chunk) if stream_subgraphs else None
-        self.relay_for_subgraphs = self.live or self.relay
-        self.values_at_end = (
-            last_values_only and self.live is None and not (self.relay and "values" in self.relay.modes)
-        )
-        self.values_due = False
-        self.output = []
 
+        self.stop = 0
+        self.superseded = False
+        self.replay = parent.replay if parent else None
+        self.resume_map = parent.resume_map if parent else None
+        self.expiring = None
+
+        self.step = 0
         self.checkpoint = NOT_LOADED
         self.metadata = {"step": -2}
         self.channels = {}
-        self.step = self.stop = 0
         self.pending = []
         self.updated = None
-        self.expiring = None
         self.tasks = {}
         self.running = []
         self.raised = []
         self.status = "pending"
+        self.replaying = False
+        self.resuming = parent.resuming if parent else None
 
         self.checkpoint_config = config
         self.parent_config = None
@@ -276,12 +273,6 @@ class SuperStepLoop:
         self.stored_versions = {}
         self.delta_forced = None
         self.written_task_ids = set()
-        self.saving = None
-
-        self.superseded = self.replaying = False
-        self.resuming = parent.resuming if parent else None
-        self.replay = parent.replay if parent else None
-        self.resume_map = parent.resume_map if parent else None
 
     # -- 1. load ---------------------------------------------------------------------------------
     async def load(self) -> None:
@@ -406,8 +397,12 @@ class SuperStepLoop:
     def tick(self) -> bool:
         """Prepare the next step's tasks; ``False`` when the run is over (plain bookkeeping: no ``await``)."""
         self.tasks = self.prepare(self.updated)
-        if "checkpoints" in self.stream_modes and self.saver:
-            self.emit("checkpoints", self.checkpoint_event())
+        if "checkpoints" in self.stream.modes and self.saver:
+            at, state = self._config_at(self.checkpoint["id"]), self.read_state()
+            chunk = checkpoint_chunk(
+                self.graph, at, self.parent_config, self.metadata, state, self.tasks, self.pending
+            )
+            self.stream.emit("checkpoints", chunk)
         if self.step > self.stop:
             self.status = "out_of_steps"
             return False
@@ -453,7 +448,7 @@ class SuperStepLoop:
             await self.report("step_start", tasks=[t.name for t in todo], restored=restored)
         self.raised = []
         self.running = []
-        if len(todo) == 1 and self.live is None:
+        if len(todo) == 1 and self.stream.live is None:
             await self.execute(todo[0], alone=True)
         else:
             self.running = [asyncio.ensure_future(self.execute(t, alone=len(todo) == 1)) for t in todo]
@@ -513,7 +508,7 @@ class SuperStepLoop:
         this node returned is this node's result."""
         try:
             result = task.input if node.func is None else node.call(task.input, self.task_config(task))
-            if type(result) is not dict and inspect.isawaitable(result):  # (most nodes return a dict)
+            if type(result) is not dict and inspect.isawaitable(result):  # an ``async def`` node
                 result = await result
         except ParentCommand as bubbled:
             result = subgraph.addressed_to(bubbled, task)
@@ -523,7 +518,7 @@ class SuperStepLoop:
             if task.calls is not None:  # the node called @task functions: their saves end with it
                 await task.calls.settle()
         keys = node.input_keys or self.graph.state_keys  # START keeps only the input schema's keys
-        if not node.branches:  # (no router to await: no coroutine for it, most nodes)
+        if not node.branches:  # no router to await
             return algo.static_writes(node, result, keys)
         return await algo.node_writes(node, result, self.channels, keys, self.graph.nodes)
 
@@ -536,7 +531,7 @@ class SuperStepLoop:
             resuming=self.resuming,
             durability=self.durability,
             runtime=self.runtime,
-            relay=self.relay_for_subgraphs,
+            relay=self.stream.relay_for_subgraphs,
             resume_map=self.resume_map,
             replay=self.replay,
         )
@@ -545,11 +540,11 @@ class SuperStepLoop:
         """The node called ``interrupt()``: save the question (with the answers it already took)."""
         answers = [w for w in task.writes if w[0] == RESUME]
         await self.save_writes(task.id, [(INTERRUPT, list(interrupt.interrupts)), *answers], task)
-        self.emit("updates", {INTERRUPT: interrupt.interrupts})
-        if "values" in self.stream_modes:
-            state = algo.read_state(self.channels, self.graph.state_keys)
+        self.stream.emit("updates", {INTERRUPT: interrupt.interrupts})
+        if "values" in self.stream.modes:
+            state = self.read_state()
             shown = state if isinstance(state, dict) else {}  # a whole-value state is not shown
-            self.emit("values", {**shown, INTERRUPT: interrupt.interrupts})
+            self.stream.emit("values", {**shown, INTERRUPT: interrupt.interrupts})
         if self.on_seam is not None:
             await self.report("interrupt", task, interrupts=list(interrupt.interrupts))
 
@@ -583,7 +578,7 @@ class SuperStepLoop:
             if self.pending:
                 self.pending[:] = [w for w in self.pending if w[0] != task_id]
             to_save = writes
-        for chan, value in writes:  # (a plain loop: a comprehension is a function call on CPython 3.11)
+        for chan, value in writes:
             self.pending.append((task_id, chan, value))
         if self.saver and self.durability != "exit":
             await self.persist_writes(task_id, to_save, task)
@@ -591,12 +586,12 @@ class SuperStepLoop:
     def persist_writes(
         self, task_id: str, writes: list[tuple[str, Any]], task: Task | None
     ) -> Awaitable[None]:
-        """Hand a task's writes to the saver; the caller awaits what comes back (see ``persist``)."""
+        """Hand a task's writes to the saver; the caller awaits what comes back (``SaveQueue.persist``)."""
         config = self._config_at(self.checkpoint["id"])
         path = algo.task_path_str(task.path) if task else ""
         saving = self.put_writes(config, writes, task_id, path)
         seam = self.seam_here("put_writes", task, channels=[c for c, _ in writes]) if self.on_seam else None
-        return self.persist(saving, seam)
+        return self.saves.persist(saving, seam)
 
     # -- 5. finish the step: apply writes, save the next checkpoint --------------------------------
     async def finish_step(self) -> None:
@@ -658,7 +653,7 @@ class SuperStepLoop:
 
     def to_snapshot(self, moved: dict[str, Any], forced: set[str] | None) -> set[str]:
         """The delta channels the next checkpoint stores whole (``delta.to_snapshot``); none to ask
-        about in a graph without any (most graphs: it is asked every step)."""
+        about in a graph without any."""
         return delta.to_snapshot(self.channels, moved, forced) if self.graph.delta_channels else set()
 
     def new_versions(self) -> dict[str, Any]:
@@ -667,7 +662,7 @@ class SuperStepLoop:
     def put(self, checkpoint: Checkpoint, new_versions: dict[str, Any]) -> Awaitable[None]:
         """Hand ``checkpoint`` (a snapshot the loop does not change: a background save stores this
         moment) to the saver, the blobs of ``new_versions`` with it; the caller awaits what comes
-        back (see ``persist``)."""
+        back (``SaveQueue.persist``)."""
         self.delta_forced = set()
         parent_id = self.checkpoint_config["configurable"].get("checkpoint_id")
         self.parent_config = self._config_at(parent_id) if parent_id else None
@@ -676,44 +671,14 @@ class SuperStepLoop:
         self.saved_id = self.checkpoint["id"]
         self.checkpoint_config = self._config_at(self.checkpoint["id"])
         seam = self.seam_here("put", source=self.metadata.get("source")) if self.on_seam else None
-        return self.persist(saving, seam)
-
-    def persist(self, saving: Coroutine[Any, Any, Any], seam: Seam | None) -> Awaitable[None]:
-        """What the caller awaits to run a save now ("sync", "exit") or to queue it behind the earlier
-        ones ("async"), then report its ``seam`` (made when the save was asked for). Not a coroutine
-        itself: a save with no seam to report is awaited as is, one coroutine fewer (twice a step)."""
-        if self.durability != "async":
-            return saving if seam is None else self.report_once_saved(saving, seam)
-        return self.queue(saving, seam)
-
-    async def report_once_saved(self, saving: Coroutine[Any, Any, Any], seam: Seam | None) -> None:
-        """Run the save, then tell the lab's hook (``seam``, if any)."""
-        await saving
-        if seam is not None:
-            await self.on_seam(seam)
-
-    async def queue(self, saving: Coroutine[Any, Any, Any], seam: Seam | None) -> None:
-        """``durability="async"``: run the save in the background, after the one before."""
-        previous = self.saving
-
-        async def in_order() -> None:
-            try:
-                if previous is not None:
-                    await previous
-            except BaseException:
-                saving.close()  # an earlier save failed or the process died: this one never runs
-                raise
-            await self.report_once_saved(saving, seam)
-
-        self.saving = asyncio.ensure_future(in_order())
+        return self.saves.persist(saving, seam)
 
     # -- the end of a run ---------------------------------------------------------------------------
     async def settle(self, stopped: bool) -> None:
         """End of run: with ``durability="exit"`` save now; wait for background saves. ``stopped``:
         by an interrupt or an exception."""
         await self.save_on_exit(stopped)
-        if self.saving is not None:
-            await self.saving
+        await self.saves.settle()
 
     async def abandon(self) -> None:
         """The run stops mid-way, as in LangGraph: what is done is kept (``durability="exit"``
@@ -724,8 +689,7 @@ class SuperStepLoop:
         for running in unfinished:
             running.cancel()
         await asyncio.gather(*unfinished, return_exceptions=True)
-        if self.saving is not None:
-            await self.saving
+        await self.saves.settle()
 
     async def save_on_exit(self, stopped: bool) -> None:
         """``durability="exit"``: the checkpoint the run stopped at and its tasks' writes. A
@@ -749,17 +713,17 @@ class SuperStepLoop:
         try:
             await self.first()
             while True:
-                for chunk in self.drain():
+                for chunk in self.stream.drain():
                     yield chunk
                 if not self.tick():
                     break
-                for chunk in self.drain():
+                for chunk in self.stream.drain():
                     yield chunk
                 await self.run_step()
                 if self.running:  # tasks side by side: each one's chunks go out as soon as it finishes
                     # (and, streaming subgraphs, each subgraph chunk as soon as it is emitted)
-                    async for _ in subgraph.as_they_come(self.running, self.live):
-                        for chunk in self.drain():
+                    async for _ in subgraph.as_they_come(self.running, self.stream.live):
+                        for chunk in self.stream.drain():
                             yield chunk
                 self.raise_what_tasks_raised()
                 await self.finish_step()  # (its chunks go out after: the writes applied, as in LangGraph,
@@ -770,16 +734,16 @@ class SuperStepLoop:
                 error = paused
             else:
                 if not paused.interrupts:  # a static breakpoint (interrupt_before/after) asks nothing
-                    self.emit("updates", {INTERRUPT: ()})
+                    self.stream.emit("updates", {INTERRUPT: ()})
                 self.emit_values_with_finished_tasks()
         except Exception as exc:
             error = exc
         except BaseException:  # the caller closed the stream or cancelled the run
             await self.abandon()
             raise
-        self.emit_due_values()
+        self.stream.emit_due_values(self.read_state)
         await self.settle(stopped=error is not None or self.status == "interrupted")
-        for chunk in self.drain():
+        for chunk in self.stream.drain():
             yield chunk
         if error is not None:
             raise error
@@ -794,92 +758,23 @@ class SuperStepLoop:
             )
 
     # -- output: stream chunks and seams ------------------------------------------------------------
-    def emit(self, mode: str, chunk: Any) -> None:
-        """A chunk for the caller, and for the root's stream with ``subgraphs=True``."""
-        if mode == "values":  # (this one replaces a step's chunk still due: see ``values_at_end``)
-            self.values_due = False
-        if mode in self.own_modes:
-            self.output.append((self.namespace_tuple, mode, chunk))
-        if self.relay is not None and mode in self.relay.modes:
-            self.relay.put((self.namespace_tuple, mode, chunk))
-
-    def new_runtime(self, context: Any) -> Runtime:
-        """The run's ``Runtime``: its context, and a stream writer if anyone streams ``"custom"`` (made
-        once per run: a run without that mode pays nothing per step)."""
-        if "custom" in self.stream_modes:
-            return Runtime(context=context, stream_writer=self.write_custom)
-        return NO_CONTEXT if context is None else Runtime(context=context)
-
-    def write_custom(self, chunk: Any) -> None:
-        """``stream_mode="custom"``: a chunk a node, or a task it called, gave its stream writer, named
-        by the graph that runs it: its task's namespace less the task itself, as LangGraph names it."""
-        namespace = subgraph.as_tuple(get_config()["configurable"]["checkpoint_ns"])[:-1]
-        if "custom" in self.own_modes:
-            self.output.append((namespace, "custom", chunk))
-        if self.relay is not None and "custom" in self.relay.modes:
-            self.relay.put((namespace, "custom", chunk))
-
-    def output_chunk(self, chunk: Chunk) -> None:
-        """A subgraph's chunk for this (root) run's stream, between this run's own."""
-        self.output.append(chunk)
-
-    def drain(self) -> list[Chunk]:
-        chunks = self.output
-        if chunks:
-            self.output = []
-        return chunks
+    def read_state(self) -> Any:
+        return algo.read_state(self.channels, self.graph.state_keys)
 
     def emit_values(self, updated: set[str] | None = None) -> None:
-        if "values" not in self.stream_modes:
+        """The state's ``values`` chunk, if the state changed (``updated``; ``None``: it may have)."""
+        if "values" not in self.stream.modes:
             return
         if updated is None or not updated.isdisjoint(self.graph.state_keys):
-            if self.values_at_end:  # (state keys change only in ``apply``, whose change makes a later chunk)
-                self.values_due = True
-            else:
-                self.emit("values", algo.read_state(self.channels, self.graph.state_keys))
-
-    def emit_due_values(self) -> None:
-        """The run ends: the ``values`` chunk still due, if any (see ``values_at_end``)."""
-        if self.values_due:
-            self.emit("values", algo.read_state(self.channels, self.graph.state_keys))
-
-    def checkpoint_event(self) -> dict[str, Any]:
-        """The ``stream_mode="checkpoints"`` chunk: the checkpoint a step starts from and its tasks."""
-        statuses = algo.task_statuses(self.pending)
-        state_keys = self.graph.state_keys
-        config = self._config_at(self.checkpoint["id"])
-
-        def task_entry(task: Task) -> dict[str, Any]:
-            status = statuses.get(task.id, algo.TaskStatus())
-            entry: dict[str, Any] = {"id": task.id, "name": task.name}
-            state = subgraph.task_state(self.graph, task, config)
-            if status.error:
-                return {**entry, "error": status.error, "state": state}
-            if status.finished:
-                entry["result"] = task_result(status.output, state_keys)
-            interrupts = tuple(dict(vars(i)) for i in status.interrupts)
-            return {**entry, "interrupts": interrupts, "state": state}
-
-        def plain(config: dict[str, Any] | None) -> dict[str, Any] | None:
-            config = subgraph.with_checkpoint_map(config, self.metadata)
-            return {"configurable": dict(config["configurable"])} if config else None
-
-        return {
-            "config": plain(config),
-            "parent_config": plain(self.parent_config),
-            "values": algo.read_state(self.channels, state_keys),
-            "metadata": self.metadata,
-            "next": [t.name for t in self.tasks.values()],
-            "tasks": [task_entry(t) for t in self.tasks.values()],
-        }
+            self.stream.values_changed(self.read_state)
 
     def emit_update(self, task: Task, *, cached: bool = False) -> None:
         """The task's ``updates`` chunk; ``cached``: its writes were saved by an earlier run and reused
         (LangGraph marks the chunk ``"__metadata__": {"cached": True}``)."""
-        if task.name == START or not self.task_updates:
+        if task.name == START or not self.stream.task_updates:
             return
         chunk = {task.name: state_writes_view(task.writes, self.graph.state_keys)}
-        self.emit("updates", {**chunk, "__metadata__": {"cached": True}} if cached else chunk)
+        self.stream.emit("updates", {**chunk, "__metadata__": {"cached": True}} if cached else chunk)
 
     def emit_values_with_finished_tasks(self) -> None:
         """After an interrupt, the caller sees the state including finished siblings' writes."""
@@ -893,7 +788,7 @@ class SuperStepLoop:
             }
             updated = algo.apply_writes(checkpoint, channels, finished, self.next_version, {})
             if not updated.isdisjoint(self.graph.state_keys):
-                self.emit("values", algo.read_state(channels, self.graph.state_keys))
+                self.stream.emit("values", algo.read_state(channels, self.graph.state_keys))
 
     def seam_here(self, name: str, task: Task | None = None, **detail: Any) -> Seam:
         """The seam the run is at now, for the lab's hook."""
@@ -901,8 +796,8 @@ class SuperStepLoop:
         return Seam(name, self.step, self.checkpoint["id"], node, task_id, detail)
 
     async def report(self, name: str, task: Task | None = None, **detail: Any) -> None:
-        """Tell the lab's hook that the run is at seam ``name`` now. Callers ask ``if self.on_seam``
-        first: with no hook a seam costs that ``if``, not a coroutine (several run every step)."""
+        """Tell the lab's hook that the run is at seam ``name`` now (callers ask ``if self.on_seam``
+        first: with no hook there is nothing to tell)."""
         await self.on_seam(self.seam_here(name, task, **detail))
 
     def task_config(self, task: Task) -> dict[str, Any]:
@@ -922,6 +817,13 @@ class SuperStepLoop:
             return self.checkpoint_config
         conf = {**self.checkpoint_config["configurable"], "checkpoint_id": checkpoint_id}
         return {**self.checkpoint_config, "configurable": conf}
+
+
+def new_runtime(context: Any, stream: StreamOutput) -> Runtime:
+    """The run's ``Runtime``: its context, and a stream writer if anyone streams ``"custom"``."""
+    if "custom" in stream.modes:
+        return Runtime(context=context, stream_writer=stream.write_custom)
+    return NO_CONTEXT if context is None else Runtime(context=context)
 
 
 def cancelled_by_the_caller() -> bool:

@@ -324,9 +324,10 @@ class Job:
             if not outcome.cached:
                 child.writes.append((RETURN, outcome.value))
             writes = child.writes
-            if loop.task_updates:
+            if loop.stream.task_updates:
                 chunk = {child.name: outcome.value}
-                loop.emit("updates", {**chunk, "__metadata__": {"cached": True}} if outcome.cached else chunk)
+                cached = {**chunk, "__metadata__": {"cached": True}}
+                loop.stream.emit("updates", cached if outcome.cached else chunk)
             if self.cache is not None and not outcome.cached:
                 self.cache.set({self.key: (writes, self.ttl)})
         await loop.save_writes(child.id, writes, child)

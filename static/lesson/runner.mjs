@@ -9,7 +9,7 @@
  *
  * 1. Setup: on a fresh page the lab imports the step's seed, the threads the earlier steps made,
  *    recorded as thread files at build time and proven to lead to the same answers
- *    (lab/lessons/seeds.py), and sends only the step's own preparation. A step without a seed, or
+ *    (site_build/seed_recorder.py), and sends only the step's own preparation. A step without a seed, or
  *    whose seeded threads this browser already holds (a second visit), replays every earlier step's
  *    moves instead (a deep link opens the same step on any browser, with empty storage: a crash in a
  *    move is a real worker kill, answered by LabSession with a new worker).

@@ -4,10 +4,11 @@ A deep link to a late step rebuilt its threads by sending every earlier step's m
 real crash included, each node at the lab's pace): 20-40 s in the browser. LangGraph's own answer
 to "start from where another run stood" is a saver that already holds the checkpoints; the lab's is
 a thread file (:mod:`lab.controller.thread_file`: checkpoints, pending writes, journal, ledger). So
-the build walks each lesson once on CPython (:class:`LessonLab`: the lab's controller over
-in-memory storage, a crashed process replaced as the page replaces a killed worker) and, where a
-step begins, exports every thread the lesson has made so far (:class:`Seed`). A deep link imports
-them, opens the current one and sends only the step's own preparation.
+the build walks each lesson once on CPython (:class:`LessonLab`: a simulated lab,
+:mod:`lab.controller.simulated_lab`, with the lessons' commands) and, where a step begins, exports
+every thread the lesson has made so far (:class:`Seed`). A deep link imports them, opens the current
+one and sends only the step's own preparation. A build-time recorder: not in the wheel the browser
+loads (``site_build/lesson_seeds.py`` runs it and caches what it records).
 
 A seed is kept only if it is proven: a lab seeded from it, walked from that step to the lesson's
 end, gives every check the same answer (done, and each fact's value) as the lab that replayed the
@@ -21,10 +22,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from lab.aml.profile import AML_PROFILE
-from lab.checkpoint import InMemorySaver
-from lab.controller import LabController
-from lab.controller.journal import MemoryJournal
-from lab.controller.world import InMemoryWorld
+from lab.controller.simulated_lab import SimulatedLab
+from lab.lessons.commands import LESSON_COMMANDS
 from lab.lessons.model import Lesson
 
 __all__ = ["LessonLab", "Seed", "lesson_seeds"]
@@ -43,42 +42,19 @@ class Seed:
         return {"ids": list(self.ids), "threads": list(self.threads), "current": self.current}
 
 
-class LessonLab:
-    """A lesson's lab on CPython: the controller over a saver, a world and a journal that outlive
-    its process, sent the commands the page's clicks send."""
+class LessonLab(SimulatedLab):
+    """A lesson's lab on CPython: the AML investigation's simulated lab, with the lessons' commands."""
 
     def __init__(self) -> None:
-        self.saver, self.world, self.journal = InMemorySaver(), InMemoryWorld(), MemoryJournal()
-        self.controller = self.boot()
-
-    def boot(self) -> LabController:
-        return LabController(
-            self.saver, self.world, self.ignore, profile=AML_PROFILE, journal=self.journal, delay=0
-        )
-
-    @staticmethod
-    async def ignore(event: dict[str, Any]) -> None:
-        """Nobody draws a recording's events."""
-
-    async def do(self, name: str, **args: Any) -> dict[str, Any]:
-        answer = await self.controller.dispatch(name, args)
-        if not answer["ok"]:
-            raise RuntimeError(f"{name} was refused: {answer['error']['message']}")
-        return answer["result"]
+        super().__init__(AML_PROFILE, commands=LESSON_COMMANDS)
 
     async def send(self, lesson: Lesson, step_id: str, part: int | str) -> None:
         """One move, as the runner sends it (a refusal is an answer); after a crash, a new process
         restores the thread, as LabSession's new worker does."""
         command = await self.do("lesson_command", lesson=lesson.id, step=step_id, part=part)
-        answer = await self.controller.dispatch(command["name"], command["args"])
+        answer = await self.dispatch(command["name"], **command["args"])
         if answer["ok"] and answer["result"].get("status") == "crashed":
-            await self.controller.terminate()
-            self.controller = self.boot()
-            await self.do("restore")
-
-    async def close(self) -> None:
-        """End the process (a paused run with it): a recording leaves nothing running."""
-        await self.controller.terminate()
+            await self.crash()
 
     async def walk(self, lesson: Lesson, start: int, stop: int | None = None) -> list[dict[str, Any]]:
         """Steps ``start`` to ``stop`` (the end) of ``lesson``: each one's preparation and action, then
@@ -98,7 +74,7 @@ class LessonLab:
         ids = [session["thread_id"] for session in reversed(await self.journal.sessions())]
         files = []
         for thread_id in ids:
-            answer = await self.controller.dispatch("export_thread", {"thread_id": thread_id})
+            answer = await self.dispatch("export_thread", thread_id=thread_id)
             if not answer["ok"]:
                 return None
             files.append(answer["result"]["data"])
@@ -112,7 +88,7 @@ class LessonLab:
         lab = cls()
         on = None
         for data in seed.threads:
-            answer = await lab.controller.dispatch("import_thread", {"data": data})
+            answer = await lab.dispatch("import_thread", data=data)
             if not answer["ok"]:
                 await lab.close()
                 return None
