@@ -210,6 +210,34 @@ def test_two_graphs_need_one_named_graph() -> None:
     assert load_program(two + "graph = second\n").graph_name == "graph"
 
 
+INNER_AND_OUTER = program(
+    "def inc(state):\n    return {'n': state['n'] + 1}\n"
+    "inner_builder = StateGraph(State)\n"
+    "inner_builder.add_node('inc', inc)\n"
+    "inner_builder.add_edge(START, 'inc')\n"
+    "inner = inner_builder.compile()\n"
+    "def call_inner(state):\n    return inner.invoke(state)\n"
+    "outer_builder = StateGraph(State)\n"
+    "outer_builder.add_node('call_inner', call_inner)\n"
+    "outer_builder.add_edge(START, 'call_inner')\n"
+    "outer = outer_builder.compile()\n"
+)
+"""Two graphs, none named ``graph``: ``outer``'s node invokes ``inner`` (the docs' three-level subgraphs)."""
+
+
+def test_a_graph_a_node_invokes_does_not_count_so_the_outermost_is_the_graph() -> None:
+    loaded = load_program(INNER_AND_OUTER)
+    assert loaded.graph_name == "outer"
+    assert loaded.graph.invoke({"n": 1}) == {"n": 2}
+
+
+def test_of_several_graphs_none_named_graph_the_one_the_script_runs_is_picked() -> None:
+    two = one_node("def work(state):\n    return {}\n", name="first") + "second = builder.compile()\n"
+    script = "if __name__ == '__main__':\n    print(second.invoke({'n': 1}))\n"
+    assert load_program(two + script).graph_name == "second"
+    assert load_program(two + "second.invoke({'n': 1})\n").graph_name == "second"
+
+
 def test_no_graph_and_an_uncompiled_builder_are_told_apart() -> None:
     assert problem_of(program("x = 1\n"))["kind"] == "no_graph"
     said = problem_of(program("builder = StateGraph(State)\n"))

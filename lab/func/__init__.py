@@ -25,7 +25,7 @@ from lab.checkpoint.allow_list import allow_in_checkpoints
 from lab.checkpoint.base import BaseCheckpointSaver
 from lab.graph.jsonschema import json_schema, type_schema
 from lab.graph.node_calls import takes_writer
-from lab.graph.subgraphs import find_subgraph
+from lab.graph.subgraphs import find_subgraph, refuse_sync_calls_over_async_io
 from lab.graph.unsupported import NotSupportedError
 from lab.pregel import Pregel, task_calls
 from lab.pregel.channels import EphemeralValue, LastValue
@@ -158,13 +158,16 @@ class entrypoint:  # noqa: N801  (LangGraph's name: ``@entrypoint(checkpointer=.
         for schema in (input_type, output_type):  # (LangGraph's allow-list: the declared types)
             allow_in_checkpoints(schema)
         name = func.__name__
+        nodes = {name: Node(name, bind_entrypoint(func), [START], subgraph=find_subgraph(func))}
+        refuse_sync_calls_over_async_io(nodes, self.checkpointer)
         graph = EntrypointGraph(
-            nodes={name: Node(name, bind_entrypoint(func), [START], subgraph=find_subgraph(func))},
+            nodes=nodes,
             channels={START: EphemeralValue(), END: LastValue(END), PREVIOUS: LastValue(PREVIOUS)},
             state_keys=[END],
             checkpointer=self.checkpointer,
         )
         graph.name = name
+        graph.function = func
         graph.cache = self.cache
         graph.input_type, graph.output_type = input_type, output_type
         graph.context_schema = self.context_schema
@@ -237,6 +240,8 @@ class EntrypointGraph(Pregel):
     """The graph ``@entrypoint`` makes: one node, its output a whole value (``__end__``)."""
 
     name: str
+    function: Callable[..., Any]
+    """The decorated function, as the program wrote it (its one node runs it)."""
     cache: Any
     input_type: Any
     output_type: Any
