@@ -17,19 +17,20 @@ from __future__ import annotations
 import dataclasses
 import functools
 import inspect
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar, get_args, get_origin
 
 from lab.checkpoint.allow_list import allow_in_checkpoints
 from lab.checkpoint.base import BaseCheckpointSaver
+from lab.config import RUNTIME_KEY, get_config
 from lab.graph.jsonschema import json_schema, type_schema
 from lab.graph.node_calls import takes_writer
 from lab.graph.subgraphs import find_subgraph, refuse_sync_calls_over_async_io
 from lab.graph.unsupported import NotSupportedError
 from lab.pregel import Pregel, task_calls
 from lab.pregel.channels import EphemeralValue, LastValue
-from lab.pregel.nodes import END, START, Node
+from lab.pregel.nodes import END, START, Node, is_async
 from lab.pregel.task import running_task
 from lab.types import CachePolicy, Command, RetryPolicy
 
@@ -56,6 +57,8 @@ class TaskFunction:
         cache_policy: CachePolicy | None,
     ) -> None:
         self.func = func
+        self.bound = with_injected(func)
+        """``func`` with LangGraph's parameters filled in (``config``, ``writer``...), as a call runs it."""
         self.name = name or task_name(func)
         self.retry_policy = retry_policy
         self.cache_policy = cache_policy
@@ -63,7 +66,7 @@ class TaskFunction:
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         return task_calls.call(
-            self.func,
+            self.bound,
             args,
             kwargs,
             name=self.name,
@@ -196,30 +199,74 @@ def final_writes(result: Any) -> Command:
     return Command(update=[(END, result), (PREVIOUS, result)])
 
 
-INJECTED = ("config", "previous", "runtime", "writer")
+INJECTED = ("config", "previous", "runtime", "store", "writer")
+"""The parameters LangGraph fills by name in an entrypoint's or a task's function (``RunnableCallable``)."""
+KEYWORD_KINDS = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+
+
+def injected_parameters(parameters: Mapping[str, inspect.Parameter], first: int = 0) -> tuple[str, ...]:
+    """Which of :data:`INJECTED` a function declares from its parameter ``first`` on (one a call may
+    pass by keyword; ``writer`` unannotated or annotated ``StreamWriter``, as LangGraph has it)."""
+    names = list(parameters)[first:]
+    return tuple(
+        name
+        for name in INJECTED
+        if name in names
+        and parameters[name].kind in KEYWORD_KINDS
+        and (name != "writer" or takes_writer(parameters))
+    )
+
+
+def injected_values(wanted: Sequence[str]) -> dict[str, Any]:
+    """What the running task's function gets for each parameter of ``wanted``: its config, the thread's
+    ``previous`` (what its entrypoint saved last; ``None`` in a ``StateGraph``), the run's ``Runtime``
+    with that ``previous``, the stream writer, and no store (``None``: LangGraph's, given none)."""
+    if not wanted:
+        return {}
+    config = get_config()
+    runtime = config["configurable"][RUNTIME_KEY]
+    channel = running_task().lender.channels.get(PREVIOUS)
+    previous = channel.value if channel is not None and channel.is_available() else None
+    given = {"config": config, "previous": previous, "store": None, "writer": runtime.stream_writer}
+    if "runtime" in wanted:
+        given["runtime"] = dataclasses.replace(runtime, previous=previous)
+    return {name: given[name] for name in wanted}
+
+
+def with_injected(func: Callable[..., Any]) -> Callable[..., Any]:
+    """A task function called with what LangGraph fills in (:data:`INJECTED`) unless the call passes it."""
+    try:
+        wanted = injected_parameters(inspect.signature(func).parameters)
+    except (TypeError, ValueError):  # (a callable without a signature takes nothing injected)
+        return func
+    if not wanted:
+        return func
+
+    def completed(kwargs: dict[str, Any]) -> dict[str, Any]:
+        return {**injected_values([name for name in wanted if name not in kwargs]), **kwargs}
+
+    if is_async(func):
+
+        @functools.wraps(func)
+        async def call_async(*args: Any, **kwargs: Any) -> Any:
+            return await func(*args, **completed(kwargs))
+
+        return call_async
+
+    @functools.wraps(func)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        return func(*args, **completed(kwargs))
+
+    return call
 
 
 def bind_entrypoint(func: Callable[..., Any]) -> Callable[[Any], Any]:
-    """``func`` as the loop calls it: with the run's input (the ``__start__`` channel), and
-    ``previous``/``config``/``runtime``/``writer`` if it names them; its result as the entrypoint's writes."""
-    parameters = inspect.signature(func).parameters
-    if "store" in parameters:
-        raise NotSupportedError("an entrypoint parameter named 'store' (no store)")
-    wanted = [
-        name
-        for name in INJECTED
-        if name in list(parameters)[1:] and (name != "writer" or takes_writer(parameters))
-    ]
+    """``func`` as the loop calls it: with the run's input (the ``__start__`` channel), and the
+    parameters of :data:`INJECTED` it names; its result as the entrypoint's writes."""
+    wanted = injected_parameters(inspect.signature(func).parameters, first=1)
 
     def arguments() -> tuple[Any, dict[str, Any]]:
-        loop = running_task().lender
-        previous = loop.channels[PREVIOUS]
-        previous = previous.value if previous.is_available() else None
-        config = loop.task_config(running_task())
-        given = {"config": config, "previous": previous, "writer": loop.runtime.stream_writer}
-        if "runtime" in wanted:
-            given["runtime"] = dataclasses.replace(loop.runtime, previous=previous)
-        return loop.channels[START].value, {name: given[name] for name in wanted}
+        return running_task().lender.channels[START].value, injected_values(wanted)
 
     if inspect.iscoroutinefunction(func):
 

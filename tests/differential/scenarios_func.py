@@ -227,3 +227,44 @@ def func_entrypoint_and_state_graph_nest(t: Trace) -> None:
     cfg = thread("graph-runs-flow")
     t.invoke(graph, {"log": ["in"]}, cfg)
     t.invoke(graph, t.fl.Command(resume="yes"), cfg, label="resume")
+
+
+@scenario
+def func_task_injected_parameters(t: Trace) -> None:
+    """A task's ``writer``, ``config``, ``runtime``, ``store`` and ``previous`` parameters are filled
+    by name, as LangGraph's ``RunnableCallable`` fills them (even one with a default; one the call
+    passes is the call's): from an entrypoint (``previous``: what it saved last) and from a
+    ``StateGraph`` node (the run's ``context``, no ``previous``)."""
+
+    @t.fl.task
+    def seen(x: int, writer, config, runtime, store, previous) -> dict:
+        writer(f"task sees {x}")
+        return {
+            "thread": config["configurable"]["thread_id"],
+            "context": runtime.context,
+            "previous": [runtime.previous, previous],
+            "store": store,
+        }
+
+    @t.fl.task
+    def defaults(x: int, writer: t.fl.StreamWriter = None, config=None) -> list:
+        return [writer is None, config is None]
+
+    @t.fl.task
+    def given(x: int, writer=None) -> Any:
+        return writer
+
+    def flow(x: int) -> list:
+        return [seen(x).result(), defaults(x).result(), given(x, writer="the call's").result()]
+
+    app = entrypoint_app(t, flow)
+    cfg = thread("flow")
+    modes = ["custom", "updates"]
+    t.stream(app, 1, cfg, stream_mode=modes)
+    t.stream(app, 2, cfg, label="stream again (previous)", stream_mode=modes)
+
+    def node(state: dict) -> dict:
+        return {"log": [seen(len(state["log"])).result()["context"]]}
+
+    graph = t.compile(build(t, "START>node node>END", node=node))
+    t.stream(graph, {"log": []}, thread("graph"), stream_mode=modes, context={"user": "ada"})
