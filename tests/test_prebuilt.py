@@ -343,7 +343,7 @@ def test_in_the_browser_what_langchain_has_beyond_the_twins_is_refused_by_name()
     lines = [
         "from langchain_core.language_models import GenericFakeChatModel, FakeListChatModel",
         "from langchain_core.messages import AIMessage, ToolMessage",
-        "from langchain_core.messages import trim_messages",
+        "from langchain_core.messages import merge_message_runs",
         "from langchain_core.language_models import BaseChatModel",
         "from langchain_core.tools import InjectedToolArg",
         "from langchain_core.outputs import ChatResult",
@@ -355,13 +355,14 @@ def test_in_the_browser_what_langchain_has_beyond_the_twins_is_refused_by_name()
     unsupported = "NotSupportedError: " + UNSUPPORTED.format("langchain_core.{}")
     assert said[lines[2]] == [
         "load",
-        TEXTS["load"].format(line=1, error=unsupported.format("messages.trim_messages")),
+        TEXTS["load"].format(line=1, error=unsupported.format("messages.merge_message_runs")),
     ]
     assert said[lines[3]][1].endswith(unsupported.format("language_models.BaseChatModel"))
     assert "langchain_core.tools.InjectedToolArg" in said[lines[4]][1]
     has = (
-        "langchain_core.messages, langchain_core.runnables, langchain_core.tools, "
-        "langchain_core.language_models, langchain_core.language_models.fake_chat_models"
+        "langchain_core.messages, langchain_core.messages.utils, langchain_core.runnables, "
+        "langchain_core.tools, langchain_core.language_models, "
+        "langchain_core.language_models.fake_chat_models"
     )
     assert said[lines[5]] == [
         "not_in_lab",

@@ -25,16 +25,8 @@ from tests.real_programs.harness import (
 )
 
 DIFFERS: dict[str, str] = {
-    "academy_m2_trim_filter_messages": (
-        "/play's load stops at the program's first .invoke( call, the chat model's, before any graph is "
-        "compiled (no_graph); then trim_messages (langchain_core.messages.utils) has no stand-in"
-    ),
     "academy_m3_streaming_interruption": "line 34: astream_events() is refused by lab",
     "academy_m4_map_reduce": "line 20: the fake chat model's twin has no with_structured_output",
-    "docs_memory_pre_model_hook_trim": (
-        "trim_messages and count_tokens_approximately (langchain_core.messages.utils) have no stand-in: "
-        "refused as a missing module"
-    ),
     "docs_persistence_memory_store": "line 1: langgraph.store (InMemoryStore) is not in lab: refused by name",
     "docs_stream_llm_tokens": "stream_mode='messages' is refused by lab (ValueError)",
     "docs_stream_modes": (

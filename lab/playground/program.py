@@ -19,6 +19,7 @@ compiled graph that is a node of another (a subgraph) does not count. Anything e
 """
 
 from __future__ import annotations
+import __future__
 
 import ast
 import json
@@ -76,6 +77,8 @@ class Program:
     script: CodeType | None = None
     """The program's script (its skipped lines and ``__main__`` blocks), to run as written
     (:mod:`lab.playground.script`); ``None``: it has none."""
+    start: int | None = None
+    """The index of the top-level statement the script part starts at (``None``: none)."""
 
 
 def load_program(source: str) -> Program:
@@ -91,26 +94,49 @@ def load_program(source: str) -> Program:
         tree = ast.parse(source, PROGRAM_FILE)
     except SyntaxError as error:
         raise ProgramError(problem_at_error(error, "syntax")) from None
-    start = script_start(tree)
-    skipped = None if start is None else (tree.body[start].lineno, tree.body[-1].end_lineno or 0)
-    code = compile(ast.Module(tree.body[:start], type_ignores=[]), PROGRAM_FILE, "exec")
     module = types.ModuleType(PROGRAM_MODULE)
     module.__file__ = PROGRAM_FILE
     sys.modules[PROGRAM_MODULE] = module
     with langgraph_resolves_to_lab():
         try:
-            exec(code, vars(module))
+            start = run_top_level(tree, vars(module))
         except Exception as error:
             raise ProgramError(loading_problem(error)) from error
+    skipped = None if start is None else (tree.body[start].lineno, tree.body[-1].end_lineno or 0)
     graph_name, graph = find_graph(module, tree)
     script = compile_script(tree, start)
-    return Program(source, module, graph_name, graph, skipped, example_input(tree), script)
+    return Program(source, module, graph_name, graph, skipped, example_input(tree), script, start)
 
 
-def script_start(tree: ast.Module) -> int | None:
-    """The index of the first top-level statement that drives a graph (calls ``.invoke``, ``.stream``,
-    ``.get_state``, ... or ``asyncio.run``), outside functions and classes; ``None`` if there is none."""
-    for index, statement in enumerate(tree.body):
+def run_top_level(tree: ast.Module, namespace: dict[str, Any]) -> int | None:
+    """Run the program's top level in ``namespace`` up to its first statement that drives a graph
+    (:func:`drives_a_graph`: a chat model's ``llm.invoke(...)`` before any graph is built runs, as in
+    LangGraph's and LangChain's notebooks); that statement's index (``None``: none does, all ran)."""
+    flags = future_flags(tree)
+    done, candidate = 0, script_start(tree)
+    while True:
+        part = ast.Module(tree.body[done:candidate], type_ignores=[])
+        exec(compile(part, PROGRAM_FILE, "exec", flags=flags, dont_inherit=True), namespace)
+        if candidate is None or drives_a_graph(tree.body[candidate], namespace):
+            return candidate
+        done, candidate = candidate, script_start(tree, candidate + 1)
+
+
+def future_flags(tree: ast.Module) -> int:
+    """The compiler flags of the program's ``from __future__ import ...`` (its parts compile apart)."""
+    flags = 0
+    for statement in tree.body:
+        if isinstance(statement, ast.ImportFrom) and statement.module == "__future__":
+            for alias in statement.names:
+                flags |= getattr(__future__, alias.name).compiler_flag
+    return flags
+
+
+def script_start(tree: ast.Module, first: int = 0) -> int | None:
+    """The index of the first top-level statement from ``first`` on that may drive a graph (calls
+    ``.invoke``, ``.stream``, ``.get_state``, ... or ``asyncio.run``), outside functions and classes;
+    ``None`` if there is none."""
+    for index, statement in enumerate(tree.body[first:], start=first):
         if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             continue
         if is_main(statement):
@@ -120,10 +146,26 @@ def script_start(tree: ast.Module) -> int | None:
     return None
 
 
+def drives_a_graph(statement: ast.stmt, namespace: dict[str, Any]) -> bool:
+    """Whether ``statement`` drives a graph, as far as ``namespace`` tells: it does unless each of its
+    driving calls is a method of a name bound to something else (a chat model, a tool)."""
+    for node in ast.walk(statement):
+        if _is_asyncio_run(node):
+            return True
+        if _is_call_of(node, DRIVING_CALLS):
+            owner = node.func.value  # type: ignore[attr-defined]
+            known = isinstance(owner, ast.Name) and owner.id in namespace
+            if not known or isinstance(namespace[owner.id], AnyGraph):
+                return True
+    return False
+
+
 def _drives(node: ast.AST) -> bool:
     """A call of a graph's driving method, or ``asyncio.run(...)``."""
-    if _is_call_of(node, DRIVING_CALLS):
-        return True
+    return _is_call_of(node, DRIVING_CALLS) or _is_asyncio_run(node)
+
+
+def _is_asyncio_run(node: ast.AST) -> bool:
     owner = getattr(getattr(node, "func", None), "value", None)
     return _is_call_of(node, ("run",)) and isinstance(owner, ast.Name) and owner.id == "asyncio"
 
