@@ -22,7 +22,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypedDict
 
 import pytest
 from langchain_core import tools as lc_tools
@@ -230,6 +230,51 @@ def test_fake_chat_models_refuse_what_langchains_refuse() -> None:
         ValueError, match=r"messages must be an iterator, as in messages=iter\(\[...\]\); got list"
     ):
         plain_chat_models.GenericFakeChatModel(messages=["a list"])
+
+
+def structured_replies(module: Any) -> list[Any]:
+    """What ``with_structured_output`` answers over ``module``'s fake model (a subclass binding tools),
+    for a Pydantic model, a ``TypedDict`` and a JSON schema; the ``bind_tools`` call it makes."""
+    from pydantic import BaseModel
+
+    class Subjects(BaseModel):
+        subjects: list[str]
+
+    class Pick(TypedDict):
+        id: int
+
+    class Binding(module.FakeMessagesListChatModel):
+        def bind_tools(self, tools: Any, **kwargs: Any) -> Any:
+            seen.append(
+                (tools == [schema], kwargs["tool_choice"], kwargs["ls_structured_output_format"]["kwargs"])
+            )
+            return self
+
+    def call(name: str, **args: Any) -> AIMessage:
+        return AIMessage("", tool_calls=[{"name": name, "args": args, "id": "c"}])
+
+    cases = [
+        (Subjects, call("Subjects", subjects=["a", "b"])),
+        (Subjects, AIMessage("no call")),
+        (Pick, call("Other", id=2)),
+        (Pick, call("Pick", id=1)),
+        ({"title": "Score", "type": "object", "properties": {}}, call("Score", value=3)),
+    ]
+    seen: list[Any] = []
+    answers = []
+    for schema, reply in cases:
+        answers.append(repr(Binding(responses=[reply]).with_structured_output(schema).invoke("hi")))
+    with pytest.raises(Exception, match="Unknown tool type: 'Pick'. Available tools: Subjects"):
+        Binding(responses=[call("Pick", id=1)]).with_structured_output(Subjects).invoke("hi")
+    with pytest.raises(NotImplementedError, match="not implemented for this model"):
+        module.FakeListChatModel(responses=["x"]).with_structured_output(Subjects)
+    return [*answers, seen]
+
+
+def test_with_structured_output_reads_the_reply_as_langchain_does() -> None:
+    ours = structured_replies(plain_chat_models)
+    assert ours == structured_replies(lc_models)
+    assert ours[:3] == ["Subjects(subjects=['a', 'b'])", "None", "None"]
 
 
 def test_a_subclass_with_bind_tools_is_what_create_react_agent_binds() -> None:

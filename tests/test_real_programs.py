@@ -26,7 +26,6 @@ from tests.real_programs.harness import (
 
 DIFFERS: dict[str, str] = {
     "academy_m3_streaming_interruption": "line 34: astream_events() is refused by lab",
-    "academy_m4_map_reduce": "line 20: the fake chat model's twin has no with_structured_output",
     "docs_persistence_memory_store": "line 1: langgraph.store (InMemoryStore) is not in lab: refused by name",
     "docs_stream_llm_tokens": "stream_mode='messages' is refused by lab (ValueError)",
     "docs_stream_modes": (
