@@ -161,3 +161,29 @@ def test_an_entrypoint_running_another_is_the_graph_and_the_inner_one_is_not() -
     loaded = load_program(source)
     assert loaded.graph_name == "main"
     assert loaded.graph.invoke(3) == 7
+
+
+async def test_the_gallerys_side_effect_outside_a_task_is_made_again_and_flagged() -> None:
+    """LangGraph's durable-execution pitfall: the e-mail the workflow sends itself goes again when it
+    resumes (the ledger flags it), the charge inside a task does not."""
+    lab = play((FOLDER / "func_side_effect_outside_a_task.py").read_text(encoding="utf-8"))
+    with use_recorder(lab.ledger):
+        await lab.do("start", case_id="default")
+        assert (await lab.do("run"))["status"] == "interrupted"
+        done = await lab.do("answer", value=True)
+    assert (done["status"], done["values"]["approved"]) == ("done", True)
+    ledger = await lab.do("ledger")
+    assert [row["kind"] for row in ledger["entries"]] == ["email", "charge", "email"]
+    (twice,) = ledger["duplicates"]
+    assert (twice["label"], twice["causes"]) == ("sent ×2", ["interrupt"])  # the answer re-ran it
+
+
+async def test_the_gallerys_workflow_resumed_after_an_error_pays_its_lookup_once() -> None:
+    lab = play((FOLDER / "func_resume_after_error.py").read_text(encoding="utf-8"))
+    with use_recorder(lab.ledger):
+        await lab.do("start", case_id="default")
+        failed = await lab.do("run")
+        assert (failed["status"], failed["error"]["message"]) == ("error", "the sanctions service timed out")
+        done = await lab.do("resume")
+    assert (done["status"], done["values"]) == ("done", {"receipt": "ch_0001", "screening": "clear"})
+    assert await charges(lab) == [400]
