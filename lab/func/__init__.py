@@ -161,7 +161,7 @@ class entrypoint:  # noqa: N801  (LangGraph's name: ``@entrypoint(checkpointer=.
         for schema in (input_type, output_type):  # (LangGraph's allow-list: the declared types)
             allow_in_checkpoints(schema)
         name = func.__name__
-        nodes = {name: Node(name, bind_entrypoint(func), [START], subgraph=find_subgraph(func))}
+        nodes = {name: Node(name, bind_entrypoint(func), [START], subgraph=find_subgraph(func), reads=START)}
         refuse_sync_calls_over_async_io(nodes, self.checkpointer)
         graph = EntrypointGraph(
             nodes=nodes,
@@ -261,24 +261,19 @@ def with_injected(func: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def bind_entrypoint(func: Callable[..., Any]) -> Callable[[Any], Any]:
-    """``func`` as the loop calls it: with the run's input (the ``__start__`` channel), and the
-    parameters of :data:`INJECTED` it names; its result as the entrypoint's writes."""
+    """``func`` as the loop calls it: with the run's input (its node reads the ``__start__`` channel),
+    and the parameters of :data:`INJECTED` it names; its result as the entrypoint's writes."""
     wanted = injected_parameters(inspect.signature(func).parameters, first=1)
-
-    def arguments() -> tuple[Any, dict[str, Any]]:
-        return running_task().lender.channels[START].value, injected_values(wanted)
 
     if inspect.iscoroutinefunction(func):
 
-        async def call_async(_state: Any) -> Command:
-            value, kwargs = arguments()
-            return final_writes(await func(value, **kwargs))
+        async def call_async(value: Any) -> Command:
+            return final_writes(await func(value, **injected_values(wanted)))
 
         return call_async
 
-    def call(_state: Any) -> Command:
-        value, kwargs = arguments()
-        return final_writes(func(value, **kwargs))
+    def call(value: Any) -> Command:
+        return final_writes(func(value, **injected_values(wanted)))
 
     return call
 

@@ -62,7 +62,7 @@ from lab.errors import (
     ParentCommand,
     with_troubleshooting,
 )
-from lab.pregel import algo, delta, subgraph, sync_saver
+from lab.pregel import algo, debug, delta, subgraph, sync_saver
 from lab.pregel.algo import INTERRUPT_SEEN, StepWrites
 from lab.pregel.channels import Channel
 from lab.pregel.ids import is_interrupt_id
@@ -149,6 +149,10 @@ class SuperStepLoop:
     own_modes: frozenset[str]
     stream_modes: frozenset[str]
     """The modes chunks are made for: the caller's, and the root stream's."""
+    debug: bool
+    """Is ``"debug"`` streamed (``"checkpoints"`` and ``"tasks"`` chunks, wrapped: ``lab.pregel.debug``)?"""
+    streams_tasks: bool
+    """Are task starts and results streamed (``"tasks"`` or ``"debug"``)?"""
     task_updates: bool
     """Does each task's ``updates`` chunk go anywhere? (Not to ``invoke``, which reads only the
     interrupts among its own; a root's stream with ``subgraphs=True`` may still want them.)"""
@@ -244,6 +248,8 @@ class SuperStepLoop:
         self.relay = parent.relay if parent else None
         self.own_modes = stream_modes
         self.stream_modes = stream_modes | (self.relay.modes if self.relay else frozenset())
+        self.debug = "debug" in self.stream_modes
+        self.streams_tasks = self.debug or "tasks" in self.stream_modes
         self.runtime = self.new_runtime(context)
         self.task_configs = TaskConfigs(config, self.runtime)
         self.task_updates = ("updates" in stream_modes and task_updates) or (
@@ -406,7 +412,7 @@ class SuperStepLoop:
     def tick(self) -> bool:
         """Prepare the next step's tasks; ``False`` when the run is over (plain bookkeeping: no ``await``)."""
         self.tasks = self.prepare(self.updated)
-        if "checkpoints" in self.stream_modes and self.saver:
+        if ("checkpoints" in self.stream_modes or self.debug) and self.saver:
             self.emit("checkpoints", self.checkpoint_event())
         if self.step > self.stop:
             self.status = "out_of_steps"
@@ -422,6 +428,9 @@ class SuperStepLoop:
         ):
             self.status = "interrupt_before"
             raise GraphInterrupt()
+        if self.streams_tasks:
+            for task in self.tasks.values():
+                self.emit_task_start(task)
         return True
 
     def prepare(self, updated: set[str] | None = None) -> dict[str, Task]:
@@ -507,6 +516,7 @@ class SuperStepLoop:
             await self.report("task_finish", task)
         await self.save_writes(task.id, task.writes, task)  # (seam put_writes, once saved)
         self.emit_update(task)
+        self.emit_task_result(task, task.writes)
 
     async def run_node(self, task: Task, node: Node) -> list[tuple[str, Any]]:
         """Call the task's node; what it returned, as writes. A ``Command.PARENT`` a subgraph of
@@ -544,8 +554,10 @@ class SuperStepLoop:
     async def save_interrupt(self, task: Task, interrupt: GraphInterrupt) -> None:
         """The node called ``interrupt()``: save the question (with the answers it already took)."""
         answers = [w for w in task.writes if w[0] == RESUME]
-        await self.save_writes(task.id, [(INTERRUPT, list(interrupt.interrupts)), *answers], task)
+        writes = [(INTERRUPT, list(interrupt.interrupts)), *answers]
+        await self.save_writes(task.id, writes, task)
         self.emit("updates", {INTERRUPT: interrupt.interrupts})
+        self.emit_task_result(task, writes)
         if "values" in self.stream_modes:
             state = algo.read_state(self.channels, self.graph.state_keys)
             shown = state if isinstance(state, dict) else {}  # a whole-value state is not shown
@@ -557,6 +569,7 @@ class SuperStepLoop:
         """A node raised: save its ``__error__`` (kept with what it wrote so far); siblings go on."""
         self.raised.append(exc)
         await self.save_writes(task.id, [*task.writes, (ERROR, repr(exc))], task)
+        self.emit_task_result(task, task.writes, exc)
         if self.on_seam is not None:
             await self.report("error", task, error=repr(exc), error_type=type(exc).__name__)
 
@@ -802,6 +815,20 @@ class SuperStepLoop:
             self.output.append((self.namespace_tuple, mode, chunk))
         if self.relay is not None and mode in self.relay.modes:
             self.relay.put((self.namespace_tuple, mode, chunk))
+        if self.debug and mode in ("checkpoints", "tasks"):
+            self.emit("debug", debug.debug_event(mode, chunk, self.step))
+
+    def emit_task_start(self, task: Task) -> None:
+        """``stream_mode="tasks"``: a task starts (the hidden ``__start__`` task is not shown)."""
+        if self.streams_tasks and task.name != START:
+            self.emit("tasks", debug.task_payload(task))
+
+    def emit_task_result(
+        self, task: Task, writes: list[tuple[str, Any]], error: BaseException | None = None
+    ) -> None:
+        """``stream_mode="tasks"``: a task ended with ``writes`` (or raised ``error``)."""
+        if self.streams_tasks and task.name != START:
+            self.emit("tasks", debug.task_result_payload(task, writes, self.graph.state_keys, error))
 
     def new_runtime(self, context: Any) -> Runtime:
         """The run's ``Runtime``: its context, and a stream writer if anyone streams ``"custom"`` (made

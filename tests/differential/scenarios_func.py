@@ -268,3 +268,45 @@ def func_task_injected_parameters(t: Trace) -> None:
 
     graph = t.compile(build(t, "START>node node>END", node=node))
     t.stream(graph, {"log": []}, thread("graph"), stream_mode=modes, context={"user": "ada"})
+
+
+@scenario
+def stream_tasks_and_debug(t: Trace) -> None:
+    """``stream_mode="tasks"``: each task as it starts and as it ends (its writes, its error, its
+    interrupts; a ``@task`` call's input and return value), and ``"debug"``: those and the checkpoints,
+    wrapped with the step (timestamps dropped here: they differ run to run)."""
+    fails = {"b": 1}
+
+    def b(state: dict) -> dict:
+        if fails["b"]:
+            fails["b"] -= 1
+            raise ValueError("b fails once")
+        return {"log": ["b"]}
+
+    def ask(state: dict) -> dict:
+        return {"log": [t.fl.interrupt("go on?")]}
+
+    graph = t.compile(build(t, "START>a a>b b>ask ask>END", b=b, ask=ask))
+    cfg = thread("graph")
+    t.stream(graph, {"log": []}, cfg, stream_mode=["tasks", "updates"])
+    t.stream(graph, None, cfg, label="stream again", stream_mode="tasks")
+    t.stream(graph, t.fl.Command(resume="yes"), cfg, label="resume", stream_mode="tasks")
+    charge = charge_task(t)
+
+    def flow(x: int) -> list:
+        return [charge(x).result(), t.fl.interrupt("more?")]
+
+    app = entrypoint_app(t, flow)
+    flow_cfg = thread("flow")
+    t.stream(app, 3, flow_cfg, label="entrypoint", stream_mode="tasks")
+    t.stream(app, t.fl.Command(resume=1), flow_cfg, label="entrypoint resumed", stream_mode="tasks")
+
+    def debug_events(app: Any, inp: Any, config: dict) -> list:
+        return [
+            {k: v for k, v in chunk.items() if k != "timestamp"}
+            for chunk in app.stream(inp, config, stream_mode="debug")
+        ]
+
+    graph = t.compile(build(t, "START>a a>ask ask>END", ask=ask))
+    t.call("debug", debug_events, graph, {"log": []}, thread("debug"))
+    t.call("debug resumed", debug_events, graph, t.fl.Command(resume="ok"), thread("debug"))
