@@ -516,7 +516,8 @@ class SuperStepLoop:
             await self.report("task_finish", task)
         await self.save_writes(task.id, task.writes, task)  # (seam put_writes, once saved)
         self.emit_update(task)
-        self.emit_task_result(task, task.writes)
+        if self.streams_tasks:  # (checked here: this runs for every task)
+            self.emit_task_result(task, task.writes)
 
     async def run_node(self, task: Task, node: Node) -> list[tuple[str, Any]]:
         """Call the task's node; what it returned, as writes. A ``Command.PARENT`` a subgraph of
@@ -827,7 +828,7 @@ class SuperStepLoop:
         self, task: Task, writes: list[tuple[str, Any]], error: BaseException | None = None
     ) -> None:
         """``stream_mode="tasks"``: a task ended with ``writes`` (or raised ``error``)."""
-        if self.streams_tasks and task.name != START:
+        if self.streams_tasks and task.name != START:  # (checked again: a caller may not have)
             self.emit("tasks", debug.task_result_payload(task, writes, self.graph.state_keys, error))
 
     def new_runtime(self, context: Any) -> Runtime:
