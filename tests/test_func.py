@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+import lab.func
 from lab.checkpoint.memory import InMemorySaver
 from lab.func import entrypoint, task
 from lab.graph import START, StateGraph
@@ -185,6 +186,26 @@ def test_a_store_parameter_gets_none_as_langgraph_gives_it_without_a_store() -> 
         return [store, kept(x).result()]
 
     assert flow.invoke(1) == [None, None]
+
+
+def test_an_entrypoint_draws_as_langgraphs() -> None:
+    """``get_graph()``: ``__start__`` to the entrypoint's node, and a dotted edge on to ``__end__``."""
+    import langgraph.func
+
+    def workflow_of(func: Any) -> Any:
+        @func.task
+        def double(x: int) -> int:
+            return 2 * x
+
+        @func.entrypoint()
+        def workflow(x: int) -> int:
+            return double(x).result()
+
+        return workflow
+
+    drawn = workflow_of(lab.func).get_graph().draw_mermaid()
+    assert drawn == workflow_of(langgraph.func).get_graph().draw_mermaid()
+    assert "\t__start__ --> workflow;\n\tworkflow -.-> __end__;\n" in drawn
 
 
 def test_a_generator_entrypoint_is_refused_as_in_langgraph() -> None:

@@ -112,6 +112,7 @@ async def test_the_lab_drives_an_entrypoint_through_its_interrupt_to_its_return_
     lab = play(FEEDBACK)
     diagram = (await lab.do("catalog"))["graphs"]["default"]
     (node,) = [node for node in diagram["nodes"] if node["kind"] == "node"]
+    assert diagram["edges"] == [{"source": "__start__", "target": "workflow"}]  # and on to END, dotted
     assert (node["id"], node["interrupts"], node["summary"]) == (
         "workflow",
         True,

@@ -24,6 +24,7 @@ from typing import Any, Generic, TypeVar, get_args, get_origin
 from lab.checkpoint.allow_list import allow_in_checkpoints
 from lab.checkpoint.base import BaseCheckpointSaver
 from lab.config import RUNTIME_KEY, get_config
+from lab.graph.drawing import DrawableGraph, draw_graph
 from lab.graph.jsonschema import json_schema, type_schema
 from lab.graph.node_calls import takes_writer
 from lab.graph.subgraphs import find_subgraph, refuse_sync_calls_over_async_io
@@ -300,6 +301,10 @@ class EntrypointGraph(Pregel):
 
     def get_name(self, suffix: str | None = None) -> str:
         return f"{self.name}{suffix or ''}"
+
+    def get_graph(self, config: dict[str, Any] | None = None, *, xray: bool | int = False) -> DrawableGraph:
+        """The entrypoint as LangGraph draws it: ``__start__`` to its node, its node to ``__end__``."""
+        return draw_graph(self, xray)
 
     def get_input_jsonschema(self, config: dict[str, Any] | None = None) -> dict[str, Any]:
         return {**type_schema(self.input_type), "title": "LangGraphInput"}
