@@ -11,6 +11,8 @@ node is the entrypoint's function), through an interrupt in a task to what the f
 
 from __future__ import annotations
 
+import pytest
+
 from gallery import FOLDER
 from lab.playground import load_program
 from lab.playground.script import ScriptCalls, run_script
@@ -151,6 +153,26 @@ async def test_an_entrypoints_script_runs_as_written_printing_what_langgraph_pri
     asked, answered = result.output.splitlines()
     assert asked.startswith("{'__interrupt__': [Interrupt(value='Review: An essay about cats', id=")
     assert answered == "An essay about cats (approved)"
+
+
+def test_an_entrypoint_running_another_over_an_async_only_saver_is_refused_with_its_remedy() -> None:
+    """The browser's saver answers only through the event loop, which a plain ``def`` entrypoint
+    blocking on ``inner.invoke(...)`` holds: refused when decorated, with the remedy an entrypoint has
+    (``async def`` and ``await inner.ainvoke(...)``; no node to add the subgraph as)."""
+    from lab.func import entrypoint
+    from lab.graph.subgraphs import SyncSubgraphCallRefused
+    from tests.test_subgraphs import async_only_saver
+
+    inner = entrypoint()(lambda x: x)
+
+    def outer(x: int) -> int:
+        return inner.invoke(x)
+
+    with pytest.raises(
+        SyncSubgraphCallRefused, match=r"make the node `async def` and `await sub.ainvoke"
+    ) as no:
+        entrypoint(checkpointer=async_only_saver())(outer)
+    assert "add_node" not in str(no.value)
 
 
 def test_an_entrypoint_running_another_is_the_graph_and_the_inner_one_is_not() -> None:

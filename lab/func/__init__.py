@@ -163,7 +163,7 @@ class entrypoint:  # noqa: N801  (LangGraph's name: ``@entrypoint(checkpointer=.
             allow_in_checkpoints(schema)
         name = func.__name__
         nodes = {name: Node(name, bind_entrypoint(func), [START], subgraph=find_subgraph(func), reads=START)}
-        refuse_sync_calls_over_async_io(nodes, self.checkpointer)
+        refuse_sync_calls_over_async_io(nodes, self.checkpointer, as_node=False)
         graph = EntrypointGraph(
             nodes=nodes,
             channels={START: EphemeralValue(), END: LastValue(END), PREVIOUS: LastValue(PREVIOUS)},
