@@ -60,6 +60,30 @@ GALLERY: tuple[GalleryProgram, ...] = (
         },
     ),
     GalleryProgram(
+        "func_side_effect_outside_a_task",
+        {"en": "A side effect outside a task (Functional API)", "zh": "task 之外的副作用（函数式 API）"},
+        {
+            "en": "An e-mail sent straight from the workflow goes again on resume; a charge in a task, once.",
+            "zh": "直接在工作流里发的邮件在恢复时又发一次；放在 task 里的扣费只扣一次。",
+        },
+    ),
+    GalleryProgram(
+        "func_review",
+        {"en": "A workflow that asks (Functional API)", "zh": "会提问的工作流（函数式 API）"},
+        {
+            "en": "@entrypoint and @task: a task drafts, interrupt() asks; resumed, the draft is not redone.",
+            "zh": "@entrypoint 加 @task：task 写草稿，interrupt() 提问；恢复时草稿从 checkpoint 取回。",
+        },
+    ),
+    GalleryProgram(
+        "func_resume_after_error",
+        {"en": "Resume after an error (Functional API)", "zh": "出错后恢复（函数式 API）"},
+        {
+            "en": "A task fails once; run again, the paid lookup's saved result comes back: paid once.",
+            "zh": "一个 task 失败一次；再次运行时，付费查询已保存的结果直接取回：只付一次费。",
+        },
+    ),
+    GalleryProgram(
         "charge_after_interrupt",
         {"en": "The charge after interrupt(), with a key", "zh": "interrupt() 之后扣费，带幂等键"},
         {

@@ -14,6 +14,7 @@ import inspect
 from collections.abc import Callable
 from typing import Any
 
+from lab.func import EntrypointGraph
 from lab.graph import END, START, CompiledStateGraph
 from lab.graph.drawing import diagram_edges
 
@@ -26,10 +27,22 @@ def no_traits(name: str, fn: Callable[..., Any]) -> dict[str, Any]:
     return {"calls_out": False, "interrupts": False}
 
 
-def describe_graph(graph: CompiledStateGraph, node_traits: NodeTraits = no_traits) -> dict[str, Any]:
+AnyGraph = CompiledStateGraph | EntrypointGraph
+"""A graph a program builds: a compiled ``StateGraph`` or an ``@entrypoint`` (the Functional API)."""
+
+
+def node_functions(graph: AnyGraph) -> dict[str, Callable[..., Any]]:
+    """Each node's function as the program wrote it: a ``StateGraph``'s nodes as added, an
+    ``@entrypoint``'s one node (named after it) its decorated function."""
+    if isinstance(graph, EntrypointGraph):
+        return dict.fromkeys(graph.nodes, graph.function)
+    return dict(graph.builder.nodes)
+
+
+def describe_graph(graph: AnyGraph, node_traits: NodeTraits = no_traits) -> dict[str, Any]:
     """``{"nodes", "edges", "joins", "conditional_edges", "state"}`` for the page's SVG diagram."""
     nodes = [{"id": START, "kind": "start"}]
-    for name, fn in graph.builder.nodes.items():
+    for name, fn in node_functions(graph).items():
         doc = inspect.getdoc(fn) or ""
         summary = doc.splitlines()[0] if doc else ""
         nodes.append({"id": name, "kind": "node", "summary": summary, **node_traits(name, fn)})

@@ -4,7 +4,9 @@ LangGraph's ``add_messages`` builds LangChain's messages (``HumanMessage``, ``AI
 Where ``langchain_core`` is importable (CPython, where it comes with LangGraph) this module *is*
 those classes, so a lab graph and a LangGraph graph hold the very same objects. In the browser it
 is not shipped, and this module gives the lab's pure-Python twins from ``lab.plain_messages``
-instead (same names, fields, ``repr`` and equality). Either way, import them from here::
+instead (same names, fields, ``repr`` and equality); so are ``trim_messages`` and
+``count_tokens_approximately`` (``lab.plain_message_utils``'s twins there). Either way, import them
+from here::
 
     from lab.messages import AIMessage, HumanMessage, RemoveMessage
 
@@ -20,13 +22,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from lab import plain_messages
+from lab import plain_message_utils, plain_messages
 from lab.checkpoint.serde import register_model
 
 try:
     from langchain_core import messages as _langchain
+    from langchain_core.messages import utils as _langchain_utils
 except ImportError:  # the browser: the lab's own classes
-    _langchain = None
+    _langchain = _langchain_utils = None
 
 _CLASS_NAMES = (
     "HumanMessage",
@@ -61,6 +64,11 @@ FunctionMessage: Any = _source.FunctionMessage
 RemoveMessage: Any = _source.RemoveMessage
 AnyMessage: Any = _source.AnyMessage
 
+_utils: Any = _langchain_utils if _langchain_utils is not None else plain_message_utils
+trim_messages: Callable[..., list[Any]] = _utils.trim_messages
+"""The messages that fit in ``max_tokens`` (``langchain_core.messages.utils``'s, or the lab's twin)."""
+count_tokens_approximately: Callable[..., int] = _utils.count_tokens_approximately
+
 
 def _identity(message: Any) -> Any:
     return message
@@ -94,5 +102,7 @@ __all__ = [
     "SystemMessage",
     "ToolMessage",
     "USES_LANGCHAIN",
+    "count_tokens_approximately",
     "message_chunk_to_message",
+    "trim_messages",
 ]

@@ -15,7 +15,9 @@ and these twins where it is not (the browser), so the LLM is replaced in one lin
 
 As LangChain's, each gives a reply without an ``id`` one (``lc_run--<uuid>-0``, written into the
 message), and none has ``bind_tools``: a program subclasses the model with a ``bind_tools`` that
-returns it, as LangGraph's own tests do. Left out (refused by name): streaming and ``batch``.
+returns it, as LangGraph's own tests do; so is ``with_structured_output(schema)`` (LangChain's
+``function_calling`` way: the reply's tool call read as a Pydantic model, a ``TypedDict`` or a JSON
+schema). Left out (refused by name): streaming, ``batch`` and ``with_structured_output(include_raw=True)``.
 """
 
 from __future__ import annotations
@@ -61,11 +63,60 @@ class BaseChatModel:
             "def bind_tools(self, tools, **kwargs): return self"
         )
 
+    def with_structured_output(self, schema: Any, *, include_raw: bool = False, **kwargs: Any) -> Any:
+        """The model bound to ``schema`` as its one tool, its reply's tool call read as ``schema`` (as
+        LangChain's ``function_calling`` method: a subclass's ``bind_tools`` is what is called)."""
+        kwargs.pop("method", None)
+        kwargs.pop("strict", None)
+        if kwargs:
+            raise ValueError(f"Received unsupported arguments {kwargs}")
+        if type(self).bind_tools is BaseChatModel.bind_tools:
+            raise NotImplementedError("with_structured_output is not implemented for this model.")
+        if include_raw:
+            raise NotSupportedError(
+                "with_structured_output(include_raw=True) on a fake chat model in the browser"
+            )
+        output_format = {"kwargs": {"method": "function_calling"}, "schema": schema}
+        bound = self.bind_tools([schema], tool_choice="any", ls_structured_output_format=output_format)
+        return StructuredOutput(bound, schema)
+
     def stream(self, input: Any, config: Any = None, **kwargs: Any) -> Any:
         raise NotSupportedError("streaming a fake chat model in the browser (use invoke)")
 
     def batch(self, inputs: Any, config: Any = None, **kwargs: Any) -> Any:
         raise NotSupportedError("batch() on a fake chat model in the browser (call invoke for each)")
+
+
+class StructuredOutput:
+    """``model.with_structured_output(schema)``: ``invoke`` answers the reply's tool call as ``schema``."""
+
+    def __init__(self, model: Any, schema: Any) -> None:
+        self.model = model
+        self.schema = schema
+
+    def invoke(self, input: Any, config: Any = None, **kwargs: Any) -> Any:
+        return structured(self.model.invoke(input, config, **kwargs), self.schema)
+
+    async def ainvoke(self, input: Any, config: Any = None, **kwargs: Any) -> Any:
+        return self.invoke(input, config, **kwargs)
+
+
+def structured(reply: Any, schema: Any) -> Any:
+    """What LangChain's tool-call parsers make of ``reply``: a Pydantic model from its first tool call
+    (which must be the model's), else the arguments of its first call named as the schema (a
+    ``TypedDict``'s name, a JSON schema's ``title``); ``None`` without one."""
+    calls = getattr(reply, "tool_calls", None) or []
+    if isinstance(schema, type) and hasattr(schema, "model_validate"):  # a Pydantic model
+        if not calls:
+            return None
+        name = schema.model_config.get("title") or schema.__name__
+        if calls[0]["name"] != name:
+            raise ValueError(f"Unknown tool type: {calls[0]['name']!r}. Available tools: {name}")
+        if not isinstance(calls[0]["args"], dict):
+            raise ValueError(f"Tool arguments must be specified as a dict, received: {calls[0]['args']}")
+        return schema(**calls[0]["args"])
+    name = schema["title"] if isinstance(schema, dict) else schema.__name__
+    return next((call["args"] for call in calls if call["name"] == name), None)
 
 
 def _check_input(input: Any) -> None:

@@ -222,7 +222,6 @@ class AgentState(TypedDict):
 
 UNSUPPORTED_AGENT_OPTIONS = (
     "response_format",
-    "pre_model_hook",
     "post_model_hook",
     "context_schema",
     "store",
@@ -276,6 +275,20 @@ def _bound(model: Any, tools: list[Any]) -> Any:
     return model.bind_tools(tools)
 
 
+def _with_llm_input(schema: Any) -> Any:
+    """The model node's input schema under a ``pre_model_hook``: the state's, plus the messages the
+    hook gives the model (``llm_input_messages``), as LangGraph's ``CallModelInputSchema``."""
+    if not hasattr(schema, "__total__"):  # (a TypedDict, typing's or typing_extensions')
+        raise NotSupportedError(
+            "create_react_agent's pre_model_hook with a state_schema that is not a TypedDict"
+        )
+
+    class CallModelInputSchema(schema):  # type: ignore[misc, valid-type]
+        llm_input_messages: list[AnyMessage]
+
+    return CallModelInputSchema
+
+
 def create_react_agent(
     model: Any,
     tools: Sequence[Any] | ToolNode,
@@ -287,9 +300,12 @@ def create_react_agent(
     interrupt_after: list[str] | None = None,
     version: Literal["v1", "v2"] = "v2",
     name: str | None = None,
+    pre_model_hook: Any = None,
     **unsupported: Any,
 ) -> CompiledStateGraph:
-    """A compiled agent graph: ``agent`` (the model) and ``tools`` (a ``ToolNode``) in a loop."""
+    """A compiled agent graph: ``agent`` (the model) and ``tools`` (a ``ToolNode``) in a loop;
+    ``pre_model_hook``, a node run before each model call, may give the model other messages than the
+    state's (``llm_input_messages``: a trimmed conversation, say) or rewrite the state's."""
     if given := [key for key, value in unsupported.items() if key in UNSUPPORTED_AGENT_OPTIONS and value]:
         raise NotSupportedError(f"create_react_agent's {', '.join(given)}")
     if unexpected := [key for key in unsupported if key not in UNSUPPORTED_AGENT_OPTIONS]:
@@ -305,7 +321,11 @@ def create_react_agent(
     returns_direct = {t.name for t in tool_list if t.return_direct}
 
     def call_model(state: Any, config: Any) -> dict[str, Any]:
-        _check_chat_history(_state_value(state, "messages"))
+        messages = _state_value(state, "messages")
+        if pre_model_hook is not None:  # the hook's messages for the model, else the state's
+            messages = _state_value(state, "llm_input_messages") or messages
+            state = {**state, "messages": messages}
+        _check_chat_history(messages)
         response = model.invoke(model_input(state), config)
         response.name = name
         return {"messages": [response]}
@@ -328,18 +348,24 @@ def create_react_agent(
                 return END
         if isinstance(message, AIMessage) and any(c["name"] in returns_direct for c in message.tool_calls):
             return END
-        return "agent"
+        return entry
 
-    workflow = StateGraph(state_schema or AgentState)
-    workflow.add_node("agent", call_model)
-    workflow.set_entry_point("agent")
+    schema = state_schema or AgentState
+    workflow = StateGraph(schema)
+    workflow.add_node("agent", call_model, input_schema=_with_llm_input(schema) if pre_model_hook else None)
+    entry = "agent"
+    if pre_model_hook is not None:
+        workflow.add_node("pre_model_hook", pre_model_hook)
+        workflow.add_edge("pre_model_hook", "agent")
+        entry = "pre_model_hook"
+    workflow.set_entry_point(entry)
     if tool_list:
         workflow.add_node("tools", tool_node)
         workflow.add_conditional_edges("agent", should_continue, path_map=["tools", END])
         if returns_direct:
-            workflow.add_conditional_edges("tools", route_tool_responses, path_map=["agent", END])
+            workflow.add_conditional_edges("tools", route_tool_responses, path_map=[entry, END])
         else:
-            workflow.add_edge("tools", "agent")
+            workflow.add_edge("tools", entry)
     return workflow.compile(
         checkpointer=checkpointer,
         interrupt_before=interrupt_before,

@@ -6,7 +6,7 @@ state and is never checkpointed. A node receives it by declaring a ``runtime`` p
 ``get_runtime()``. ``lab`` has no store: ``store`` is ``None``; ``stream_writer`` sends a chunk to
 ``stream_mode="custom"`` (``lab.pregel.loop``; it does nothing when that mode is not streamed);
 ``previous`` is what the thread's last run of an ``@entrypoint`` saved, in the ``runtime`` an
-entrypoint declares (``lab.func``), else ``None``.
+entrypoint or a task it calls declares (``lab.func``), else ``None``.
 """
 
 from __future__ import annotations

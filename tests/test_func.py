@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+import lab.func
 from lab.checkpoint.memory import InMemorySaver
 from lab.func import entrypoint, task
 from lab.graph import START, StateGraph
@@ -165,12 +166,46 @@ def test_a_task_called_outside_a_graph_is_refused() -> None:
         (lambda: task(timeout=3)(lambda: 1), "task\\(timeout=...\\)"),
         (lambda: entrypoint(store=object()), "entrypoint\\(store=...\\)"),
         (lambda: entrypoint(retry_policy=()), "entrypoint\\(retry_policy=...\\)"),
-        (lambda: entrypoint()(lambda x, store: x), "store"),
     ],
 )
 def test_what_the_lab_leaves_out_is_refused_by_name(make: Any, refused: str) -> None:
     with pytest.raises(NotSupportedError, match=refused):
         make()
+
+
+def test_a_store_parameter_gets_none_as_langgraph_gives_it_without_a_store() -> None:
+    """``store`` is filled by name in an entrypoint and in a task; lab has no store, so ``None``, which
+    is what LangGraph passes when the entrypoint is given none (``entrypoint(store=...)`` is refused)."""
+
+    @task
+    def kept(x: int, store: Any) -> Any:
+        return store
+
+    @entrypoint()
+    def flow(x: int, store: Any) -> list:
+        return [store, kept(x).result()]
+
+    assert flow.invoke(1) == [None, None]
+
+
+def test_an_entrypoint_draws_as_langgraphs() -> None:
+    """``get_graph()``: ``__start__`` to the entrypoint's node, and a dotted edge on to ``__end__``."""
+    import langgraph.func
+
+    def workflow_of(func: Any) -> Any:
+        @func.task
+        def double(x: int) -> int:
+            return 2 * x
+
+        @func.entrypoint()
+        def workflow(x: int) -> int:
+            return double(x).result()
+
+        return workflow
+
+    drawn = workflow_of(lab.func).get_graph().draw_mermaid()
+    assert drawn == workflow_of(langgraph.func).get_graph().draw_mermaid()
+    assert "\t__start__ --> workflow;\n\tworkflow -.-> __end__;\n" in drawn
 
 
 def test_a_generator_entrypoint_is_refused_as_in_langgraph() -> None:

@@ -4,6 +4,9 @@ The program's ``buy`` node (a plain ``def``) pays for the export through ``lab.w
 task, then asks for approval. Approving re-runs the node from its top, but the task's saved result
 comes back from the checkpoint: one charge. A crash *inside* the task, after the charge and before
 its result is saved, is the window the task does not close: the re-run charges again.
+
+And a Functional API program whose graph is an ``@entrypoint``: the lab drives it as any graph (its one
+node is the entrypoint's function), through an interrupt in a task to what the function returned.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ import pytest
 
 from gallery import FOLDER
 from lab.playground import load_program
-from lab.playground.problems import ProgramError
+from lab.playground.script import ScriptCalls, run_script
 from lab.world import use_recorder
 from tests.test_playground_lab import PlayLab, play
 
@@ -70,11 +73,140 @@ async def test_a_crash_once_the_task_is_saved_does_not_charge_again() -> None:
     assert await charges(lab) == [2500]
 
 
-def test_an_entrypoint_program_is_refused_by_name_pointing_to_a_node() -> None:
+FEEDBACK = """\
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.func import entrypoint, task
+from langgraph.types import Command, interrupt
+
+
+@task
+def draft(topic):
+    return f"An essay about {topic}"
+
+
+@entrypoint(checkpointer=InMemorySaver())
+def workflow(topic):
+    \"\"\"Write an essay and ask for a review.\"\"\"
+    essay = draft(topic).result()
+    review = interrupt(f"Review: {essay}")
+    return f"{essay} ({review})"
+
+
+if __name__ == "__main__":
+    config = {"configurable": {"thread_id": "1"}}
+    print(workflow.invoke("cats", config))
+    print(workflow.invoke(Command(resume="approved"), config))
+"""
+"""The docs' Functional API review workflow (``use-functional-api``), shortened: a task drafts, the
+entrypoint asks."""
+
+
+def test_an_entrypoint_program_loads_with_the_entrypoint_as_its_graph() -> None:
+    loaded = load_program(FEEDBACK)
+    assert (loaded.graph_name, type(loaded.graph).__name__, loaded.example) == (
+        "workflow",
+        "EntrypointGraph",
+        "cats",
+    )
+
+
+async def test_the_lab_drives_an_entrypoint_through_its_interrupt_to_its_return_value() -> None:
+    lab = play(FEEDBACK)
+    diagram = (await lab.do("catalog"))["graphs"]["default"]
+    (node,) = [node for node in diagram["nodes"] if node["kind"] == "node"]
+    assert diagram["edges"] == [{"source": "__start__", "target": "workflow"}]  # and on to END, dotted
+    assert (node["id"], node["interrupts"], node["summary"]) == (
+        "workflow",
+        True,
+        "Write an essay and ask for a review.",
+    )
+    await lab.do("start", case_id="default")
+    asked = await lab.do("run")
+    assert asked["status"] == "interrupted"
+    assert asked["interrupts"][0]["value"] == "Review: An essay about cats"
+    done = await lab.do("answer", value="approved")
+    assert (done["status"], done["values"]) == ("done", "An essay about cats (approved)")
+    view = await lab.do("view")  # every panel's data, the frames' diffs with a plain value among them
+    last = view["frames"][-1]
+    essay = "An essay about cats (approved)"
+    assert (last["values"], last["diff"]["values"]["added"]) == (essay, {"__end__": essay})
+
+
+async def test_a_fork_of_an_entrypoint_writes_its_value_whole() -> None:
+    """An entrypoint's state is what its function returned: a fork writes the object given as that
+    value (``update_state`` on an entrypoint), there being no state keys to check it against."""
+    lab = play(FEEDBACK)
+    await lab.do("start", case_id="default")
+    await lab.do("run")
+    done = await lab.do("answer", value="approved")
+    forked = await lab.do("fork", checkpoint_id=done["checkpoint_id"], values={"edited": True})
+    assert forked["frame"]["values"] == {"edited": True}
+    thread = {"configurable": {"thread_id": lab.controller.state.session.thread_id}}
+    assert (await lab.controller.graphs["default"].aget_state(thread)).values == {"edited": True}
+
+
+async def test_an_entrypoints_script_runs_as_written_printing_what_langgraph_prints() -> None:
+    lab = play(FEEDBACK)
+    calls = ScriptCalls(lab.controller, lab.program.graph)
+    result = await run_script(lab.program.script, vars(lab.program.module), calls)
+    assert result.error is None, result.error
+    asked, answered = result.output.splitlines()
+    assert asked.startswith("{'__interrupt__': [Interrupt(value='Review: An essay about cats', id=")
+    assert answered == "An essay about cats (approved)"
+
+
+def test_an_entrypoint_running_another_over_an_async_only_saver_is_refused_with_its_remedy() -> None:
+    """The browser's saver answers only through the event loop, which a plain ``def`` entrypoint
+    blocking on ``inner.invoke(...)`` holds: refused when decorated, with the remedy an entrypoint has
+    (``async def`` and ``await inner.ainvoke(...)``; no node to add the subgraph as)."""
+    from lab.func import entrypoint
+    from lab.graph.subgraphs import SyncSubgraphCallRefused
+    from tests.test_subgraphs import async_only_saver
+
+    inner = entrypoint()(lambda x: x)
+
+    def outer(x: int) -> int:
+        return inner.invoke(x)
+
+    with pytest.raises(
+        SyncSubgraphCallRefused, match=r"make the node `async def` and `await sub.ainvoke"
+    ) as no:
+        entrypoint(checkpointer=async_only_saver())(outer)
+    assert "add_node" not in str(no.value)
+
+
+def test_an_entrypoint_running_another_is_the_graph_and_the_inner_one_is_not() -> None:
     source = (
         "from langgraph.func import entrypoint\n\n\n"
-        "@entrypoint()\ndef workflow(x: int) -> int:\n    return x\n"
+        "@entrypoint()\ndef double(x: int) -> int:\n    return 2 * x\n\n\n"
+        "@entrypoint()\ndef main(x: int) -> int:\n    return double.invoke(x) + 1\n"
     )
-    with pytest.raises(ProgramError) as refused:
-        load_program(source)
-    assert (refused.value.problem.kind, refused.value.problem.params["name"]) == ("entrypoint", "workflow")
+    loaded = load_program(source)
+    assert loaded.graph_name == "main"
+    assert loaded.graph.invoke(3) == 7
+
+
+async def test_the_gallerys_side_effect_outside_a_task_is_made_again_and_flagged() -> None:
+    """LangGraph's durable-execution pitfall: the e-mail the workflow sends itself goes again when it
+    resumes (the ledger flags it), the charge inside a task does not."""
+    lab = play((FOLDER / "func_side_effect_outside_a_task.py").read_text(encoding="utf-8"))
+    with use_recorder(lab.ledger):
+        await lab.do("start", case_id="default")
+        assert (await lab.do("run"))["status"] == "interrupted"
+        done = await lab.do("answer", value=True)
+    assert (done["status"], done["values"]["approved"]) == ("done", True)
+    ledger = await lab.do("ledger")
+    assert [row["kind"] for row in ledger["entries"]] == ["email", "charge", "email"]
+    (twice,) = ledger["duplicates"]
+    assert (twice["label"], twice["causes"]) == ("sent ×2", ["interrupt"])  # the answer re-ran it
+
+
+async def test_the_gallerys_workflow_resumed_after_an_error_pays_its_lookup_once() -> None:
+    lab = play((FOLDER / "func_resume_after_error.py").read_text(encoding="utf-8"))
+    with use_recorder(lab.ledger):
+        await lab.do("start", case_id="default")
+        failed = await lab.do("run")
+        assert (failed["status"], failed["error"]["message"]) == ("error", "the sanctions service timed out")
+        done = await lab.do("resume")
+    assert (done["status"], done["values"]) == ("done", {"receipt": "ch_0001", "screening": "clear"})
+    assert await charges(lab) == [400]

@@ -65,6 +65,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     # savers, config; errors, interrupts, the refusal by name and the id hash (leaves)
     ("lab.checkpoint", "lab.cache", "lab.config", "lab.plain_messages"),
     ("lab.errors", "lab.interrupts", "lab.graph.unsupported", "lab.pregel.xxh3"),
+    ("lab.plain_message_utils",),  # LangChain's message functions' twins (lab.messages gives them)
     # the values a graph passes around, and the chat models that make them
     ("lab.messages", "lab.runtime", "lab.runnables", "lab.chat_models", "lab.plain_chat_models"),
     ("lab.pregel", "lab.types"),  # the runtime (``interrupt()`` in lab.types reads the running task)

@@ -6,6 +6,7 @@ program runs on real LangGraph (and, where lab has the features already, on lab 
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import runpy
 import sys
@@ -208,6 +209,56 @@ def test_two_graphs_need_one_named_graph() -> None:
     said = problem_of(two)
     assert (said["kind"], said["say"]["params"]["names"]) == ("several_graphs", "first, second")
     assert load_program(two + "graph = second\n").graph_name == "graph"
+
+
+INNER_AND_OUTER = program(
+    "def inc(state):\n    return {'n': state['n'] + 1}\n"
+    "inner_builder = StateGraph(State)\n"
+    "inner_builder.add_node('inc', inc)\n"
+    "inner_builder.add_edge(START, 'inc')\n"
+    "inner = inner_builder.compile()\n"
+    "def call_inner(state):\n    return inner.invoke(state)\n"
+    "outer_builder = StateGraph(State)\n"
+    "outer_builder.add_node('call_inner', call_inner)\n"
+    "outer_builder.add_edge(START, 'call_inner')\n"
+    "outer = outer_builder.compile()\n"
+)
+"""Two graphs, none named ``graph``: ``outer``'s node invokes ``inner`` (the docs' three-level subgraphs)."""
+
+
+def test_a_graph_a_node_invokes_does_not_count_so_the_outermost_is_the_graph() -> None:
+    loaded = load_program(INNER_AND_OUTER)
+    assert loaded.graph_name == "outer"
+    assert loaded.graph.invoke({"n": 1}) == {"n": 2}
+
+
+def test_of_several_graphs_none_named_graph_the_one_the_script_runs_is_picked() -> None:
+    two = one_node("def work(state):\n    return {}\n", name="first") + "second = builder.compile()\n"
+    script = "if __name__ == '__main__':\n    print(second.invoke({'n': 1}))\n"
+    assert load_program(two + script).graph_name == "second"
+    assert load_program(two + "second.invoke({'n': 1})\n").graph_name == "second"
+
+
+def test_a_top_level_call_on_something_else_than_a_graph_runs_while_the_program_loads() -> None:
+    """A notebook calls its chat model (``llm.invoke(...)``) before it builds a graph: that line runs
+    as the program loads; the script starts at the first call on a graph. The parts run apart keep
+    the program's ``from __future__`` imports (an annotation naming what is defined later)."""
+    source = "from __future__ import annotations\n" + program(
+        "class Echo:\n    def invoke(self, text):\n        return text.upper()\n"
+        "llm = Echo()\n"
+        "shout = llm.invoke('hi')\n"
+        "def work(state: Later) -> dict:\n    return {'n': len(shout)}\n"
+        "builder = StateGraph(State)\n"
+        "builder.add_node('work', work)\n"
+        "builder.add_edge(START, 'work')\n"
+        "graph = builder.compile()\n"
+        "print(graph.invoke({'n': 0}))\n"
+    )
+    loaded = load_program(source)
+    assert loaded.module.shout == "HI"
+    last = source.count("\n")
+    assert (loaded.start, loaded.skipped) == (len(ast.parse(source).body) - 1, (last, last))
+    assert loaded.graph.invoke({"n": 0}) == {"n": 2}
 
 
 def test_no_graph_and_an_uncompiled_builder_are_told_apart() -> None:

@@ -22,7 +22,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypedDict
 
 import pytest
 from langchain_core import tools as lc_tools
@@ -232,6 +232,51 @@ def test_fake_chat_models_refuse_what_langchains_refuse() -> None:
         plain_chat_models.GenericFakeChatModel(messages=["a list"])
 
 
+def structured_replies(module: Any) -> list[Any]:
+    """What ``with_structured_output`` answers over ``module``'s fake model (a subclass binding tools),
+    for a Pydantic model, a ``TypedDict`` and a JSON schema; the ``bind_tools`` call it makes."""
+    from pydantic import BaseModel
+
+    class Subjects(BaseModel):
+        subjects: list[str]
+
+    class Pick(TypedDict):
+        id: int
+
+    class Binding(module.FakeMessagesListChatModel):
+        def bind_tools(self, tools: Any, **kwargs: Any) -> Any:
+            seen.append(
+                (tools == [schema], kwargs["tool_choice"], kwargs["ls_structured_output_format"]["kwargs"])
+            )
+            return self
+
+    def call(name: str, **args: Any) -> AIMessage:
+        return AIMessage("", tool_calls=[{"name": name, "args": args, "id": "c"}])
+
+    cases = [
+        (Subjects, call("Subjects", subjects=["a", "b"])),
+        (Subjects, AIMessage("no call")),
+        (Pick, call("Other", id=2)),
+        (Pick, call("Pick", id=1)),
+        ({"title": "Score", "type": "object", "properties": {}}, call("Score", value=3)),
+    ]
+    seen: list[Any] = []
+    answers = []
+    for schema, reply in cases:
+        answers.append(repr(Binding(responses=[reply]).with_structured_output(schema).invoke("hi")))
+    with pytest.raises(Exception, match="Unknown tool type: 'Pick'. Available tools: Subjects"):
+        Binding(responses=[call("Pick", id=1)]).with_structured_output(Subjects).invoke("hi")
+    with pytest.raises(NotImplementedError, match="not implemented for this model"):
+        module.FakeListChatModel(responses=["x"]).with_structured_output(Subjects)
+    return [*answers, seen]
+
+
+def test_with_structured_output_reads_the_reply_as_langchain_does() -> None:
+    ours = structured_replies(plain_chat_models)
+    assert ours == structured_replies(lc_models)
+    assert ours[:3] == ["Subjects(subjects=['a', 'b'])", "None", "None"]
+
+
 def test_a_subclass_with_bind_tools_is_what_create_react_agent_binds() -> None:
     class Bound(plain_chat_models.GenericFakeChatModel):
         def bind_tools(self, tools: Any, **kwargs: Any) -> Any:
@@ -343,7 +388,7 @@ def test_in_the_browser_what_langchain_has_beyond_the_twins_is_refused_by_name()
     lines = [
         "from langchain_core.language_models import GenericFakeChatModel, FakeListChatModel",
         "from langchain_core.messages import AIMessage, ToolMessage",
-        "from langchain_core.messages import trim_messages",
+        "from langchain_core.messages import merge_message_runs",
         "from langchain_core.language_models import BaseChatModel",
         "from langchain_core.tools import InjectedToolArg",
         "from langchain_core.outputs import ChatResult",
@@ -355,13 +400,14 @@ def test_in_the_browser_what_langchain_has_beyond_the_twins_is_refused_by_name()
     unsupported = "NotSupportedError: " + UNSUPPORTED.format("langchain_core.{}")
     assert said[lines[2]] == [
         "load",
-        TEXTS["load"].format(line=1, error=unsupported.format("messages.trim_messages")),
+        TEXTS["load"].format(line=1, error=unsupported.format("messages.merge_message_runs")),
     ]
     assert said[lines[3]][1].endswith(unsupported.format("language_models.BaseChatModel"))
     assert "langchain_core.tools.InjectedToolArg" in said[lines[4]][1]
     has = (
-        "langchain_core.messages, langchain_core.runnables, langchain_core.tools, "
-        "langchain_core.language_models, langchain_core.language_models.fake_chat_models"
+        "langchain_core.messages, langchain_core.messages.utils, langchain_core.runnables, "
+        "langchain_core.tools, langchain_core.language_models, "
+        "langchain_core.language_models.fake_chat_models"
     )
     assert said[lines[5]] == [
         "not_in_lab",

@@ -24,40 +24,10 @@ from tests.real_programs.harness import (
     served_on_import,
 )
 
-NO_ENTRYPOINT_IN_PLAY = (
-    "/play refuses an @entrypoint by name (problem 'entrypoint'): its instruments drive a StateGraph, so "
-    "a Functional API program runs here only as @task calls from a StateGraph node"
-)
-
-
 DIFFERS: dict[str, str] = {
-    "academy_m2_trim_filter_messages": (
-        "/play's load stops at the program's first .invoke( call, the chat model's, before any graph is "
-        "compiled (no_graph); then trim_messages (langchain_core.messages.utils) has no stand-in"
-    ),
     "academy_m3_streaming_interruption": "line 34: astream_events() is refused by lab",
-    "academy_m4_map_reduce": "line 20: the fake chat model's twin has no with_structured_output",
-    "docs_func_classify_number": NO_ENTRYPOINT_IN_PLAY,
-    "docs_func_entrypoint_final": NO_ENTRYPOINT_IN_PLAY,
-    "docs_func_interrupt": NO_ENTRYPOINT_IN_PLAY,
-    "docs_func_nested_entrypoint": NO_ENTRYPOINT_IN_PLAY,
-    "docs_func_resume_after_error": NO_ENTRYPOINT_IN_PLAY,
-    "docs_func_retry_policy": NO_ENTRYPOINT_IN_PLAY,
-    "docs_func_stream_custom": NO_ENTRYPOINT_IN_PLAY,
-    "docs_memory_pre_model_hook_trim": (
-        "trim_messages and count_tokens_approximately (langchain_core.messages.utils) have no stand-in: "
-        "refused as a missing module"
-    ),
     "docs_persistence_memory_store": "line 1: langgraph.store (InMemoryStore) is not in lab: refused by name",
     "docs_stream_llm_tokens": "stream_mode='messages' is refused by lab (ValueError)",
-    "docs_stream_modes": (
-        "line 6: stream_mode='debug' is refused by lab (ValueError); LangGraph streams task and "
-        "task_result events"
-    ),
-    "docs_subgraph_three_levels": (
-        "line 1: the program compiles three graphs that are invoked from nodes, none named graph: /play's"
-        " load refuses it (several_graphs) before the script runs; python runs parent_graph.stream(...)"
-    ),
 }
 """Program -> why lab does not print what LangGraph prints (the first line that differs, and its cause)."""
 

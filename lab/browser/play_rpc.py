@@ -37,7 +37,7 @@ from typing import Any
 from lab.browser import lab_rpc
 from lab.browser.packages import PackageUnavailable, load_imported_packages
 from lab.controller.controller import LabController
-from lab.graph import CompiledStateGraph
+from lab.diagram import AnyGraph, node_functions
 from lab.graph.subgraphs import SyncSubgraphCallRefused
 from lab.graph.unsupported import NotSupportedError
 from lab.playground import ProgramError, load_program
@@ -83,7 +83,7 @@ async def play_load(args: dict[str, Any]) -> dict[str, Any]:
         return {"problem": error.problem.as_dict()}
     except PackageUnavailable as error:
         return {"problem": problem("package_unavailable", module=error.name, reason=error.reason).as_dict()}
-    given = args["input"] if args.get("input") is not None else program.example or {}
+    given = next((value for value in (args.get("input"), program.example) if value is not None), {})
     ledger = LabLedger()
     set_recorder(ledger)  # lab.world's calls go to the lab's ledger from now on
     _play.problem = None
@@ -103,18 +103,18 @@ async def play_load(args: dict[str, Any]) -> dict[str, Any]:
         "input": given,
         "example": program.example,
         "input_schema": input_schema(graph),
-        "nodes": list(controller.graph_for("default").builder.nodes),
+        "nodes": list(node_functions(controller.graph_for("default"))),
     }
 
 
-def refused_at_node(graph: CompiledStateGraph, refused: SyncSubgraphCallRefused) -> Problem:
+def refused_at_node(graph: AnyGraph, refused: SyncSubgraphCallRefused) -> Problem:
     """The refusal of a node the browser's saver cannot run, at the line the node's function starts
     (named as the lab's other refusals are: a ``NotSupportedError``)."""
-    code = getattr(graph.builder.nodes[refused.node], "__code__", None)
+    code = getattr(node_functions(graph)[refused.node], "__code__", None)
     return problem("load", code.co_firstlineno if code else None, error=f"NotSupportedError: {refused}")
 
 
-def input_schema(graph: CompiledStateGraph) -> dict[str, Any] | None:
+def input_schema(graph: AnyGraph) -> dict[str, Any] | None:
     """The graph's input JSON schema, the input box's hint; ``None`` where lab has none for a field's
     type (a message class: ``MessagesState``)."""
     try:

@@ -19,6 +19,7 @@ from typing import Any
 
 from lab.checkpoint.base import NULL_TASK_ID, CheckpointTuple
 from lab.pregel.graph import Pregel
+from lab.pregel.nodes import END
 from lab.pregel.subgraph import recast
 
 NULL_WRITER = "<null>"
@@ -135,12 +136,20 @@ def change(before: Any, after: Any) -> dict[str, Any]:
     return changed
 
 
+def as_mapping(values: Any) -> dict[str, Any]:
+    """A frame's values by key: a ``StateGraph``'s as they are; an ``@entrypoint``'s (what its function
+    returned, ``None`` before it has) under ``__end__``, the channel that keeps it, unless a dict."""
+    if isinstance(values, dict):
+        return values
+    return {} if values is None else {END: values}
+
+
 def diff_frames(parent: dict[str, Any] | None, child: dict[str, Any]) -> dict[str, Any]:
     """What changed from ``parent`` to ``child`` (from nothing if there is no parent)."""
     base = parent or {"values": {}, "channel_versions": {}, "versions_seen": {}, "next": []}
     return {
         "against": parent["checkpoint_id"] if parent else None,
-        "values": diff_mapping(base["values"], child["values"]),
+        "values": diff_mapping(as_mapping(base["values"]), as_mapping(child["values"])),
         "channel_versions": diff_mapping(base["channel_versions"], child["channel_versions"]),
         "versions_seen": diff_mapping(base["versions_seen"], child["versions_seen"]),
         "next": {"before": base["next"], "after": child["next"]},

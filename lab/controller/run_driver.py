@@ -90,8 +90,8 @@ class RunDriver:
         run.follow = lab.profile.enter_run(run.thread_id)  # in the run's own task (context variables)
         try:
             on_seam = functools.partial(self._on_seam, run)  # late seams of a closed run stay its own
-            values = await graph.ainvoke(request, config, durability=run.durability, on_seam=on_seam)
-            outcome = await self._outcome(values or {})
+            output = await graph.ainvoke(request, config, durability=run.durability, on_seam=on_seam)
+            outcome = await self._outcome(output)
         except ProcessKilled:
             return
         except asyncio.CancelledError:
@@ -111,12 +111,14 @@ class RunDriver:
         await lab.emit({"type": "run_finished", "run": run.number, **outcome})
         _settle(run, outcome)
 
-    async def _outcome(self, values: dict[str, Any]) -> dict[str, Any]:
-        interrupts = values.pop("__interrupt__", [])
+    async def _outcome(self, output: Any) -> dict[str, Any]:
+        """How the run ended, from what ``ainvoke`` returned: a ``StateGraph``'s values (a dict, with
+        ``__interrupt__`` when it stopped at one), or whatever an ``@entrypoint``'s function returned."""
+        interrupts = output.pop("__interrupt__", []) if isinstance(output, dict) else []
         snapshot = await read.snapshot(self.lab)
         return {
             "status": "interrupted" if interrupts else "done",
-            "values": values,
+            "values": {} if output is None else output,
             "interrupts": interrupts,
             "next": snapshot.next,
             "checkpoint_id": checkpoint_id_of(snapshot.config),

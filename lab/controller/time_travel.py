@@ -17,7 +17,8 @@ from lab.controller import thread_reading as read
 from lab.controller.frames import branch_tree, checkpoint_id_of, diff_frames, frame_of
 from lab.controller.session import Until
 from lab.controller.state import Lab
-from lab.controller.validation import check_fork_values
+from lab.controller.validation import check_fork_size, check_fork_values
+from lab.func import EntrypointGraph
 
 
 async def frames(lab: Lab) -> dict[str, Any]:
@@ -50,7 +51,11 @@ async def fork(
     """Edit the state at an old frame: ``aupdate_state(config_with_id, values, as_node)``
     writes an ``update`` checkpoint as a new child of it, the thread's new head."""
     await travel_to(lab, checkpoint_id)
-    check_fork_values(values, read.graph(lab).builder.state_schema)
+    graph = read.graph(lab)
+    if isinstance(graph, EntrypointGraph):
+        check_fork_size(values)  # its state is what its function returned: the object is written whole
+    else:
+        check_fork_values(values, graph.builder.state_schema)
     return await update_state(lab, checkpoint_id, values, as_node)
 
 

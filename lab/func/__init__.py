@@ -17,19 +17,21 @@ from __future__ import annotations
 import dataclasses
 import functools
 import inspect
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar, get_args, get_origin
 
 from lab.checkpoint.allow_list import allow_in_checkpoints
 from lab.checkpoint.base import BaseCheckpointSaver
+from lab.config import RUNTIME_KEY, get_config
+from lab.graph.drawing import DrawableGraph, draw_graph
 from lab.graph.jsonschema import json_schema, type_schema
 from lab.graph.node_calls import takes_writer
-from lab.graph.subgraphs import find_subgraph
+from lab.graph.subgraphs import find_subgraph, refuse_sync_calls_over_async_io
 from lab.graph.unsupported import NotSupportedError
 from lab.pregel import Pregel, task_calls
 from lab.pregel.channels import EphemeralValue, LastValue
-from lab.pregel.nodes import END, START, Node
+from lab.pregel.nodes import END, START, Node, is_async
 from lab.pregel.task import running_task
 from lab.types import CachePolicy, Command, RetryPolicy
 
@@ -56,6 +58,8 @@ class TaskFunction:
         cache_policy: CachePolicy | None,
     ) -> None:
         self.func = func
+        self.bound = with_injected(func)
+        """``func`` with LangGraph's parameters filled in (``config``, ``writer``...), as a call runs it."""
         self.name = name or task_name(func)
         self.retry_policy = retry_policy
         self.cache_policy = cache_policy
@@ -63,7 +67,7 @@ class TaskFunction:
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         return task_calls.call(
-            self.func,
+            self.bound,
             args,
             kwargs,
             name=self.name,
@@ -158,13 +162,16 @@ class entrypoint:  # noqa: N801  (LangGraph's name: ``@entrypoint(checkpointer=.
         for schema in (input_type, output_type):  # (LangGraph's allow-list: the declared types)
             allow_in_checkpoints(schema)
         name = func.__name__
+        nodes = {name: Node(name, bind_entrypoint(func), [START], subgraph=find_subgraph(func), reads=START)}
+        refuse_sync_calls_over_async_io(nodes, self.checkpointer, as_node=False)
         graph = EntrypointGraph(
-            nodes={name: Node(name, bind_entrypoint(func), [START], subgraph=find_subgraph(func))},
+            nodes=nodes,
             channels={START: EphemeralValue(), END: LastValue(END), PREVIOUS: LastValue(PREVIOUS)},
             state_keys=[END],
             checkpointer=self.checkpointer,
         )
         graph.name = name
+        graph.function = func
         graph.cache = self.cache
         graph.input_type, graph.output_type = input_type, output_type
         graph.context_schema = self.context_schema
@@ -193,42 +200,81 @@ def final_writes(result: Any) -> Command:
     return Command(update=[(END, result), (PREVIOUS, result)])
 
 
-INJECTED = ("config", "previous", "runtime", "writer")
+INJECTED = ("config", "previous", "runtime", "store", "writer")
+"""The parameters LangGraph fills by name in an entrypoint's or a task's function (``RunnableCallable``)."""
+KEYWORD_KINDS = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
 
 
-def bind_entrypoint(func: Callable[..., Any]) -> Callable[[Any], Any]:
-    """``func`` as the loop calls it: with the run's input (the ``__start__`` channel), and
-    ``previous``/``config``/``runtime``/``writer`` if it names them; its result as the entrypoint's writes."""
-    parameters = inspect.signature(func).parameters
-    if "store" in parameters:
-        raise NotSupportedError("an entrypoint parameter named 'store' (no store)")
-    wanted = [
+def injected_parameters(parameters: Mapping[str, inspect.Parameter], first: int = 0) -> tuple[str, ...]:
+    """Which of :data:`INJECTED` a function declares from its parameter ``first`` on (one a call may
+    pass by keyword; ``writer`` unannotated or annotated ``StreamWriter``, as LangGraph has it)."""
+    names = list(parameters)[first:]
+    return tuple(
         name
         for name in INJECTED
-        if name in list(parameters)[1:] and (name != "writer" or takes_writer(parameters))
-    ]
+        if name in names
+        and parameters[name].kind in KEYWORD_KINDS
+        and (name != "writer" or takes_writer(parameters))
+    )
 
-    def arguments() -> tuple[Any, dict[str, Any]]:
-        loop = running_task().lender
-        previous = loop.channels[PREVIOUS]
-        previous = previous.value if previous.is_available() else None
-        config = loop.task_config(running_task())
-        given = {"config": config, "previous": previous, "writer": loop.runtime.stream_writer}
-        if "runtime" in wanted:
-            given["runtime"] = dataclasses.replace(loop.runtime, previous=previous)
-        return loop.channels[START].value, {name: given[name] for name in wanted}
 
-    if inspect.iscoroutinefunction(func):
+def injected_values(wanted: Sequence[str]) -> dict[str, Any]:
+    """What the running task's function gets for each parameter of ``wanted``: its config, the thread's
+    ``previous`` (what its entrypoint saved last; ``None`` in a ``StateGraph``), the run's ``Runtime``
+    with that ``previous``, the stream writer, and no store (``None``: LangGraph's, given none)."""
+    if not wanted:
+        return {}
+    config = get_config()
+    runtime = config["configurable"][RUNTIME_KEY]
+    channel = running_task().lender.channels.get(PREVIOUS)
+    previous = channel.value if channel is not None and channel.is_available() else None
+    given = {"config": config, "previous": previous, "store": None, "writer": runtime.stream_writer}
+    if "runtime" in wanted:
+        given["runtime"] = dataclasses.replace(runtime, previous=previous)
+    return {name: given[name] for name in wanted}
 
-        async def call_async(_state: Any) -> Command:
-            value, kwargs = arguments()
-            return final_writes(await func(value, **kwargs))
+
+def with_injected(func: Callable[..., Any]) -> Callable[..., Any]:
+    """A task function called with what LangGraph fills in (:data:`INJECTED`) unless the call passes it."""
+    try:
+        wanted = injected_parameters(inspect.signature(func).parameters)
+    except (TypeError, ValueError):  # (a callable without a signature takes nothing injected)
+        return func
+    if not wanted:
+        return func
+
+    def completed(kwargs: dict[str, Any]) -> dict[str, Any]:
+        return {**injected_values([name for name in wanted if name not in kwargs]), **kwargs}
+
+    if is_async(func):
+
+        @functools.wraps(func)
+        async def call_async(*args: Any, **kwargs: Any) -> Any:
+            return await func(*args, **completed(kwargs))
 
         return call_async
 
-    def call(_state: Any) -> Command:
-        value, kwargs = arguments()
-        return final_writes(func(value, **kwargs))
+    @functools.wraps(func)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        return func(*args, **completed(kwargs))
+
+    return call
+
+
+def bind_entrypoint(func: Callable[..., Any]) -> Callable[[Any], Any]:
+    """``func`` as the loop calls it: with the run's input (its node reads the ``__start__`` channel),
+    and the parameters of :data:`INJECTED` it names; its result as the entrypoint's writes."""
+    wanted = injected_parameters(inspect.signature(func).parameters, first=1)
+
+    if inspect.iscoroutinefunction(func):
+
+        async def call_async(value: Any) -> Command:
+            return final_writes(await func(value, **injected_values(wanted)))
+
+        return call_async
+
+    def call(value: Any) -> Command:
+        return final_writes(func(value, **injected_values(wanted)))
 
     return call
 
@@ -237,6 +283,8 @@ class EntrypointGraph(Pregel):
     """The graph ``@entrypoint`` makes: one node, its output a whole value (``__end__``)."""
 
     name: str
+    function: Callable[..., Any]
+    """The decorated function, as the program wrote it (its one node runs it)."""
     cache: Any
     input_type: Any
     output_type: Any
@@ -253,6 +301,10 @@ class EntrypointGraph(Pregel):
 
     def get_name(self, suffix: str | None = None) -> str:
         return f"{self.name}{suffix or ''}"
+
+    def get_graph(self, config: dict[str, Any] | None = None, *, xray: bool | int = False) -> DrawableGraph:
+        """The entrypoint as LangGraph draws it: ``__start__`` to its node, its node to ``__end__``."""
+        return draw_graph(self, xray)
 
     def get_input_jsonschema(self, config: dict[str, Any] | None = None) -> dict[str, Any]:
         return {**type_schema(self.input_type), "title": "LangGraphInput"}

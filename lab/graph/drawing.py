@@ -317,6 +317,10 @@ def draw_own_nodes(graph: Pregel) -> DrawableGraph:
             **_tools_metadata(graph, name),
         }
         drawn.nodes[name] = DrawNode(name, name, metadata or None, _runs(graph, name))
+    if START not in graph.nodes:  # an entrypoint: its input (no node of its own) triggers its node
+        drawn.nodes[START] = DrawNode(START, START, None, _runs(graph, START))
+        for name in graph.trigger_to_nodes.get(START, ()):
+            drawn.add_edge(START, name)
     for src, dest, conditional, label in sorted(edges, key=_sortable):
         drawn.add_edge(src, dest, data=label if label != dest else None, conditional=conditional)
     termini = {d for _, d, _, _ in edges if d != END} - {s for s, _, _, _ in edges}
@@ -349,7 +353,9 @@ def diagram_edges(graph: Pregel) -> dict[str, list[dict[str, Any]]]:
     """``get_graph()``'s edges regrouped as a page draws them, in declaration order: plain
     ``edges``, ``joins`` (the two plain edges into a barrier, with its channel) and
     ``conditional_edges`` (per source, with the router's name and its targets)."""
-    order = {name: index for index, name in enumerate([*graph.nodes, END])}
+    order = {
+        name: index for index, name in enumerate([START, *graph.nodes, END])
+    }  # (an entrypoint has no START)
     drawn = sorted(draw_graph(graph).edges, key=lambda e: (order[e.source], order[e.target]))
     joins = [
         {

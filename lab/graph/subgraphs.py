@@ -104,27 +104,28 @@ class SyncSubgraphCallRefused(NotSupportedError):
     """A plain ``def`` node that runs a subgraph, in a graph compiled over an async-only saver
     (``node``: its name)."""
 
-    def __init__(self, node: str, saver: Any) -> None:
+    def __init__(self, node: str, saver: Any, *, as_node: bool = True) -> None:
+        remedy = f", or add the compiled subgraph as the node itself (`add_node({node!r}, sub)`)"
         super().__init__(
             f"a plain `def` node that runs a subgraph (node {node!r}: `sub.invoke(...)`) over "
             f"{type(saver).__name__}, whose storage only has an async API (IndexedDB in the browser): "
-            "make the node `async def` and `await sub.ainvoke(...)`, or add the compiled subgraph "
-            f"as the node itself (`add_node({node!r}, sub)`)"
+            f"make the node `async def` and `await sub.ainvoke(...)`{remedy if as_node else ''}"
         )
         self.node = node
 
 
-def refuse_sync_calls_over_async_io(nodes: Mapping[str, Node], saver: Any) -> None:
+def refuse_sync_calls_over_async_io(nodes: Mapping[str, Node], saver: Any, *, as_node: bool = True) -> None:
     """A plain ``def`` node that runs a subgraph (``sub.invoke(...)``) waits for it without
     yielding to the event loop, and a saver whose storage is async-only (IndexedDB, in the browser)
     answers only through that loop: the call could never finish (it would raise ``WouldBlockError``
-    at run time). Refused by name when the graph is compiled over such a saver."""
+    at run time). Refused by name when the graph is compiled over such a saver (``as_node``: say that
+    the subgraph may be added as the node itself; not for an ``@entrypoint``)."""
     holder = storage_saver(saver)
     if holder is None or getattr(holder.storage, "supports_sync", True):
         return
     for name, node in nodes.items():
         if node.subgraph is not None and node.func is not None and not is_async(node.func):
-            raise SyncSubgraphCallRefused(name, holder)
+            raise SyncSubgraphCallRefused(name, holder, as_node=as_node)
 
 
 def storage_saver(saver: Any) -> Any:

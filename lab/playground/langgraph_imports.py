@@ -66,6 +66,7 @@ missing, so its import is refused by name like any other."""
 STAND_INS: dict[str, str | None] = {
     "langchain_core": None,
     "langchain_core.messages": "lab.messages",
+    "langchain_core.messages.utils": "lab.messages",
     "langchain_core.runnables": "lab.runnables",
     "langchain_core.tools": "lab.tools",
     "langchain_core.language_models": "lab.chat_models",

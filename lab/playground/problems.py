@@ -29,8 +29,7 @@ Kind = Literal[
     "not_in_lab",  # it imports a langgraph module the lab does not re-implement
     "no_graph",  # it compiles no graph
     "not_compiled",  # it builds a StateGraph but never compiles it
-    "entrypoint",  # its graph is an ``@entrypoint`` (the Functional API), which the instruments do not drive
-    "several_graphs",  # it compiles more than one, and none is named ``graph``
+    "several_graphs",  # it compiles several that no other runs, none named ``graph`` nor run by its script
     "node",  # an exception inside a node
     "router",  # an exception inside a conditional edge's router
     "run",  # an exception during a run outside the program's nodes and routers (the runtime's own)
@@ -58,13 +57,15 @@ TEXTS: dict[Kind, str] = {
         "The program imports {module}, which needs the network: a program here runs in the browser with "
         "no network and no LLM. Replace those calls with plain functions."
     ),
-    "no_graph": "The program compiles no graph: build a StateGraph and call its compile() (name it graph).",
-    "not_compiled": "{name} is a StateGraph that is never compiled: add graph = {name}.compile().",
-    "entrypoint": (
-        "{name} is an @entrypoint: the playground's instruments drive a StateGraph. Call your @task "
-        "functions from a StateGraph node (as the gallery's charge_in_a_task does)."
+    "no_graph": (
+        "The program compiles no graph: build a StateGraph and call its compile() (name it graph), "
+        "or decorate a function with @entrypoint()."
     ),
-    "several_graphs": "The program compiles {count} graphs ({names}): name the one to run graph.",
+    "not_compiled": "{name} is a StateGraph that is never compiled: add graph = {name}.compile().",
+    "several_graphs": (
+        "The program compiles {count} graphs ({names}) and its script runs none of them: name the one "
+        "to run graph."
+    ),
     "node": "Node {name} raised at line {line}: {error}",
     "router": "The router {name} raised at line {line}: {error}",
     "run": "The run failed: {error}",

@@ -19,18 +19,19 @@ compiled graph that is a node of another (a subgraph) does not count. Anything e
 """
 
 from __future__ import annotations
+import __future__
 
 import ast
 import json
 import sys
 import types
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from types import CodeType
 from typing import Any
 
-from lab.func import EntrypointGraph
-from lab.graph.state import CompiledStateGraph, StateGraph
+from lab.diagram import AnyGraph, node_functions
+from lab.graph.state import StateGraph
 from lab.playground.langgraph_imports import NeedsNetworkError, NotInLabError, langgraph_resolves_to_lab
 from lab.playground.problems import PROGRAM_FILE, Problem, ProgramError, Roles, problem, problem_at_error
 from lab.playground.script import compile_script, is_main
@@ -68,7 +69,7 @@ class Program:
     source: str
     module: types.ModuleType
     graph_name: str
-    graph: CompiledStateGraph
+    graph: AnyGraph
     skipped: tuple[int, int] | None = None
     """The first and last line of the top-level script part that did not run, if any."""
     example: Any = None
@@ -76,6 +77,8 @@ class Program:
     script: CodeType | None = None
     """The program's script (its skipped lines and ``__main__`` blocks), to run as written
     (:mod:`lab.playground.script`); ``None``: it has none."""
+    start: int | None = None
+    """The index of the top-level statement the script part starts at (``None``: none)."""
 
 
 def load_program(source: str) -> Program:
@@ -91,26 +94,49 @@ def load_program(source: str) -> Program:
         tree = ast.parse(source, PROGRAM_FILE)
     except SyntaxError as error:
         raise ProgramError(problem_at_error(error, "syntax")) from None
-    start = script_start(tree)
-    skipped = None if start is None else (tree.body[start].lineno, tree.body[-1].end_lineno or 0)
-    code = compile(ast.Module(tree.body[:start], type_ignores=[]), PROGRAM_FILE, "exec")
     module = types.ModuleType(PROGRAM_MODULE)
     module.__file__ = PROGRAM_FILE
     sys.modules[PROGRAM_MODULE] = module
     with langgraph_resolves_to_lab():
         try:
-            exec(code, vars(module))
+            start = run_top_level(tree, vars(module))
         except Exception as error:
             raise ProgramError(loading_problem(error)) from error
-    graph_name, graph = find_graph(module)
+    skipped = None if start is None else (tree.body[start].lineno, tree.body[-1].end_lineno or 0)
+    graph_name, graph = find_graph(module, tree)
     script = compile_script(tree, start)
-    return Program(source, module, graph_name, graph, skipped, example_input(tree), script)
+    return Program(source, module, graph_name, graph, skipped, example_input(tree), script, start)
 
 
-def script_start(tree: ast.Module) -> int | None:
-    """The index of the first top-level statement that drives a graph (calls ``.invoke``, ``.stream``,
-    ``.get_state``, ... or ``asyncio.run``), outside functions and classes; ``None`` if there is none."""
-    for index, statement in enumerate(tree.body):
+def run_top_level(tree: ast.Module, namespace: dict[str, Any]) -> int | None:
+    """Run the program's top level in ``namespace`` up to its first statement that drives a graph
+    (:func:`drives_a_graph`: a chat model's ``llm.invoke(...)`` before any graph is built runs, as in
+    LangGraph's and LangChain's notebooks); that statement's index (``None``: none does, all ran)."""
+    flags = future_flags(tree)
+    done, candidate = 0, script_start(tree)
+    while True:
+        part = ast.Module(tree.body[done:candidate], type_ignores=[])
+        exec(compile(part, PROGRAM_FILE, "exec", flags=flags, dont_inherit=True), namespace)
+        if candidate is None or drives_a_graph(tree.body[candidate], namespace):
+            return candidate
+        done, candidate = candidate, script_start(tree, candidate + 1)
+
+
+def future_flags(tree: ast.Module) -> int:
+    """The compiler flags of the program's ``from __future__ import ...`` (its parts compile apart)."""
+    flags = 0
+    for statement in tree.body:
+        if isinstance(statement, ast.ImportFrom) and statement.module == "__future__":
+            for alias in statement.names:
+                flags |= getattr(__future__, alias.name).compiler_flag
+    return flags
+
+
+def script_start(tree: ast.Module, first: int = 0) -> int | None:
+    """The index of the first top-level statement from ``first`` on that may drive a graph (calls
+    ``.invoke``, ``.stream``, ``.get_state``, ... or ``asyncio.run``), outside functions and classes;
+    ``None`` if there is none."""
+    for index, statement in enumerate(tree.body[first:], start=first):
         if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             continue
         if is_main(statement):
@@ -120,10 +146,26 @@ def script_start(tree: ast.Module) -> int | None:
     return None
 
 
+def drives_a_graph(statement: ast.stmt, namespace: dict[str, Any]) -> bool:
+    """Whether ``statement`` drives a graph, as far as ``namespace`` tells: it does unless each of its
+    driving calls is a method of a name bound to something else (a chat model, a tool)."""
+    for node in ast.walk(statement):
+        if _is_asyncio_run(node):
+            return True
+        if _is_call_of(node, DRIVING_CALLS):
+            owner = node.func.value  # type: ignore[attr-defined]
+            known = isinstance(owner, ast.Name) and owner.id in namespace
+            if not known or isinstance(namespace[owner.id], AnyGraph):
+                return True
+    return False
+
+
 def _drives(node: ast.AST) -> bool:
     """A call of a graph's driving method, or ``asyncio.run(...)``."""
-    if _is_call_of(node, DRIVING_CALLS):
-        return True
+    return _is_call_of(node, DRIVING_CALLS) or _is_asyncio_run(node)
+
+
+def _is_asyncio_run(node: ast.AST) -> bool:
     owner = getattr(getattr(node, "func", None), "value", None)
     return _is_call_of(node, ("run",)) and isinstance(owner, ast.Name) and owner.id == "asyncio"
 
@@ -142,7 +184,6 @@ def example_input(tree: ast.Module) -> Any:
                 return json.loads(json.dumps(ast.literal_eval(node.args[0])))
             except (ValueError, TypeError, SyntaxError, RecursionError):
                 continue
-    return None
     return None
 
 
@@ -170,38 +211,77 @@ def _refused_import(error: BaseException | None) -> BaseException | None:
     return None
 
 
-def find_graph(module: types.ModuleType) -> tuple[str, CompiledStateGraph]:
-    """The program's graph: its only compiled graph that is no other's node, else the one named ``graph``."""
+def find_graph(module: types.ModuleType, tree: ast.Module) -> tuple[str, AnyGraph]:
+    """The program's graph (a compiled ``StateGraph`` or an ``@entrypoint``): its only outermost graph
+    (:func:`outermost`), else the one named ``graph``, else the first one its top level drives."""
     values = vars(module)
-    compiled = {name: value for name, value in values.items() if isinstance(value, CompiledStateGraph)}
-    subgraphs = {id(node) for graph in compiled.values() for node in graph.builder.nodes.values()}
-    candidates: dict[int, str] = {}
-    for name, graph in compiled.items():
-        if id(graph) not in subgraphs:
-            candidates.setdefault(id(graph), name)  # one graph bound to two names is one graph
+    graphs = {name: value for name, value in values.items() if isinstance(value, AnyGraph)}
+    candidates = outermost(graphs)
     if len(candidates) == 1:
         (name,) = candidates.values()
-        return name, compiled[name]
-    if GRAPH_NAME in compiled and id(compiled[GRAPH_NAME]) in candidates:
-        return GRAPH_NAME, compiled[GRAPH_NAME]
+        return name, graphs[name]
+    if GRAPH_NAME in graphs and id(graphs[GRAPH_NAME]) in candidates:
+        return GRAPH_NAME, graphs[GRAPH_NAME]
+    for name in driven_names(tree):
+        if name in graphs and id(graphs[name]) in candidates:
+            return name, graphs[name]
     if candidates:
         names = ", ".join(sorted(candidates.values()))
         raise ProgramError(problem("several_graphs", count=len(candidates), names=names))
     builders = sorted(name for name, value in values.items() if isinstance(value, StateGraph))
     if builders:
         raise ProgramError(problem("not_compiled", name=builders[0]))
-    if entrypoints := sorted(name for name, value in values.items() if isinstance(value, EntrypointGraph)):
-        raise ProgramError(problem("entrypoint", name=entrypoints[0]))
     raise ProgramError(problem("no_graph"))
 
 
-def graph_roles(graph: CompiledStateGraph) -> Roles:
-    """The code of each node and router of ``graph``: which part of the program an exception came from."""
+def outermost(graphs: dict[str, AnyGraph]) -> dict[int, str]:
+    """The graphs no other graph runs (id -> its first name): neither a node of another (a subgraph)
+    nor named by a node's code (``child_graph.invoke(...)`` in a node, an entrypoint calling another)."""
+    inner = {id(value) for graph in graphs.values() for value in run_by(graph) if value is not graph}
+    candidates: dict[int, str] = {}
+    for name, graph in graphs.items():
+        if id(graph) not in inner:
+            candidates.setdefault(id(graph), name)  # one graph bound to two names is one graph
+    return candidates
+
+
+def run_by(graph: AnyGraph) -> Iterator[Any]:
+    """What ``graph``'s nodes are, and the globals their code names."""
+    for function in node_functions(graph).values():
+        yield function
+        code, named = getattr(function, "__code__", None), getattr(function, "__globals__", {})
+        if code is not None:
+            yield from (named[name] for name in code_names(code) if name in named)
+
+
+def driven_names(tree: ast.Module) -> Iterator[str]:
+    """The names whose driving methods (``invoke``, ``stream``, ...) the program's top level calls
+    (outside functions and classes), in order."""
+    for statement in tree.body:
+        if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            continue
+        for node in ast.walk(statement):
+            owner = getattr(getattr(node, "func", None), "value", None)
+            if _is_call_of(node, DRIVING_CALLS) and isinstance(owner, ast.Name):
+                yield owner.id
+
+
+def code_names(code: CodeType) -> Iterator[str]:
+    """Every global or attribute name ``code`` and the functions defined in it refer to."""
+    yield from code.co_names
+    for constant in code.co_consts:
+        if isinstance(constant, CodeType):
+            yield from code_names(constant)
+
+
+def graph_roles(graph: AnyGraph) -> Roles:
+    """The code of each node and router of ``graph``: which part of the program an exception came from
+    (an ``@entrypoint``'s function is its one node)."""
     roles: Roles = {}
-    for name, function in graph.builder.nodes.items():
+    for name, function in node_functions(graph).items():
         if code := getattr(function, "__code__", None):
             roles[code] = ("node", name)
-    for _, branch in graph.builder.branches:
+    for branch in (branch for node in graph.nodes.values() for branch in node.branches):
         if code := getattr(branch.router, "__code__", None):
             roles[code] = ("router", branch.name)
     return roles

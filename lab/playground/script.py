@@ -35,7 +35,8 @@ from types import CodeType
 from typing import Any, Protocol
 
 from lab.controller import thread_reading as read
-from lab.graph import CompiledStateGraph
+from lab.diagram import AnyGraph
+from lab.func import EntrypointGraph
 from lab.playground.langgraph_imports import langgraph_resolves_to_lab
 from lab.playground.problems import PROGRAM_FILE
 
@@ -130,7 +131,7 @@ class ScriptCalls:
     """The script's calls of the program's graph, answered by the lab's controller (see the module
     docstring); a call on any other object is that object's own."""
 
-    def __init__(self, controller: Controller, graph: CompiledStateGraph, durability: str = "async") -> None:
+    def __init__(self, controller: Controller, graph: AnyGraph, durability: str = "async") -> None:
         self.controller = controller
         self.graph = graph  # the program's own graph: the object the script calls
         self.durability = durability  # the lab threads' (the page's choice)
@@ -163,20 +164,20 @@ class ScriptCalls:
             await self.command("open", thread_id=lab_thread)
         return {"configurable": {"thread_id": lab_thread}}
 
-    def lab_graph(self) -> CompiledStateGraph:
+    def lab_graph(self) -> AnyGraph:
         return read.graph(self.controller)  # type: ignore[arg-type]
 
-    async def invoke(self, input: Any, config: dict[str, Any] | None = None, **_: Any) -> dict[str, Any]:
+    async def invoke(self, input: Any, config: dict[str, Any] | None = None, **_: Any) -> Any:
         lab_config = await self.thread(config)
         outcome = await self.command("invoke", input=input)
         self.runs += 1
         if outcome["status"] == "error":
             raise ScriptFailed(outcome["error"]["message"])
         snapshot = await self.lab_graph().aget_state(lab_config)
-        values = dict(snapshot.values)
-        if snapshot.interrupts:
-            values["__interrupt__"] = list(snapshot.interrupts)
-        return values
+        interrupts = {"__interrupt__": list(snapshot.interrupts)} if snapshot.interrupts else {}
+        if isinstance(self.graph, EntrypointGraph):  # what its function returned, or only the interrupts
+            return interrupts or snapshot.values
+        return {**snapshot.values, **interrupts}
 
     async def stream(self, input: Any, config: dict[str, Any] | None = None, **kwargs: Any) -> list[Any]:
         return [await self.invoke(input, config, **kwargs)]

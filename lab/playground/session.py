@@ -8,8 +8,10 @@ lab (Step/Run, crash at a seam, resume, interrupts, time travel, the ledger) ser
 
 - **the checkpointer is replaced by recompiling**: the program's ``StateGraph`` (the compiled graph's
   ``builder``) is compiled again with the lab's saver and the program's own ``interrupt_before``,
-  ``interrupt_after`` and ``name``. Whatever the program passed (``InMemorySaver()``, or none) is
-  not used: the lab's saver stores in IndexedDB, so a killed worker's thread resumes;
+  ``interrupt_after`` and ``name``; an ``@entrypoint``'s function is decorated again with the
+  lab's saver (and the program's ``cache`` and ``context_schema``). Whatever the program passed
+  (``InMemorySaver()``, or none) is not used: the lab's saver stores in IndexedDB, so a killed
+  worker's thread resumes;
 - **the outside world**: ``lab.world``'s ``charge`` / ``send_email`` are synchronous (a node calls
   them like any library), while the lab's ledger lives in the page and answers asynchronously. So
   :class:`LabLedger` decides each request *synchronously* over its copy of the ledger's rows (the
@@ -31,18 +33,17 @@ lab (Step/Run, crash at a seam, resume, interrupts, time travel, the ledger) ser
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import replace
-from types import CodeType
 from typing import Any, Protocol
 
 from lab.controller.messages import message
 from lab.controller.paid_api import decide_request
 from lab.controller.profile import GraphProfile, SeamHook, graph_profile
-from lab.func import TaskFunction
-from lab.graph import CompiledStateGraph
+from lab.diagram import AnyGraph
+from lab.func import EntrypointGraph, TaskFunction, entrypoint
 from lab.playground.problems import Problem
-from lab.playground.program import Program, describe_run_error
+from lab.playground.program import Program, code_names, describe_run_error
 from lab.pregel.loop import Seam
 
 __all__ = ["LabLedger", "lab_graph", "node_calls", "playground_profile"]
@@ -84,8 +85,12 @@ class LabLedger:
         return dict(row)
 
 
-def lab_graph(graph: CompiledStateGraph, checkpointer: Any) -> CompiledStateGraph:
-    """``graph`` compiled again from its ``StateGraph`` with ``checkpointer`` instead of its own."""
+def lab_graph(graph: AnyGraph, checkpointer: Any) -> AnyGraph:
+    """``graph`` compiled again from its ``StateGraph`` with ``checkpointer`` instead of its own (an
+    ``@entrypoint``: its function decorated again, with ``checkpointer``)."""
+    if isinstance(graph, EntrypointGraph):
+        again = entrypoint(checkpointer=checkpointer, cache=graph.cache, context_schema=graph.context_schema)
+        return again(graph.function)
     return graph.builder.compile(
         checkpointer=checkpointer,
         interrupt_before=graph.interrupt_before or None,
@@ -94,9 +99,7 @@ def lab_graph(graph: CompiledStateGraph, checkpointer: Any) -> CompiledStateGrap
     )
 
 
-def reporting_problems(
-    program: Program, graph: CompiledStateGraph, on_problem: Callable[[Problem], None]
-) -> CompiledStateGraph:
+def reporting_problems(program: Program, graph: AnyGraph, on_problem: Callable[[Problem], None]) -> AnyGraph:
     """``graph`` whose ``ainvoke`` (what the lab's run driver calls) tells ``on_problem`` where in the
     program a failing run raised (:func:`~lab.playground.program.describe_run_error`: the node or
     router, at its line) before the exception goes on as it would."""
@@ -111,14 +114,6 @@ def reporting_problems(
 
     graph.ainvoke = located  # type: ignore[method-assign]
     return graph
-
-
-def code_names(code: CodeType) -> Iterator[str]:
-    """Every global or attribute name ``code`` and the functions defined in it refer to."""
-    yield from code.co_names
-    for constant in code.co_consts:
-        if isinstance(constant, CodeType):
-            yield from code_names(constant)
 
 
 def node_calls(function: Callable[..., Any]) -> set[str]:
@@ -146,7 +141,7 @@ def playground_profile(
     ``given_input``, the nodes that call out or interrupt read from their code, ``ledger`` kept fresh,
     and a failing run's place in the program told to ``on_problem``."""
 
-    def build(world: Any, *, checkpointer: Any) -> CompiledStateGraph:
+    def build(world: Any, *, checkpointer: Any) -> AnyGraph:
         ledger.world = world
         return reporting_problems(program, lab_graph(program.graph, checkpointer), on_problem)
 

@@ -177,9 +177,10 @@ def prepare_tasks(
             continue
         triggers = node.sorted_triggers
         tid = task_id(checkpoint["id"], step, name, PULL, triggers, namespace)
-        node_input = (
-            channels[node.triggers[0]].value if node.func is None else read_state(channels, state_keys)
-        )
+        if node.func is None or node.reads is not None:
+            node_input = channels[node.reads or node.triggers[0]].value
+        else:
+            node_input = read_state(channels, state_keys)
         tasks.append(Task(tid, name, triggers, node_input, (PULL, name), graph_namespace=namespace))
     if pending_writes or resume_map:  # (with neither, a task keeps the default: no answer; most steps)
         for task in tasks:

@@ -479,12 +479,11 @@ def updates_by_node(updates: list[Any]) -> list[tuple[Any, str | None]]:
     return [update for group in grouped.values() for update in group]
 
 
-STREAM_MODES = ("values", "updates", "checkpoints", "custom")
+STREAM_MODES = ("values", "updates", "checkpoints", "custom", "tasks", "debug")
 
 
 def check_stream_modes(modes: list[str]) -> None:
-    """Refuse a stream mode the lab does not have, by name (LangGraph also has ``debug``,
-    ``tasks``, ``messages`` and ``custom``)."""
+    """Refuse a stream mode the lab does not have, by name (LangGraph also has ``messages``)."""
     for mode in modes:
         if mode not in STREAM_MODES:
             supported = ", ".join(STREAM_MODES)

@@ -68,7 +68,7 @@ from lab.errors import (
     ParentCommand,
     with_troubleshooting,
 )
-from lab.pregel import algo, delta, subgraph, sync_saver
+from lab.pregel import algo, debug, delta, subgraph, sync_saver
 from lab.pregel.algo import INTERRUPT_SEEN, StepWrites
 from lab.pregel.channels import Channel
 from lab.pregel.ids import is_interrupt_id
@@ -397,12 +397,12 @@ class SuperStepLoop:
     def tick(self) -> bool:
         """Prepare the next step's tasks; ``False`` when the run is over (plain bookkeeping: no ``await``)."""
         self.tasks = self.prepare(self.updated)
-        if "checkpoints" in self.stream.modes and self.saver:
+        if ("checkpoints" in self.stream.modes or self.stream.debug) and self.saver:
             at, state = self._config_at(self.checkpoint["id"]), self.read_state()
             chunk = checkpoint_chunk(
                 self.graph, at, self.parent_config, self.metadata, state, self.tasks, self.pending
             )
-            self.stream.emit("checkpoints", chunk)
+            self.emit_step_event("checkpoints", chunk)
         if self.step > self.stop:
             self.status = "out_of_steps"
             return False
@@ -417,6 +417,9 @@ class SuperStepLoop:
         ):
             self.status = "interrupt_before"
             raise GraphInterrupt()
+        if self.stream.streams_tasks:
+            for task in self.tasks.values():
+                self.emit_task_start(task)
         return True
 
     def prepare(self, updated: set[str] | None = None) -> dict[str, Task]:
@@ -502,6 +505,8 @@ class SuperStepLoop:
             await self.report("task_finish", task)
         await self.save_writes(task.id, task.writes, task)  # (seam put_writes, once saved)
         self.emit_update(task)
+        if self.stream.streams_tasks:  # (checked here: this runs for every task)
+            self.emit_task_result(task, task.writes)
 
     async def run_node(self, task: Task, node: Node) -> list[tuple[str, Any]]:
         """Call the task's node; what it returned, as writes. A ``Command.PARENT`` a subgraph of
@@ -539,8 +544,10 @@ class SuperStepLoop:
     async def save_interrupt(self, task: Task, interrupt: GraphInterrupt) -> None:
         """The node called ``interrupt()``: save the question (with the answers it already took)."""
         answers = [w for w in task.writes if w[0] == RESUME]
-        await self.save_writes(task.id, [(INTERRUPT, list(interrupt.interrupts)), *answers], task)
+        writes = [(INTERRUPT, list(interrupt.interrupts)), *answers]
+        await self.save_writes(task.id, writes, task)
         self.stream.emit("updates", {INTERRUPT: interrupt.interrupts})
+        self.emit_task_result(task, writes)
         if "values" in self.stream.modes:
             state = self.read_state()
             shown = state if isinstance(state, dict) else {}  # a whole-value state is not shown
@@ -552,6 +559,7 @@ class SuperStepLoop:
         """A node raised: save its ``__error__`` (kept with what it wrote so far); siblings go on."""
         self.raised.append(exc)
         await self.save_writes(task.id, [*task.writes, (ERROR, repr(exc))], task)
+        self.emit_task_result(task, task.writes, exc)
         if self.on_seam is not None:
             await self.report("error", task, error=repr(exc), error_type=type(exc).__name__)
 
@@ -760,6 +768,26 @@ class SuperStepLoop:
     # -- output: stream chunks and seams ------------------------------------------------------------
     def read_state(self) -> Any:
         return algo.read_state(self.channels, self.graph.state_keys)
+
+    def emit_step_event(self, mode: str, chunk: dict[str, Any]) -> None:
+        """A ``"checkpoints"`` or ``"tasks"`` chunk, and with ``"debug"`` streamed, the same wrapped with
+        this step's number (``lab.pregel.debug``)."""
+        self.stream.emit(mode, chunk)
+        if self.stream.debug:
+            self.stream.emit("debug", debug.debug_event(mode, chunk, self.step))
+
+    def emit_task_start(self, task: Task) -> None:
+        """``stream_mode="tasks"``: a task starts (the hidden ``__start__`` task is not shown)."""
+        if self.stream.streams_tasks and task.name != START:
+            self.emit_step_event("tasks", debug.task_payload(task))
+
+    def emit_task_result(
+        self, task: Task, writes: list[tuple[str, Any]], error: BaseException | None = None
+    ) -> None:
+        """``stream_mode="tasks"``: a task ended with ``writes`` (or raised ``error``)."""
+        if self.stream.streams_tasks and task.name != START:  # (checked again: a caller may not have)
+            payload = debug.task_result_payload(task, writes, self.graph.state_keys, error)
+            self.emit_step_event("tasks", payload)
 
     def emit_values(self, updated: set[str] | None = None) -> None:
         """The state's ``values`` chunk, if the state changed (``updated``; ``None``: it may have)."""

@@ -117,6 +117,9 @@ class Node:
     subgraph: Any = None
     """The compiled graph the node runs, if any (``lab.pregel.subgraph.find_subgraph``): its
     tasks show that graph's state (``tasks[i].state``)."""
+    reads: str | None = None
+    """The one channel whose value is the node's input instead of the state (an ``@entrypoint``'s
+    ``__start__``, as LangGraph's node reads it)."""
 
     @functools.cached_property  # (asked once the graph is compiled: ``compile`` still adds join triggers)
     def sorted_triggers(self) -> tuple[str, ...]:

@@ -47,6 +47,10 @@ class StreamOutput:
     """The root's stream with ``subgraphs=True``, if this run is a subgraph of one."""
     live: Relay | None
     """This run's own stream of its subgraphs' chunks (``stream(..., subgraphs=True)``), handed over live."""
+    debug: bool
+    """Is ``"debug"`` streamed (the ``"checkpoints"`` and ``"tasks"`` chunks, wrapped: ``lab.pregel.debug``)?"""
+    streams_tasks: bool
+    """Are task starts and results streamed (``"tasks"`` or ``"debug"``)?"""
     task_updates: bool
     """Does each task's ``updates`` chunk go anywhere (see the module's docstring)?"""
     values_at_end: bool
@@ -73,6 +77,8 @@ class StreamOutput:
         self.namespace = subgraph.as_tuple(namespace)
         self.relay = relay
         self.live = Relay(modes, self.take_subgraph_chunk) if stream_subgraphs else None
+        self.debug = "debug" in self.modes
+        self.streams_tasks = self.debug or "tasks" in self.modes
         self.task_updates = ("updates" in modes and task_updates) or (
             relay is not None and "updates" in relay.modes
         )

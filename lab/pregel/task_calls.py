@@ -113,6 +113,7 @@ def call(
     if is_async(func) and not calls.is_async and SYNC_API.get():
         raise RuntimeError("In an sync context async tasks cannot be called")
     child = new_task(loop, caller, calls, name, (args, kwargs))
+    loop.emit_task_start(child)
     child.calls = Calls(is_async(func), calls)
     job = Job(loop, child, func, retry_policy, cache_policy)
     saved = saved_outcome(child, loop.pending)
@@ -314,12 +315,13 @@ class Job:
         """Save the task's writes as pending writes (what makes it not run again), stream its
         result, and cache it."""
         loop, child = self.loop, self.child
-        if isinstance(outcome.error, GraphInterrupt):
+        if isinstance(outcome.error, GraphInterrupt):  # (its caller's result shows the question)
             answers = [w for w in child.writes if w[0] == RESUME]
             writes = [(INTERRUPT, list(outcome.error.interrupts)), *answers]
         elif outcome.error is not None:
             outcome.error.add_note(f"During task with name '{child.name}' and id '{child.id}'")
             writes = [*child.writes, (ERROR, repr(outcome.error))]
+            loop.emit_task_result(child, child.writes, outcome.error)
         else:
             if not outcome.cached:
                 child.writes.append((RETURN, outcome.value))
@@ -328,6 +330,8 @@ class Job:
                 chunk = {child.name: outcome.value}
                 cached = {**chunk, "__metadata__": {"cached": True}}
                 loop.stream.emit("updates", cached if outcome.cached else chunk)
+            if not outcome.cached:
+                loop.emit_task_result(child, writes)
             if self.cache is not None and not outcome.cached:
                 self.cache.set({self.key: (writes, self.ttl)})
         await loop.save_writes(child.id, writes, child)

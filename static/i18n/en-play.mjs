@@ -71,11 +71,11 @@ export const enPlay = {
   "py.play.package_unavailable":
     "The program imports {module}, which the lab downloads from this site the first time a program imports it, and the download failed ({reason}). Connect to the network once: from then on it is kept for offline use.",
   "py.play.not_in_lab": "lab does not re-implement {module}; it has {mirrored}.",
-  "py.play.no_graph": "The program compiles no graph: build a StateGraph and call its compile() (name it graph).",
+  "py.play.no_graph":
+    "The program compiles no graph: build a StateGraph and call its compile() (name it graph), or decorate a function with @entrypoint().",
   "py.play.not_compiled": "{name} is a StateGraph that is never compiled: add graph = {name}.compile().",
-  "py.play.entrypoint":
-    "{name} is an @entrypoint: the playground's instruments drive a StateGraph. Call your @task functions from a StateGraph node (as the gallery's charge_in_a_task does).",
-  "py.play.several_graphs": "The program compiles {count} graphs ({names}): name the one to run graph.",
+  "py.play.several_graphs":
+    "The program compiles {count} graphs ({names}) and its script runs none of them: name the one to run graph.",
   "py.play.node": "Node {name} raised at line {line}: {error}",
   "py.play.router": "The router {name} raised at line {line}: {error}",
   "py.play.run": "The run failed: {error}",

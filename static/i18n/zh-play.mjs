@@ -69,11 +69,9 @@ export const zhPlay = {
   "py.play.package_unavailable":
     "程序导入了 {module}：程序第一次导入它时，实验室会从本站下载它，但这次下载失败了（{reason}）。请联网一次：之后它会被保存，离线也能使用。",
   "py.play.not_in_lab": "lab 没有重新实现 {module}；它提供的是 {mirrored}。",
-  "py.play.no_graph": "程序没有编译任何图：构建一个 StateGraph 并调用它的 compile()（命名为 graph）。",
+  "py.play.no_graph": "程序没有编译任何图：构建一个 StateGraph 并调用它的 compile()（命名为 graph），或者用 @entrypoint() 装饰一个函数。",
   "py.play.not_compiled": "{name} 是一个从未编译的 StateGraph：加上 graph = {name}.compile()。",
-  "py.play.entrypoint":
-    "{name} 是一个 @entrypoint：playground 的仪表驱动的是 StateGraph。请在 StateGraph 的节点里调用你的 @task 函数（就像 gallery 里的 charge_in_a_task）。",
-  "py.play.several_graphs": "程序编译了 {count} 个图（{names}）：把要运行的那个命名为 graph。",
+  "py.play.several_graphs": "程序编译了 {count} 个图（{names}），它的脚本一个也没有运行：把要运行的那个命名为 graph。",
   "py.play.node": "节点 {name} 在第 {line} 行抛出异常：{error}",
   "py.play.router": "路由函数 {name} 在第 {line} 行抛出异常：{error}",
   "py.play.run": "运行失败：{error}",

@@ -227,3 +227,86 @@ def func_entrypoint_and_state_graph_nest(t: Trace) -> None:
     cfg = thread("graph-runs-flow")
     t.invoke(graph, {"log": ["in"]}, cfg)
     t.invoke(graph, t.fl.Command(resume="yes"), cfg, label="resume")
+
+
+@scenario
+def func_task_injected_parameters(t: Trace) -> None:
+    """A task's ``writer``, ``config``, ``runtime``, ``store`` and ``previous`` parameters are filled
+    by name, as LangGraph's ``RunnableCallable`` fills them (even one with a default; one the call
+    passes is the call's): from an entrypoint (``previous``: what it saved last) and from a
+    ``StateGraph`` node (the run's ``context``, no ``previous``)."""
+
+    @t.fl.task
+    def seen(x: int, writer, config, runtime, store, previous) -> dict:
+        writer(f"task sees {x}")
+        return {
+            "thread": config["configurable"]["thread_id"],
+            "context": runtime.context,
+            "previous": [runtime.previous, previous],
+            "store": store,
+        }
+
+    @t.fl.task
+    def defaults(x: int, writer: t.fl.StreamWriter = None, config=None) -> list:
+        return [writer is None, config is None]
+
+    @t.fl.task
+    def given(x: int, writer=None) -> Any:
+        return writer
+
+    def flow(x: int) -> list:
+        return [seen(x).result(), defaults(x).result(), given(x, writer="the call's").result()]
+
+    app = entrypoint_app(t, flow)
+    cfg = thread("flow")
+    modes = ["custom", "updates"]
+    t.stream(app, 1, cfg, stream_mode=modes)
+    t.stream(app, 2, cfg, label="stream again (previous)", stream_mode=modes)
+
+    def node(state: dict) -> dict:
+        return {"log": [seen(len(state["log"])).result()["context"]]}
+
+    graph = t.compile(build(t, "START>node node>END", node=node))
+    t.stream(graph, {"log": []}, thread("graph"), stream_mode=modes, context={"user": "ada"})
+
+
+@scenario
+def stream_tasks_and_debug(t: Trace) -> None:
+    """``stream_mode="tasks"``: each task as it starts and as it ends (its writes, its error, its
+    interrupts; a ``@task`` call's input and return value), and ``"debug"``: those and the checkpoints,
+    wrapped with the step (timestamps dropped here: they differ run to run)."""
+    fails = {"b": 1}
+
+    def b(state: dict) -> dict:
+        if fails["b"]:
+            fails["b"] -= 1
+            raise ValueError("b fails once")
+        return {"log": ["b"]}
+
+    def ask(state: dict) -> dict:
+        return {"log": [t.fl.interrupt("go on?")]}
+
+    graph = t.compile(build(t, "START>a a>b b>ask ask>END", b=b, ask=ask))
+    cfg = thread("graph")
+    t.stream(graph, {"log": []}, cfg, stream_mode=["tasks", "updates"])
+    t.stream(graph, None, cfg, label="stream again", stream_mode="tasks")
+    t.stream(graph, t.fl.Command(resume="yes"), cfg, label="resume", stream_mode="tasks")
+    charge = charge_task(t)
+
+    def flow(x: int) -> list:
+        return [charge(x).result(), t.fl.interrupt("more?")]
+
+    app = entrypoint_app(t, flow)
+    flow_cfg = thread("flow")
+    t.stream(app, 3, flow_cfg, label="entrypoint", stream_mode="tasks")
+    t.stream(app, t.fl.Command(resume=1), flow_cfg, label="entrypoint resumed", stream_mode="tasks")
+
+    def debug_events(app: Any, inp: Any, config: dict) -> list:
+        return [
+            {k: v for k, v in chunk.items() if k != "timestamp"}
+            for chunk in app.stream(inp, config, stream_mode="debug")
+        ]
+
+    graph = t.compile(build(t, "START>a a>ask ask>END", ask=ask))
+    t.call("debug", debug_events, graph, {"log": []}, thread("debug"))
+    t.call("debug resumed", debug_events, graph, t.fl.Command(resume="ok"), thread("debug"))

@@ -3,7 +3,7 @@
 (see :func:`tests.real_programs.harness.run_on_lab`).
 
 ``/play`` loads a program with :func:`lab.playground.load_program`: its top level up to the first line
-that drives a graph runs in a fresh module with ``langgraph`` (and, where it is not installed,
+that drives one of its graphs runs in a fresh module with ``langgraph`` (and, where it is not installed,
 ``langchain_core``) answered by lab, and the graph is found. The page then drives that graph with its own
 Run and skips the program's script part (lab's sync API cannot run inside the worker's event loop). This
 harness does what the page does not yet: after loading, it runs the skipped lines too, in the same module
@@ -22,17 +22,17 @@ from pathlib import Path
 from lab.playground import ProgramError, load_program
 from lab.playground.langgraph_imports import langgraph_resolves_to_lab
 from lab.playground.problems import PROGRAM_FILE
-from lab.playground.program import script_start
+from lab.playground.program import future_flags
 
 
 def run_whole_program(source: str) -> None:
     """Load ``source`` as ``/play`` does, then run the script part ``/play`` skips, in its module."""
     program = load_program(source)
-    tree = ast.parse(source, PROGRAM_FILE)
-    start = script_start(tree)
-    if start is None:
+    if program.start is None:
         return
-    rest = compile(ast.Module(tree.body[start:], type_ignores=[]), PROGRAM_FILE, "exec")
+    tree = ast.parse(source, PROGRAM_FILE)
+    rest = ast.Module(tree.body[program.start :], type_ignores=[])
+    rest = compile(rest, PROGRAM_FILE, "exec", flags=future_flags(tree), dont_inherit=True)
     with langgraph_resolves_to_lab():
         exec(rest, vars(program.module))
 
