@@ -142,7 +142,7 @@ async def test_a_fork_of_an_entrypoint_writes_its_value_whole() -> None:
     forked = await lab.do("fork", checkpoint_id=done["checkpoint_id"], values={"edited": True})
     assert forked["frame"]["values"] == {"edited": True}
     thread = {"configurable": {"thread_id": lab.controller.state.session.thread_id}}
-    assert (await lab.controller.graphs["default"].aget_state(thread)).values == {"edited": True}
+    assert (await lab.controller.graph_for("default").aget_state(thread)).values == {"edited": True}
 
 
 async def test_an_entrypoints_script_runs_as_written_printing_what_langgraph_prints() -> None:

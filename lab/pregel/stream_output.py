@@ -48,7 +48,7 @@ class StreamOutput:
     live: Relay | None
     """This run's own stream of its subgraphs' chunks (``stream(..., subgraphs=True)``), handed over live."""
     debug: bool
-    """Is ``"debug"`` streamed (the ``"checkpoints"`` and ``"tasks"`` chunks, wrapped: ``lab.pregel.debug``)?"""
+    """Is ``"debug"`` streamed (``"checkpoints"`` and ``"tasks"`` chunks, wrapped: ``lab.pregel.debug``)?"""
     streams_tasks: bool
     """Are task starts and results streamed (``"tasks"`` or ``"debug"``)?"""
     task_updates: bool
