@@ -20,7 +20,7 @@ from lab.checkpoint import CheckpointSaver, InMemorySaver
 from lab.controller import LabController
 from lab.controller.journal import MemoryJournal
 from lab.controller.profile import GraphProfile
-from lab.controller.world import InMemoryWorld
+from lab.world import MemoryWorld
 
 
 class Lab:
@@ -33,7 +33,7 @@ class Lab:
         profile: GraphProfile = AML_PROFILE,
     ) -> None:
         self.profile = profile  # the graph the controller drives (the AML investigation unless given)
-        self.saver, self.world = saver or InMemorySaver(), InMemoryWorld()
+        self.saver, self.world = saver or InMemorySaver(), MemoryWorld()
         self.journal = journal or MemoryJournal()
         self.events: list[dict[str, Any]] = []
         self.probe: Callable[[dict[str, Any]], Awaitable[None]] | None = None  # awaited on every event

@@ -35,7 +35,8 @@ from lab.aml import VARIANTS
 from lab.aml.profile import AML_PROFILE
 from lab.checkpoint import InMemorySaver
 from lab.checkpoint.base import ERROR, INTERRUPT, RESUME
-from lab.controller import DURABILITIES, InMemoryWorld, LabController, MemoryJournal
+from lab.controller import DURABILITIES, LabController, MemoryJournal
+from lab.world import MemoryWorld
 
 CASE = "S-1001"  # structuring: fetch || screen, then review, approved, then a filed SAR
 THREAD = "crash-points"
@@ -70,7 +71,7 @@ class Storage:
 
     def __init__(self, variant: str, durability: str) -> None:
         self.variant, self.durability = variant, durability
-        self.saver, self.world, self.journal = InMemorySaver(), InMemoryWorld(), MemoryJournal()
+        self.saver, self.world, self.journal = InMemorySaver(), MemoryWorld(), MemoryJournal()
         self.events: list[dict[str, Any]] = []
         self.calls: Counter[str] = Counter()
         self.controller = self.boot()

@@ -70,8 +70,9 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("lab.pregel", "lab.types"),  # the runtime (``interrupt()`` in lab.types reads the running task)
     # building graphs (and entrypoints, tools, prebuilt agents), compiled to lab.pregel
     ("lab.graph", "lab.channels", "lab.diagram", "lab.func", "lab.tools", "lab.plain_tools", "lab.prebuilt"),
+    ("lab.world",),  # the outside world a graph calls: one decider, its recorders (reads the run's config)
     ("lab.controller",),  # the lab controller, for any compiled graph
-    ("lab.aml", "lab.lessons", "lab.world", "lab.playground", "lab.interop"),  # on the controller
+    ("lab.aml", "lab.lessons", "lab.playground", "lab.interop"),  # on the controller
     ("lab.browser", "lab.preload", "lab"),  # the worker's Python
     ("narratives", "gallery"),  # the site's content: the lessons' prose, the playground's programs
     ("site_build", "dev_server"),  # the build's steps and the development server

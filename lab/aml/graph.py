@@ -18,8 +18,8 @@ The LangGraph concepts it shows:
   answers it, and the node runs again *from its first line*;
 - **side effects outside the process**: ``fetch_transactions`` pays for a transaction-graph API call
   and ``file_sar`` files a report. Both go through the lab's outside world
-  (:class:`~lab.controller.paid_api.ExternalWorld`), which lives outside Python (a page-side ledger
-  in the browser, :class:`lab.controller.world.InMemoryWorld` in tests).
+  (:class:`~lab.aml.world.AmlWorld` over the lab's :class:`~lab.world.World`), which lives outside
+  Python (a page-side ledger in the browser, :class:`lab.world.MemoryWorld` in tests).
 
 Three variants of the same graph, chosen when it is built (:data:`VARIANTS`, described for the
 page in :data:`VARIANT_INFO`), and a fourth that is built differently (``"subgraph"``, below):
@@ -70,13 +70,14 @@ from typing import Annotated, Any, Literal, TypedDict
 
 from lab import diagram
 from lab.aml.cases import REPORTING_THRESHOLD, WATCHLIST, get_case
+from lab.aml.world import AmlWorld
 from lab.channels import DeltaChannel
 from lab.config import get_config
-from lab.controller.paid_api import ExternalWorld
 from lab.func import TaskFunction, task
 from lab.graph import END, START, CompiledStateGraph, StateGraph
 from lab.pregel import Seam
 from lab.types import interrupt
+from lab.world import World
 
 Variant = Literal["misplaced", "task-key", "fixed", "subgraph", "task"]
 VARIANTS: tuple[Variant, ...] = ("misplaced", "task-key", "fixed")
@@ -372,8 +373,8 @@ def traits(**flags: bool) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
 class Investigation:
     """The nodes of one graph variant, bound to the outside world they call."""
 
-    def __init__(self, world: ExternalWorld, variant: Variant, delay: float) -> None:
-        self.world = world
+    def __init__(self, world: World, variant: Variant, delay: float) -> None:
+        self.world = AmlWorld(world)
         self.key_rule = VARIANT_INFO[variant].key_rule
         self.delay = delay
 
@@ -587,7 +588,7 @@ def route_after_review(state: CaseState) -> str:
 
 
 def build_graph(
-    world: ExternalWorld,
+    world: World,
     variant: Variant = "misplaced",
     *,
     checkpointer: Any = None,

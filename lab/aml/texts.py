@@ -17,8 +17,8 @@ from typing import Any
 
 from lab.aml.cases import case_summaries
 from lab.aml.graph import EXPORT, FINDINGS, NARRATIVE, OUTCOMES, QUERY, REVIEW_QUESTION
+from lab.aml.world import SAR_PURPOSE
 from lab.controller.messages import Message, message
-from lab.controller.paid_api import SAR_PURPOSE
 from lab.controller.profile import summarised, written
 
 
@@ -42,7 +42,7 @@ PURPOSES = {QUERY: "query", EXPORT: "export"}
 
 def purpose_message(row: dict[str, Any]) -> Message:
     """What a ledger request was for: one of the graph's purposes, the registry's "SAR for <case>"
-    (lab.controller.paid_api), else the purpose as written."""
+    (lab.aml.world), else the purpose as written."""
     purpose = row.get("purpose", "")
     if purpose in PURPOSES:
         return message(f"case.purpose.{PURPOSES[purpose]}", purpose)

@@ -24,8 +24,8 @@ from lab.aml.profile import AML_PROFILE
 from lab.checkpoint import InMemorySaver
 from lab.controller import LabController
 from lab.controller.journal import MemoryJournal
-from lab.controller.world import InMemoryWorld
 from lab.lessons.model import Lesson
+from lab.world import MemoryWorld
 
 __all__ = ["LessonLab", "Seed", "lesson_seeds"]
 
@@ -48,7 +48,7 @@ class LessonLab:
     its process, sent the commands the page's clicks send."""
 
     def __init__(self) -> None:
-        self.saver, self.world, self.journal = InMemorySaver(), InMemoryWorld(), MemoryJournal()
+        self.saver, self.world, self.journal = InMemorySaver(), MemoryWorld(), MemoryJournal()
         self.controller = self.boot()
 
     def boot(self) -> LabController:

@@ -31,11 +31,11 @@ from lab.checkpoint import InMemorySaver
 from lab.controller import LabController
 from lab.controller.journal import MemoryJournal
 from lab.controller.messages import Message, message
-from lab.controller.world import InMemoryWorld
 from lab.playground.problems import ProgramError
 from lab.playground.program import PROGRAM_MODULE, Program, load_program
 from lab.playground.session import LabLedger, node_calls, playground_profile
-from lab.world import MemoryLedger, set_recorder, use_recorder
+from lab.world import MemoryWorld
+from lab.world.recorder import runs_record_for_themselves
 
 __all__ = [
     "CHALLENGES",
@@ -141,7 +141,7 @@ class Trial:
 
     def __init__(self, source: str) -> None:
         self.source = source
-        self.saver, self.world, self.journal = InMemorySaver(), InMemoryWorld(), MemoryJournal()
+        self.saver, self.world, self.journal = InMemorySaver(), MemoryWorld(), MemoryJournal()
         self.given: Any = None
         self.program, self.controller = self.boot(None)
 
@@ -149,7 +149,6 @@ class Trial:
         """A new process: the program loaded afresh, ``lab.world`` recording in this trial's world."""
         program = load_program(self.source)
         ledger = LabLedger()
-        set_recorder(ledger)
         profile = playground_profile(program, ledger, program.example if given is None else given)
         controller = LabController(
             self.saver, self.world, self.ignore, profile=profile, journal=self.journal, delay=0
@@ -342,7 +341,7 @@ async def check_challenge(challenge_id: str, source: str) -> Verdict:
     challenge = CHALLENGES[challenge_id]
     loaded = sys.modules.get(PROGRAM_MODULE)
     try:
-        with use_recorder(MemoryLedger()):
+        with runs_record_for_themselves():
             trial = Trial(source)
             try:
                 seen = await challenge.drive(trial)

@@ -114,7 +114,8 @@ export const enPanels = {
   "branch.chip": "Checkpoint {id} ({source})",
 
   "ledger.empty": "Nothing charged or filed yet.",
-  "ledger.totals": "{charges} charge(s), {filings} filing(s), {total} USD charged in total.",
+  "ledger.totals": "{counts}, {total} USD in total.",
+  "ledger.countsJoin": ", ",
   "ledger.caption": "Every request the outside world received, oldest first",
   "ledger.col.seq": "#",
   "ledger.col.kind": "Kind",

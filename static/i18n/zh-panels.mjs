@@ -113,7 +113,8 @@ export const zhPanels = {
   "branch.chip": "检查点 {id}（{source}）",
 
   "ledger.empty": "尚未扣费或提交。",
-  "ledger.totals": "{charges} 笔扣费，{filings} 份提交，共扣费 {total} 美元。",
+  "ledger.totals": "{counts}，共 {total} 美元。",
+  "ledger.countsJoin": "，",
   "ledger.caption": "外部世界收到的每个请求，按时间从早到晚",
   "ledger.col.seq": "#",
   "ledger.col.kind": "类型",

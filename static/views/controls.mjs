@@ -121,7 +121,7 @@ export function mountReview(root) {
     if (!asked) return;
     const value = asked.request ?? {};
     const draft = value.draft ?? {};
-    const bought = asked.exports_bought ?? [];
+    const bought = asked.already_done ?? [];
     replace(root,
       h("h3", { text: t("review.heading") }),
       h("p", { class: "question", text: asked.say ? say(asked.say.question) : value.question ?? "" }),

@@ -33,7 +33,7 @@ export function mountLedger(root) {
     table.hidden = entries.length === 0;
     totals.hidden = entries.length === 0;
     totals.textContent = ledger
-      ? t("ledger.totals", { charges: ledger.charges ?? 0, filings: ledger.filings ?? 0, total: money(ledger.total_charged_cents ?? 0) })
+      ? t("ledger.totals", { counts: (ledger.totals?.say ?? []).map(say).join(t("ledger.countsJoin")), total: money(ledger.totals?.cents ?? 0) })
       : "";
     const duplicates = ledger?.duplicates ?? [];
     alert.hidden = !ledger?.verdict?.double;
