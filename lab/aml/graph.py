@@ -73,6 +73,7 @@ from lab.aml.cases import REPORTING_THRESHOLD, WATCHLIST, get_case
 from lab.aml.world import AmlWorld
 from lab.channels import DeltaChannel
 from lab.config import get_config
+from lab.controller.messages import message
 from lab.func import TaskFunction, task
 from lab.graph import END, START, CompiledStateGraph, StateGraph
 from lab.pregel import Seam
@@ -637,9 +638,13 @@ def describe_graph(graph: CompiledStateGraph) -> dict[str, Any]:
     return diagram.describe_graph(graph, node_traits)
 
 
+FILING_MARK = {"glyph": "§", "say": message("case.mark.filing", "files a SAR")}
+"""The badge the diagram draws on a node that files a SAR, and its legend (the page draws any profile's)."""
+
+
 def node_traits(name: str, fn: Callable[..., Any]) -> dict[str, Any]:
-    """What the diagram marks on a node (paid, interrupting, filing, running a subgraph), and whether
-    it calls out."""
+    """What the diagram marks on a node (paid, interrupting, filing, running a subgraph; ``marks``: the
+    badges of this graph's own), and whether it calls out."""
     flags = {
         "paid": False,
         "interrupts": False,
@@ -648,4 +653,5 @@ def node_traits(name: str, fn: Callable[..., Any]) -> dict[str, Any]:
         "subgraph": False,
     }
     flags |= getattr(fn, "aml_traits", {})
-    return {**flags, "calls_out": flags["paid"] or flags["files_sar"]}
+    marks = [FILING_MARK] if flags["files_sar"] else []
+    return {**flags, "calls_out": flags["paid"] or flags["files_sar"], "marks": marks}

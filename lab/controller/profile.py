@@ -73,7 +73,7 @@ def no_outcome(values: dict[str, Any]) -> Message | None:
     return None
 
 
-def no_review_texts(request: Any, values: dict[str, Any]) -> dict[str, Message] | None:
+def no_review_texts(request: Any, values: dict[str, Any]) -> dict[str, Any] | None:
     """What an open interrupt asks, in words, when the profile says nothing: its payload as it is."""
     return None
 
@@ -105,8 +105,9 @@ class GraphProfile:
     """Which ledger rows are one business operation: the ledger flags one done more than once."""
     outcome: Callable[[dict[str, Any]], Message | None] = no_outcome
     """How a finished thread ended, from its values (the status line says it)."""
-    review_texts: Callable[[Any, dict[str, Any]], dict[str, Message] | None] = no_review_texts
-    """What an open interrupt asks (its payload and the thread's values), in words the page says."""
+    review_texts: Callable[[Any, dict[str, Any]], dict[str, Any] | None] = no_review_texts
+    """What an open interrupt asks (its payload and the thread's values), in words the page says:
+    ``question`` and the ``facts`` the page lists (``[{label, value}]``), each a message."""
     caption: Callable[[dict[str, Any], dict[str, Any] | None], Message] = frame_caption
     """What made a frame (the scrubber's caption), from the frame and its parent."""
     title: Message = field(default_factory=lambda: message("graph.any", "The graph"))
