@@ -52,10 +52,6 @@ class Operation:
     compared: tuple[str, ...] = ("amount_cents", "purpose")
     """What a reused key must repeat exactly (Stripe compares the request's parameters)."""
 
-    def as_dict(self) -> dict[str, Any]:
-        """The operation as the page reads it (the ledger's words for its rows)."""
-        return {"kind": self.kind, "label": self.label, "noun": self.noun}
-
 
 class IdempotencyError(Exception):
     """An idempotency key reused with different parameters (Stripe answers HTTP 400)."""
