@@ -48,7 +48,7 @@ from lab.aml.profile import AML_PROFILE  # noqa: E402
 from lab.browser.saver_rpc import encode  # noqa: E402
 from lab.checkpoint import InMemorySaver  # noqa: E402
 from lab.controller import LabController  # noqa: E402
-from lab.controller.world import InMemoryWorld  # noqa: E402
+from lab.world import MemoryWorld  # noqa: E402
 from site_build.offline import precache_list  # noqa: E402
 
 # Copies what one super-step stored to thread `target`, one timed transaction per saver call, `pause` ms
@@ -116,7 +116,7 @@ def recorded_steps() -> list[list[tuple[str, tuple[Any, ...]]]]:
         async def ignore(event: dict[str, Any]) -> None:
             return None
 
-        controller = LabController(saver, InMemoryWorld(), ignore, profile=AML_PROFILE, delay=0)
+        controller = LabController(saver, MemoryWorld(), ignore, profile=AML_PROFILE, delay=0)
         case_id = case_summaries()[0]["id"]
         await controller.dispatch("start", {"case_id": case_id, "variant": "fixed", "durability": "sync"})
         await controller.dispatch("run")

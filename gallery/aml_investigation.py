@@ -102,10 +102,10 @@ builder.add_edge("close_case", END)
 graph = builder.compile(checkpointer=InMemorySaver())
 
 if __name__ == "__main__":
-    from lab.world import MemoryLedger, use_recorder
+    from lab.world import MemoryWorld, use_recorder
 
     config = {"configurable": {"thread_id": "investigation-1"}}
-    with use_recorder(MemoryLedger()) as ledger:
+    with use_recorder(MemoryWorld()) as ledger:
         asked = graph.invoke({"case_id": "S-1001", "log": []}, config)
         print(asked["__interrupt__"][0].value)
         done = graph.invoke(Command(resume=True), config)

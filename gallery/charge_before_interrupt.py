@@ -28,10 +28,10 @@ builder.add_edge("buy", END)
 graph = builder.compile(checkpointer=InMemorySaver())
 
 if __name__ == "__main__":
-    from lab.world import MemoryLedger, use_recorder
+    from lab.world import MemoryWorld, use_recorder
 
     config = {"configurable": {"thread_id": "order-1"}}
-    with use_recorder(MemoryLedger()) as ledger:
+    with use_recorder(MemoryWorld()) as ledger:
         graph.invoke({"item": "case C-7", "approved": False}, config)
         print(graph.invoke(Command(resume=True), config))
     print([(row["id"], row["amount_cents"]) for row in ledger.rows])

@@ -31,10 +31,10 @@ def graph(inputs: dict) -> dict:
 
 
 if __name__ == "__main__":
-    from lab.world import MemoryLedger, use_recorder
+    from lab.world import MemoryWorld, use_recorder
 
     config = {"configurable": {"thread_id": "case-7"}}
-    with use_recorder(MemoryLedger()) as ledger:
+    with use_recorder(MemoryWorld()) as ledger:
         try:
             graph.invoke({"case": "C-7"}, config)
         except ConnectionError as error:

@@ -24,10 +24,10 @@ def graph(order: str) -> dict:
 
 
 if __name__ == "__main__":
-    from lab.world import MemoryLedger, use_recorder
+    from lab.world import MemoryWorld, use_recorder
 
     config = {"configurable": {"thread_id": "order-1"}}
-    with use_recorder(MemoryLedger()) as ledger:
+    with use_recorder(MemoryWorld()) as ledger:
         graph.invoke("case C-7", config)
         print(graph.invoke(Command(resume=True), config))
     print([(row["kind"], row["amount_cents"]) for row in ledger.rows])

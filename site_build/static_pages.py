@@ -27,9 +27,9 @@ def static_diagram() -> dict:
     # lab imports msgpack: imported once the build has made msgpack importable (pinned.py)
     from lab.aml.graph import VARIANTS, build_graph, describe_graph
     from lab.aml.texts import with_node_summaries
-    from lab.controller.world import InMemoryWorld
+    from lab.world import MemoryWorld
 
-    return with_node_summaries(describe_graph(build_graph(InMemoryWorld(), VARIANTS[0])))
+    return with_node_summaries(describe_graph(build_graph(MemoryWorld(), VARIANTS[0])))
 
 
 def render_static_pages(site: Path, pip_wheel: str) -> None:

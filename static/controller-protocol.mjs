@@ -122,7 +122,7 @@
  * @property {{step: string[], nodes: Object<string, string[]>, any_node: string[],
  *             node_choice: Object<string, Verdict>}} seams  node_choice: per seam offered, whether a
  *                                      node may be chosen with it (a seam of the whole step: no)
- * @property {object | null} review      {request, exports_bought} while an interrupt is open
+ * @property {object | null} review      {request, already_done, say} while an interrupt is open
  * @property {Array<Frame & {diff: object}>} frames  oldest first (the root namespace's)
  * @property {Array<{checkpoint_ns: string, graph: string | null, count: number, frames?: Frame[]}>} namespaces
  *           the thread's namespaces: the root ("", its frames are `frames`) first, then each subgraph's
@@ -205,11 +205,11 @@
  *   oldest first; `attempt`: the n-th request of the same business operation; `flag`: e.g. "charged ×2"
  * @property {Array<{operation: string[], kind: string, thread_id: string, node: string, purpose: string,
  *            times: number, label: string, ids: string[], causes: string[], explanation: Message}>} duplicates
- *   business operations (this thread's purchase of one thing, this case's SAR) done more than once
+ *   business operations (as the graph's profile groups its requests) done more than once
  * @property {{double: boolean, message: Message}} verdict
- * @property {number} charges            executed charges (replays excluded)
- * @property {number} filings            executed filings
- * @property {number} total_charged_cents
+ * @property {{counts: Object<string, number>, say: Message[], cents: number}} totals
+ *   executed requests per kind (replays excluded; the profile's operations first), each count in
+ *   words, and the cents they moved
  */
 
 export {};

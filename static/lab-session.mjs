@@ -16,7 +16,7 @@
  * when its process died resolves with `{status: "crashed", crash_point}`. The switching itself is the
  * process switchboard's (process-switchboard.mjs); the session tells it how a new process restores.
  *
- * The external world is the page's: the controller's paid API and SAR registry calls arrive as
+ * The external world is the page's: the graph's calls to its services arrive as
  * `world` events, which the session answers from its Ledger (ledger.mjs). Everything a reload
  * needs is in IndexedDB (checkpoints and journal: "checkpoint-lab-threads"; the ledger:
  * "checkpoint-lab-ledger"), so a new page's session restores the thread and its ledger as they were.

@@ -1,6 +1,6 @@
 /**
- * The ledger: the raw requests the AML graph's paid transaction-graph API and SAR registry received,
- * kept by the page.
+ * The ledger: the raw requests the outside world's services received (the operations of the graph's
+ * profile: lab.world), kept by the page.
  *
  * The graph runs in a Web Worker that the lab kills on purpose. Money a node has spent is not given
  * back when its process dies, so the external world cannot live in that process: the ledger keeps
@@ -9,15 +9,15 @@
  *
  * The ledger only stores and lists rows. What a request does - execute, or replay an idempotency
  * key's receipt the way Stripe does - is decided in Python by one rule
- * (`lab.controller.paid_api.decide_request`, which the CPython world uses too): Python's
+ * (`lab.world.decider.decide_request`, which the CPython world uses too): Python's
  * `PageWorld` (lab/browser/page_world.py) reads the rows (`entries`), decides, then asks the ledger
  * to `record` the row it decided. Python numbers the row `seq` (its place after the rows it was decided
  * over); the ledger adds the lab `worker` that sent it (LabSession numbers them):
  *
- *   {seq, kind: "charge" | "sar", id, idempotency_key, replayed, purpose, amount_cents,
- *    thread_id, node, task_id, checkpoint_id, at, worker[, case_id, report]}
+ *   {seq, kind, id, idempotency_key, replayed, purpose, amount_cents,
+ *    thread_id, node, task_id, checkpoint_id, at, worker, ...the operation's own fields}
  *
- * What the rows mean to a learner (attempts, the "charged ×2" verdict, totals) is worked out in
+ * What the rows mean to a learner (attempts, a "×2" verdict, totals) is worked out in
  * Python too (`lab.controller.ledger_rules.annotate_ledger`).
  *
  * Calls are handled one at a time, in arrival order, and each new row is durable before the ledger
@@ -35,22 +35,21 @@ const SCHEMA_VERSION = 1;
 const REQUESTS = "requests"; // one row per request received, key path "seq"
 
 /**
- * @typedef {object} LedgerRow one request the API or the registry received
+ * @typedef {object} LedgerRow one request a service of the outside world received
  * @property {number} seq                1, 2, ... in arrival order (decided by Python; unique)
- * @property {"charge" | "sar"} kind
- * @property {string} id                 the receipt: "ch_0001", "sar_0001" (a replay repeats the original's)
+ * @property {string} kind               the operation (its profile's kind)
+ * @property {string} id                 the receipt: the operation's prefix and number, "ch_0001" (a replay
+ *                                       repeats the original's)
  * @property {string | null} idempotency_key
- * @property {boolean} replayed          Python decided the key was seen before: nothing was charged or filed
+ * @property {boolean} replayed          Python decided the key was seen before: nothing happened again
  * @property {string} purpose
- * @property {number} amount_cents       0 for a replay and for a filing
+ * @property {number} amount_cents       0 for a replay and for an operation that moves no money
  * @property {string} thread_id
  * @property {string} node
  * @property {string} task_id
  * @property {string} checkpoint_id      the checkpoint the calling step started from
  * @property {number} at                 when Python made the request, ms since 1970
  * @property {number | null} worker      the lab worker that sent it (given by the ledger)
- * @property {string} [case_id]          filings
- * @property {object} [report]           filings: the SAR as filed
  */
 
 /** @typedef {{change: "recorded", entry: LedgerRow} | {change: "cleared"} |

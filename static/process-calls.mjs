@@ -1,6 +1,6 @@
 /**
- * The page's answers to what a Python process asks of it: calls to the external world (the paid API
- * and the SAR registry, answered from the Ledger, ledger.mjs) and, for a worker without IndexedDB, its
+ * The page's answers to what a Python process asks of it: calls to the external world (the services
+ * a graph calls, answered from the Ledger, ledger.mjs) and, for a worker without IndexedDB, its
  * checkpoint records (kept in the page, page-records.mjs). LangGraph's nodes call the world directly;
  * in the lab the world lives in the page, so it outlives a killed process. A dead process gets no answer.
  */

@@ -40,8 +40,8 @@
  *   worker -> page   {type: "records", call, op, args}   read or write records (RecordsEvent)
  *   page -> worker   {cmd: "records_reply", args: {call, ok, result | error}}
  *
- * (`call`, not `id`: a message with a numeric `id` is a Response.) The external world - the paid
- * API and the SAR registry - is the page's ledger (ledger.mjs), kept in its own database
+ * (`call`, not `id`: a message with a numeric `id` is a Response.) The external world - the
+ * services a graph calls (lab.world) - is the page's ledger (ledger.mjs), kept in its own database
  * ("checkpoint-lab-ledger") because it must outlive the worker the lab kills.
  *
  * The page does not speak this protocol by hand: LabSession (lab-session.mjs) does, and adds its
@@ -158,8 +158,8 @@ export const BOOT_STAGES = Object.freeze(["runtime", "packages", "lab", "restore
  * @property {"world"} type
  * @property {number} call     matches the reply
  * @property {"entries" | "record" | "clear"} op
- * @property {object} args     record: the row Python decided (lab.controller.paid_api: charge or
- *                             replay, numbered `seq`), which the ledger stores (a taken seq fails
+ * @property {object} args     record: the row Python decided (lab.world.decider: executed or
+ *                             replayed, numbered `seq`), which the ledger stores (a taken seq fails
  *                             with "ConstraintError": decided over stale rows); entries, clear: {}
  */
 

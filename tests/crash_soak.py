@@ -58,10 +58,10 @@ from lab.checkpoint.memory import MemoryStorage
 from lab.checkpoint.storage import BlobRow, CheckpointRow, WriteRow
 from lab.controller.seam_catalog import seam_catalog
 from lab.controller.simulated_lab import SimulatedLab
-from lab.controller.world import InMemoryWorld
 from lab.graph.schema import channels_of
 from lab.pregel.delta import complete_all
 from lab.pregel.task_calls import RETURN
+from lab.world import MemoryWorld
 
 THREAD = "soak"
 CASES = ("S-1001", "S-1002", "S-1003")
@@ -95,7 +95,7 @@ SOAK_VARIANTS = (*VARIANTS, TASK)
 def crash_points(variant: str) -> tuple[CrashPoint, ...]:
     """Every crash the lab offers for ``variant`` (its seam catalogue): a step seam, a node seam of
     whichever node meets it first, or a seam of one node. No node of the graph fails: no ``error``."""
-    catalog = seam_catalog(describe_graph(build_graph(InMemoryWorld(), variant, delay=0)))
+    catalog = seam_catalog(describe_graph(build_graph(MemoryWorld(), variant, delay=0)))
     anywhere = [(seam, None) for seam in (*catalog["step"], *catalog["any_node"])]
     on_a_node = [(seam, node) for node, seams in catalog["nodes"].items() for seam in seams]
     return tuple(point for point in (*anywhere, *on_a_node) if point[0] != "error")

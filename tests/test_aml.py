@@ -24,12 +24,14 @@ from lab.aml import (
 )
 from lab.aml.graph import call_site, classify, watchlist_matches
 from lab.aml.profile import AML_PROFILE
+from lab.aml.world import AmlWorld
 from lab.checkpoint import InMemorySaver
 from lab.checkpoint.serde import MsgpackSerializer
+from lab.controller.ledger_rules import annotate_ledger
 from lab.controller.process import Process, ProcessKilled, ProcessSaver, ProcessWorld
-from lab.controller.world import IdempotencyError, InMemoryWorld, annotate_ledger
 from lab.graph import END, START
 from lab.types import Command
+from lab.world import IdempotencyError, MemoryWorld
 
 SITE = {"thread_id": "t", "node": "n", "task_id": "task-1", "checkpoint_id": "c-1"}
 
@@ -41,7 +43,7 @@ async def run(graph, request, thread_id: str) -> dict:
 
 
 def fresh(variant: str = "misplaced") -> tuple:
-    world = InMemoryWorld()
+    world = MemoryWorld()
     return build_graph(world, variant, checkpointer=InMemorySaver(), delay=0), world
 
 
@@ -79,29 +81,33 @@ def test_structuring_deposits_sit_just_under_the_threshold():
 
 
 async def test_same_key_returns_the_same_receipt_and_charges_nothing_new():
-    world = InMemoryWorld()
-    first = await world.charge("k1", **SITE, amount_cents=250, purpose="query")
-    again = await world.charge("k1", **SITE, amount_cents=250, purpose="query")
+    world = MemoryWorld()
+    first = await AmlWorld(world).charge("k1", **SITE, amount_cents=250, purpose="query")
+    again = await AmlWorld(world).charge("k1", **SITE, amount_cents=250, purpose="query")
     assert again.receipt_id == first.receipt_id and again.replayed and not first.replayed
     ledger = annotate_ledger(await world.entries(), profile=AML_PROFILE)
-    assert ledger["charges"] == 1 and ledger["total_charged_cents"] == 250 and ledger["duplicates"] == []
+    assert (
+        ledger["totals"]["counts"]["charge"] == 1
+        and ledger["totals"]["cents"] == 250
+        and ledger["duplicates"] == []
+    )
     assert [e["attempt"] for e in ledger["entries"]] == [1, 2]
 
 
 async def test_no_key_charges_every_time_and_is_flagged():
-    world = InMemoryWorld()
+    world = MemoryWorld()
     for _ in range(2):
-        await world.charge(None, **SITE, amount_cents=250, purpose="query")
+        await AmlWorld(world).charge(None, **SITE, amount_cents=250, purpose="query")
     ledger = annotate_ledger(await world.entries(), profile=AML_PROFILE)
-    assert ledger["charges"] == 2
+    assert ledger["totals"]["counts"]["charge"] == 2
     assert [d["label"] for d in ledger["duplicates"]] == ["charged ×2"]
 
 
 async def test_a_key_reused_with_other_parameters_is_refused():
-    world = InMemoryWorld()
-    await world.charge("k1", **SITE, amount_cents=250, purpose="query")
+    world = MemoryWorld()
+    await AmlWorld(world).charge("k1", **SITE, amount_cents=250, purpose="query")
     with pytest.raises(IdempotencyError, match="same parameters"):
-        await world.charge("k1", **SITE, amount_cents=999, purpose="query")
+        await AmlWorld(world).charge("k1", **SITE, amount_cents=999, purpose="query")
 
 
 # -- the graph ----------------------------------------------------------------------------------------
@@ -114,7 +120,7 @@ def test_nodes_refuse_to_run_without_a_run_context():
 
 def test_unknown_variant_is_refused():
     with pytest.raises(ValueError, match="misplaced, task-key, fixed"):
-        build_graph(InMemoryWorld(), "sloppy")
+        build_graph(MemoryWorld(), "sloppy")
 
 
 async def test_clean_case_closes_without_asking_anyone():
@@ -122,7 +128,7 @@ async def test_clean_case_closes_without_asking_anyone():
     out = await run(graph, {"case_id": "S-1003"}, "clean")
     assert out["outcome"] == "Closed: no suspicious typology" and "__interrupt__" not in out
     ledger = annotate_ledger(await world.entries(), profile=AML_PROFILE)
-    assert ledger["charges"] == 1  # the transaction query
+    assert ledger["totals"]["counts"]["charge"] == 1  # the transaction query
 
 
 @pytest.mark.parametrize(("variant", "export_charges"), [("misplaced", 2), ("fixed", 1), ("task", 1)])
@@ -201,10 +207,10 @@ class SlowDisk(ProcessSaver):
 
 async def crash_after_the_query_was_charged(
     variant: str, durability: str
-) -> tuple[InMemoryWorld, InMemorySaver]:
+) -> tuple[MemoryWorld, InMemorySaver]:
     """Run case S-1002 until ``fetch_transactions`` got its receipt, kill the process there, then
     start a new process on the same disk and ledger and finish the case (approving the SAR)."""
-    world, disk = InMemoryWorld(), InMemorySaver()
+    world, disk = MemoryWorld(), InMemorySaver()
     process = Process()
     doomed = ProcessWorld(world, process)
 
@@ -249,11 +255,11 @@ async def test_a_crash_that_loses_the_start_checkpoint_defeats_task_keys_only(du
     assert max(charges_per_operation.values()) == charged
 
 
-async def crash_inside_the_export_task(durability: str, moment: str) -> InMemoryWorld:
+async def crash_inside_the_export_task(durability: str, moment: str) -> MemoryWorld:
     """Run case S-1002 in the ``task`` variant, kill the process at ``moment`` of the export bought
     inside ``human_review``'s task, then start a new process on the same disk and ledger, resume and
     approve."""
-    world, disk = InMemoryWorld(), InMemorySaver()
+    world, disk = MemoryWorld(), InMemorySaver()
     process = Process()
     doomed = ProcessWorld(world, process)
 

@@ -21,6 +21,8 @@ from lab.controller.profile import graph_profile
 from lab.graph import END, START, CompiledStateGraph, StateGraph
 from lab.pregel.loop import Seam
 from lab.types import interrupt
+from lab.world import PAYMENT
+from lab.world.decider import request_row
 from tests.controller_lab import Lab
 
 # -- a fan-out and a join, one branch paying the outside world -----------------------------------------
@@ -60,16 +62,11 @@ def build_basket(world: Any, *, checkpointer: Any) -> CompiledStateGraph:
         """Buy the bread from the paid API."""
         node, task_id = get_config()["configurable"]["checkpoint_ns"].split(":")
         where = step_checkpoint.get()
-        receipt = await world.charge(
-            None,
-            thread_id=where["thread_id"],
-            node=node,
-            task_id=task_id,
-            checkpoint_id=where["checkpoint_id"],
-            amount_cents=300,
-            purpose="bread",
+        site = {**where, "node": node, "task_id": task_id}
+        receipt = await world.request(
+            PAYMENT, request_row(PAYMENT, None, **site, amount_cents=300, purpose="bread")
         )
-        return {"items": ["bread"], "paid": [receipt.amount_cents]}
+        return {"items": ["bread"], "paid": [receipt["amount_cents"]]}
 
     async def join(state: Basket) -> dict[str, Any]:
         """Add it all up once both branches are done."""
@@ -93,6 +90,7 @@ BASKET = graph_profile(
     calls_out=frozenset({"buy_bread"}),
     case_input=lambda case: {"items": []},
     enter_run=follow_steps,
+    operations=(PAYMENT,),
 )
 
 
@@ -177,7 +175,7 @@ async def test_every_command_the_page_sends_works_on_a_fan_out_and_join(basket: 
     replayed = await basket.do("replay", checkpoint_id=first)
     assert replayed["status"] == "done" and replayed["values"]["paid"] == [300]
     assert len((await basket.do("branches"))["branches"]) >= 2
-    assert (await basket.do("ledger"))["charges"] == 2  # the replay bought the bread again
+    assert (await basket.do("ledger"))["totals"]["counts"]["charge"] == 2  # the replay bought the bread again
     exported = await basket.do("export_thread")
     await basket.do("drop", thread_id="basket-1")
     assert (await basket.do("threads"))["threads"] == []
@@ -207,7 +205,7 @@ async def test_a_crash_after_the_paid_call_reruns_the_branch_and_the_ledger_says
     assert view["status"]["phase"] == "crashed" and view["actions"]["resume"]["enabled"]
     assert (await basket.do("resume"))["status"] == "done"
     ledger = await basket.do("ledger")
-    assert ledger["charges"] == 2
+    assert ledger["totals"]["counts"]["charge"] == 2
     assert ledger["duplicates"][0]["causes"] == ["crash_rerun"]
     await basket.assert_counts_are_true()
 
@@ -253,7 +251,7 @@ async def test_the_status_line_and_the_reasons_name_the_graphs_own_nodes() -> No
     assert said(view, "actions", "run", "reason") == (
         "The thread waits at decide's interrupt(): approve or reject first"
     )
-    assert view["review"]["say"] is None and view["review"]["exports_bought"] == []
+    assert view["review"]["say"] is None and view["review"]["already_done"] == []
     await lab.do("arm_crash", seam="put_writes", node="decide")
     await lab.do("answer", approve=True)  # the answer is saved, then the process dies
     await lab.crash_and_reboot()

@@ -426,9 +426,9 @@ def test_the_pages_carry_the_graph_diagram_computed_at_build_time(built):
     SVG is drawn from (``describe_graph``, as the live controller describes it) and a list of its nodes."""
     from lab.aml.graph import VARIANTS, build_graph, describe_graph
     from lab.aml.texts import with_node_summaries
-    from lab.controller.world import InMemoryWorld
+    from lab.world import MemoryWorld
 
-    expected = with_node_summaries(describe_graph(build_graph(InMemoryWorld(), VARIANTS[0])))
+    expected = with_node_summaries(describe_graph(build_graph(MemoryWorld(), VARIANTS[0])))
     names = [node["id"] for node in expected["nodes"] if node["kind"] == "node"]
     for page in ("index.html", "embed.html"):
         html = (built.dist / page).read_text()

@@ -28,7 +28,8 @@ from lab.playground.challenges import (
     requests,
 )
 from lab.playground.program import PROGRAM_MODULE
-from lab.world import MemoryLedger, use_recorder
+from lab.world import MemoryWorld, Operation, use_recorder
+from lab.world.recorder import current_recorder
 
 
 def source(challenge_id: str, part: str) -> str:
@@ -128,15 +129,13 @@ async def test_a_program_that_does_not_load_fails_at_its_line_and_one_without_th
 
 
 async def test_a_check_leaves_the_loaded_program_and_the_recorder_as_they_were() -> None:
-    import lab.world
-
     mine = types.ModuleType(PROGRAM_MODULE)
-    recorder = MemoryLedger()
+    recorder = MemoryWorld()
     with use_recorder(recorder):
         sys.modules[PROGRAM_MODULE] = mine
         await verdict("ask_before_buying", source("ask_before_buying", "solution"))
         assert sys.modules[PROGRAM_MODULE] is mine
-        assert lab.world._recorder is recorder
+        assert current_recorder() is recorder
     assert recorder.rows == []  # the check's charges went to its own world
 
 
@@ -147,9 +146,9 @@ class ProcessDied(Exception):
     """The process dies right after the paying node's request left it (its writes not saved)."""
 
 
-class DiesAfterFirstCharge(MemoryLedger):
-    def record(self, request: dict[str, Any]) -> dict[str, Any]:
-        row = super().record(request)
+class DiesAfterFirstCharge(MemoryWorld):
+    def record(self, operation: Operation, request: dict[str, Any]) -> dict[str, Any]:
+        row = super().record(operation, request)
         if len(self.rows) == 1:
             raise ProcessDied("killed after the charge")
         return row
@@ -176,7 +175,7 @@ def langgraph_purchase(program: str) -> PurchaseSeen:
     from langgraph.types import Command
 
     saver, order = InMemorySaver(), {"item": "case C-7", "approved": False}
-    with use_recorder(MemoryLedger()) as ledger:
+    with use_recorder(MemoryWorld()) as ledger:
         asked = "__interrupt__" in process(program, saver).invoke(order, thread("approved"))
         process(program, saver).invoke(Command(resume=True), thread("approved"))  # the process died meanwhile
         graph = process(program, saver)
@@ -208,7 +207,7 @@ def langgraph_retry(program: str) -> RetrySeen:
     from langgraph.checkpoint.memory import InMemorySaver
 
     graph = process(program, InMemorySaver())
-    with use_recorder(MemoryLedger()) as ledger:
+    with use_recorder(MemoryWorld()) as ledger:
         with pytest.raises(ConnectionError):
             graph.invoke({"report_id": "R-9", "facts": []}, thread("R-9"))
         graph.invoke(None, thread("R-9"))
@@ -221,7 +220,7 @@ def langgraph_task(program: str) -> TaskSeen:
     from langgraph.types import Command
 
     saver, order = InMemorySaver(), {"item": "case C-7", "receipt": "", "approved": False}
-    with use_recorder(MemoryLedger()) as ledger:
+    with use_recorder(MemoryWorld()) as ledger:
         asked = "__interrupt__" in process(program, saver).invoke(order, thread("order"))
         before = len(requests(ledger.rows, "charge", "order"))
         process(program, saver).invoke(Command(resume=True), thread("order"))  # the process died meanwhile

@@ -122,7 +122,9 @@ async def test_misplaced_variant_charges_twice_after_approval(lab):
     ledger = await lab.do("ledger")
     (duplicate,) = ledger["duplicates"]
     assert duplicate["node"] == "human_review" and duplicate["label"] == "charged ×2"
-    assert ledger["charges"] == 3 and len(done["values"]["charges"]) == 2  # the state saw only one export
+    assert (
+        ledger["totals"]["counts"]["charge"] == 3 and len(done["values"]["charges"]) == 2
+    )  # the state saw only one export
     await lab.assert_counts_are_true()
 
 
@@ -131,7 +133,7 @@ async def test_fixed_variant_charges_once(lab):
     await lab.do("run")
     await lab.do("answer", approve=True)
     ledger = await lab.do("ledger")
-    assert ledger["duplicates"] == [] and ledger["charges"] == 2
+    assert ledger["duplicates"] == [] and ledger["totals"]["counts"]["charge"] == 2
     assert [e["node"] for e in ledger["entries"] if e["kind"] == "charge"] == [
         "fetch_transactions",
         "human_review",
@@ -160,7 +162,9 @@ async def test_crash_in_screen_after_fetch_finished_restores_fetch(lab, durabili
     assert report["last_resume"]["rerun"] == ["screen_sanctions"]
     assert lab.calls["fetch_transactions"] == 1 and lab.calls["screen_sanctions"] == 2
     await lab.assert_counts_are_true()
-    assert (await lab.do("ledger"))["charges"] == 2  # the query once, the misplaced export once
+    assert (await lab.do("ledger"))["totals"]["counts"][
+        "charge"
+    ] == 2  # the query once, the misplaced export once
 
 
 async def test_a_crash_armed_after_a_sibling_seam_waits_for_it(lab):

@@ -38,9 +38,9 @@ from lab.aml.on_langgraph import aml_graph, langgraph_names
 from lab.channels import DeltaChannel as LabDeltaChannel
 from lab.checkpoint.delta import DELTA
 from lab.controller.thread_file import import_thread, read_thread_file
-from lab.controller.world import InMemoryWorld
 from lab.interop import InteropError, from_langgraph, main, to_langgraph
 from lab.pregel.channels import folding
+from lab.world import MemoryWorld
 from tests.controller_lab import Lab
 
 CASE = "S-1001"  # structuring: fetch || screen, then review, approved, then a filed SAR
@@ -72,7 +72,7 @@ def on_langgraph() -> Counter[str]:
 
 
 @contextlib.asynccontextmanager
-async def langgraph_case(world: InMemoryWorld, thread_id: str, database: str) -> AsyncIterator[Any]:
+async def langgraph_case(world: MemoryWorld, thread_id: str, database: str) -> AsyncIterator[Any]:
     """The same ``build_graph`` code compiled on LangGraph over a ``SqliteSaver`` of ``database``,
     its node calls counted."""
     counting = {**langgraph_names(), "StateGraph": CountingStateGraph}
@@ -162,7 +162,7 @@ async def test_lists_go_to_langgraph_whole(lab: Lab) -> None:
 # -- in: a LangGraph thread opens in the lab -------------------------------------------------------------
 
 
-async def langgraph_thread_at_the_review(world: InMemoryWorld, database: str, thread_id: str) -> list[tuple]:
+async def langgraph_thread_at_the_review(world: MemoryWorld, database: str, thread_id: str) -> list[tuple]:
     """Real LangGraph runs the case to the review; returns its history."""
     async with langgraph_case(world, thread_id, database) as graph:
         config = {"configurable": {"thread_id": thread_id}}

@@ -9,6 +9,8 @@ or of several, import each other in a loop."""
 from __future__ import annotations
 
 import ast
+import re
+import typing
 from collections.abc import Callable
 from pathlib import Path
 
@@ -71,8 +73,9 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("lab.pregel", "lab.types"),  # the runtime (``interrupt()`` in lab.types reads the running task)
     # building graphs (and entrypoints, tools, prebuilt agents), compiled to lab.pregel
     ("lab.graph", "lab.channels", "lab.diagram", "lab.func", "lab.tools", "lab.plain_tools", "lab.prebuilt"),
+    ("lab.world",),  # the outside world a graph calls: one decider, its recorders (reads the run's config)
     ("lab.controller",),  # the lab controller, for any compiled graph
-    ("lab.aml", "lab.lessons", "lab.world", "lab.playground", "lab.interop"),  # on the controller
+    ("lab.aml", "lab.lessons", "lab.playground", "lab.interop"),  # on the controller
     ("lab.browser", "lab.preload", "lab"),  # the worker's Python
     ("narratives", "gallery"),  # the site's content: the lessons' prose, the playground's programs
     ("site_build", "dev_server"),  # the build's steps and the development server
@@ -119,3 +122,69 @@ def test_the_check_finds_a_lower_layer_importing_a_higher_one() -> None:
 
 def test_no_layer_imports_a_higher_one() -> None:
     assert upward_imports(import_graph()) == set(), "imports that run up a layer"
+
+
+# -- the AML investigation's words stay in lab/aml --------------------------------------------------------
+
+GENERIC_WORDS = {"alert", "case_id", "charges", "log", "outcome", "review"}
+"""Fields of the AML case that are also words of any graph (an ARIA ``role="alert"``, a profile's case, a
+run's log and outcome, an interrupt's review, the playground's own ``charge`` service): not the AML's."""
+
+NOT_AML_AWARE = ("lab/controller", "lab/world", "static")
+"""The code for any graph: the controller, the outside world, the page (its translation catalogues
+``static/i18n/`` excepted: they say every message Python sends, the AML profile's included)."""
+
+
+def aml_words() -> set[str]:
+    """The AML investigation's own names: its nodes (every variant's), its case fields (the graph's
+    state), its operation kinds, as ``lab.aml`` defines them, less :data:`GENERIC_WORDS`."""
+    from lab.aml import VARIANT_INFO, build_graph, describe_graph
+    from lab.aml.graph import CaseState
+    from lab.aml.world import AML_OPERATIONS
+    from lab.world import PROGRAM_OPERATIONS, MemoryWorld
+
+    nodes = {
+        node["id"]
+        for variant in VARIANT_INFO
+        for node in describe_graph(build_graph(MemoryWorld(), variant))["nodes"]
+        if node.get("kind") == "node"
+    }
+    kinds = {operation.kind for operation in AML_OPERATIONS} - {o.kind for o in PROGRAM_OPERATIONS}
+    return (nodes | set(typing.get_type_hints(CaseState)) | kinds | {"SAR"}) - GENERIC_WORDS
+
+
+def aml_words_in(project: Path, roots: tuple[str, ...], words: set[str]) -> set[str]:
+    """``"<file>: <word>"`` for each of ``words`` a source file under ``roots`` of ``project`` names (its
+    text, comments and docstrings included, as a whole word; the i18n catalogues excepted)."""
+    pattern = re.compile(r"\b(" + "|".join(sorted(map(re.escape, words))) + r")\b")
+    files = [
+        path
+        for root in roots
+        for path in sorted((project / root).rglob("*"))
+        if path.suffix in (".py", ".mjs", ".js", ".html", ".css") and "i18n" not in path.parts
+    ]
+    assert files, f"no source files under {roots}?"
+    return {
+        f"{path.relative_to(project)}: {word}" for path in files for word in pattern.findall(path.read_text())
+    }
+
+
+def test_the_aml_words_are_the_investigations_own() -> None:
+    words = aml_words()
+    assert {"customer", "typology", "transactions", "sar", "file_sar", "human_review", "intake"} <= words
+    assert GENERIC_WORDS.isdisjoint(words)
+
+
+def test_the_check_finds_an_aml_word_in_generic_code(tmp_path: Path) -> None:
+    (tmp_path / "lab" / "controller").mkdir(parents=True)
+    (tmp_path / "lab" / "controller" / "view.py").write_text(
+        'rows = [r for r in rows if r["kind"] == "sar"]\n'
+    )
+    (tmp_path / "lab" / "controller" / "ok.py").write_text("sarcastic = 'a charge'  # an operation\n")
+    assert aml_words_in(tmp_path, ("lab/controller",), {"sar"}) == {"lab/controller/view.py: sar"}
+
+
+def test_the_code_for_any_graph_names_nothing_of_the_aml_investigation() -> None:
+    """Issue 35's bar: ``lab/controller``, ``lab/world`` and ``static/`` know "an operation", a case, a
+    node - never the AML investigation's (its words reach the page as the profile's data)."""
+    assert aml_words_in(LAB.parent, NOT_AML_AWARE, aml_words()) == set()

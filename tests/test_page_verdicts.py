@@ -12,11 +12,11 @@ from lab.aml import VARIANTS, build_graph, describe_graph
 from lab.controller.actions import can_go_back, can_go_forward, can_scrub, nothing_saved, verdict, with_travel
 from lab.controller.frames import branch_tree
 from lab.controller.seam_catalog import arm_refusal, node_choice, seam_catalog
-from lab.controller.world import InMemoryWorld
+from lab.world import MemoryWorld
 from tests.controller_lab import Lab
 
 CASE = "S-1001"
-CATALOG = seam_catalog(describe_graph(build_graph(InMemoryWorld(), VARIANTS[0])))
+CATALOG = seam_catalog(describe_graph(build_graph(MemoryWorld(), VARIANTS[0])))
 
 
 def frame(checkpoint_id: str, parent_id: str | None) -> dict[str, Any]:

@@ -13,12 +13,12 @@ from typing import Any
 import pytest
 
 from lab.aml.profile import AML_PROFILE
+from lab.aml.world import AmlWorld, ChargeReceipt
 from lab.browser.page_calls import REPLY_TIMEOUT_S
 from lab.browser.page_world import ExternalWorldError, PageWorld
 from lab.checkpoint import InMemorySaver
 from lab.controller import LabController
-from lab.controller.paid_api import ChargeReceipt
-from lab.controller.world import IdempotencyError, InMemoryWorld
+from lab.world import IdempotencyError, MemoryWorld
 
 SITE = {"thread_id": "t-1", "node": "fetch_transactions", "task_id": "task-1", "checkpoint_id": "c-1"}
 
@@ -40,7 +40,7 @@ async def test_a_charge_reads_the_page_rows_decides_in_python_and_asks_the_page_
     page = Page()
     before_ms = time.time() * 1000
     charging = await page.call(
-        page.world.charge("t-1:task-1", **SITE, amount_cents=250, purpose="transaction-graph query")
+        AmlWorld(page.world).charge("t-1:task-1", **SITE, amount_cents=250, purpose="transaction-graph query")
     )
     (read,) = page.events
     assert read == {"type": "world", "call": 1, "op": "entries", "args": {}}
@@ -69,7 +69,7 @@ async def test_a_charge_reads_the_page_rows_decides_in_python_and_asks_the_page_
 
 async def test_a_failed_page_call_raises_in_python():
     page = Page()
-    filing = await page.call(page.world.file_sar(None, **SITE, case_id="S-1001", report={}))
+    filing = await page.call(AmlWorld(page.world).file_sar(None, **SITE, case_id="S-1001", report={}))
     page.world.reply(
         {"call": 1, "ok": False, "error": {"type": "QuotaExceededError", "message": "disk full"}}
     )
@@ -130,10 +130,11 @@ REQUESTS = [  # (kind, idempotency key, parameters): a story the one rule must a
 ]
 
 
-async def _story(world: InMemoryWorld | PageWorld) -> list[Any]:
+async def _story(world: MemoryWorld | PageWorld) -> list[Any]:
     answers: list[Any] = []
     for kind, key, parameters in REQUESTS:
-        call = world.charge if kind == "charge" else world.file_sar
+        aml = AmlWorld(world)
+        call = aml.charge if kind == "charge" else aml.file_sar
         try:
             answers.append((await call(key, **SITE, **parameters)).as_dict())
         except IdempotencyError as refused:
@@ -143,7 +144,7 @@ async def _story(world: InMemoryWorld | PageWorld) -> list[Any]:
 
 
 async def test_the_one_idempotency_rule_answers_alike_for_the_memory_world_and_the_page_world():
-    memory, page = await _story(InMemoryWorld()), await _story(LedgerPage().world)
+    memory, page = await _story(MemoryWorld()), await _story(LedgerPage().world)
     assert memory == page
     answers, rows = memory
     assert [a["replayed"] if isinstance(a, dict) else "refused" for a in answers] == [
@@ -159,7 +160,7 @@ async def test_the_one_idempotency_rule_answers_alike_for_the_memory_world_and_t
 
 async def test_parallel_requests_to_the_page_world_never_share_a_receipt_number():
     page = LedgerPage()
-    receipts = await asyncio.gather(*(page.world.charge(None, **SITE, **CHARGE) for _ in range(3)))
+    receipts = await asyncio.gather(*(AmlWorld(page.world).charge(None, **SITE, **CHARGE) for _ in range(3)))
     assert [r.receipt_id for r in receipts] == ["ch_0001", "ch_0002", "ch_0003"]
 
 
@@ -170,10 +171,10 @@ async def test_two_tabs_charging_at_once_never_collide_on_a_ledger_row_or_a_rece
     tab_b = LedgerPage(tab_a.rows, worker=2)
     other_site = {**SITE, "thread_id": "t-2"}
     receipts = await asyncio.gather(
-        *(tab_a.world.charge(None, **SITE, **CHARGE) for _ in range(3)),
-        *(tab_b.world.charge(None, **other_site, **CHARGE) for _ in range(3)),
-        tab_b.world.charge("k-1", **other_site, **CHARGE),
-        tab_a.world.charge("k-1", **other_site, **CHARGE),  # the same key from the other tab
+        *(AmlWorld(tab_a.world).charge(None, **SITE, **CHARGE) for _ in range(3)),
+        *(AmlWorld(tab_b.world).charge(None, **other_site, **CHARGE) for _ in range(3)),
+        AmlWorld(tab_b.world).charge("k-1", **other_site, **CHARGE),
+        AmlWorld(tab_a.world).charge("k-1", **other_site, **CHARGE),  # the same key from the other tab
     )
     assert tab_a.conflicts + tab_b.conflicts > 0  # the race happened, and was decided again
     rows = tab_a.rows
@@ -194,7 +195,7 @@ async def test_a_ledger_that_keeps_changing_fails_the_request_clearly():
         else {"call": event["call"], "ok": False, "error": {"type": "ConstraintError", "message": "taken"}}
     )
     with pytest.raises(ExternalWorldError, match="decisions went stale"):
-        await page.world.charge(None, **SITE, **CHARGE)
+        await AmlWorld(page.world).charge(None, **SITE, **CHARGE)
 
 
 @pytest.mark.parametrize("variant", ["misplaced", "fixed"])
@@ -204,7 +205,7 @@ async def test_the_ledger_verdict_is_one_rule_for_the_page_world_and_the_memory_
         page = LedgerPage()
         controller = LabController(
             InMemorySaver(),
-            InMemoryWorld() if world == "memory" else page.world,
+            MemoryWorld() if world == "memory" else page.world,
             _ignore,
             profile=AML_PROFILE,
             delay=0,

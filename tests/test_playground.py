@@ -26,7 +26,7 @@ from lab.playground import (
     langgraph_resolves_to_lab,
     load_program,
 )
-from lab.world import MemoryLedger, charge, send_email, use_recorder
+from lab.world import MemoryWorld, charge, send_email, use_recorder
 from tests.differential.flavours import load_flavour
 from tests.differential.show import first_difference
 from tests.differential.trace import Trace
@@ -291,7 +291,7 @@ def test_a_charge_inside_a_node_records_its_call_site_and_a_known_key_replays() 
             "    charge(12.5, 'export', idempotency_key='export-1')\n    return {}\n"
         )
     )
-    with use_recorder(MemoryLedger()) as ledger:
+    with use_recorder(MemoryWorld()) as ledger:
         loaded.graph.invoke({"n": 0}, {"configurable": {"thread_id": "order-7"}})
     first, second = ledger.rows
     assert (first["kind"], first["amount_cents"], first["purpose"], first["replayed"]) == (
@@ -305,12 +305,12 @@ def test_a_charge_inside_a_node_records_its_call_site_and_a_known_key_replays() 
 
 
 def test_world_calls_outside_a_node_have_no_call_site_and_the_recorder_is_restored() -> None:
-    outer = MemoryLedger()
+    outer = MemoryWorld()
     with use_recorder(outer):
-        with use_recorder(MemoryLedger()) as inner:
+        with use_recorder(MemoryWorld()) as inner:
             receipt = send_email("ana@example.com", "Case closed")
         charge(1, "one query")
-    assert receipt["kind"] == "email" and receipt["node"] is None and receipt["id"] == "email_0001"
+    assert receipt["kind"] == "email" and receipt["node"] is None and receipt["id"] == "em_0001"
     assert [row["purpose"] for row in inner.rows] == ["email to ana@example.com: Case closed"]
     assert [(row["kind"], row["amount_cents"]) for row in outer.rows] == [("charge", 100)]
 

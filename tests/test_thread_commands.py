@@ -11,7 +11,7 @@ import pytest
 from lab.controller.journal import MemoryJournal
 from lab.controller.thread_file import MAX_FILE_BYTES
 from lab.controller.validation import MAX_FORK_BYTES
-from lab.controller.world import InMemoryWorld
+from lab.world import MemoryWorld
 from tests.controller_lab import Lab
 
 pytestmark = pytest.mark.asyncio
@@ -149,7 +149,7 @@ async def test_a_file_over_the_limit_is_refused_by_its_size(lab: Lab) -> None:
 
 
 async def test_worlds_and_journals_take_imported_rows() -> None:
-    world, journal = InMemoryWorld(), MemoryJournal()
+    world, journal = MemoryWorld(), MemoryJournal()
     await world.add_entries([{"seq": 9, "kind": "charge"}])
     assert await world.entries() == [{"seq": 1, "kind": "charge"}]
     await journal.save_session({"thread_id": "t", "case_id": "c", "variant": "v", "durability": "d"})

@@ -24,8 +24,8 @@ from lab.controller.thread_file import (
     import_thread,
     read_thread_file,
 )
-from lab.controller.world import InMemoryWorld
 from lab.types import Command
+from lab.world import MemoryWorld
 from tests.controller_lab import Lab
 from tests.hostile_records import registered
 from tests.test_said_in_both_languages import assert_said_in_both_languages, catalogue, messages_in
@@ -47,9 +47,9 @@ def saver_of(kind: str) -> CheckpointSaver:
     return InMemorySaver() if kind == "memory" else CheckpointSaver(AsyncOnlyStorage())
 
 
-async def investigated(saver: CheckpointSaver, thread_id: str = "teacher") -> tuple[Any, InMemoryWorld]:
+async def investigated(saver: CheckpointSaver, thread_id: str = "teacher") -> tuple[Any, MemoryWorld]:
     """A thread paused at the SAR review of the misplaced variant (the export charged once)."""
-    world = InMemoryWorld()
+    world = MemoryWorld()
     graph = build_graph(world, "misplaced", checkpointer=saver, delay=0)
     context = RunContext(thread_id)
     use_run_context(context)
@@ -92,7 +92,7 @@ async def test_a_thread_round_trips_through_a_file(source: str, target: str) -> 
 
     learner = saver_of(target)
     assert await import_thread(learner, thread_file, as_thread="learner-1") == "learner-1"
-    class_graph = build_graph(InMemoryWorld(), "misplaced", checkpointer=learner, delay=0)
+    class_graph = build_graph(MemoryWorld(), "misplaced", checkpointer=learner, delay=0)
     assert await history(class_graph, "learner-1") == await history(graph, "teacher")
     assert (await class_graph.aget_state({"configurable": {"thread_id": "learner-1"}})).next == (
         "human_review",
@@ -303,10 +303,11 @@ async def refusals_of_every_kind() -> list[dict[str, Any]]:
                 await result
         said.append(failure.value.say)
     lab = Lab()
-    good = encoded(
-        {**document, "session": {"case_id": "S-1002", "variant": "misplaced", "durability": "async"}}
-    )
+    session = {"case_id": "S-1002", "variant": "misplaced", "durability": "async"}
+    good = encoded({**document, "session": session})
+    emailed = {**LEDGER_ENTRY, "thread_id": document["thread_id"], "kind": "email"}  # not the AML graph's
     for data in [
+        encoded({**document, "session": session, "ledger": [emailed]}),
         encoded({**document, "session": {"case_id": "S-0000"}}),
         encoded({**document, "session": {"case_id": "S-1002", "variant": "wrong"}}),
         None,

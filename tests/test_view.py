@@ -18,17 +18,18 @@ from lab.aml import VARIANTS, build_graph, describe_graph
 from lab.aml.cases import CASES
 from lab.aml.graph import FINDINGS, OUTCOMES
 from lab.aml.texts import PURPOSES
+from lab.aml.world import AML_OPERATIONS
 from lab.controller import DURABILITIES
 from lab.controller.activity import RUN_ENDS, RUN_KINDS
-from lab.controller.ledger_rules import CAUSES, LABELS
+from lab.controller.ledger_rules import CAUSES
 from lab.controller.seam_catalog import seam_catalog
 from lab.controller.status import FORWARD
-from lab.controller.world import InMemoryWorld
+from lab.world import PROGRAM_OPERATIONS, MemoryWorld
 from tests.controller_lab import Lab
 from tests.test_said_in_both_languages import catalogue_text
 
 CASE = "S-1001"  # structuring: review, then a filed SAR
-CATALOG = seam_catalog(describe_graph(build_graph(InMemoryWorld(), VARIANTS[0])))
+CATALOG = seam_catalog(describe_graph(build_graph(MemoryWorld(), VARIANTS[0])))
 CRASH_POINTS = [(seam, None) for seam in CATALOG["step"]] + [
     (seam, node) for node, seams in CATALOG["nodes"].items() for seam in seams if seam != "error"
 ]
@@ -234,7 +235,10 @@ async def test_the_thread_ledger_lists_the_open_threads_requests_alone(lab):
     assert [(e["thread_id"], e["purpose"]) for e in mine["entries"]] == [
         ("lesson", "transaction-graph query")
     ]
-    assert mine["charges"] == 1 and mine["total_charged_cents"] == mine["entries"][0]["amount_cents"]
+    assert (
+        mine["totals"]["counts"]["charge"] == 1
+        and mine["totals"]["cents"] == mine["entries"][0]["amount_cents"]
+    )
     assert mine["verdict"]["double"] is False and view["ledger"]["verdict"]["double"] is True
 
 
@@ -378,12 +382,12 @@ async def test_a_process_killed_outside_any_seam_is_a_crash_after_the_reload(lab
 async def test_the_review_says_what_was_bought_even_when_a_crash_hid_it(lab):
     await lab.do("start", case_id=CASE, variant="fixed", durability="sync")
     await lab.do("run")
-    assert (await lab.view())["review"]["exports_bought"] == []
+    assert (await lab.view())["review"]["already_done"] == []
     await lab.do("arm_crash", seam="side_effect_done", node="human_review")
     await lab.do("answer", approve=True)  # the export is bought, then the process dies
     await lab.crash_and_reboot()
     view = await lab.view()
-    assert view["review"]["request"]["export"] is None and len(view["review"]["exports_bought"]) == 1
+    assert view["review"]["request"]["export"] is None and len(view["review"]["already_done"]) == 1
     assert view["status"]["action"] in {"resume", "approve"} and view["status"]["action"] in enabled(view)
 
 
@@ -410,7 +414,8 @@ def python_message_codes() -> set[str]:
     codes |= {f"case.finding.{name}" for name in FINDINGS}
     codes |= {f"case.outcome.{name}" for name in OUTCOMES}
     codes |= {f"run.kind.{kind}" for kind in RUN_KINDS} | {f"run.status.{end}" for end in RUN_ENDS}
-    codes |= {f"ledger.{kind}.{op}" for kind in ("repeat", "new") for op in LABELS}
+    kinds = {operation.kind for operation in AML_OPERATIONS + PROGRAM_OPERATIONS}
+    codes |= {f"ledger.{said}.{kind}" for said in ("repeat", "new", "count") for kind in kinds}
     return codes
 
 

@@ -2,7 +2,7 @@
 
 ``build_graph(world, variant)`` compiles it (``VARIANT_INFO`` says what each variant does);
 ``describe_graph(compiled)`` is the diagram as plain data. The graph's side effects go through the
-lab's outside world (``lab.controller.paid_api.ExternalWorld``), which lives outside Python.
+lab's outside world (``lab.aml.world.AmlWorld`` over ``lab.world``), which lives outside Python.
 """
 
 from lab.aml.cases import CASES, REPORTING_THRESHOLD, WATCHLIST, case_summaries, get_case

@@ -18,8 +18,8 @@ The LangGraph concepts it shows:
   answers it, and the node runs again *from its first line*;
 - **side effects outside the process**: ``fetch_transactions`` pays for a transaction-graph API call
   and ``file_sar`` files a report. Both go through the lab's outside world
-  (:class:`~lab.controller.paid_api.ExternalWorld`), which lives outside Python (a page-side ledger
-  in the browser, :class:`lab.controller.world.InMemoryWorld` in tests).
+  (:class:`~lab.aml.world.AmlWorld` over the lab's :class:`~lab.world.World`), which lives outside
+  Python (a page-side ledger in the browser, :class:`lab.world.MemoryWorld` in tests).
 
 Three variants of the same graph, chosen when it is built (:data:`VARIANTS`, described for the
 page in :data:`VARIANT_INFO`), and a fourth that is built differently (``"subgraph"``, below):
@@ -70,13 +70,15 @@ from typing import Annotated, Any, Literal, TypedDict
 
 from lab import diagram
 from lab.aml.cases import REPORTING_THRESHOLD, WATCHLIST, get_case
+from lab.aml.world import AmlWorld
 from lab.channels import DeltaChannel
 from lab.config import get_config
-from lab.controller.paid_api import ExternalWorld
+from lab.controller.messages import message
 from lab.func import TaskFunction, task
 from lab.graph import END, START, CompiledStateGraph, StateGraph
 from lab.pregel import Seam
 from lab.types import interrupt
+from lab.world import World
 
 Variant = Literal["misplaced", "task-key", "fixed", "subgraph", "task"]
 VARIANTS: tuple[Variant, ...] = ("misplaced", "task-key", "fixed")
@@ -372,8 +374,8 @@ def traits(**flags: bool) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
 class Investigation:
     """The nodes of one graph variant, bound to the outside world they call."""
 
-    def __init__(self, world: ExternalWorld, variant: Variant, delay: float) -> None:
-        self.world = world
+    def __init__(self, world: World, variant: Variant, delay: float) -> None:
+        self.world = AmlWorld(world)
         self.key_rule = VARIANT_INFO[variant].key_rule
         self.delay = delay
 
@@ -587,7 +589,7 @@ def route_after_review(state: CaseState) -> str:
 
 
 def build_graph(
-    world: ExternalWorld,
+    world: World,
     variant: Variant = "misplaced",
     *,
     checkpointer: Any = None,
@@ -636,9 +638,13 @@ def describe_graph(graph: CompiledStateGraph) -> dict[str, Any]:
     return diagram.describe_graph(graph, node_traits)
 
 
+FILING_MARK = {"glyph": "§", "say": message("case.mark.filing", "files a SAR")}
+"""The badge the diagram draws on a node that files a SAR, and its legend (the page draws any profile's)."""
+
+
 def node_traits(name: str, fn: Callable[..., Any]) -> dict[str, Any]:
-    """What the diagram marks on a node (paid, interrupting, filing, running a subgraph), and whether
-    it calls out."""
+    """What the diagram marks on a node (paid, interrupting, filing, running a subgraph; ``marks``: the
+    badges of this graph's own), and whether it calls out."""
     flags = {
         "paid": False,
         "interrupts": False,
@@ -647,4 +653,5 @@ def node_traits(name: str, fn: Callable[..., Any]) -> dict[str, Any]:
         "subgraph": False,
     }
     flags |= getattr(fn, "aml_traits", {})
-    return {**flags, "calls_out": flags["paid"] or flags["files_sar"]}
+    marks = [FILING_MARK] if flags["files_sar"] else []
+    return {**flags, "calls_out": flags["paid"] or flags["files_sar"], "marks": marks}

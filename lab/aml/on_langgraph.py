@@ -20,8 +20,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 import lab.aml.graph as aml
-from lab.controller.paid_api import ExternalWorld
-from lab.controller.world import InMemoryWorld
+from lab.world import MemoryWorld, World
 
 
 def langgraph_names() -> dict[str, Any]:
@@ -45,7 +44,7 @@ def aml_graph(
     checkpointer: Any,
     thread_id: str,
     *,
-    world: ExternalWorld | None = None,
+    world: World | None = None,
     names: Mapping[str, Any] | None = None,
 ) -> Iterator[Any]:
     """The AML graph of ``variant`` compiled by LangGraph with ``checkpointer``, its nodes knowing
@@ -58,7 +57,7 @@ def aml_graph(
     try:
         for name, value in swapped.items():
             setattr(aml, name, value)
-        yield aml.build_graph(world or InMemoryWorld(), variant, checkpointer=checkpointer, delay=0)
+        yield aml.build_graph(world or MemoryWorld(), variant, checkpointer=checkpointer, delay=0)
     finally:
         for name, value in own.items():
             setattr(aml, name, value)

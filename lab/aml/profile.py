@@ -25,6 +25,7 @@ from lab.aml.graph import (
     use_run_context,
 )
 from lab.aml.texts import case_choices, node_summary, outcome_message, purpose_message, review_texts
+from lab.aml.world import AML_OPERATIONS
 from lab.controller.messages import message
 from lab.controller.profile import GraphProfile, SeamHook
 
@@ -58,6 +59,7 @@ AML_PROFILE = GraphProfile(
     node_summary=node_summary,
     purpose=purpose_message,
     business_operation=business_operation,
+    operations=AML_OPERATIONS,
     outcome=outcome_message,
     review_texts=review_texts,
     title=message("graph.aml", "The AML investigation graph"),

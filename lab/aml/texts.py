@@ -17,23 +17,30 @@ from typing import Any
 
 from lab.aml.cases import case_summaries
 from lab.aml.graph import EXPORT, FINDINGS, NARRATIVE, OUTCOMES, QUERY, REVIEW_QUESTION
+from lab.aml.world import SAR_PURPOSE
 from lab.controller.messages import Message, message
-from lab.controller.paid_api import SAR_PURPOSE
 from lab.controller.profile import summarised, written
 
 
 def case_choices() -> list[dict[str, Any]]:
-    """The case picker's cases, each with its title and alert also as messages (``say``)."""
-    return [
-        {
-            **case,
-            "say": {
-                "title": message(f"case.{case['id']}.title", case["title"]),
-                "alert": message(f"case.{case['id']}.alert", case["alert"]),
-            },
-        }
-        for case in case_summaries()
-    ]
+    """The case picker's cases, each with its title, alert and what the picker says of it (``info``)
+    also as messages (``say``)."""
+    return [{**case, "say": case_words(case)} for case in case_summaries()]
+
+
+def case_words(case: dict[str, Any]) -> dict[str, Message]:
+    alert = message(f"case.{case['id']}.alert", case["alert"])
+    return {
+        "title": message(f"case.{case['id']}.title", case["title"]),
+        "alert": alert,
+        "info": message(
+            "case.info",
+            "{customer}: {alert} ({count} transactions)",
+            customer=case["customer"],
+            alert=alert,
+            count=case["transactions"],
+        ),
+    }
 
 
 PURPOSES = {QUERY: "query", EXPORT: "export"}
@@ -42,7 +49,7 @@ PURPOSES = {QUERY: "query", EXPORT: "export"}
 
 def purpose_message(row: dict[str, Any]) -> Message:
     """What a ledger request was for: one of the graph's purposes, the registry's "SAR for <case>"
-    (lab.controller.paid_api), else the purpose as written."""
+    (lab.aml.world), else the purpose as written."""
     purpose = row.get("purpose", "")
     if purpose in PURPOSES:
         return message(f"case.purpose.{PURPOSES[purpose]}", purpose)
@@ -61,10 +68,10 @@ def finding_message(text: str) -> Message:
     return written(text)
 
 
-def review_texts(request: Any, values: dict[str, Any]) -> dict[str, Message] | None:
+def review_texts(request: Any, values: dict[str, Any]) -> dict[str, Any] | None:
     """What the officer's review box says: the question, and the SAR draft's narrative and typology
     (each by code when it is the graph's own sentence, else as written; nothing for a payload that
-    is not the review's dict)."""
+    is not the review's dict), and the draft's ``facts`` the box lists (none without a draft)."""
     if not isinstance(request, dict):
         return None
     draft = request.get("draft") or {}
@@ -78,11 +85,31 @@ def review_texts(request: Any, values: dict[str, Any]) -> dict[str, Message] | N
         findings=finding_message(findings[0]) if len(findings) == 1 else written("; ".join(findings)),
     )
     question, told = request.get("question"), draft.get("narrative")
-    return {
+    said = {
         "question": asked if asked["text"] == question else written(question),
         "narrative": narrative if narrative["text"] == told else written(told),
         "typology": message(f"case.typology.{draft.get('typology')}", str(draft.get("typology"))),
     }
+    return {**said, "facts": draft_facts(draft, said) if draft.get("subject") else []}
+
+
+def draft_facts(draft: dict[str, Any], said: dict[str, Message]) -> list[dict[str, Message]]:
+    """The SAR draft as the review box lists it: each ``label`` and ``value`` a message."""
+    typology = message(
+        "case.review.typology_risk",
+        "{typology} (risk {risk})",
+        typology=said["typology"],
+        risk=draft.get("risk"),
+    )
+    return [
+        {"label": message("case.review.subject", "Subject"), "value": written(draft["subject"])},
+        {"label": message("case.review.typology", "Typology"), "value": typology},
+        {
+            "label": message("case.review.amount", "Amount involved"),
+            "value": written(str(draft.get("amount_involved"))),
+        },
+        {"label": message("case.review.narrative", "Narrative"), "value": said["narrative"]},
+    ]
 
 
 def outcome_message(values: dict[str, Any]) -> Message:

@@ -1,14 +1,14 @@
-"""The external world of the browser lab: the paid API and the SAR registry, answered by the page.
+"""The external world of the browser lab, answered by the page: one recorder of :mod:`lab.world`.
 
-Durable execution is about what survives the death of the process that runs the graph. A charge made
+Durable execution is about what survives the death of the process that runs the graph. A payment made
 by a node is exactly such a thing: once the paid API has taken the money, killing the Web Worker
-does not give it back. So the world the AML graph calls
-(:class:`~lab.controller.paid_api.ExternalWorld`) must not live in the worker's Python: the page's
-ledger (``static/ledger.mjs``) keeps the raw requests in an IndexedDB database of its own. The page
-only stores and lists rows; what a request does (execute, or replay its idempotency key the way
-Stripe does) is decided here, by the one rule of :mod:`lab.controller.paid_api` that the in-memory
-world uses too. A charge is two calls: read the rows (``entries``), then ``record`` the row the rule
-decided (outcome, receipt id, amount, time); the receipt is answered once the page has recorded it.
+does not give it back. So the world a graph calls (:class:`~lab.world.World`) must not live in the
+worker's Python: the page's ledger (``static/ledger.mjs``) keeps the raw requests in an IndexedDB
+database of its own. The page only stores and lists rows; what a request does (execute, or replay
+its idempotency key the way Stripe does) is decided here, by the one rule of
+:mod:`lab.world.decider` that the in-memory world uses too. A request is two calls: read the rows
+(``entries``), then ``record`` the row the rule decided (outcome, receipt id, amount, time); the
+receipt is answered once the page has recorded it.
 
 Each call is one round trip of :class:`lab.browser.page_calls.PageCalls`: the event
 ``{type: "world", call, op, args}`` (``op``: ``entries``, ``record`` (``args``: the row) or
@@ -33,14 +33,8 @@ from collections.abc import Callable
 from typing import Any
 
 from lab.browser.page_calls import REPLY_TIMEOUT_S, Emit, PageCalls
-from lab.controller.paid_api import (
-    ChargeReceipt,
-    Decision,
-    FilingReceipt,
-    decide_import,
-    decide_request,
-    request_row,
-)
+from lab.world import Operation
+from lab.world.decider import Decision, decide_import, decide_request
 
 MAX_DECISIONS = 20
 """How often one request is decided again because another tab recorded a row first."""
@@ -57,7 +51,7 @@ class StaleDecision(ExternalWorldError):
 
 
 class PageWorld:
-    """:class:`~lab.controller.paid_api.ExternalWorld` whose every call is answered by the page.
+    """:class:`~lab.world.World` whose every call is answered by the page.
 
     ``emit(event)`` posts an event to the page (``lab.browser.worker_api.emit`` in the worker).
     """
@@ -73,14 +67,11 @@ class PageWorld:
         )
         self._deciding = asyncio.Lock()  # read the rows, decide, record: one request at a time
 
-    # -- the ExternalWorld interface ------------------------------------------------------------------
-    async def charge(self, idempotency_key: str | None, **request: Any) -> ChargeReceipt:
-        """Charge through the paid API (``request``: the call site, ``amount_cents``, ``purpose``)."""
-        return await self._serve(request_row("charge", idempotency_key, **request))  # type: ignore[return-value]
-
-    async def file_sar(self, idempotency_key: str | None, **request: Any) -> FilingReceipt:
-        """File a SAR with the registry (``request``: the call site, ``case_id``, ``report``)."""
-        return await self._serve(request_row("sar", idempotency_key, **request))  # type: ignore[return-value]
+    # -- the World interface -----------------------------------------------------------------------
+    async def request(self, operation: Operation, request: dict[str, Any]) -> dict[str, Any]:
+        """Serve one request of ``operation``: decided here, recorded by the page, then answered."""
+        decision = await self._record(lambda kept: decide_request(kept, operation, request))
+        return decision.receipt
 
     async def entries(self) -> list[dict[str, Any]]:
         """Every request the page's ledger received, oldest first."""
@@ -101,11 +92,6 @@ class PageWorld:
         ``lab.world``'s calls are synchronous. The event leaves before the node goes on, so a crash
         after it (the page kills the worker on a later event) still finds the row recorded."""
         self._calls.tell("record", row)
-
-    async def _serve(self, request: dict[str, Any]) -> ChargeReceipt | FilingReceipt:
-        decision = await self._record(lambda kept: decide_request(kept, request))
-        assert decision.receipt is not None  # a request's decision always answers with a receipt
-        return decision.receipt
 
     async def _record(self, decide: Callable[[list[dict[str, Any]]], Decision]) -> Decision:
         """Read the rows, ``decide`` the row to record over them, record it; decide again when another

@@ -5,8 +5,8 @@ checkpointer; the playground's page sends ``play_load {source, input?}`` and the
 same: it loads the program (:func:`lab.playground.load_program`, ``langgraph.*`` answered by lab),
 builds the lab's controller over its graph (:func:`lab.playground.session.playground_profile`: the
 graph compiled again over the lab's IndexedDB saver, in the playground's own database
-:data:`PLAY_DATABASE`, so the lab's threads and the playground's never mix), and connects
-``lab.world`` to the lab's ledger. From then on the lab's own commands (``lab {name, args}``: start,
+:data:`PLAY_DATABASE`, so the lab's threads and the playground's never mix), whose runs record
+``lab.world``'s calls in the lab's ledger. From then on the lab's own commands (``lab {name, args}``: start,
 step, run, resume, answer, arm_crash, frames, fork, view, ...) drive the program's graph.
 
 =============  ===========================  ============================================================
@@ -46,7 +46,6 @@ from lab.playground.problems import Problem, problem, problem_at_error
 from lab.playground.program import Program
 from lab.playground.script import ScriptCalls, ScriptFailed, run_script
 from lab.playground.session import LabLedger, playground_profile
-from lab.world import set_recorder
 
 PLAY_DATABASE = "checkpoint-lab-play"
 """The playground's IndexedDB database: its threads' checkpoints and journal (the lab's schema)."""
@@ -85,7 +84,6 @@ async def play_load(args: dict[str, Any]) -> dict[str, Any]:
         return {"problem": problem("package_unavailable", module=error.name, reason=error.reason).as_dict()}
     given = next((value for value in (args.get("input"), program.example) if value is not None), {})
     ledger = LabLedger()
-    set_recorder(ledger)  # lab.world's calls go to the lab's ledger from now on
     _play.problem = None
     profile = playground_profile(program, ledger, given, _remember)
     try:

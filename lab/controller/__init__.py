@@ -15,20 +15,18 @@
   :mod:`~lab.controller.messages`);
 - :mod:`lab.controller.frames`: checkpoints as plain frames, diffs, the branch tree;
 - :mod:`lab.controller.journal`: what the lab observed, kept outside the process (execution counts);
-- :mod:`lab.controller.process`: one process's lifetime, and the fence that a crash closes;
-- :mod:`lab.controller.world`: the in-memory paid API and SAR registry (raw requests only).
+- :mod:`lab.controller.process`: one process's lifetime, and the fence that a crash closes (the
+  outside world it calls is :mod:`lab.world`'s).
 """
 
 from lab.controller.controller import COMMANDS, DURABILITIES, SEAMS, LabController
 from lab.controller.journal import Journal, MemoryJournal
 from lab.controller.session import LabError
-from lab.controller.world import InMemoryWorld
 
 __all__ = [
     "COMMANDS",
     "DURABILITIES",
     "SEAMS",
-    "InMemoryWorld",
     "Journal",
     "LabController",
     "LabError",

@@ -116,6 +116,7 @@ from lab.controller.seam_catalog import SEAMS
 from lab.controller.session import DURABILITIES, validate_thread_id
 from lab.controller.state import LabState
 from lab.graph import CompiledStateGraph
+from lab.world import World
 
 __all__ = ["COMMANDS", "DURABILITIES", "READS", "SEAMS", "WRITES", "LabController", "validate_thread_id"]
 
@@ -128,7 +129,7 @@ class LabController:
     def __init__(
         self,
         saver: BaseCheckpointSaver,
-        world: Any,
+        world: World,
         emit: Emit,
         *,
         profile: GraphProfile,

@@ -2,7 +2,7 @@
 
 LangGraph's ``StateSnapshot.metadata["source"]`` says how a checkpoint came to be (``input``, ``loop``,
 ``update``, ``fork``); a ``loop`` checkpoint is written after the step that ran its parent's ``next``.
-So frame 4 of 9 reads "after screen_sanctions": the nodes whose writes it holds.
+So frame 4 of 9 reads "after fetch_prices": the nodes whose writes it holds.
 """
 
 from __future__ import annotations

@@ -101,7 +101,7 @@ def frame_of(saved: CheckpointTuple, graph: Pregel) -> dict[str, Any]:
 def namespaces(frames_by_ns: dict[str, list[dict[str, Any]]]) -> list[dict[str, Any]]:
     """The thread's namespaces, the root (``""``, whose frames the view carries as ``frames``) first:
     each with the graph it holds checkpoints of (``None`` for the root, else the path of nodes that
-    ran it, ``"human_review"``; ``"outer|inner"`` nested), how many, and a subgraph's frames."""
+    ran it, ``"review"``; ``"outer|inner"`` nested), how many, and a subgraph's frames."""
     return [
         {"checkpoint_ns": "", "graph": None, "count": len(frames_by_ns.get("", []))},
         *(

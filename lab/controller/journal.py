@@ -1,7 +1,7 @@
 """The lab's notebook: what it observed about each thread, kept outside the Python process.
 
 Checkpoints record what a run *saved*; they cannot say how often a node actually *ran*. A node
-that ran, charged a customer and then crashed before its writes were saved leaves no trace in the
+that ran, paid for something and then crashed before its writes were saved leaves no trace in the
 checkpoints. So the controller writes down the seams it observes (``task_start``, ``task_finish``,
 each step's task list, each run's start, end or crash) in a :class:`Journal` that survives the
 process, like the external world: in the browser the page keeps it; in tests the same

@@ -3,14 +3,15 @@
 LangGraph re-executes a node from its first line whenever it runs again: after ``interrupt()`` is
 answered, after a crash before its writes were saved, on a replay of an old checkpoint. Any side
 effect in that node happens again unless the outside service recognises the request (an
-idempotency key, as Stripe honours). The outside world (``InMemoryWorld`` in CPython, the page's
+idempotency key, as Stripe honours). The outside world (``MemoryWorld`` in CPython, the page's
 ``static/ledger.mjs`` in the browser) only records raw requests; this module is the one place that
 says what they mean, for both worlds:
 
-- each request's outcome: a new charge (or filing), or replayed by its idempotency key;
+- each request's outcome: new (in the words of the profile's :class:`~lab.world.Operation` for its
+  kind), or replayed by its idempotency key;
 - the verdict, grouped by *business operation*, which the graph's profile defines (this thread's
-  request of one kind for one purpose, unless it says otherwise: the AML investigation files one SAR
-  per case) - never by task id, since a replay or a lost checkpoint runs the node as a new task;
+  request of one kind for one purpose, unless it says otherwise) - never by task id, since a replay
+  or a lost checkpoint runs the node as a new task;
 - for every repeat, its cause, read from the journal: an interrupt answered, a crash (that lost
   the task's writes, or the checkpoint of its step), a replay, another thread of the same case.
 """
@@ -22,8 +23,7 @@ from typing import Any
 
 from lab.controller.messages import Message, message
 from lab.controller.profile import GraphProfile
-
-LABELS = {"charge": "charged", "sar": "filed", "email": "sent"}
+from lab.world import Operation
 
 CAUSES = {
     "interrupt": "{node} ran again from its first line when its interrupt was answered, and did it again",
@@ -63,7 +63,7 @@ def repeat_cause(first: dict[str, Any], again: dict[str, Any], records: list[dic
     return "again"
 
 
-def outcome_of(row: dict[str, Any], executed_before: int) -> Message:
+def outcome_of(row: dict[str, Any], executed_before: int, operation: Operation) -> Message:
     """What one request did: a replay by key, the operation's first execution, or a repeat."""
     if row["replayed"]:
         return message(
@@ -75,12 +75,10 @@ def outcome_of(row: dict[str, Any], executed_before: int) -> Message:
         return message(
             f"ledger.repeat.{row['kind']}",
             "{label} ×{times}",
-            label=LABELS[row["kind"]],
+            label=operation.label,
             times=executed_before + 1,
         )
-    return message(
-        f"ledger.new.{row['kind']}", "New {kind}", kind="charge" if row["kind"] == "charge" else "filing"
-    )
+    return message(f"ledger.new.{row['kind']}", "New {kind}", kind=operation.noun)
 
 
 def annotate_ledger(
@@ -106,7 +104,7 @@ def annotate_ledger(
             {
                 **row,
                 "attempt": attempts[operation],
-                "outcome": outcome_of(row, len(done)),
+                "outcome": outcome_of(row, len(done), profile.operation(row["kind"])),
                 "purpose_say": profile.purpose(row),
             }
         )
@@ -120,14 +118,28 @@ def annotate_ledger(
         group = None if entry["replayed"] else flagged.get(profile.business_operation(entry))
         entry["flag"] = group["label"] if group else None
         entry["repeats"] = group["times"] if group else None
-    charges = [e for e in entries if e["kind"] == "charge" and not e["replayed"]]
     return {
         "entries": entries,
         "duplicates": duplicates,
-        "charges": len(charges),
-        "filings": sum(1 for e in entries if e["kind"] == "sar" and not e["replayed"]),
-        "total_charged_cents": sum(e["amount_cents"] for e in charges),
+        "totals": totals(entries, profile),
         "verdict": verdict(duplicates),
+    }
+
+
+def totals(entries: list[dict[str, Any]], profile: GraphProfile) -> dict[str, Any]:
+    """How many requests of each kind executed (replays excluded; the profile's operations first,
+    then any other kind the rows hold), each count also in words (``say``), and the cents they moved."""
+    executed = [entry for entry in entries if not entry["replayed"]]
+    kinds = [operation.kind for operation in profile.operations] + [entry["kind"] for entry in executed]
+    counts = Counter(entry["kind"] for entry in executed)
+    ordered = {kind: counts[kind] for kind in dict.fromkeys(kinds)}
+    return {
+        "counts": ordered,
+        "say": [
+            message(f"ledger.count.{kind}", "{count} {noun}(s)", count=n, noun=profile.operation(kind).noun)
+            for kind, n in ordered.items()
+        ],
+        "cents": sum(entry["amount_cents"] for entry in executed),
     }
 
 
@@ -140,7 +152,7 @@ def duplicate(
     """One business operation executed more than once, and why each repeat happened."""
     first, kind = done[0], done[0]["kind"]
     causes = [repeat_cause(first, again, journals.get(again["thread_id"], [])) for again in done[1:]]
-    label = f"{LABELS[kind]} ×{len(done)}"
+    label = f"{profile.operation(kind).label} ×{len(done)}"
     return {
         "operation": list(operation),
         "kind": kind,
@@ -176,7 +188,7 @@ def thread_ledger(
 
 
 def verdict(duplicates: list[dict[str, Any]]) -> dict[str, Any]:
-    """Double charge or not, in one sentence."""
+    """An operation done more than once or not, in one sentence."""
     if not duplicates:
         return {"double": False, "message": message("ledger.verdict.clean", "Every operation happened once")}
     labels = ", ".join(f"{d['purpose']} {d['label']}" for d in duplicates)

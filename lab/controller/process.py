@@ -7,8 +7,8 @@ process keep working: a sibling task may still be running its node (and about to
 ``durability="async"`` saves queued in the background would still land after the crash.
 
 So everything that outlives the process goes through a fence tied to a :class:`Process`:
-:class:`ProcessSaver` (the checkpoint store) and :class:`ProcessWorld` (the paid API, the SAR
-registry). Once :meth:`Process.kill` has run, every write or external call raises
+:class:`ProcessSaver` (the checkpoint store) and :class:`ProcessWorld` (the outside world's
+services, :mod:`lab.world`). Once :meth:`Process.kill` has run, every write or external call raises
 :class:`ProcessKilled` instead of landing, exactly as if the code had never got that far.
 LangGraph has no such class: it is the lab's model of ``kill -9``.
 """
@@ -30,7 +30,7 @@ from lab.checkpoint.base import (
     Config,
 )
 from lab.checkpoint.delta import DeltaChannelHistory
-from lab.controller.paid_api import ChargeReceipt, ExternalWorld, FilingReceipt
+from lab.world import Operation, World
 
 
 class ProcessKilled(asyncio.CancelledError):
@@ -142,27 +142,20 @@ class ProcessWorld:
     which cannot wait: a crash there kills the process at once.
     """
 
-    def __init__(self, world: ExternalWorld, process: Process) -> None:
+    def __init__(self, world: World, process: Process) -> None:
         self.world = world
         self.process = process
         self.on_call: Callable[[str, dict[str, Any]], Awaitable[None]] | None = None
         self.on_call_now: Callable[[str, dict[str, Any]], None] | None = None
 
-    async def charge(self, idempotency_key: str | None, **request: Any) -> ChargeReceipt:
-        return await self._call("charge", self.world.charge, idempotency_key, request)
-
-    async def file_sar(self, idempotency_key: str | None, **request: Any) -> FilingReceipt:
-        return await self._call("file_sar", self.world.file_sar, idempotency_key, request)
-
-    async def _call(
-        self, op: str, send: Callable[..., Awaitable[Any]], key: str | None, request: dict
-    ) -> Any:
-        call = {"op": op, **request}
+    async def request(self, operation: Operation, request: dict[str, Any]) -> dict[str, Any]:
+        """Send one request of ``operation`` from this process, between its two moments."""
+        call = {**request, "op": operation.kind}
         self.process.check()
         if self.on_call is not None:
             await self.on_call("side_effect", call)
         self.process.check()
-        answer = await send(key, **request)
+        answer = await self.world.request(operation, request)
         if self.on_call is not None:
             await self.on_call("side_effect_done", call)
         return answer
@@ -181,7 +174,7 @@ class ProcessWorld:
     def record_now(self, row: dict[str, Any]) -> None:
         """Record a row decided in this process without waiting (``lab.world``'s synchronous calls),
         between its ``side_effect`` and ``side_effect_done`` moments."""
-        call = {"op": row["kind"], **row}
+        call = {**row, "op": row["kind"]}
         self._meet_now("side_effect", call)
         self.world.record_now(row)
         self._meet_now("side_effect_done", call)

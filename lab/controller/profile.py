@@ -24,6 +24,7 @@ from lab.controller.messages import Message, message
 from lab.diagram import NodeTraits, describe_graph, no_traits
 from lab.graph import CompiledStateGraph
 from lab.pregel.loop import Seam
+from lab.world import Operation
 
 SeamHook = Callable[[Seam], Awaitable[None]]
 
@@ -72,7 +73,7 @@ def no_outcome(values: dict[str, Any]) -> Message | None:
     return None
 
 
-def no_review_texts(request: Any, values: dict[str, Any]) -> dict[str, Message] | None:
+def no_review_texts(request: Any, values: dict[str, Any]) -> dict[str, Any] | None:
     """What an open interrupt asks, in words, when the profile says nothing: its payload as it is."""
     return None
 
@@ -104,15 +105,24 @@ class GraphProfile:
     """Which ledger rows are one business operation: the ledger flags one done more than once."""
     outcome: Callable[[dict[str, Any]], Message | None] = no_outcome
     """How a finished thread ended, from its values (the status line says it)."""
-    review_texts: Callable[[Any, dict[str, Any]], dict[str, Message] | None] = no_review_texts
-    """What an open interrupt asks (its payload and the thread's values), in words the page says."""
+    review_texts: Callable[[Any, dict[str, Any]], dict[str, Any] | None] = no_review_texts
+    """What an open interrupt asks (its payload and the thread's values), in words the page says:
+    ``question`` and the ``facts`` the page lists (``[{label, value}]``), each a message."""
     caption: Callable[[dict[str, Any], dict[str, Any] | None], Message] = frame_caption
     """What made a frame (the scrubber's caption), from the frame and its parent."""
     title: Message = field(default_factory=lambda: message("graph.any", "The graph"))
     """What the diagram is called (its picture's title)."""
+    operations: tuple[Operation, ...] = ()
+    """What the graph's nodes ask the outside world to do (:mod:`lab.world`): the ledger's words for
+    each kind of request, its receipt numbers, what a reused key must repeat."""
     outside_calls: Message = field(default_factory=lambda: message("world.any", "calls the outside world"))
     """What a node that calls out does, in the graph's own words (said where a crash can be armed right
     before that call, the ``side_effect`` seam)."""
+
+    def operation(self, kind: str) -> Operation:
+        """The operation of ledger rows of ``kind`` (one the profile does not declare: named by its kind)."""
+        declared = {operation.kind: operation for operation in self.operations}
+        return declared.get(kind) or Operation(kind, kind, label=kind, noun=kind)
 
     def describe(self, graph: CompiledStateGraph) -> dict[str, Any]:
         """The diagram of ``graph`` with this profile's node traits (``lab.diagram``) and, on each
@@ -147,6 +157,7 @@ def graph_profile(
     interrupts: frozenset[str] = frozenset(),
     case_input: Callable[[str], dict[str, Any]] | None = None,
     enter_run: Callable[[str], SeamHook | None] = no_run_context,
+    operations: tuple[Operation, ...] = (),
 ) -> GraphProfile:
     """The profile of one graph ``build(world, checkpointer=...)`` compiles, with one case ("default")
     that starts with ``case_input("default")`` (``{}`` if not given)."""
@@ -166,4 +177,5 @@ def graph_profile(
         case_input=one_case,
         node_traits=declared_traits(calls_out, interrupts),
         enter_run=enter_run,
+        operations=operations,
     )

@@ -30,7 +30,7 @@ SEAMS = (
 )
 """Where a run can be watched or crashed, in the order a step meets them: ``step_start`` (tasks
 prepared, none started), per task ``task_start`` → (node runs: ``side_effect`` right before it calls
-the paid API or the SAR registry, ``side_effect_done`` right after the answer) → ``task_finish``
+the outside world, ``side_effect_done`` right after the answer) → ``task_finish``
 (before its writes are saved) → ``put_writes`` (saved), or ``interrupt`` / ``error``; ``step_end``
 (all tasks done, before the checkpoint), ``put`` (checkpoint saved; also the input and fork
 checkpoints). All come from the loop's seam hook except the two ``side_effect`` ones, which the

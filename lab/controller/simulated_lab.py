@@ -22,7 +22,7 @@ from lab.controller.command_table import Command
 from lab.controller.controller import LabController
 from lab.controller.journal import MemoryJournal
 from lab.controller.profile import GraphProfile
-from lab.controller.world import InMemoryWorld
+from lab.world import MemoryWorld
 
 
 class Refused(RuntimeError):
@@ -50,7 +50,7 @@ class SimulatedLab:
         self.profile = profile
         self.commands = commands
         self.saver = saver if saver is not None else InMemorySaver()
-        self.world = InMemoryWorld()
+        self.world = MemoryWorld()
         self.journal = journal if journal is not None else MemoryJournal()
         self.controller = self.boot()
 

@@ -30,7 +30,7 @@ from lab.graph import CompiledStateGraph
 from lab.pregel.loop import Seam
 
 SeamOf = tuple[str, str | None]
-"""A seam and its node, e.g. ``("put_writes", "fetch_transactions")``."""
+"""A seam and its node, e.g. ``("put_writes", "fetch_prices")``."""
 
 
 @dataclass(frozen=True)

@@ -75,6 +75,20 @@ def imported_session(thread_file: ThreadFile, profile: GraphProfile) -> dict[str
     return choices({**saved, "storage": storage})
 
 
+def check_operations(thread_file: ThreadFile, profile: GraphProfile) -> None:
+    """Refuse a file whose ledger holds a request of an operation this lab's graph does not make."""
+    kinds = [operation.kind for operation in profile.operations]
+    for position, entry in enumerate(thread_file.ledger):
+        if entry["kind"] not in kinds:
+            raise ThreadFileError(
+                "{where} is a request of kind {kind}, which this graph does not make (it makes: {kinds})",
+                "file.unknown_operation",
+                where=f"ledger[{position}]",
+                kind=repr(entry["kind"]),
+                kinds=", ".join(kinds) or "none",
+            )
+
+
 def stores_deltas(thread_file: ThreadFile) -> bool:
     return any(tuple(blob["value"]) == DELTA for blob in thread_file.blobs)
 
@@ -197,6 +211,7 @@ async def import_file(lab: Lab, data: str, size: int | None = None) -> dict[str,
             "The file did not arrive whole (it is not valid base64)", "file.not_base64"
         ) from None
     session = imported_session(thread_file, lab.profile)
+    check_operations(thread_file, lab.profile)
     thread_id = validate_thread_id(thread_file.thread_id)
     if await session_commands.saved_session(lab, thread_id) is not None:
         raise already_exists(thread_id)

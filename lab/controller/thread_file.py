@@ -1,7 +1,7 @@
 """A thread as one file to hand out: its checkpoints, pending writes, journal and ledger requests.
 
 LangGraph has no export format; its closest tool is ``copy_thread``, within one saver. A teacher
-prepares a thread in the lab (say, paused at the SAR review after a double charge) and hands the
+prepares a thread in the lab (say, paused at a review after a double payment) and hands the
 file to a class; each learner imports it and opens the same thread.
 
 The file is our msgpack serializer's encoding of one plain dict::
@@ -229,9 +229,9 @@ def read_thread_file(data: bytes) -> ThreadFile:
         _check_fields(record, _JOURNAL_FIELDS.get(record.get("type")), f"journal[{position}]")
     for position, entry in enumerate(document["ledger"]):
         _check_fields(entry, _LEDGER_FIELDS, f"ledger[{position}]")
-        if entry["kind"] not in ("charge", "sar") or entry["thread_id"] != thread_id:
+        if entry["thread_id"] != thread_id:
             raise ThreadFileError(
-                "{where} is not a charge or filing of thread {thread}",
+                "{where} is not a request of thread {thread}",
                 "file.foreign_entry",
                 where=f"ledger[{position}]",
                 thread=repr(thread_id),

@@ -63,23 +63,20 @@ def review(
     facts: ThreadFacts, ledger_rows: list[dict[str, Any]], profile: GraphProfile
 ) -> dict[str, Any] | None:
     """What the open interrupt asks (its payload, and the profile's words for it), and what the
-    interrupted node already paid for on this thread (``exports_bought``: receipt ids): the payload
-    alone cannot say it when a crash came after the purchase."""
+    interrupted node already did to the outside world on this thread (``already_done``: receipt ids):
+    the payload alone cannot say it when a crash came after the request."""
     if facts.head is None or not facts.head["interrupts"] or facts.session is None:
         return None
     thread = facts.session["thread_id"]
-    bought = [
+    done = [
         row["id"]
         for row in ledger_rows
-        if row["thread_id"] == thread
-        and row["node"] in waiting_nodes(facts.head)
-        and row["kind"] == "charge"
-        and not row["replayed"]
+        if row["thread_id"] == thread and row["node"] in waiting_nodes(facts.head) and not row["replayed"]
     ]
     request = facts.head["interrupts"][0]["value"]
     return {
         "request": request,
-        "exports_bought": bought,
+        "already_done": done,
         "say": profile.review_texts(request, facts.head["values"]),
     }
 

@@ -35,7 +35,7 @@ from lab.controller.simulated_lab import SimulatedLab
 from lab.playground.problems import ProgramError
 from lab.playground.program import PROGRAM_MODULE, Program, load_program
 from lab.playground.session import LabLedger, node_calls, playground_profile
-from lab.world import MemoryLedger, set_recorder, use_recorder
+from lab.world.recorder import runs_record_for_themselves
 
 __all__ = [
     "CHALLENGES",
@@ -165,7 +165,6 @@ class Trial(SimulatedLab):
         """A new process's graph: the program loaded afresh, ``lab.world`` recording in this trial's world."""
         self.program = load_program(self.source)
         ledger = LabLedger()
-        set_recorder(ledger)
         return playground_profile(
             self.program, ledger, self.program.example if self.given is None else self.given
         )
@@ -383,7 +382,7 @@ async def check_challenge(challenge_id: str, source: str) -> Verdict:
     challenge = CHALLENGES[challenge_id]
     loaded = sys.modules.get(PROGRAM_MODULE)
     try:
-        with use_recorder(MemoryLedger()):
+        with runs_record_for_themselves():
             trial = Trial(source)
             try:
                 seen = await challenge.drive(trial)

@@ -15,10 +15,10 @@ lab (Step/Run, crash at a seam, resume, interrupts, time travel, the ledger) ser
 - **the outside world**: ``lab.world``'s ``charge`` / ``send_email`` are synchronous (a node calls
   them like any library), while the lab's ledger lives in the page and answers asynchronously. So
   :class:`LabLedger` decides each request *synchronously* over its copy of the ledger's rows (the
-  same rule as the AML paid API, :func:`lab.controller.paid_api.decide_request`), posts the decided
-  row to the ledger without waiting, and keeps it in its copy. The copy is read again at the start
-  of every super-step (the profile's run hook), so requests made by an earlier, killed process
-  count, and a double charge is flagged as in the AML lab;
+  world's one rule, :func:`lab.world.decider.decide_request`), posts the decided row to the ledger
+  without waiting, and keeps it in its copy. It is the recorder of every run of the program (set in
+  the run's task, :mod:`lab.world.recorder`), and its copy is read again at the start of every
+  super-step, so requests made by an earlier, killed process count, and a double charge is flagged;
 - **the graph's words**: the diagram is the program's graph, by its name, and a node that calls out
   calls ``lab.world`` (no words of the AML lab's paid API or SAR);
 - **what the crash picker offers**: a node interrupts if its code names ``interrupt`` (read from its
@@ -38,13 +38,15 @@ from dataclasses import replace
 from typing import Any, Protocol
 
 from lab.controller.messages import message
-from lab.controller.paid_api import decide_request
 from lab.controller.profile import GraphProfile, SeamHook, graph_profile
 from lab.diagram import AnyGraph
 from lab.func import EntrypointGraph, TaskFunction, entrypoint
 from lab.playground.problems import Problem
 from lab.playground.program import Program, code_names, describe_run_error
 from lab.pregel.loop import Seam
+from lab.world import PROGRAM_OPERATIONS, Operation
+from lab.world.decider import decide_request
+from lab.world.recorder import record_in_this_run
 
 __all__ = ["LabLedger", "lab_graph", "node_calls", "playground_profile"]
 
@@ -74,15 +76,15 @@ class LabLedger:
         if self.world is not None:
             self.rows = await self.world.entries()
 
-    def record(self, request: dict[str, Any]) -> dict[str, Any]:
-        """Decide ``request`` (``lab.world``'s raw request) over the copy, record it, answer the row."""
+    def record(self, operation: Operation, request: dict[str, Any]) -> dict[str, Any]:
+        """Decide ``request`` (``lab.world``'s raw request) over the copy, record it, answer the receipt."""
         if self.world is None:
             raise RuntimeError("lab.world called outside a run of the playground's lab")
         request = {**request, "checkpoint_id": request.get("checkpoint_id") or self.checkpoint_id}
-        row = decide_request(self.rows, request).row
-        self.rows.append(row)
-        self.world.record_now(row)
-        return dict(row)
+        decision = decide_request(self.rows, operation, request)
+        self.rows.append(decision.row)
+        self.world.record_now(decision.row)
+        return decision.receipt
 
 
 def lab_graph(graph: AnyGraph, checkpointer: Any) -> AnyGraph:
@@ -146,6 +148,8 @@ def playground_profile(
         return reporting_problems(program, lab_graph(program.graph, checkpointer), on_problem)
 
     def follow(thread_id: str) -> SeamHook:
+        record_in_this_run(ledger)
+
         async def on_seam(seam: Seam) -> None:
             if seam.name == "step_start":
                 await ledger.refresh(seam.checkpoint_id)
@@ -161,6 +165,7 @@ def playground_profile(
     return replace(
         profile,
         node_traits=traits,
+        operations=PROGRAM_OPERATIONS,
         title=message("graph.program", "Your program's graph ({name})", name=program.graph_name),
         outside_calls=message("world.lab", "calls lab.world (charge or send_email)"),
     )

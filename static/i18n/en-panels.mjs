@@ -7,11 +7,6 @@
 export const enPanels = {
 
   "review.heading": "The compliance officer is asked",
-  "review.subject": "Subject",
-  "review.typology": "Typology",
-  "review.risk": "risk",
-  "review.amount": "Amount involved",
-  "review.narrative": "Narrative",
   "review.exportBought": "The case-pack export {id} was already bought before this question was asked: approving re-runs human_review from its first line.",
   "review.noExport": "Nothing was bought yet: the export is bought only after approval.",
   "review.exportBoughtBefore": "This thread already bought the export ({ids}) before the process died: the question is still open.",
@@ -114,7 +109,8 @@ export const enPanels = {
   "branch.chip": "Checkpoint {id} ({source})",
 
   "ledger.empty": "Nothing charged or filed yet.",
-  "ledger.totals": "{charges} charge(s), {filings} filing(s), {total} USD charged in total.",
+  "ledger.totals": "{counts}, {total} USD in total.",
+  "ledger.countsJoin": ", ",
   "ledger.caption": "Every request the outside world received, oldest first",
   "ledger.col.seq": "#",
   "ledger.col.kind": "Kind",

@@ -56,7 +56,7 @@ export const en = {
   "panel.inspector": "Frame",
   "panel.fork": "Fork: edit the state here",
   "panel.branches": "Branches",
-  "panel.ledger": "Ledger: the paid API and the SAR registry",
+  "panel.ledger": "Ledger: every call to the outside world",
   "panel.activity": "Activity",
 
   "action.start": "Start",
@@ -93,7 +93,6 @@ export const en = {
   "form.case": "Case",
   "form.variant": "Variant of human_review",
   "form.durability": "Durability",
-  "form.caseInfo": "{customer}: {alert} ({count} transactions)",
   "variant.misplaced": "misplaced",
   "variant.task-key": "task-key (flawed)",
   "variant.fixed": "fixed",
@@ -155,7 +154,6 @@ export const en = {
   "graph.conditional": "conditional edge",
   "graph.badge.paid": "calls the paid API",
   "graph.badge.interrupt": "calls interrupt()",
-  "graph.badge.sar": "files a SAR",
   "graph.legend": "Legend",
 
   "process.ready": "Python process #{n}: ready",

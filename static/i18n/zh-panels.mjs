@@ -7,11 +7,6 @@
 export const zhPanels = {
 
   "review.heading": "合规官被询问",
-  "review.subject": "对象",
-  "review.typology": "类型",
-  "review.risk": "风险",
-  "review.amount": "涉及金额",
-  "review.narrative": "叙述",
   "review.exportBought": "在提出这个问题之前已经购买了案件包导出 {id}：批准会让 human_review 从第一行重新运行。",
   "review.noExport": "尚未购买任何东西：只有批准后才会购买导出。",
   "review.exportBoughtBefore": "进程终止前，这个线程已经购买了导出（{ids}）：问题仍未答复。",
@@ -113,7 +108,8 @@ export const zhPanels = {
   "branch.chip": "检查点 {id}（{source}）",
 
   "ledger.empty": "尚未扣费或提交。",
-  "ledger.totals": "{charges} 笔扣费，{filings} 份提交，共扣费 {total} 美元。",
+  "ledger.totals": "{counts}，共 {total} 美元。",
+  "ledger.countsJoin": "，",
   "ledger.caption": "外部世界收到的每个请求，按时间从早到晚",
   "ledger.col.seq": "#",
   "ledger.col.kind": "类型",

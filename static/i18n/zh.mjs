@@ -55,7 +55,7 @@ export const zh = {
   "panel.inspector": "帧",
   "panel.fork": "分叉：在此编辑状态",
   "panel.branches": "分支",
-  "panel.ledger": "账本：付费 API 与 SAR 登记处",
+  "panel.ledger": "账本：对外部世界的每次调用",
   "panel.activity": "活动",
 
   "action.start": "开始",
@@ -92,7 +92,6 @@ export const zh = {
   "form.case": "案件",
   "form.variant": "human_review 的变体",
   "form.durability": "持久化模式",
-  "form.caseInfo": "{customer}：{alert}（{count} 笔交易）",
   "variant.misplaced": "错位（misplaced）",
   "variant.task-key": "任务键（task-key，有缺陷）",
   "variant.fixed": "已修复（fixed）",
@@ -152,7 +151,6 @@ export const zh = {
   "graph.conditional": "条件边",
   "graph.badge.paid": "调用付费 API",
   "graph.badge.interrupt": "调用 interrupt()",
-  "graph.badge.sar": "提交 SAR",
   "graph.legend": "图例",
 
   "process.ready": "Python 进程 #{n}：就绪",

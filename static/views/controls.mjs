@@ -78,7 +78,7 @@ export function mountControls(root, actions) {
         if (input && !input.checked) input.checked = true;
       }
       const c = catalog.cases.find((x) => x.id === caseSelect.value);
-      caseInfo.textContent = c ? t("form.caseInfo", { customer: c.customer, alert: say(c.say.alert), count: c.transactions }) : "";
+      caseInfo.textContent = c?.say?.info ? say(c.say.info) : "";
     }
 
     const busy = Boolean(model.busy) || model.process !== "ready";
@@ -120,16 +120,13 @@ export function mountReview(root) {
     root.hidden = !asked;
     if (!asked) return;
     const value = asked.request ?? {};
-    const draft = value.draft ?? {};
-    const bought = asked.exports_bought ?? [];
+    const facts = asked.say?.facts ?? [];
+    const bought = asked.already_done ?? [];
     replace(root,
       h("h3", { text: t("review.heading") }),
       h("p", { class: "question", text: asked.say ? say(asked.say.question) : value.question ?? "" }),
-      draft.subject ? h("dl", { class: "facts" },
-        h("dt", { text: t("review.subject") }), h("dd", { text: draft.subject }),
-        h("dt", { text: t("review.typology") }), h("dd", { text: `${say(asked.say?.typology) || draft.typology} (${t("review.risk")} ${draft.risk})` }),
-        h("dt", { text: t("review.amount") }), h("dd", { text: String(draft.amount_involved) }),
-        h("dt", { text: t("review.narrative") }), h("dd", { text: say(asked.say?.narrative) || (draft.narrative ?? "") })) : "",
+      facts.length ? h("dl", { class: "facts" },
+        ...facts.flatMap((fact) => [h("dt", { text: say(fact.label) }), h("dd", { text: say(fact.value) })])) : "",
       value.export
         ? h("p", { class: "warning", text: t("review.exportBought", { id: value.export }) })
         : bought.length

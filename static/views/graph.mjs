@@ -114,7 +114,7 @@ export function mountGraph(root, { idPrefix = "graph" } = {}) {
         dataset: { node: n.id, state: "idle" },
       });
       const label = terminal ? (n.kind === "start" ? "START" : "END") : n.id;
-      const badges = [n.paid && "$", n.interrupts && "‖", n.files_sar && "§"].filter(Boolean).join(" ");
+      const badges = [n.paid && "$", n.interrupts && "‖", ...(n.marks ?? []).map((m) => m.glyph)].filter(Boolean).join(" ");
       g.append(
         s("title", { text: n.say_summary ? `${n.id}: ${say(n.say_summary)}` : label }),
         s("rect", { width: w, height: BOX_H, rx: terminal ? BOX_H / 2 : 6 }),
@@ -174,13 +174,17 @@ export function mountGraph(root, { idPrefix = "graph" } = {}) {
     legend.setAttribute("aria-label", t("graph.legend"));
   }
 
-  /** The legend of the badges some node of `graph` shows, the outside calls in the graph's own words. */
+  /** The legend of the badges some node of `graph` shows, the outside calls and the profile's own marks
+   * (a node's `marks`: `{glyph, say}`) in the graph's own words. */
   function badgeKeys(graph, words) {
+    const marks = new Map(graph.nodes.flatMap((n) => n.marks ?? []).map((m) => [m.glyph, m]));
     const shown = [
-      ["paid", "$", () => (words ? say(words.outside_calls) : t("graph.badge.paid"))],
-      ["interrupts", "‖", () => t("graph.badge.interrupt")],
-      ["files_sar", "§", () => t("graph.badge.sar")],
-    ].filter(([trait]) => graph.nodes.some((n) => n[trait]));
+      ...[
+        ["paid", "$", () => (words ? say(words.outside_calls) : t("graph.badge.paid"))],
+        ["interrupts", "‖", () => t("graph.badge.interrupt")],
+      ].filter(([trait]) => graph.nodes.some((n) => n[trait])),
+      ...[...marks.values()].map((m) => ["mark", m.glyph, () => say(m.say)]),
+    ];
     return shown.map(([, glyph, said]) =>
       h("li", { class: "edge-key" }, h("span", { class: "glyph", "aria-hidden": "true", text: glyph }), said()));
   }

@@ -1,8 +1,8 @@
 /**
- * The ledger: every request the paid transaction-graph API and the SAR registry received, kept
+ * The ledger: every request the outside world's services received (the graph profile's operations), kept
  * outside the Python process (it survives crashes and reloads), as Python annotated it
  * (`view().ledger`, lab/controller/ledger_rules.py): each request's outcome, and the verdict on
- * every business operation paid for or filed more than once, with why it happened again.
+ * every business operation done more than once, with why it happened again.
  */
 import { say, t } from "../i18n.mjs";
 import { h, money, replace, shortId } from "./dom.mjs";
@@ -33,7 +33,7 @@ export function mountLedger(root) {
     table.hidden = entries.length === 0;
     totals.hidden = entries.length === 0;
     totals.textContent = ledger
-      ? t("ledger.totals", { charges: ledger.charges ?? 0, filings: ledger.filings ?? 0, total: money(ledger.total_charged_cents ?? 0) })
+      ? t("ledger.totals", { counts: (ledger.totals?.say ?? []).map(say).join(t("ledger.countsJoin")), total: money(ledger.totals?.cents ?? 0) })
       : "";
     const duplicates = ledger?.duplicates ?? [];
     alert.hidden = !ledger?.verdict?.double;

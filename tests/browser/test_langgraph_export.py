@@ -26,7 +26,7 @@ from test_bad_input import import_file
 
 from lab.aml.graph import OUTCOMES
 from lab.aml.on_langgraph import aml_graph
-from lab.controller.world import InMemoryWorld
+from lab.world import MemoryWorld
 
 REPO = Path(__file__).resolve().parents[2]
 CASE, VARIANT = "S-1001", "fixed"
@@ -128,7 +128,7 @@ def langgraph_thread_at_the_review(database: Path, thread: str) -> list[tuple[st
     async def run() -> list[tuple[str, int, tuple[str, ...]]]:
         config = {"configurable": {"thread_id": thread}}
         async with AsyncSqliteSaver.from_conn_string(str(database)) as saver:
-            with aml_graph(VARIANT, saver, thread, world=InMemoryWorld()) as graph:
+            with aml_graph(VARIANT, saver, thread, world=MemoryWorld()) as graph:
                 stopped = await graph.ainvoke({"case_id": CASE, "log": [], "charges": []}, config)
                 assert "__interrupt__" in stopped
                 history = [s async for s in graph.aget_state_history(config)]
