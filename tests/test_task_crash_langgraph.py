@@ -1,0 +1,124 @@
+"""The ``task`` variant's crash outcomes, per durability mode and crash seam, checked on real LangGraph
+with a real process kill, and the same table from the lab (issue 36).
+
+LangGraph's remedy for a charge before ``interrupt()`` is to make it a ``@task``: on resume the node
+re-runs from its first line, and the task's result comes back from the checkpoint's pending writes.
+What a crash does depends on where it lands:
+
+==================  ======  =======  ======
+seam                sync    async    exit
+==================  ======  =======  ======
+side_effect         1       1        1        (killed before the charge left: it runs once, later)
+side_effect_done    2       2        2        (charged; the task's result was never saved)
+interrupt           1       1        2        (under "exit" nothing of the run is saved yet)
+==================  ======  =======  ======
+
+(charges of the export after resuming and approving). The LangGraph side runs
+``tests/task_crash_child.py`` in a child process, SIGKILLs it where it says it stopped, and resumes
+in a new process over the same SQLite file; the lab side arms the same seam in the controller's
+``task`` variant, crashes, reboots over the same storage and resumes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.controller_lab import Lab
+
+CHILD = Path(__file__).with_name("task_crash_child.py")
+DURABILITIES = ("sync", "async", "exit")
+EXPECTED = {
+    ("side_effect", "sync"): 1,
+    ("side_effect", "async"): 1,
+    ("side_effect", "exit"): 1,
+    ("side_effect_done", "sync"): 2,
+    ("side_effect_done", "async"): 2,
+    ("side_effect_done", "exit"): 2,
+    ("interrupt", "sync"): 1,
+    ("interrupt", "async"): 1,
+    ("interrupt", "exit"): 2,
+}
+"""(seam, durability) -> how many times the export is charged, crash included, once approved."""
+MARKER_TIMEOUT_S = 120.0
+"""How long the child may take to reach its moment (it signals; this only bounds a broken child)."""
+
+
+def run_child(folder: Path, durability: str, moment: str) -> subprocess.Popen[str]:
+    env = {**os.environ, "PYTHONPATH": str(CHILD.parent.parent)}
+    return subprocess.Popen(
+        [sys.executable, str(CHILD), str(folder), durability, moment],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+async def wait_for_marker(child: subprocess.Popen[str], marker: Path) -> None:
+    """Until the child says it reached its moment (or fail at once if it ended instead)."""
+    async with asyncio.timeout(MARKER_TIMEOUT_S):
+        while not marker.exists():
+            if child.poll() is not None:
+                pytest.fail(f"the child ended before its moment: {child.communicate()}")
+            await asyncio.sleep(0.05)
+
+
+async def langgraph_charges(folder: Path, seam: str, durability: str) -> int:
+    """Kill a real LangGraph process at ``seam``, resume in a new one, approve: the export's charges."""
+    doomed = run_child(folder, durability, seam)
+    try:
+        await wait_for_marker(doomed, folder / "marker")
+    finally:
+        doomed.send_signal(signal.SIGKILL)
+        doomed.communicate()
+    assert doomed.returncode == -signal.SIGKILL
+    survivor = run_child(folder, durability, "none")
+    out, err = survivor.communicate(timeout=MARKER_TIMEOUT_S)
+    assert survivor.returncode == 0, err
+    assert json.loads(out)["outcome"] == "filed"
+    return len((folder / "charges.log").read_text().splitlines())
+
+
+@pytest.mark.parametrize("durability", DURABILITIES)
+@pytest.mark.parametrize("seam", ["side_effect", "side_effect_done", "interrupt"])
+async def test_langgraph_killed_in_the_task_variant_charges_as_the_table_says(tmp_path, seam, durability):
+    assert await langgraph_charges(tmp_path, seam, durability) == EXPECTED[seam, durability]
+
+
+async def lab_charges(seam: str, durability: str) -> int:
+    """The same crash in the lab's ``task`` variant: the export's charges in the ledger."""
+    lab = Lab()
+    await lab.do("start", case_id="S-1001", variant="task", durability=durability, thread_id="t")
+    await lab.do("arm_crash", seam=seam, node="human_review")
+    assert (await lab.do("run"))["status"] == "crashed"
+    await lab.crash_and_reboot()
+    saved = await lab.frames()  # nothing saved ("exit"): the thread starts again from its input
+    resumed = await lab.do("resume" if saved else "run")
+    assert resumed["status"] == "interrupted", resumed
+    assert (await lab.do("answer", approve=True))["status"] == "done"
+    exports = [e for e in await lab.world.entries() if e["purpose"] == "case-pack export"]
+    assert all(not e["replayed"] for e in exports)  # no key: every request that got out was charged
+    return len(exports)
+
+
+@pytest.mark.parametrize("durability", DURABILITIES)
+@pytest.mark.parametrize("seam", ["side_effect", "side_effect_done", "interrupt"])
+async def test_the_lab_crashed_in_the_task_variant_charges_as_langgraph(seam, durability):
+    assert await lab_charges(seam, durability) == EXPECTED[seam, durability]
+
+
+async def test_the_task_variant_charges_once_without_a_crash():
+    lab = Lab()
+    await lab.do("start", case_id="S-1001", variant="task", durability="sync", thread_id="t")
+    assert (await lab.do("run"))["status"] == "interrupted"
+    assert (await lab.do("answer", approve=True))["status"] == "done"
+    exports = [e for e in await lab.world.entries() if e["purpose"] == "case-pack export"]
+    assert len(exports) == 1
