@@ -16,7 +16,8 @@ interrupt           1       1        2        (under "exit" nothing of the run i
 (charges of the export after resuming and approving). The LangGraph side runs
 ``tests/task_crash_child.py`` in a child process, SIGKILLs it where it says it stopped, and resumes
 in a new process over the same SQLite file; the lab side arms the same seam in the controller's
-``task`` variant, crashes, reboots over the same storage and resumes.
+``task`` variant, crashes, reboots over the same storage and resumes, and its view's row for the
+task (``task_calls``, :mod:`lab.controller.task_rows`) says whether it ran or was restored.
 """
 
 from __future__ import annotations
@@ -93,32 +94,65 @@ async def test_langgraph_killed_in_the_task_variant_charges_as_the_table_says(tm
     assert await langgraph_charges(tmp_path, seam, durability) == EXPECTED[seam, durability]
 
 
-async def lab_charges(seam: str, durability: str) -> int:
-    """The same crash in the lab's ``task`` variant: the export's charges in the ledger."""
+async def export_task_row(lab: Lab) -> dict[str, str]:
+    """The row the view gives ``human_review``'s call of ``buy_export``: its name, id and state."""
+    rows = (await lab.view())["task_calls"]["human_review"]
+    assert [row["name"] for row in rows] == ["buy_export"]
+    return rows[0]
+
+
+async def lab_charges(seam: str, durability: str) -> tuple[int, list[str]]:
+    """The same crash in the lab's ``task`` variant: the export's charges in the ledger, and the task's
+    row after the crash, after the resume (re-asked) and after the approval."""
     lab = Lab()
     await lab.do("start", case_id="S-1001", variant="task", durability=durability, thread_id="t")
     await lab.do("arm_crash", seam=seam, node="human_review")
     assert (await lab.do("run"))["status"] == "crashed"
     await lab.crash_and_reboot()
+    rows = [await export_task_row(lab)]
     saved = await lab.frames()  # nothing saved ("exit"): the thread starts again from its input
     resumed = await lab.do("resume" if saved else "run")
     assert resumed["status"] == "interrupted", resumed
+    rows.append(await export_task_row(lab))
     assert (await lab.do("answer", approve=True))["status"] == "done"
+    rows.append(await export_task_row(lab))
     exports = [e for e in await lab.world.entries() if e["purpose"] == "case-pack export"]
     assert all(not e["replayed"] for e in exports)  # no key: every request that got out was charged
-    return len(exports)
+    assert rows[2]["task_id"] == rows[1]["task_id"]  # the approval's re-run made the same call
+    return len(exports), [row["state"] for row in rows]
 
 
 @pytest.mark.parametrize("durability", DURABILITIES)
 @pytest.mark.parametrize("seam", ["side_effect", "side_effect_done", "interrupt"])
 async def test_the_lab_crashed_in_the_task_variant_charges_as_langgraph(seam, durability):
-    assert await lab_charges(seam, durability) == EXPECTED[seam, durability]
+    """Same charges as LangGraph's, and the task's row says why: a result saved before the crash is
+    restored; one lost to it (killed inside the task, or under "exit" before anything was saved)
+    runs again."""
+    charges, states = await lab_charges(seam, durability)
+    assert charges == EXPECTED[seam, durability]
+    lost = seam != "interrupt" or durability == "exit"
+    after_crash, after_resume = ("crashed", "rerun") if lost else ("saved", "restored")
+    assert states == [after_crash, after_resume, "restored"]
 
 
 async def test_the_task_variant_charges_once_without_a_crash():
     lab = Lab()
     await lab.do("start", case_id="S-1001", variant="task", durability="sync", thread_id="t")
     assert (await lab.do("run"))["status"] == "interrupted"
+    asked = await export_task_row(lab)
+    assert asked["state"] == "saved" and asked["reason"]["params"]["checkpoint"]
     assert (await lab.do("answer", approve=True))["status"] == "done"
+    approved = await export_task_row(lab)
+    assert (approved["state"], approved["task_id"]) == ("restored", asked["task_id"])
+    assert approved["run"] == asked["run"] + 1
     exports = [e for e in await lab.world.entries() if e["purpose"] == "case-pack export"]
     assert len(exports) == 1
+    log = [e["message"]["code"] for e in (await lab.view())["activity"]]
+    assert log.count("log.task_call") == 1 and log.count("log.task_restored") == 1
+
+
+async def test_a_node_without_tasks_has_no_task_rows():
+    lab = Lab()
+    await lab.do("start", case_id="S-1001", variant="misplaced", durability="sync", thread_id="t")
+    assert (await lab.do("run"))["status"] == "interrupted"
+    assert (await lab.view())["task_calls"] == {}
