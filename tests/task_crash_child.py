@@ -14,7 +14,8 @@ the parent kills it (SIGKILL). The moments are the lab's crash seams of the AML 
 - ``interrupt``: the node called ``interrupt()`` and the loop holds its question: under "sync" and
   "async" once the task's result and the question are saved (``put_writes`` returned for both),
   under "exit" when the run is about to save on its way out (its first ``put``: nothing of it is
-  saved yet; the save on exit writes the checkpoint, then the task's result, then the question).
+  saved yet, and without that checkpoint the writes the exit save sends beside it on other threads
+  name a checkpoint that does not exist).
 
 With ``MOMENT`` ``none`` the process picks the thread up (``invoke(None)`` if the thread has a
 checkpoint, else the input again), answers the review "approve", and prints the final state as JSON.
