@@ -151,6 +151,28 @@ async def test_the_lab_crashed_at_the_first_put_in_the_task_variant(durability, 
     assert await lab_charges("put", durability) == (charges, ROWS[rows])
 
 
+@pytest.mark.parametrize("seam", ["side_effect", "side_effect_done"])
+async def test_a_crash_inside_the_task_is_said_to_be_inside_it(seam):
+    """The two side-effect seams of human_review strike inside its task: the crash names the task,
+    and the task's row says it crashed there."""
+    lab = Lab()
+    await lab.do("start", case_id="S-1001", variant="task", durability="sync", thread_id="t")
+    await lab.do("arm_crash", seam=seam, node="human_review")
+    crashed = (await lab.do("run"))["crash_point"]
+    assert (crashed["node"], crashed["in_task"]) == ("human_review", "buy_export")
+    await lab.crash_and_reboot()
+    [row] = (await lab.view())["task_calls"]["human_review"]
+    assert row["task_id"] == crashed["in_task_id"]
+    assert (row["reason"]["code"], row["reason"]["params"]) == ("task.crashed_inside", {"seam": seam})
+
+
+async def test_a_crash_in_the_node_outside_its_task_names_no_task():
+    lab = Lab()
+    await lab.do("start", case_id="S-1001", variant="misplaced", durability="sync", thread_id="t")
+    await lab.do("arm_crash", seam="side_effect_done", node="human_review")
+    assert "in_task" not in (await lab.do("run"))["crash_point"]
+
+
 async def test_the_task_variant_charges_once_without_a_crash():
     lab = Lab()
     await lab.do("start", case_id="S-1001", variant="task", durability="sync", thread_id="t")

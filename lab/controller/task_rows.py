@@ -71,7 +71,13 @@ def call_state(call: dict[str, Any], records: list[dict[str, Any]]) -> tuple[str
         return "saved", message(
             "task.saved", "Ran; its result is saved with checkpoint {checkpoint}", checkpoint=checkpoint
         )
-    if any(r["type"] == "crash" for r in its_run):
+    if crash := next((r for r in its_run if r["type"] == "crash"), None):
+        if crash.get("in_task_id") == call["task_id"]:
+            return "crashed", message(
+                "task.crashed_inside",
+                "Crashed at {seam}, inside it: its result was never saved, so it runs again on resume",
+                seam=crash["seam"],
+            )
         return "crashed", message(
             "task.crashed", "Crashed before its result was saved: it runs again on resume"
         )

@@ -47,6 +47,7 @@ export const enPython = {
   "py.task.rerun": "Ran again: an earlier run of it was lost before its result was saved",
   "py.task.saved": "Ran; its result is saved with checkpoint {checkpoint}",
   "py.task.crashed": "Crashed before its result was saved: it runs again on resume",
+  "py.task.crashed_inside": "Crashed at {seam}, inside it: its result was never saved, so it runs again on resume",
   "py.task.ran": "Ran; the run ended without saving its result",
   "py.task.running": "Running; its result is not saved yet",
   "py.node.unsaved": "Finished; its writes are not saved yet",

@@ -47,6 +47,7 @@ export const zhPython = {
   "py.task.rerun": "再次运行：它之前的一次运行在结果保存之前丢失了",
   "py.task.saved": "已运行；它的结果已随检查点 {checkpoint} 保存",
   "py.task.crashed": "在结果保存之前崩溃：恢复时它会再次运行",
+  "py.task.crashed_inside": "在它内部的 {seam} 处崩溃：它的结果从未保存，因此恢复时会再次运行",
   "py.task.ran": "已运行；运行结束时没有保存它的结果",
   "py.task.running": "正在运行；它的结果尚未保存",
   "py.node.unsaved": "已完成；写入尚未保存",
