@@ -131,6 +131,9 @@
  *                                      `travel: {back: Verdict, forward: Verdict}` (First / Previous,
  *                                      Next / Last from it), each branch with `scrub: Verdict`
  * @property {object} executions         as the `executions` command
+ * @property {Object<string, Array<{name: string, task_id: string, run: number, step: number,
+ *            state: "restored" | "running" | "saved" | "rerun" | "crashed" | "ran", reason: Message}>>}
+ *           task_calls  per node, the @task calls of its latest execution (lab/controller/task_rows.py)
  * @property {LedgerReport} ledger
  * @property {LedgerReport} thread_ledger  the open thread's requests only (what a lesson shows)
  * @property {Array<{run: number, at: number, kind: string, message: Message}>} activity

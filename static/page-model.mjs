@@ -22,6 +22,7 @@ export function createModel(fromUrl) {
     session: null, status: null, actions: null, graph: null, seams: null, defaults: null, armed: null,
     words: null, // the graph profile's words: {title, outside_calls}
     run: null, review: null, frames: [], namespaces: [], tree: null, executions: null, ledger: null, activity: [], nodeStates: [],
+    task_calls: {}, // per node, the @task calls of its latest execution (lab/controller/task_rows.py)
     viewProcess: 0, // the process whose view the store holds
     // -- the page's own ---------------------------------------------------------------------------
     selectedId: null,
@@ -58,7 +59,7 @@ export function takeView(model, view, processNumber) {
   Object.assign(model, {
     session: view.session, status: view.status, actions: view.actions, seams: view.seams,
     defaults: view.defaults, words: view.words, armed: view.armed, run: view.run, review: view.review, frames: view.frames, namespaces: view.namespaces, tree: view.tree,
-    executions: view.executions, ledger: view.ledger, activity: view.activity,
+    executions: view.executions, task_calls: view.task_calls, ledger: view.ledger, activity: view.activity,
     nodeStates: view.defaults.node_states, viewProcess: processNumber,
   });
   const { variants, durabilities, storages } = view.defaults;

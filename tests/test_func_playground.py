@@ -27,21 +27,32 @@ async def charges(lab: PlayLab) -> list[int]:
     return [row["amount_cents"] for row in (await lab.do("ledger"))["entries"]]
 
 
+async def task_states(lab: PlayLab) -> list[tuple[str, str]]:
+    """The view's rows for the tasks ``buy`` called in its latest execution (lab.controller.task_rows)."""
+    return [(row["name"], row["state"]) for row in (await lab.do("view"))["task_calls"].get("buy", [])]
+
+
 async def test_approving_re_runs_the_node_but_not_the_task() -> None:
     lab = play(PAYING_TASK)
     with use_recorder(lab.ledger):
         await lab.do("start", case_id="default")
         asked = await lab.do("run")
         assert asked["status"] == "interrupted"
+        assert await task_states(lab) == [("pay_for_export", "saved")]  # a plain def task, run at its call
         done = await lab.do("answer", value=True)
     assert done["status"] == "done"
     assert done["values"]["receipt"] == "ch_0001"
     assert await charges(lab) == [2500]
+    assert await task_states(lab) == [("pay_for_export", "restored")]
 
 
-async def crash_in_the_task_at(seam: str) -> PlayLab:
+Rows = list[tuple[str, str]]
+
+
+async def crash_in_the_task_at(seam: str) -> tuple[PlayLab, Rows, Rows]:
     """Crash at ``seam`` of ``buy`` (the charge made inside its task ``pay_for_export`` meets the node's
-    ``side_effect`` seams: a call site names the node), reboot and resume, then approve."""
+    ``side_effect`` seams: a call site names the node), reboot and resume, then approve; with the task's
+    rows after the crash and after the resume."""
     lab = play(PAYING_TASK)
     with use_recorder(lab.ledger):
         await lab.do("start", case_id="default", durability="sync")  # (the input is saved before the crash)
@@ -49,28 +60,33 @@ async def crash_in_the_task_at(seam: str) -> PlayLab:
         crashed = await lab.do("run")
         assert (crashed["status"], crashed["crash_point"]["seam"]) == ("crashed", seam)
         await lab.crash_and_reboot()
+        after_crash = await task_states(lab)
         asked = await lab.do("resume")
         assert asked["status"] == "interrupted"
+        after_resume = await task_states(lab)
         done = await lab.do("answer", value=True)
     assert done["status"] == "done"
-    return lab
+    return lab, after_crash, after_resume
 
 
 async def test_a_crash_before_the_charge_leaves_the_request_unsent() -> None:
-    lab = await crash_in_the_task_at("side_effect")
+    lab, after_crash, _ = await crash_in_the_task_at("side_effect")
     assert await charges(lab) == [2500]
+    assert after_crash == [("pay_for_export", "crashed")]
 
 
 async def test_a_crash_after_the_charge_before_the_task_is_saved_charges_again() -> None:
-    lab = await crash_in_the_task_at("side_effect_done")
+    lab, after_crash, after_resume = await crash_in_the_task_at("side_effect_done")
     assert await charges(lab) == [2500, 2500]
+    assert (after_crash, after_resume) == ([("pay_for_export", "crashed")], [("pay_for_export", "rerun")])
 
 
 async def test_a_crash_once_the_task_is_saved_does_not_charge_again() -> None:
     """Crashed as the node's interrupt is saved (its task's result was saved before): the node runs
     again on resume, its task's result comes back from the checkpoint."""
-    lab = await crash_in_the_task_at("put_writes")
+    lab, after_crash, after_resume = await crash_in_the_task_at("put_writes")
     assert await charges(lab) == [2500]
+    assert (after_crash, after_resume) == ([("pay_for_export", "saved")], [("pay_for_export", "restored")])
 
 
 FEEDBACK = """\

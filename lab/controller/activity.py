@@ -63,6 +63,13 @@ DESCRIBE: dict[str, Describe] = {
         "log.error", "{node} raised {error}", node=r["node"], error=r.get("error", "")
     ),
     "put": lambda r: message("log.put", "Checkpoint saved (step {step})", step=r["step"]),
+    "task_call": lambda r: message(
+        "log.task_restored" if r["restored"] else "log.task_call",
+        "{caller} called task {node}: "
+        + ("its saved result came back, it did not run" if r["restored"] else "it runs"),
+        caller=r["caller"],
+        node=r["node"],
+    ),
     "crash": lambda r: message(
         "log.crash",
         "The process was killed at {seam} of {node} (step {step})",

@@ -33,6 +33,8 @@ from lab.controller.session import DURABILITIES, LabError, Until, choose, error_
 from lab.controller.state import CrashPoint, Lab, Run, SeamOf
 from lab.graph import CompiledStateGraph
 from lab.pregel.loop import Seam
+from lab.pregel.task import running_task
+from lab.pregel.task_calls import CALL_TRIGGERS
 
 AFTER_WAIT_S = 10.0
 """How long an armed crash waits for its ``after`` seam before it kills the process anyway."""
@@ -277,13 +279,31 @@ class RunDriver:
 
 
 def call_seam(moment: str, run: Run, call: dict[str, Any]) -> Seam:
-    """The seam of a node's call to the outside world (``side_effect`` or ``side_effect_done``)."""
-    return Seam(moment, run.step, call["checkpoint_id"], call["node"], call["task_id"], {"op": call["op"]})
+    """The seam of a node's call to the outside world (``side_effect`` or ``side_effect_done``); made
+    inside a ``@task`` the node called, it names that task too (``in_task``, ``in_task_id``)."""
+    detail = {"op": call["op"], **called_task_here()}
+    return Seam(moment, run.step, call["checkpoint_id"], call["node"], call["task_id"], detail)
+
+
+def called_task_here() -> dict[str, str]:
+    """The ``@task`` running here, if the code running is one a node called (not the node itself)."""
+    task = running_task()
+    if task is None or task.triggers != CALL_TRIGGERS:
+        return {}
+    return {"in_task": task.name, "in_task_id": task.id}
 
 
 def crash_point(seam: Seam) -> dict[str, Any]:
-    """Where a crash happened, as the journal, the page and the crash report say it."""
-    return {"seam": seam.name, "node": seam.node, "step": seam.step, "checkpoint_id": seam.checkpoint_id}
+    """Where a crash happened, as the journal, the page and the crash report say it (inside a called
+    task: which one)."""
+    inside = {key: seam.detail[key] for key in ("in_task", "in_task_id") if key in seam.detail}
+    return {
+        "seam": seam.name,
+        "node": seam.node,
+        "step": seam.step,
+        "checkpoint_id": seam.checkpoint_id,
+        **inside,
+    }
 
 
 def waits_before_node(crash: CrashPoint, seam: Seam) -> tuple[SeamOf, ...]:

@@ -38,6 +38,11 @@ async def journal_seam(lab: Lab, run: RunIdentity, seam: Seam) -> None:
             record["error"] = str(seam.detail.get("error", ""))
     elif seam.name == "put":
         record["checkpoint_id"] = seam.checkpoint_id
+    elif seam.name == "task_call":  # a task a node called: it runs now, or its saved result is reused
+        detail = seam.detail
+        record |= {"node": seam.node, "task_id": seam.task_id, "checkpoint_id": seam.checkpoint_id}
+        record |= {"caller": detail["caller"], "caller_task_id": detail["caller_task_id"]}
+        record["restored"] = bool(detail["restored"])
     elif seam.name != "step_end":
         return
     await lab.journal.append(run.thread_id, record)

@@ -27,6 +27,7 @@ from lab.controller.node_states import NODE_STATES, node_states
 from lab.controller.profile import GraphProfile
 from lab.controller.seam_catalog import graph_nodes, seam_catalog
 from lab.controller.status import status
+from lab.controller.task_rows import task_rows
 
 
 def frames_with_diffs(frames: list[dict[str, Any]], profile: GraphProfile) -> list[dict[str, Any]]:
@@ -116,6 +117,7 @@ def build_view(
         "namespaces": namespaces,
         "tree": with_travel(branch_tree(frames)),
         "executions": executions_report(records),
+        "task_calls": task_rows(records),
         "ledger": annotate_ledger(ledger_rows, journals, profile=profile),
         "thread_ledger": thread_ledger(
             ledger_rows, (facts.session or {}).get("thread_id"), journals, profile=profile

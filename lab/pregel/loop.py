@@ -102,6 +102,7 @@ class Seam:
     """A point in a run where the lab may watch, pause or crash the process."""
 
     name: str  # step_start | task_start | task_finish | put_writes | step_end | put | interrupt | error
+    # | task_call (a task a node calls: lab.pregel.task_calls)
     step: int
     checkpoint_id: str
     node: str | None = None

@@ -14,6 +14,10 @@ the same super-step, and gets a future of its result. The task is a ``Task`` lik
 - ``interrupt()`` inside a task pauses the task (its own question id), and the node that called it
   pauses with it.
 
+The lab's seam hook (``on_seam=``, see ``lab.pregel.loop``) hears ``task_call`` at each call: the
+task runs now, or its saved result is given back (``restored``); its ``put_writes`` follows once its
+result is saved. (LangGraph has no such hook: its ``debug`` stream is the closest.)
+
 **How the lab runs them.** LangGraph runs a sync task on a thread, so a plain ``def`` node can
 block on ``.result()``; the lab has no threads (Pyodide), and its nodes run on the event loop. So:
 
@@ -53,6 +57,8 @@ except ImportError:  # (Pyodide: no xxhash wheel is loaded)
 
 RETURN = "__return__"
 """The pending write that holds a task's return value."""
+TASK_CALL = "task_call"
+"""The seam a called task reports as it starts, or as its saved result is given back (``restored``)."""
 CALL_TRIGGERS = (PUSH,)
 """What a task "was triggered by" (its config's ``langgraph_triggers``), as LangGraph's ``PUSH_TRIGGER``."""
 CACHE_NS_WRITES = "__pregel_ns_writes"
@@ -118,12 +124,22 @@ def call(
     job = Job(loop, child, func, retry_policy, cache_policy)
     saved = saved_outcome(child, loop.pending)
     if saved is None and calls.is_async and is_async(func):  # side by side with its siblings
-        running = asyncio.ensure_future(job.run_async())
+        running = asyncio.ensure_future(job.run_async(announced=tell_lab(loop, caller, child, False)))
         calls.running.append(running)
         return running
+    if (told := tell_lab(loop, caller, child, saved is not None)) is not None:
+        start_eagerly(told, calls.saving)  # (sync code: as far as it goes now, the rest before the node ends)
     # a sync function runs here and now (nothing could run beside it); its future is done already
     future = asyncio.get_running_loop().create_future() if calls.is_async else concurrent.futures.Future()
     return resolved(future, saved if saved is not None else job.run_now())
+
+
+def tell_lab(loop: Any, caller: Task, child: Task, restored: bool) -> Coroutine[Any, Any, None] | None:
+    """The seam ``task_call`` for the lab's hook, if there is one: ``child`` runs now, or (``restored``)
+    its result came back from the checkpoint's pending writes and it does not run."""
+    if loop.on_seam is None:
+        return None
+    return loop.report(TASK_CALL, child, caller=caller.name, caller_task_id=caller.id, restored=restored)
 
 
 def calls_of(caller: Task, loop: Any) -> Calls:
@@ -271,9 +287,11 @@ class Job:
                     raise
                 time.sleep(wait)
 
-    async def run_async(self) -> Any:
+    async def run_async(self, announced: Coroutine[Any, Any, None] | None = None) -> Any:
         """Run an ``async def`` task as an asyncio task of its own (an async caller); its result, or
-        it raises."""
+        it raises. ``announced``: the lab's seam to report first (:func:`tell_lab`)."""
+        if announced is not None:
+            await announced
         outcome = self.cached()
         if outcome is None:
             token = self.child.activate()

@@ -38,12 +38,12 @@ from typing import Any
 from playwright.async_api import Page
 from test_lab_session import COMMAND
 
-from lab.aml import VARIANTS
 from lab.checkpoint.core import CheckpointSaver
 from lab.checkpoint.memory import MemoryStorage
 from tests.crash_soak import (
     CASES,
     DURABILITIES,
+    SOAK_VARIANTS,
     THREAD,
     CrashPoint,
     Observed,
@@ -272,9 +272,10 @@ def kills_struck(outcomes: list[Outcome]) -> tuple[int, int]:
 
 
 def kill_plan(seed: int) -> Trial:
-    """A soak trial: from its seed alone, a case, variant and mode, and one kill at a random moment."""
+    """A soak trial: from its seed alone, a case, variant (the ``task`` variant too) and mode, and one
+    kill at a random moment."""
     rng = random.Random(f"kill-{seed}")
-    variant = rng.choice(VARIANTS)
+    variant = rng.choice(SOAK_VARIANTS)
     return Trial(seed, rng.choice(CASES), variant, rng.choice(DURABILITIES), ((KILL, None),))
 
 

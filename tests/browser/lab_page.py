@@ -134,7 +134,7 @@ def key(page, shortcut: str) -> None:
 def start(page, case: str = "S-1001", variant: str = "misplaced", durability: str = "sync") -> str:
     """Choose a case, variant and durability in the form, press Start; returns the new thread id."""
     page.get_by_role("combobox", name="Case", exact=True).select_option(case)
-    page.get_by_role("radio", name=re.compile(rf"^{variant}\b")).check()
+    page.get_by_role("radio", name=re.compile(rf"^{re.escape(variant)}(?![\w-])")).check()  # not task-key
     page.get_by_role("radio", name=re.compile(rf"^{durability}\b")).check()
     press(page, "Start")
     thread = view(page, "m.session && m.session.thread_id")
@@ -199,7 +199,7 @@ def table_rows(page) -> list[dict[str, str]]:
 def shown_counts(page) -> dict[str, int]:
     """Executions per node as the page's table shows them."""
     rows = page.eval_on_selector_all(
-        "#executions-table tbody tr",
+        "#executions-table tbody tr[data-node]",
         "(rows) => rows.map((r) => [r.dataset.node, r.querySelector('.count').textContent])",
     )
     return {node: int(count) for node, count in rows}
@@ -210,7 +210,7 @@ def shown_resume(page) -> dict[str, str]:
     verdict's visible text: "restored from pending writes" / "re-run" / "")."""
     return dict(
         page.eval_on_selector_all(
-            "#executions-table tbody tr",
+            "#executions-table tbody tr[data-node]",
             "(rows) => rows.map((r) => [r.dataset.node, r.querySelector('.verdict')?.textContent ?? ''])",
         )
     )

@@ -6,8 +6,10 @@ resume to the end (issue 10, items 3 and 4, in the browser). See ``crash_harness
   crash-free run did) to the end, and is judged by the CPython soak's invariants: final state and
   frames equal the crash-free run's (ids aside); the chain is intact after the crash and at the end
   (every parent and every blob a checkpoint names is there); only the tasks without a saved result
-  re-run; "fixed" performs each business operation once, "misplaced" and "task-key" charge exactly
-  as the announced requests predict, and the ledger flags every operation done twice. The table is
+  re-run; "fixed" performs each business operation once, "misplaced", "task-key" and "task" charge
+  exactly as the announced requests predict, and the ledger flags every operation done twice. In the
+  "task" variant (the export bought in a ``@task`` before ``interrupt()``, issue 36) the two
+  ``side_effect`` seams strike inside that task (:data:`TASK_CRASHES`). The table is
   printed at the end of the pytest run and written to ``crash-seam-table.md`` in the test's tmp dir.
 - **The kill soak**: seeded trials, each with one kill at a random moment (a random number of seam
   events into the trial plus a random delay), judged the same way. ``KILL_SEED=N pytest
@@ -43,8 +45,8 @@ from crash_harness import (
 from playwright.async_api import Page, async_playwright
 from test_lab_session import HOST_PAGE, OPEN_SESSION
 
-from lab.aml import VARIANTS
-from tests.crash_soak import DURABILITIES, Trial
+from lab.aml.graph import TASK
+from tests.crash_soak import DURABILITIES, SOAK_VARIANTS, Trial
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -64,6 +66,9 @@ TABLE_CRASHES = {
 the AML graph raises, so ``error`` has no crash point."""
 EXIT_CRASHES = {"put_writes": (None, None)}
 """Under durability "exit" a run saves pending writes only when it stops: human_review's interrupt."""
+TASK_CRASHES = {"side_effect": ("human_review", None), "side_effect_done": ("human_review", None)}
+"""In the "task" variant, inside human_review's task buy_export: before the export is charged, and
+after it, before the task's result is saved (charged twice: the window a task does not close)."""
 
 MAKE_SNAPSHOT = "async () => (await import('/python-process.mjs')).makeSnapshotInWorker()"
 
@@ -85,8 +90,8 @@ async def lab_page(site) -> AsyncIterator[Page]:
 
 
 def table_variants() -> tuple[str, ...]:
-    """misplaced and fixed; ``CRASH_TABLE_VARIANTS=all`` adds task-key (27 more kills)."""
-    return VARIANTS if os.environ.get("CRASH_TABLE_VARIANTS") == "all" else ("misplaced", "fixed")
+    """misplaced, fixed and task; ``CRASH_TABLE_VARIANTS=all`` adds task-key (27 more kills)."""
+    return SOAK_VARIANTS if os.environ.get("CRASH_TABLE_VARIANTS") == "all" else ("misplaced", "fixed", TASK)
 
 
 def table_seams() -> list[str]:
@@ -95,8 +100,10 @@ def table_seams() -> list[str]:
     return [seam for seam in TABLE_CRASHES if chosen is None or seam in chosen.split(",")]
 
 
-def crash_point(seam: str, durability: str) -> tuple[str, str | None, int | None]:
-    node, step = (EXIT_CRASHES if durability == "exit" else TABLE_CRASHES).get(seam, TABLE_CRASHES[seam])
+def crash_point(seam: str, durability: str, variant: str) -> tuple[str, str | None, int | None]:
+    overrides = EXIT_CRASHES if durability == "exit" else {}
+    overrides = {**overrides, **(TASK_CRASHES if variant == TASK else {})}
+    node, step = overrides.get(seam, TABLE_CRASHES[seam])
     return seam, node, step
 
 
@@ -109,7 +116,7 @@ def table_trials() -> list[Trial]:
         for variant in table_variants()
     ]
     return [
-        Trial(seed, "S-1001", variant, durability, (crash_point(seam, durability),))
+        Trial(seed, "S-1001", variant, durability, (crash_point(seam, durability, variant),))
         for seed, (seam, durability, variant) in enumerate(cells)
     ]
 

@@ -213,6 +213,31 @@ def test_fixed_variant_charges_once(page, site):
     assert counts["human_review"] == 2  # it still ran twice (interrupt, then answer); it paid once
 
 
+def test_task_variant_charges_once_and_shows_its_task_restored(page, site):
+    """LangGraph's remedy: the export bought in a @task before interrupt(). The executions panel shows
+    the task as its own row under human_review: it ran before the question, and on Approve (the node
+    runs again from its first line) it is restored from the checkpoint instead of charging again."""
+    open_lab(page, site)
+    start(page, variant="task", durability="sync")
+    press(page, "Run")
+    task = page.locator('#executions-table tr.task-call[data-caller="human_review"]')
+    expect(task).to_have_count(1)
+    expect(task).to_have_attribute("data-task", "buy_export")
+    expect(task).to_contain_text("↳ buy_export")
+    expect(task.locator(".verdict")).to_have_text("ran")
+    expect(task).to_contain_text("its result is saved with checkpoint")
+    ran_as = task.get_attribute("data-task-id")
+    press(page, "Approve")
+    expect(page.locator("#status")).to_contain_text("SAR sar_0001 filed")
+    expect(task.locator(".verdict")).to_have_text("restored from the checkpoint")
+    expect(task).to_contain_text("so it did not run again")
+    assert task.get_attribute("data-task-id") == ran_as  # the same call: its saved result came back
+    exports = [r for r in idb_ledger(page) if r["node"] == "human_review"]
+    assert len(exports) == 1 and exports[0]["idempotency_key"] is None  # no key: the task alone saved it
+    expect(page.locator("#ledger-table tbody tr.flagged")).to_have_count(0)
+    assert assert_counts_are_true(page)["human_review"] == 2  # the node ran twice; its task once
+
+
 FIRST_FRAME = "This is the branch's first saved checkpoint: nothing before it"
 
 

@@ -261,6 +261,25 @@ def test_a_crash_in_a_learners_node_resumes_with_the_right_split(
     assert bool(doubled) == (len(charged) == 2)
 
 
+def test_a_task_the_learners_node_calls_is_its_own_row_ran_then_restored(page: Page, site: str) -> None:
+    """The gallery's charge_in_a_task: ``buy`` (a plain def) calls the task ``pay_for_export``; the
+    executions panel shows the task under its node: it ran, then on Approve it is restored."""
+    open_instruments(page, site)
+    page.select_option("#play-gallery", "charge_in_a_task")
+    run_program(page, until=("waiting",))
+    task = page.locator('#executions-table tr.task-call[data-caller="buy"]')
+    expect(task).to_have_count(1)
+    expect(task).to_have_attribute("data-task", "pay_for_export")
+    expect(task).to_have_attribute("data-state", "saved")
+    ran_as = task.get_attribute("data-task-id")
+    page.locator("#play-instruments button[data-action='approve']").click()
+    wait_until(page, lambda: phase(page) == "done" and idle(page), "the answer's run")
+    expect(task).to_have_attribute("data-state", "restored")
+    expect(task.locator(".verdict")).to_have_text("restored from the checkpoint")
+    assert task.get_attribute("data-task-id") == ran_as
+    assert [row["amount_cents"] for row in controller(page, "ledger")["entries"]] == [2500]
+
+
 def test_an_infinite_loop_is_stopped_by_killing_the_worker(page: Page, site: str) -> None:
     open_instruments(page, site)
     type_program(page, LOOPING)

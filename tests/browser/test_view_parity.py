@@ -1,7 +1,7 @@
 """The page cannot drift from Python: at several moments of the story, what the page shows (node
-states, execution counts, the ledger's verdict, which buttons are enabled, the number of frames,
-the branch tree, the status line) equals the controller's ``view()`` at that moment, read straight
-through the page's LabSession.
+states, execution counts, the rows of the tasks a node called, the ledger's verdict, which buttons
+are enabled, the number of frames, the branch tree, the status line) equals the controller's
+``view()`` at that moment, read straight through the page's LabSession.
 """
 
 from __future__ import annotations
@@ -37,9 +37,14 @@ def shown(page) -> dict:
         ),
         "counts": dict(
             page.eval_on_selector_all(
-                "#executions-table tbody tr",
+                "#executions-table tbody tr[data-node]",
                 "(rows) => rows.map((r) => [r.dataset.node, Number(r.querySelector('.count').textContent)])",
             )
+        ),
+        "tasks": page.eval_on_selector_all(
+            "#executions-table tbody tr.task-call",
+            "(rows) => rows.map((r) => [r.dataset.caller, r.dataset.task, r.dataset.taskId,"
+            " r.dataset.state])",
         ),
         "double": page.locator("#double-charge").is_visible(),
         "flagged": page.locator("#ledger-table tbody tr.flagged").count(),
@@ -60,6 +65,11 @@ def python_says(view: dict) -> dict:
     return {
         "states": {n["id"]: n["state"] for n in nodes},
         "counts": {n["id"]: n["counts"]["started"] for n in nodes} if view["session"] else {},
+        "tasks": [
+            [n["id"], call["name"], call["task_id"], call["state"]]
+            for n in nodes
+            for call in (view["task_calls"].get(n["id"], []) if view["session"] else [])
+        ],
         "double": view["ledger"]["verdict"]["double"],
         "flagged": sum(1 for e in view["ledger"]["entries"] if e["flag"]),
         "enabled": {name for name in BUTTONS if view["actions"][name]["enabled"]},
@@ -132,3 +142,25 @@ def test_the_page_shows_what_view_says_through_the_story(page, site):
     press(page, "Replay from here")
     replayed = assert_page_is_view(page, "after a replay from an old frame")
     assert len(replayed["tree"]["branches"]) == 2
+
+
+def test_the_page_shows_the_tasks_a_node_called_as_view_says(page, site):
+    """The ``task`` variant: human_review's task buy_export ran before the interrupt, is restored
+    from the checkpoint on Approve; crashed inside it after the charge, it runs again on Resume."""
+    open_lab(page, site)
+    start(page, variant="task", durability="sync")
+    press(page, "Run")
+    asked = assert_page_is_view(page, "at the interrupt, the task ran")
+    assert [c["state"] for c in asked["task_calls"]["human_review"]] == ["saved"]
+    press(page, "Approve")
+    approved = assert_page_is_view(page, "after Approve, the task restored")
+    assert [c["state"] for c in approved["task_calls"]["human_review"]] == ["restored"]
+
+    start(page, variant="task", durability="sync")
+    arm_crash(page, "side_effect_done", "human_review")
+    crash_and_reboot(page)
+    crashed = assert_page_is_view(page, "after a crash inside the task")
+    assert [c["state"] for c in crashed["task_calls"]["human_review"]] == ["crashed"]
+    press(page, "Resume")
+    rerun = assert_page_is_view(page, "after Resume, the task ran again")
+    assert [c["state"] for c in rerun["task_calls"]["human_review"]] == ["rerun"]
