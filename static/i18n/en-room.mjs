@@ -5,6 +5,7 @@ export const enRoom = {
   "room.open": "Open a room",
   "room.code": "Room code",
   "room.joinAt": "Learners join at {address}",
+  "room.qr": "QR code: scan it to join this room",
   "room.learners": "{n} learners",
   "room.onStep": "On each step: {steps}",
   "room.finished": "Finished: {n}",

@@ -5,6 +5,7 @@ export const zhRoom = {
   "room.open": "开一个房间",
   "room.code": "房间码",
   "room.joinAt": "学习者在 {address} 加入",
+  "room.qr": "二维码：扫描即可加入这个房间",
   "room.learners": "{n} 名学习者",
   "room.onStep": "各步人数：{steps}",
   "room.finished": "已完成：{n}",
