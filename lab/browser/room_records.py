@@ -12,8 +12,10 @@ record JSON), kept not by the page but by the room's server (``functions/_room/t
 Each :class:`lab.browser.page_records.Records` call is one HTTP request:
 ``POST /api/rooms/<code>/thread/read`` (anyone with the room's code) or ``.../thread/write`` (the
 room's teacher key; a learner's ``RoomRecords`` has none and only reads). A write is one D1 batch, so
-it is atomic like an IndexedDB transaction. A refusal raises :class:`RoomRecordsError` naming the
-server's reason (``unknown_room``, ``bad_teacher_key``, ``body_too_large``...).
+it is atomic like an IndexedDB transaction. A busy or restarting server (503) or a lost connection gets
+the same request again, a few times: every change here may safely be applied twice. A refusal raises
+:class:`RoomRecordsError` naming the server's reason (``unknown_room``, ``bad_teacher_key``,
+``body_too_large``...).
 
 The request itself is made by the ``post`` function given: :func:`urllib_post` on CPython (the tests,
 against ``wrangler pages dev``), :func:`fetch_post` in Pyodide (the browser's ``fetch``). Both are
@@ -36,6 +38,12 @@ Post = Callable[[str, dict[str, Any], str | None], Awaitable[tuple[int, Any]]]
 
 TIMEOUT_S = 30.0
 """How long one request may take: a room that does not answer must not hang a run."""
+ATTEMPTS = 4
+"""How often a request is sent when the server is busy or restarting (503) or out of reach: every
+request may be sent again, as every read is, and every change is one whose second application changes
+nothing (put, add, delete)."""
+RETRY_PAUSE_S = 0.25
+"""The pause before the second attempt; it doubles for each later one."""
 
 
 class RoomRecordsError(Exception):
@@ -96,7 +104,11 @@ class RoomRecords:
         self._post = post
 
     async def _call(self, op: str, body: dict[str, Any]) -> Any:
-        status, answer = await self._post(f"{self.url}/{op}", body, self.teacher_key)
+        for attempt in range(ATTEMPTS):
+            status, answer = await self._post(f"{self.url}/{op}", body, self.teacher_key)
+            if status not in (0, 503) or attempt == ATTEMPTS - 1:
+                break
+            await asyncio.sleep(RETRY_PAUSE_S * 2**attempt)
         if status != 200:
             error = answer if isinstance(answer, dict) else {}
             raise RoomRecordsError(

@@ -1,10 +1,11 @@
-"""The teacher's thread shared with the room (``functions/_room/thread.js``, ``lab/browser/room_records.py``,
-docs/ROOM.md), on ``wrangler pages dev`` over a fresh local D1: the saver core over the room's records
-passes LangGraph's conformance suite (81 tests, a fresh room per capability, every request real HTTP
-from CPython); a learner with only the code reads the teacher's checkpoints and forks one into a saver
-of their own through the thread-file path; every refusal is named (unknown room, missing or wrong key,
-a closed room, an oversized or malformed body), and nothing of one room's thread is read through
-another's code. No browser: the module has its own wrangler, as ``test_room_api`` does."""
+"""The teacher's thread shared with the room (``functions/_room/thread.js``,
+``lab/browser/room_records.py``, docs/ROOM.md), on ``wrangler pages dev`` over a fresh local D1: the
+saver core over the room's records passes LangGraph's conformance suite (81 tests, a fresh room per
+capability), both from CPython (urllib) and from Pyodide in Chromium (fetch); a learner with only the
+code reads the teacher's checkpoints and forks one into a saver of their own through the thread-file
+path; every refusal is named (unknown room, missing or wrong key, a closed room, an oversized or
+malformed body), and nothing of one room's thread is read through another's code. The module has its
+own wrangler (its own D1), as ``test_room_api`` does."""
 
 from __future__ import annotations
 
@@ -15,9 +16,10 @@ from collections.abc import Iterator
 from typing import Annotated, Any, TypedDict
 
 import pytest
-from browser_harness import WranglerSite
+from browser_harness import WranglerSite, wait_until_ready
 from langgraph.checkpoint.conformance import checkpointer_test, validate
 from room_client import Room, call
+from saver_adapter import PageBridge, RemoteSaver
 
 from lab.browser.page_storage import PageStorage
 from lab.browser.room_records import RoomRecords, RoomRecordsError, urllib_post
@@ -57,6 +59,33 @@ def test_the_saver_over_a_rooms_records_passes_langgraph_conformance(rooms_site,
         yield teacher_saver(Room.open(rooms_site.url, SHAPE))  # a fresh room per capability
 
     assert_full_conformance(run(validate(room_saver)), capsys)
+
+
+def test_the_same_saver_in_pyodide_passes_conformance_through_fetch(browser, rooms_site, capsys) -> None:
+    """The saver core over the room's records in the page's worker (``saver_open`` with a room): every
+    request is the browser's ``fetch`` from Pyodide, async at the core, as the IndexedDB saver is."""
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(rooms_site.url + "/")
+        wait_until_ready(page)
+        bridge = PageBridge(page)
+        rooms: list[Room] = []
+
+        @checkpointer_test(name="lab saver over a room's D1 records, in Pyodide")
+        async def room_saver_in_pyodide():
+            rooms.append(Room.open(rooms_site.url, SHAPE))
+            name = f"room-{rooms[-1].code}"
+            room = {"code": rooms[-1].code, "teacher_key": rooms[-1].key}
+            await bridge.arequest("saver_open", {"database": name, "room": room})
+            yield RemoteSaver(bridge, name)
+            await bridge.arequest("saver_close", {"database": name})
+
+        report = bridge.run(validate(room_saver_in_pyodide))
+        assert_full_conformance(report, capsys, f"  {bridge.calls} calls page -> worker -> fetch -> D1\n")
+        assert len(rooms) == 8
+    finally:
+        context.close()
 
 
 class Steps(TypedDict):
