@@ -49,7 +49,7 @@ function itemsOf(body, name, valid, what) {
 function startsWith(prefix) {
   const whole = JSON.stringify(prefix);
   const start = prefix.length ? `${whole.slice(0, -1)},` : "[";
-  return ["(key = ? OR substr(key, 1, ?) = ?)", [whole, start.length, start]];
+  return ["(key = ? OR substr(key, 1, ?) = ?)", [whole, [...start].length, start]]; // SQLite counts code points
 }
 
 /** The records of `body.keys` (null where none) or of every key starting with `body.prefix`. */

@@ -201,6 +201,35 @@ def test_refusals_are_named(rooms_site) -> None:
     assert run(learner.with_prefix("checkpoints", ["t"])) == [{"a": 1}]  # still readable until it expires
 
 
+def test_keys_are_matched_by_prefix_whatever_their_characters(rooms_site) -> None:
+    room = Room.open(rooms_site.url, SHAPE)
+    records = RoomRecords(room.base, room.code, teacher_key=room.key, post=urllib_post)
+    keys = [
+        ["🧪 线程", "", "1"],
+        ["🧪 线程", "ns", "2"],
+        ['a","b', "", "3"],
+        ["a", "", "4"],
+        [1, "", "5"],
+        [10, "", "6"],
+    ]
+    run(
+        records.write(
+            [{"do": "put", "store": "checkpoints", "key": key, "record": {"n": key[2]}} for key in keys]
+        )
+    )
+
+    def found(prefix: list[Any]) -> list[str]:
+        return [record["n"] for record in run(records.with_prefix("checkpoints", prefix))]
+
+    assert found(["🧪 线程"]) == ["1", "2"]
+    assert found(["🧪 线程", "ns"]) == ["2"]
+    assert found(["a"]) == ["4"]  # not 'a","b', whose JSON text begins alike
+    assert found([1]) == ["5"]  # not 10
+    assert found([]) == ["1", "2", "3", "4", "5", "6"]  # in the order first stored
+    run(records.write([{"do": "delete_prefix", "store": "checkpoints", "prefix": ["🧪 线程"]}]))
+    assert found([]) == ["3", "4", "5", "6"]
+
+
 def test_nothing_of_one_rooms_thread_is_read_through_another(rooms_site) -> None:
     room, other = Room.open(rooms_site.url, SHAPE), Room.open(rooms_site.url, SHAPE)
     run(lesson_graph(teacher_saver(room)).ainvoke({"visited": []}, TEACHER_THREAD))
