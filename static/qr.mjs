@@ -9,6 +9,7 @@
  * of the 8 masks tried: the one with the lowest penalty is kept, and its format bits written.
  * `tests/browser/test_room_qr.py` checks the matrix against the `segno` encoder.
  */
+import { s } from "./views/dom.mjs";
 
 /** Per version (index 1..6) at level M: [total codewords, error-correction codewords per block, blocks]. */
 const VERSIONS = [null, [26, 10, 1], [44, 16, 1], [70, 26, 1], [100, 18, 2], [134, 24, 2], [172, 16, 4]];
@@ -247,18 +248,12 @@ export function qrSvg(text, label) {
   const { size, dark, version, mask } = qrMatrix(text);
   const path = [];
   dark.forEach((row, r) => row.forEach((on, c) => on && path.push(`M${c + 4} ${r + 4}h1v1h-1z`)));
-  const svgNs = "http://www.w3.org/2000/svg";
-  const svg = document.createElementNS(svgNs, "svg");
   const full = size + 8;
-  for (const [name, value] of Object.entries({ viewBox: `0 0 ${full} ${full}`, role: "img", "aria-label": label, "shape-rendering": "crispEdges" })) {
-    svg.setAttribute(name, value);
-  }
-  Object.assign(svg.dataset, { qr: text, qrVersion: String(version), qrMask: String(mask) });
-  const background = document.createElementNS(svgNs, "rect");
-  for (const [name, value] of Object.entries({ width: full, height: full, fill: "#fff" })) background.setAttribute(name, value);
-  const modules = document.createElementNS(svgNs, "path");
-  modules.setAttribute("d", path.join(""));
-  modules.setAttribute("fill", "#000");
-  svg.append(background, modules);
-  return svg;
+  const attributes = { viewBox: `0 0 ${full} ${full}`, role: "img", "aria-label": label, "shape-rendering": "crispEdges" };
+  return s(
+    "svg",
+    { ...attributes, dataset: { qr: text, qrVersion: version, qrMask: mask } },
+    s("rect", { width: full, height: full, fill: "#fff" }),
+    s("path", { d: path.join(""), fill: "#000" }),
+  );
 }

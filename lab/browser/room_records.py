@@ -26,8 +26,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import urllib.error
-import urllib.request
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
@@ -56,6 +54,9 @@ class RoomRecordsError(Exception):
 
 
 def _post_now(url: str, body: dict[str, Any], teacher_key: str | None) -> tuple[int, Any]:
+    import urllib.error  # here: the worker (Pyodide, fetch_post) never loads urllib's HTTP stack
+    import urllib.request
+
     request = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST")
     request.add_header("content-type", "application/json")
     if teacher_key is not None:

@@ -16,8 +16,9 @@ from collections.abc import Iterator
 from typing import Annotated, Any, TypedDict
 
 import pytest
-from browser_harness import WranglerSite, wait_until_ready
+from browser_harness import BOOT_TIMEOUT_S, WranglerSite, wait_until_ready
 from langgraph.checkpoint.conformance import checkpointer_test, validate
+from playwright.sync_api import expect
 from room_client import Room, call
 from saver_adapter import PageBridge, RemoteSaver
 
@@ -153,6 +154,61 @@ def test_a_learner_reads_the_teachers_checkpoints_and_forks_one_into_their_own_s
 
 async def listed(saver: CheckpointSaver, config: dict[str, Any] | None) -> list[Any]:
     return [saved async for saved in saver.alist(config)]
+
+
+# Plain JavaScript in the page: the checkpoints the learner's own IndexedDB holds for a thread.
+OWN_CHECKPOINTS = """
+async (thread) => {
+  const db = await new Promise((resolve, reject) => {
+    const request = indexedDB.open("checkpoint-lab-threads");
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+  try {
+    const store = db.transaction("checkpoints").objectStore("checkpoints");
+    const read = store.getAllKeys(IDBKeyRange.bound([thread], [thread, []]));
+    const keys = await new Promise((resolve) => { read.onsuccess = () => resolve(read.result); });
+    return keys.map((key) => key[2]);
+  } finally {
+    db.close();
+  }
+}
+"""
+
+
+def test_a_learners_page_lists_the_teachers_frames_and_forks_one_into_its_indexeddb(
+    browser, rooms_site
+) -> None:
+    room = Room.open(rooms_site.url, SHAPE, lesson="checkpoints")
+    run(lesson_graph(teacher_saver(room)).ainvoke({"visited": []}, TEACHER_THREAD))
+    frames = run(listed(saver_of(room), TEACHER_THREAD))
+    frame = next(saved for saved in frames if saved.metadata["step"] == 1)
+    frame_id = frame.config["configurable"]["checkpoint_id"]
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(f"{rooms_site.url}/learn/en/checkpoints/input/?room={room.code}")
+        panel = page.locator("[data-room-thread]")
+        expect(panel).to_have_attribute("data-frames", "4", timeout=3 * BOOT_TIMEOUT_S * 1000)
+        expect(panel.locator("li[data-frame]")).to_have_count(4)
+        assert [item.get_attribute("data-step") for item in panel.locator("li[data-frame]").all()] == [
+            "2",
+            "1",
+            "0",
+            "-1",
+        ]
+        panel.locator(f'li[data-frame="{frame_id}"]').get_by_role(
+            "button", name="Try this frame in my lab"
+        ).click()
+        status = page.locator("[data-room-fork]")
+        mine = f"teacher-try-{frame_id[-8:]}"
+        expect(status).to_have_attribute("data-forked", mine)
+        expect(status).to_contain_text(f"Copied into your lab as thread {mine} (4 checkpoints)")
+        teacher_ids = sorted(saved.config["configurable"]["checkpoint_id"] for saved in frames)
+        assert sorted(page.evaluate(OWN_CHECKPOINTS, mine)) == teacher_ids  # in this browser's IndexedDB
+        assert page.evaluate(OWN_CHECKPOINTS, "teacher") == []  # a copy of the learner's own
+    finally:
+        context.close()
 
 
 def refused_by(coroutine: Any) -> RoomRecordsError:
