@@ -83,7 +83,7 @@ ALLOWED = {
         'for (const control of panel.querySelectorAll("button, select")) control.disabled = true;',
     ): ("a closed (or expired) class room's move and close controls: the room server has no room to act on"),
     ("lesson/room-thread.mjs", "button.disabled = true;"): (
-        "a learner's 'Try this frame in my lab' is off while its own fork is in flight (no second copy at once)"
+        "a learner's 'Try this frame in my lab' is off while its own fork is in flight (no second at once)"
     ),
     ("lesson/room-thread.mjs", "button.disabled = false;"): "... and back on when the worker answers",
 }
