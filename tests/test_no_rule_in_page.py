@@ -82,6 +82,10 @@ ALLOWED = {
         "lesson/room.mjs",
         'for (const control of panel.querySelectorAll("button, select")) control.disabled = true;',
     ): ("a closed (or expired) class room's move and close controls: the room server has no room to act on"),
+    ("lesson/room-thread.mjs", "button.disabled = true;"): (
+        "a learner's 'Try this frame in my lab' is off while its own fork is in flight (no second at once)"
+    ),
+    ("lesson/room-thread.mjs", "button.disabled = false;"): "... and back on when the worker answers",
 }
 """(file under static/, the line): why it is the page's own state, not a rule of the lab."""
 

@@ -38,12 +38,12 @@ export async function answer(context, handler) {
   }
 }
 
-/** The request's JSON object body, refused if it is too big, not JSON or not an object. */
-export async function readBody(request) {
+/** The request's JSON object body, refused if it is over `limit` bytes, not JSON or not an object. */
+export async function readBody(request, limit = MAX_BODY) {
   const declared = Number(request.headers.get("content-length") ?? 0);
-  if (declared > MAX_BODY) throw tooBig();
+  if (declared > limit) throw tooBig(limit);
   const text = await request.text();
-  if (new TextEncoder().encode(text).length > MAX_BODY) throw tooBig();
+  if (new TextEncoder().encode(text).length > limit) throw tooBig(limit);
   let body;
   try {
     body = JSON.parse(text);
@@ -56,8 +56,8 @@ export async function readBody(request) {
   return body;
 }
 
-function tooBig() {
-  return new Refusal(413, "body_too_large", `the request body is larger than ${MAX_BODY} bytes`);
+function tooBig(limit) {
+  return new Refusal(413, "body_too_large", `the request body is larger than ${limit} bytes`);
 }
 
 /** Refuse any method but the ones a route answers, naming them. */

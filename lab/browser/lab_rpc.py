@@ -184,6 +184,13 @@ async def _build_controller(delay: float) -> dict[str, Any] | None:
     return answer["result"]["session"]
 
 
+def own_saver() -> CheckpointSaver:
+    """This worker's own saver (IndexedDB, or the page's records): where a learner's forks go."""
+    if not isinstance(_lab.saver, CheckpointSaver):
+        raise RuntimeError("the lab is not open yet: the worker opens it in its 'restore' boot stage")
+    return _lab.saver
+
+
 def _controller() -> LabController:
     if _lab.controller is None:
         raise RuntimeError("the lab is not open yet: the worker opens it in its 'restore' boot stage")

@@ -6,14 +6,17 @@ benchmark times it there; both send these commands through the page (``lab.reque
 =============  ==========================================  ===========================================
 command        args                                        result
 =============  ==========================================  ===========================================
-saver_open     ``{database}``                              ``{database, schema_version, stores}``
+saver_open     ``{database, room?}``                       ``{database, schema_version, stores}``
 saver_call     ``{database, call}``                        ``{result, ms}``
 saver_calls    ``{database, calls}``                       ``{results, ms}``
 saver_close    ``{database, delete}``                      ``{database, deleted}``
 =============  ==========================================  ===========================================
 
 ``saver_open`` opens (creating or upgrading it) the saver database named ``database``; each test uses
-a database of its own. ``saver_call`` runs ``await saver.<method>(*args, **kwargs)`` on it (or the sync
+a database of its own. With ``room: {code, teacher_key}`` the saver named ``database`` is instead the
+saver core over a class room's records on this site (``lab.browser.room_records``, through ``fetch``):
+the same conformance suite then runs in Pyodide against the room's D1 database.
+``saver_call`` runs ``await saver.<method>(*args, **kwargs)`` on it (or the sync
 ``get_next_version``); ``ms`` is how long the saver took, measured in the worker. ``saver_calls`` runs
 several calls one after another, as the runtime makes a super-step's calls (``ms`` covers them all, with
 no message between them). ``saver_close`` closes the connection and, with ``delete: true``, deletes the
@@ -83,18 +86,37 @@ def _database(args: dict[str, Any]) -> str:
 
 
 async def saver_open(args: dict[str, Any]) -> dict[str, Any]:
-    """Open the saver database ``args["database"]`` (once; later calls reuse the connection)."""
+    """Open the saver database ``args["database"]`` (once; later calls reuse the connection), or, with
+    ``args["room"]``, the saver of that room's records under the name ``args["database"]``."""
     from lab.browser import idb
-    from lab.checkpoint.indexeddb import SCHEMA_VERSION, IndexedDBSaver, upgrade
+    from lab.checkpoint.indexeddb import SCHEMA_VERSION, STORES, IndexedDBSaver, upgrade
 
     name = _database(args)
     if name not in _savers:
-        _savers[name] = IndexedDBSaver(await idb.open_database(name, SCHEMA_VERSION, upgrade))
-    return {
-        "database": name,
-        "schema_version": SCHEMA_VERSION,
-        "stores": idb.store_names(_savers[name].storage.db),
-    }
+        room = args.get("room")
+        if room is None:
+            _savers[name] = IndexedDBSaver(await idb.open_database(name, SCHEMA_VERSION, upgrade))
+        else:
+            _savers[name] = _room_saver(room)
+    saver = _savers[name]
+    stores = idb.store_names(saver.storage.db) if isinstance(saver, IndexedDBSaver) else list(STORES)
+    return {"database": name, "schema_version": SCHEMA_VERSION, "stores": stores}
+
+
+def _room_saver(room: Any) -> Any:
+    """The saver core over the records of class room ``room`` (``{code, teacher_key}``) on this site."""
+    from js import location
+
+    from lab.browser.page_storage import PageStorage
+    from lab.browser.room_records import RoomRecords, fetch_post
+    from lab.checkpoint.core import CheckpointSaver
+
+    if not (isinstance(room, dict) and isinstance(room.get("code"), str)):
+        raise ValueError("'room' must be {code, teacher_key}: a class room's code and (to write) its key")
+    records = RoomRecords(
+        str(location.origin), room["code"], teacher_key=room.get("teacher_key"), post=fetch_post
+    )
+    return CheckpointSaver(PageStorage(records))
 
 
 def _open_saver(args: dict[str, Any]) -> Any:
@@ -150,7 +172,7 @@ async def saver_close(args: dict[str, Any]) -> dict[str, Any]:
 
     name = _database(args)
     saver = _savers.pop(name, None)
-    if saver is not None:
+    if hasattr(saver, "close"):  # an IndexedDB saver; a room's has no connection to close
         saver.close()
     if args.get("delete"):
         await idb.delete_database(name)

@@ -4,7 +4,8 @@
  *
  * Teacher: where the site has rooms (`GET /api/rooms` answers; a static server or a deployment
  * without the D1 binding 404s, and no button shows), presenter mode has "Open a room". The room's
- * code shows large with the join address; every 1.5 s the panel reads the tally: the class's votes on
+ * code shows large with the join address and a QR code of `/join?code=<code>` (join.mjs fills the code
+ * in from it); every 1.5 s the panel reads the tally: the class's votes on
  * this step join the digit keys' votes in the presenter's tally, and the panel says how many learners
  * are on each step and how many have finished. The teacher moves the room to a step and closes it.
  * The room (code and teacher key) is kept in sessionStorage, so it stays open from step to step.
@@ -14,6 +15,7 @@
  * their vote, and goes to the step the teacher moves the room to.
  */
 import { t } from "../i18n.mjs";
+import { qrSvg } from "../qr.mjs";
 import { learnerId, roomApi, roomsAvailable, stepAddress } from "../room-api.mjs";
 
 const POLL_MS = 1500;
@@ -126,13 +128,16 @@ export async function mountTeacherRoom(page) {
   return place;
 }
 
-/** The room panel's parts: the code and join address, the counts, the move and close controls. */
+/** The room panel's parts: the code, its QR code and the join address, the counts, the move and close controls. */
 function roomPanel(room, lesson, teacherAction) {
   const lang = document.querySelector("[data-lesson]").dataset.lang;
   const address = `${location.host}/join${lang === "en" ? "" : `?lang=${lang}`}`;
   const code = element("p", { class: "room-code" });
   code.append(`${t("room.code")}: `, element("b", { "data-room-code": "" }, room.code));
   const joinAt = element("p", {}, t("room.joinAt", { address }));
+  const scan = `${location.origin}/join?code=${room.code}${lang === "en" ? "" : `&lang=${lang}`}`;
+  const qr = element("figure", { class: "room-qr", "data-room-qr": "" });
+  qr.append(qrSvg(scan, t("room.qr")));
   const select = element("select", { "data-room-step": "", "aria-label": t("room.moveTo") });
   const titles = [...document.querySelectorAll(".lesson-steps a")].map((link) => link.textContent.trim());
   for (const index of lesson.steps.keys()) {
@@ -148,6 +153,7 @@ function roomPanel(room, lesson, teacherAction) {
   controls.append(label, " ", move, " ", close);
   return [
     code,
+    qr,
     joinAt,
     element("p", { "data-room-learners": "" }),
     element("p", { "data-room-finished": "" }),

@@ -39,6 +39,7 @@ import { bareWhenFramed } from "./framed.mjs";
 import { mountLabPanels, needsStorage, needsThreads } from "./lab-panels.mjs";
 import { mountPresenter } from "./presenter.mjs";
 import { mountLearnerRoom } from "./room.mjs";
+import { mountRoomThread } from "./room-thread.mjs";
 import { markDone, showProgress } from "./progress.mjs";
 import { markStorage, writeStorageLine } from "./storage-line.mjs";
 
@@ -279,5 +280,6 @@ async function goNext(event) {
 
 const presenterShown = mountPresenter(words, { reveal: revealAnswer, lesson: () => lesson });
 mountLearnerRoom(() => lesson); // only in a class room (`?room=`): room.mjs
+mountRoomThread(session); // the teacher's thread in the room, and forking its frames: room-thread.mjs
 addEventListener("popstate", () => location.reload()); // back to an earlier step: rebuild it
 enter(view.step.moves, { fresh: true }).catch(failed);

@@ -1,0 +1,305 @@
+"""The teacher's thread shared with the room (``functions/_room/thread.js``,
+``lab/browser/room_records.py``, docs/ROOM.md), on ``wrangler pages dev`` over a fresh local D1: the
+saver core over the room's records passes LangGraph's conformance suite (81 tests, a fresh room per
+capability), both from CPython (urllib) and from Pyodide in Chromium (fetch); a learner with only the
+code reads the teacher's checkpoints and forks one into a saver of their own through the thread-file
+path; every refusal is named (unknown room, missing or wrong key, a closed room, an oversized or
+malformed body), and nothing of one room's thread is read through another's code. The module has its
+own wrangler (its own D1), as ``test_room_api`` does."""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import operator
+from collections.abc import Iterator
+from typing import Annotated, Any, TypedDict
+
+import pytest
+from browser_harness import BOOT_TIMEOUT_S, WranglerSite, wait_until_ready
+from langgraph.checkpoint.conformance import checkpointer_test, validate
+from playwright.sync_api import expect
+from room_client import Room, call
+from saver_adapter import PageBridge, RemoteSaver
+
+from lab.browser.page_storage import PageStorage
+from lab.browser.room_records import RoomRecords, RoomRecordsError, urllib_post
+from lab.checkpoint import CheckpointSaver, InMemorySaver
+from lab.controller.thread_file import export_thread, import_thread, read_thread_file
+from lab.graph import END, START, StateGraph
+from tests.conformance_report import assert_full_conformance
+
+SHAPE = [3, 0, 2]
+
+
+@pytest.fixture(scope="module")
+def rooms_site(dist, tmp_path_factory) -> Iterator[WranglerSite]:
+    limit = {"ROOM_CREATIONS_PER_HOUR": "100"}  # a room per conformance capability, and more
+    with WranglerSite(dist, tmp_path_factory.mktemp("thread"), limit) as server:
+        yield server
+
+
+def saver_of(room: Room, *, key: str | None = None) -> CheckpointSaver:
+    """The saver core over room ``room``'s records: the teacher's with ``key``, a learner's without."""
+    return CheckpointSaver(PageStorage(RoomRecords(room.base, room.code, teacher_key=key, post=urllib_post)))
+
+
+def teacher_saver(room: Room) -> CheckpointSaver:
+    return saver_of(room, key=room.key)
+
+
+def run(coroutine: Any) -> Any:
+    """Run ``coroutine`` to the end in a thread of its own (Playwright may hold this thread's loop)."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
+
+def test_the_saver_over_a_rooms_records_passes_langgraph_conformance(rooms_site, capsys) -> None:
+    @checkpointer_test(name="lab saver over a room's D1 records")
+    async def room_saver():
+        yield teacher_saver(Room.open(rooms_site.url, SHAPE))  # a fresh room per capability
+
+    assert_full_conformance(run(validate(room_saver)), capsys)
+
+
+def test_the_same_saver_in_pyodide_passes_conformance_through_fetch(browser, rooms_site, capsys) -> None:
+    """The saver core over the room's records in the page's worker (``saver_open`` with a room): every
+    request is the browser's ``fetch`` from Pyodide, async at the core, as the IndexedDB saver is."""
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(rooms_site.url + "/")
+        wait_until_ready(page)
+        bridge = PageBridge(page)
+        rooms: list[Room] = []
+
+        @checkpointer_test(name="lab saver over a room's D1 records, in Pyodide")
+        async def room_saver_in_pyodide():
+            rooms.append(Room.open(rooms_site.url, SHAPE))
+            name = f"room-{rooms[-1].code}"
+            room = {"code": rooms[-1].code, "teacher_key": rooms[-1].key}
+            await bridge.arequest("saver_open", {"database": name, "room": room})
+            yield RemoteSaver(bridge, name)
+            await bridge.arequest("saver_close", {"database": name})
+
+        report = bridge.run(validate(room_saver_in_pyodide))
+        assert_full_conformance(report, capsys, f"  {bridge.calls} calls page -> worker -> fetch -> D1\n")
+        assert len(rooms) == 8
+    finally:
+        context.close()
+
+
+class Steps(TypedDict):
+    visited: Annotated[list[str], operator.add]
+
+
+def visit(name: str) -> Any:
+    def node(state: Steps) -> dict[str, list[str]]:
+        return {"visited": [name]}
+
+    return node
+
+
+def lesson_graph(saver: CheckpointSaver) -> Any:
+    graph = StateGraph(Steps)
+    for name in ("plan", "act"):
+        graph.add_node(name, visit(name))
+    graph.add_edge(START, "plan")
+    graph.add_edge("plan", "act")
+    graph.add_edge("act", END)
+    return graph.compile(checkpointer=saver)
+
+
+TEACHER_THREAD = {"configurable": {"thread_id": "teacher"}}
+
+
+def test_a_learner_reads_the_teachers_checkpoints_and_forks_one_into_their_own_saver(rooms_site) -> None:
+    room = Room.open(rooms_site.url, SHAPE)
+
+    async def story() -> tuple[list[Any], Any, list[str], list[Any]]:
+        await lesson_graph(teacher_saver(room)).ainvoke({"visited": []}, TEACHER_THREAD)
+        learner = saver_of(room)  # only the code
+        history = await listed(learner, TEACHER_THREAD)
+        frame = next(
+            saved for saved in history if saved.checkpoint["channel_values"].get("visited") == ["plan"]
+        )
+        mine = InMemorySaver()  # the learner's own saver (IndexedDB in the browser)
+        thread_file = read_thread_file(await export_thread(learner, "teacher"))
+        await import_thread(mine, thread_file, as_thread="my-try")
+        at_frame = {
+            "configurable": {
+                "thread_id": "my-try",
+                "checkpoint_id": frame.config["configurable"]["checkpoint_id"],
+            }
+        }
+        tried = await lesson_graph(mine).ainvoke(None, at_frame)
+        return history, frame, tried["visited"], await listed(mine, {"configurable": {"thread_id": "my-try"}})
+
+    history, frame, tried, mine = run(story())
+    assert [saved.metadata["step"] for saved in history] == [2, 1, 0, -1]
+    assert history[0].checkpoint["channel_values"]["visited"] == ["plan", "act"]
+    assert tried == ["plan", "act"]  # resumed from the frame after "plan": only "act" ran again
+    # As LangGraph 1.2 replays a past checkpoint: a "fork" checkpoint on the frame, then the step that ran.
+    assert [(saved.metadata["step"], saved.metadata["source"]) for saved in mine[:2]] == [
+        (3, "loop"),
+        (2, "fork"),
+    ]
+    assert (
+        mine[1].parent_config["configurable"]["checkpoint_id"]
+        == frame.config["configurable"]["checkpoint_id"]
+    )
+    assert len(mine) == len(history) + 2  # the teacher's four, copied, and the learner's own two
+    assert len(run(listed(teacher_saver(room), TEACHER_THREAD))) == 4  # the fork changed nothing in the room
+
+
+async def listed(saver: CheckpointSaver, config: dict[str, Any] | None) -> list[Any]:
+    return [saved async for saved in saver.alist(config)]
+
+
+# Plain JavaScript in the page: the checkpoints the learner's own IndexedDB holds for a thread.
+OWN_CHECKPOINTS = """
+async (thread) => {
+  const db = await new Promise((resolve, reject) => {
+    const request = indexedDB.open("checkpoint-lab-threads");
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+  try {
+    const store = db.transaction("checkpoints").objectStore("checkpoints");
+    const read = store.getAllKeys(IDBKeyRange.bound([thread], [thread, []]));
+    const keys = await new Promise((resolve) => { read.onsuccess = () => resolve(read.result); });
+    return keys.map((key) => key[2]);
+  } finally {
+    db.close();
+  }
+}
+"""
+
+
+def test_a_learners_page_lists_the_teachers_frames_and_forks_one_into_its_indexeddb(
+    browser, rooms_site
+) -> None:
+    room = Room.open(rooms_site.url, SHAPE, lesson="checkpoints")
+    run(lesson_graph(teacher_saver(room)).ainvoke({"visited": []}, TEACHER_THREAD))
+    frames = run(listed(saver_of(room), TEACHER_THREAD))
+    frame = next(saved for saved in frames if saved.metadata["step"] == 1)
+    frame_id = frame.config["configurable"]["checkpoint_id"]
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(f"{rooms_site.url}/learn/en/checkpoints/input/?room={room.code}")
+        panel = page.locator("[data-room-thread]")
+        expect(panel).to_have_attribute("data-frames", "4", timeout=3 * BOOT_TIMEOUT_S * 1000)
+        expect(panel.locator("li[data-frame]")).to_have_count(4)
+        assert [item.get_attribute("data-step") for item in panel.locator("li[data-frame]").all()] == [
+            "2",
+            "1",
+            "0",
+            "-1",
+        ]
+        panel.locator(f'li[data-frame="{frame_id}"]').get_by_role(
+            "button", name="Try this frame in my lab"
+        ).click()
+        status = page.locator("[data-room-fork]")
+        mine = f"teacher-try-{frame_id[-8:]}"
+        expect(status).to_have_attribute("data-forked", mine)
+        expect(status).to_contain_text(f"Copied into your lab as thread {mine} (4 checkpoints)")
+        teacher_ids = sorted(saved.config["configurable"]["checkpoint_id"] for saved in frames)
+        assert sorted(page.evaluate(OWN_CHECKPOINTS, mine)) == teacher_ids  # in this browser's IndexedDB
+        assert page.evaluate(OWN_CHECKPOINTS, "teacher") == []  # a copy of the learner's own
+    finally:
+        context.close()
+
+
+def refused_by(coroutine: Any) -> RoomRecordsError:
+    with pytest.raises(RoomRecordsError) as caught:
+        run(coroutine)
+    return caught.value
+
+
+def test_refusals_are_named(rooms_site) -> None:
+    room = Room.open(rooms_site.url, SHAPE)
+    records = RoomRecords(room.base, room.code, teacher_key=room.key, post=urllib_post)
+    change = {"do": "put", "store": "checkpoints", "key": ["t", "", "1"], "record": {"a": 1}}
+    run(records.write([change]))
+
+    learner = RoomRecords(room.base, room.code, post=urllib_post)
+    assert refused_by(learner.write([change])).name == "missing_teacher_key"
+    impostor = RoomRecords(
+        room.base, room.code, teacher_key=Room.open(room.base, SHAPE).key, post=urllib_post
+    )
+    assert refused_by(impostor.write([change])).name == "bad_teacher_key"
+    assert refused_by(
+        RoomRecords(room.base, "ZZZZZZ", post=urllib_post).get("checkpoints", [["t"]])
+    ).name == ("unknown_room")
+    too_big = {**change, "record": {"text": "x" * (1024 * 1024)}}
+    assert (refused_by(records.write([too_big])).name, refused_by(records.write([too_big])).status) == (
+        "body_too_large",
+        413,
+    )
+    assert refused_by(records.get("secrets", [["t"]])).name == "bad_field"
+    assert refused_by(records.write([{**change, "do": "drop"}])).name == "bad_field"
+    assert refused_by(records.write([{**change, "key": "t"}])).name == "bad_field"
+    # All or nothing: a batch whose second change is malformed stores none of it.
+    good = {**change, "key": ["t", "", "2"]}
+    refused_by(records.write([good, {**change, "record": None}]))
+    assert run(learner.get("checkpoints", [["t", "", "1"], ["t", "", "2"]])) == [{"a": 1}, None]
+
+    assert (
+        call(room.base, "POST", f"/api/rooms/{room.code}/thread/forget", {}).body["error"] == "unknown_action"
+    )
+    assert call(room.base, "GET", f"/api/rooms/{room.code}/thread/read").body["error"] == "method_not_allowed"
+    answer = call(room.base, "POST", f"/api/rooms/{room.code}/thread/read", raw=b"{not json")
+    assert (answer.status, answer.body["error"]) == (400, "malformed_json")
+
+    assert call(room.base, "POST", f"/api/rooms/{room.code}/close", {}, key=room.key).status == 200
+    assert refused_by(records.write([good])).name == "room_closed"
+    assert run(learner.with_prefix("checkpoints", ["t"])) == [{"a": 1}]  # still readable until it expires
+
+
+def test_keys_are_matched_by_prefix_whatever_their_characters(rooms_site) -> None:
+    room = Room.open(rooms_site.url, SHAPE)
+    records = RoomRecords(room.base, room.code, teacher_key=room.key, post=urllib_post)
+    keys = [
+        ["🧪 线程", "", "1"],
+        ["🧪 线程", "ns", "2"],
+        ['a","b', "", "3"],
+        ["a", "", "4"],
+        [1, "", "5"],
+        [10, "", "6"],
+    ]
+    run(
+        records.write(
+            [{"do": "put", "store": "checkpoints", "key": key, "record": {"n": key[2]}} for key in keys]
+        )
+    )
+
+    def found(prefix: list[Any]) -> list[str]:
+        return [record["n"] for record in run(records.with_prefix("checkpoints", prefix))]
+
+    assert found(["🧪 线程"]) == ["1", "2"]
+    assert found(["🧪 线程", "ns"]) == ["2"]
+    assert found(["a"]) == ["4"]  # not 'a","b', whose JSON text begins alike
+    assert found([1]) == ["5"]  # not 10
+    assert found([]) == ["1", "2", "3", "4", "5", "6"]  # in the order first stored
+    run(records.write([{"do": "delete_prefix", "store": "checkpoints", "prefix": ["🧪 线程"]}]))
+    assert found([]) == ["3", "4", "5", "6"]
+
+
+def test_nothing_of_one_rooms_thread_is_read_through_another(rooms_site) -> None:
+    room, other = Room.open(rooms_site.url, SHAPE), Room.open(rooms_site.url, SHAPE)
+    run(lesson_graph(teacher_saver(room)).ainvoke({"visited": []}, TEACHER_THREAD))
+
+    async def seen_through_other() -> tuple[Any, list[Any], list[Any]]:
+        outsider = saver_of(other, key=other.key)
+        records = RoomRecords(other.base, other.code, post=urllib_post)
+        return (
+            await outsider.aget_tuple(TEACHER_THREAD),
+            await listed(outsider, None),
+            await records.with_prefix("blobs", []),
+        )
+
+    assert run(seen_through_other()) == (None, [], [])
+    # ... and the other room's teacher cannot delete it either: their key works on their room only.
+    run(saver_of(other, key=other.key).adelete_thread("teacher"))
+    assert run(saver_of(room).aget_tuple(TEACHER_THREAD)) is not None
