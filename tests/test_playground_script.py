@@ -1,0 +1,125 @@
+"""A program's script run as written on the lab (lab.playground.script, script_calls), checked against
+real LangGraph running the same program: ``for chunk in graph.stream(...)`` yields the chunks LangGraph
+yields, as the run makes them (the node's print comes between them, as on LangGraph); what the script
+prints is told line by line as it prints; the learner steps through the script call by call ("call 2
+of 3 at line 19") and super-step by super-step inside a call."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+from typing import Any
+
+from gallery import GALLERY
+from lab.playground.script import ScriptResult, ScriptRun
+from lab.playground.script_calls import ScriptCalls, ScriptPace
+from tests.test_playground_lab import play
+
+STREAMING = """\
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.graph import START, MessagesState, StateGraph
+
+
+def chatbot(state: MessagesState) -> dict:
+    print("in node")
+    return {"messages": [("assistant", "got " + state["messages"][-1].content)]}
+
+
+builder = StateGraph(MessagesState)
+builder.add_node("chatbot", chatbot)
+builder.add_edge(START, "chatbot")
+graph = builder.compile(checkpointer=InMemorySaver())
+
+config = {"configurable": {"thread_id": "t"}}
+for chunk in graph.stream({"messages": [("user", "hi")]}, config):
+    print("chunk", chunk)
+for chunk in graph.stream({"messages": [("user", "again")]}, config, stream_mode="values"):
+    print("values", [m.content for m in chunk["messages"]])
+for mode, chunk in graph.stream({"messages": [("user", "x")]}, config, stream_mode=["values", "updates"]):
+    print("multi", mode, list(chunk) if mode == "updates" else len(chunk["messages"]))
+print(len(list(graph.stream({"messages": [("user", "y")]}, config))))
+"""
+
+
+def on_langgraph(source: str) -> str:
+    """What ``source`` prints run as a script on real LangGraph."""
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        exec(compile(source, "<program>", "exec"), {"__name__": "__main__"})  # noqa: S102 - our own program
+    return printed.getvalue()
+
+
+async def on_lab(source: str, pace: str = "end") -> tuple[Any, ScriptRun, list[str]]:
+    lab = play(source)
+    told: list[str] = []
+    calls = ScriptCalls(lab.controller, lab.program.graph, pace=ScriptPace(pace))
+    script = ScriptRun(lab.program.script, vars(lab.program.module), calls, told.append)
+    return lab, script, told
+
+
+async def test_stream_yields_langgraphs_chunks_as_the_run_makes_them():
+    _, script, told = await on_lab(STREAMING)
+    result = await script.until_it_waits()
+    assert isinstance(result, ScriptResult) and result.error is None, result
+    expected = on_langgraph(STREAMING)
+    assert result.output == expected
+    assert expected.splitlines()[:2] == [
+        "in node",
+        "chunk {'chatbot': {'messages': [('assistant', 'got hi')]}}",
+    ]
+    assert "".join(told) == expected  # told line by line, as printed
+
+
+async def test_stepping_through_the_seeds_script_call_by_call_then_super_step_by_super_step():
+    source = GALLERY[0].source  # the five-minute chat: two invokes and a get_state in its __main__
+    lines = source.splitlines()
+    lab, script, told = await on_lab(source, pace="call")
+    waiting = await script.until_it_waits()
+    first = lines.index('    graph.invoke({"messages": [("user", "你好")]}, config)') + 1
+    assert waiting == {
+        "call": 1,
+        "total": 3,
+        "line": first,
+        "text": "graph.invoke({'messages': [('user', '你好')]}, config)",
+        "at": "call",
+    }
+    assert lab.controller.state.session is None  # nothing ran yet
+    waiting = await script.go("step")  # into the first call: it waits before its input step
+    assert (waiting["call"], waiting["at"], waiting["next"]) == (1, "step", ["__start__"])
+    assert (await lab.do("view"))["status"]["phase"] == "paused"
+    waiting = await script.go("step")  # the input written: it waits before chatbot's super-step
+    assert (waiting["call"], waiting["at"], waiting["next"]) == (1, "step", ["chatbot"])
+    waiting = await script.go("step")  # chatbot's super-step: the run ends, the script goes to call 2
+    assert (waiting["call"], waiting["at"], waiting["line"]) == (2, "call", first + 1)
+    assert len((await lab.do("state"))["values"]["messages"]) == 2
+    waiting = await script.go("call")
+    assert (waiting["call"], waiting["text"]) == (3, "graph.get_state(config)")
+    assert told == []
+    result = await script.go("call")
+    assert isinstance(result, ScriptResult) and result.error is None and result.runs == 2
+    assert told == ["['你好', '收到：你好', '我刚才说了什么？', '收到：我刚才说了什么？']\n"]
+
+
+LOOPING_SCRIPT = GALLERY[0].source.replace(
+    '    graph.invoke({"messages": [("user", "你好")]}, config)\n',
+    '    for word in ["你好"]:\n        graph.invoke({"messages": [("user", word)]}, config)\n',
+)
+
+
+async def test_a_call_in_a_loop_is_not_counted_ahead():
+    _, script, _ = await on_lab(LOOPING_SCRIPT, pace="call")
+    waiting = await script.until_it_waits()
+    assert (waiting["call"], waiting["total"]) == (1, None)  # how many calls a loop makes is not known
+    assert isinstance(await script.go("end"), ScriptResult)
+
+
+async def test_a_crash_armed_while_stepping_kills_the_run_at_its_seam():
+    lab, script, _ = await on_lab(GALLERY[0].source, pace="step")
+    await script.until_it_waits()  # before call 1
+    await script.go("step")  # paused inside call 1, before its input step
+    await script.go("step")  # before chatbot's step
+    armed = await lab.do("arm_crash", seam="task_start", node="chatbot")
+    assert armed["armed"]["seam"] == "task_start"
+    await script.go("step")
+    assert lab.controller.state.crash_report["node"] == "chatbot"
+    assert not lab.controller.process.alive
