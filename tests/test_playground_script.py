@@ -6,13 +6,20 @@ of 3 at line 19") and super-step by super-step inside a call."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import io
+import re
+import sys
+import types
 from typing import Any
+
+import pytest
 
 from gallery import GALLERY
 from lab.playground.script import ScriptResult, ScriptRun
 from lab.playground.script_calls import ScriptCalls, ScriptPace
+from lab.world import use_recorder
 from tests.test_playground_lab import play
 
 STREAMING = """\
@@ -43,9 +50,14 @@ print(len(list(graph.stream({"messages": [("user", "y")]}, config))))
 
 def on_langgraph(source: str) -> str:
     """What ``source`` prints run as a script on real LangGraph."""
-    printed = io.StringIO()
-    with contextlib.redirect_stdout(printed):
-        exec(compile(source, "<program>", "exec"), {"__name__": "__main__"})  # noqa: S102 - our own program
+    printed, module = io.StringIO(), types.ModuleType("__main__")
+    main = sys.modules["__main__"]
+    sys.modules["__main__"] = module  # (its TypedDicts' annotations resolve in it)
+    try:
+        with contextlib.redirect_stdout(printed):
+            exec(compile(source, "<program>", "exec"), vars(module))  # noqa: S102 - our own program
+    finally:
+        sys.modules["__main__"] = main
     return printed.getvalue()
 
 
@@ -123,3 +135,25 @@ async def test_a_crash_armed_while_stepping_kills_the_run_at_its_seam():
     await script.go("step")
     assert lab.controller.state.crash_report["node"] == "chatbot"
     assert not lab.controller.process.alive
+
+
+@pytest.mark.parametrize("entry", GALLERY, ids=[entry.id for entry in GALLERY])
+async def test_each_gallery_programs_script_prints_what_it_prints_on_langgraph(entry: Any):
+    """Each gallery program's own ``__main__``, run as written on the lab, prints what it prints on real
+    LangGraph: its interrupts answered with ``Command(resume=...)``, a failing branch's exception caught
+    by its ``except``, and its resume from the last checkpoint."""
+    expected = await asyncio.to_thread(
+        on_langgraph, entry.source
+    )  # (its asyncio.run needs a loop of its own)
+    lab, script, _ = await on_lab(entry.source)
+    with use_recorder(lab.ledger):
+        result = await script.until_it_waits()
+    assert isinstance(result, ScriptResult)
+    assert result.error is None, result.error
+    assert normalised(result.output) == normalised(expected)
+
+
+def normalised(printed: str) -> str:
+    """What a script printed, its thread ids and checkpoint ids (random on each run) made alike."""
+    printed = re.sub(r"'thread_id': '([^']*?)(-[0-9a-f]{6})?'", r"'thread_id': '\1'", printed)
+    return re.sub(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", "<id>", printed)

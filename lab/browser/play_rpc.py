@@ -55,7 +55,7 @@ from lab.playground.challenges import CHALLENGES, check_challenge
 from lab.playground.problems import Problem, problem, problem_at_error
 from lab.playground.program import Program
 from lab.playground.script import ScriptResult, ScriptRun
-from lab.playground.script_calls import ScriptCalls, ScriptFailed, ScriptPace
+from lab.playground.script_calls import ScriptCalls, ScriptPace
 from lab.playground.session import LabLedger, playground_profile
 from lab.world import set_recorder
 
@@ -158,7 +158,12 @@ async def play_script(args: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(answer, ScriptResult):
         return {"output": None, "runs": calls.runs, "problem": None, "waiting": answer}
     _play.script = None
-    return {"output": answer.output, "runs": answer.runs, "problem": stopped_at(answer), "waiting": None}
+    return {
+        "output": answer.output,
+        "runs": answer.runs,
+        "problem": stopped_at(answer, calls),
+        "waiting": None,
+    }
 
 
 def told(controller: LabController) -> Callable[[str], None]:
@@ -174,11 +179,11 @@ def told(controller: LabController) -> Callable[[str], None]:
 _told: set[asyncio.Task[None]] = set()  # events on their way (the loop holds tasks weakly)
 
 
-def stopped_at(result: ScriptResult) -> dict[str, Any] | None:
+def stopped_at(result: ScriptResult, calls: ScriptCalls) -> dict[str, Any] | None:
     """Where the script stopped if it raised: a failing node at the node's line, else the script's."""
     if result.error is None:
         return None
-    in_node = isinstance(result.error, ScriptFailed) and _play.problem is not None
+    in_node = result.error is calls.raised and _play.problem is not None
     return (_play.problem if in_node else problem_at_error(result.error, "script")).as_dict()
 
 

@@ -8,7 +8,9 @@ which a synchronous call cannot wait for. So the script part of the program (the
 ``if __name__ == "__main__":``) is compiled with each call of a graph method awaited
 (:func:`compile_script`: ``graph.invoke(x, config)`` becomes ``await <calls>(<site>, graph,
 "invoke", x, config)``, on the program's own lines, so an exception is reported at its line; ``for
-chunk in graph.stream(...)`` becomes an ``async for`` over the run's chunks as they come), and
+chunk in graph.stream(...)`` becomes an ``async for`` over the run's chunks as they come; the graph
+calls of an ``async def main()`` are routed too, and ``asyncio.run(main())`` is ``await main()``,
+as the script already runs on the worker's event loop), and
 :class:`~lab.playground.script_calls.ScriptCalls` answers a call on the program's graph with the
 lab's controller, as LangGraph's own methods would. Each call's ``<site>`` says where it is written
 (its line, the call as written), so the learner can step through the script call by call
@@ -32,7 +34,7 @@ from typing import Any
 
 from lab.playground.langgraph_imports import langgraph_resolves_to_lab
 from lab.playground.problems import PROGRAM_FILE
-from lab.playground.script_calls import GRAPH_METHODS, STREAMS, ScriptCalls
+from lab.playground.script_calls import AWAITED_BY_PROGRAM, GRAPH_METHODS, ITERATED, ScriptCalls
 
 __all__ = ["CALLS_NAME", "ScriptResult", "ScriptRun", "compile_script", "is_main", "run_script"]
 
@@ -57,6 +59,11 @@ def is_main(statement: ast.stmt) -> bool:
 
 def _is_method_call(node: ast.AST, methods: Any) -> bool:
     return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in methods
+
+
+def _is_asyncio_run(node: ast.Call) -> bool:
+    owner = getattr(node.func, "value", None)
+    return _is_method_call(node, ("run",)) and isinstance(owner, ast.Name) and owner.id == "asyncio"
 
 
 class _AwaitGraphCalls(ast.NodeTransformer):
@@ -92,13 +99,17 @@ class _AwaitGraphCalls(ast.NodeTransformer):
 
     def visit_Call(self, node: ast.Call) -> ast.AST:
         self.generic_visit(node)
+        if _is_asyncio_run(node):
+            return ast.copy_location(ast.Await(node.args[0]), node)  # the script runs on the loop already
         if not _is_method_call(node, GRAPH_METHODS):
             return node
         call = self.routed(node, ast.Name(CALLS_NAME, ast.Load()))
+        if node.func.attr in AWAITED_BY_PROGRAM:  # type: ignore[attr-defined]
+            return call  # (``await graph.ainvoke(...)``: the program awaits it)
         return ast.copy_location(ast.Await(call), node)
 
     def visit_For(self, node: ast.For | ast.AsyncFor) -> ast.AST:
-        if not _is_method_call(node.iter, STREAMS):
+        if not _is_method_call(node.iter, ITERATED):
             return self.generic_visit(node)
         call: ast.Call = node.iter  # type: ignore[assignment]
         call.args = [self.visit(arg) for arg in call.args]
@@ -115,8 +126,15 @@ class _AwaitGraphCalls(ast.NodeTransformer):
     def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
         return node  # a function's own calls are its own: an await there would not compile
 
-    visit_AsyncFunctionDef = visit_FunctionDef  # type: ignore[assignment]
     visit_Lambda = visit_FunctionDef  # type: ignore[assignment]
+
+    def visit_AsyncFunctionDef(self, node: ast.AsyncFunctionDef) -> ast.AST:
+        """An ``async def`` of the script (``async def main()``, run with ``asyncio.run``): its graph
+        calls are the script's too (they may be made any number of times: not counted ahead)."""
+        straight, self.straight = self.straight, False
+        self.generic_visit(node)
+        self.straight = straight
+        return node
 
 
 def compile_script(tree: ast.Module, start: int | None) -> CodeType | None:

@@ -9,6 +9,8 @@ here; :class:`ScriptCalls` answers a call on the program's graph as LangGraph's 
   (``stream_mode`` as LangGraph reads it, ``"updates"`` by default): the run drives the graph's
   ``astream`` (:func:`streamed`), so a ``for chunk in graph.stream(...)`` loop's body runs between
   super-steps, as LangGraph's generator lets it;
+- a run that fails raises the node's own exception in the script (:func:`raised_by`), as
+  LangGraph's ``invoke`` does;
 - ``get_state`` / ``update_state`` (and their ``a`` twins): the lab graph's ``aget_state`` /
   ``aupdate_state`` on that thread.
 
@@ -34,7 +36,16 @@ from typing import Any, Protocol
 from lab.controller import thread_reading as read
 from lab.graph import CompiledStateGraph
 
-__all__ = ["GRAPH_METHODS", "PACES", "STREAMS", "ScriptCalls", "ScriptFailed", "ScriptPace", "streamed"]
+__all__ = [
+    "GRAPH_METHODS",
+    "PACES",
+    "STREAMS",
+    "ScriptCalls",
+    "ScriptFailed",
+    "ScriptPace",
+    "raised_by",
+    "streamed",
+]
 
 GRAPH_METHODS = {
     "invoke": "invoke",
@@ -45,9 +56,15 @@ GRAPH_METHODS = {
     "aget_state": "get_state",
     "update_state": "update_state",
     "aupdate_state": "update_state",
+    "get_state_history": "get_state_history",
+    "aget_state_history": "get_state_history",
 }
 """The graph methods a script may call, by the call that answers each."""
+AWAITED_BY_PROGRAM = frozenset({"ainvoke", "aget_state", "aupdate_state"})
+"""The methods the program awaits itself (``await graph.ainvoke(...)``)."""
 STREAMS = frozenset({"stream", "astream"})
+ITERATED = STREAMS | {"get_state_history", "aget_state_history"}
+"""The methods a ``for`` (``async for``) iterates."""
 PACES = ("end", "call", "step")
 """How far the script goes before it waits: its end, its next graph call, the next super-step."""
 NO_THREAD = (
@@ -70,7 +87,8 @@ class Controller(Protocol):
 
 
 class ScriptFailed(Exception):
-    """A run the script started failed (a node raised): the script stops there, as on LangGraph."""
+    """A run the script started failed, and not with an exception of the program's graph (the
+    controller refused the command): the script stops there."""
 
 
 class ScriptPace:
@@ -126,6 +144,7 @@ class ScriptCalls:
         self.runs = 0
         self.calls = 0  # graph calls made so far
         self.where: dict[str, Any] = {}  # the graph call being made
+        self.raised: Exception | None = None  # what the last failing run raised (a node's exception)
 
     async def __call__(self, site: Site, target: Any, method: str, /, *args: Any, **kwargs: Any) -> Any:
         if target is not self.graph:
@@ -138,10 +157,13 @@ class ScriptCalls:
     def stream_of(
         self, site: Site, target: Any, method: str, /, *args: Any, **kwargs: Any
     ) -> AsyncIterator[Any]:
-        """``for chunk in target.stream(...)``: the run's chunks as they come (another object's own)."""
+        """``for chunk in target.stream(...)``: the run's chunks as they come; ``for snapshot in
+        target.get_state_history(...)``: the lab thread's checkpoints (another object's own)."""
         if target is not self.graph:
             return each_of(getattr(target, method)(*args, **kwargs))
-        return self.chunks(site, *args, **kwargs)
+        if method in STREAMS:
+            return self.chunks(site, *args, **kwargs)
+        return self.history(site, *args, **kwargs)
 
     async def reach(self, site: Site) -> None:
         """The script is about to make its next graph call, at ``site``: wait there if stepping."""
@@ -174,25 +196,29 @@ class ScriptCalls:
     def lab_graph(self) -> CompiledStateGraph:
         return read.graph(self.controller)  # type: ignore[arg-type]
 
-    async def run(self, input: Any, config: dict[str, Any] | None) -> dict[str, Any]:
+    async def run(
+        self, input: Any, config: dict[str, Any] | None, durability: str | None = None
+    ) -> dict[str, Any]:
         """One run of the lab's thread from ``input`` (waiting at each super-step if stepping); the
         thread's config."""
         lab_config = await self.thread(config)
-        outcome = await self.command(
-            "invoke", input=input, until="step" if self.pace.pace == "step" else "end"
-        )
-        while outcome["status"] == "paused":
-            await self.pace.wait_at(
-                {**self.where, "at": "step", "step": outcome["step"], "next": outcome["next"]}
-            )
-            outcome = await self.command("step" if self.pace.pace == "step" else "run")
+        with raised_by(self.lab_graph()) as raised:
+            until = "step" if self.pace.pace == "step" else "end"
+            outcome = await self.command("invoke", input=input, until=until, durability=durability)
+            while outcome["status"] == "paused":
+                where = {**self.where, "at": "step", "step": outcome["step"], "next": outcome["next"]}
+                await self.pace.wait_at(where)
+                outcome = await self.command("step" if self.pace.pace == "step" else "run")
         self.runs += 1
         if outcome["status"] == "error":
-            raise ScriptFailed(outcome["error"]["message"])
+            self.raised = raised[0] if raised else ScriptFailed(outcome["error"]["message"])
+            raise self.raised
         return lab_config
 
-    async def invoke(self, input: Any, config: dict[str, Any] | None = None, **_: Any) -> dict[str, Any]:
-        lab_config = await self.run(input, config)
+    async def invoke(
+        self, input: Any, config: dict[str, Any] | None = None, *, durability: str | None = None, **_: Any
+    ) -> dict[str, Any]:
+        lab_config = await self.run(input, config, durability)
         snapshot = await self.lab_graph().aget_state(lab_config)
         values = dict(snapshot.values)
         if snapshot.interrupts:
@@ -224,7 +250,7 @@ class ScriptCalls:
         async def drive() -> None:
             await self.thread(config)  # (the lab's graph is the open thread's)
             with streamed(self.lab_graph(), mode, subgraphs, hand_over):
-                await self.run(input, config)
+                await self.run(input, config, kwargs.get("durability"))
 
         run = asyncio.ensure_future(drive())
         run.add_done_callback(lambda _: chunks.put_nowait(()))  # the end of the chunks
@@ -247,6 +273,18 @@ class ScriptCalls:
         lab_config = await self.thread(config)
         return await self.lab_graph().aget_state(lab_config, **kwargs)
 
+    async def get_state_history(self, config: dict[str, Any] | None = None, **kwargs: Any) -> list[Any]:
+        lab_config = await self.thread(config)
+        return [snapshot async for snapshot in self.lab_graph().aget_state_history(lab_config, **kwargs)]
+
+    async def history(
+        self, site: Site, config: dict[str, Any] | None = None, **kwargs: Any
+    ) -> AsyncIterator[Any]:
+        """``for snapshot in graph.get_state_history(config)``: wait at the call if stepping, then them."""
+        await self.reach(site)
+        for snapshot in await self.get_state_history(config, **kwargs):
+            yield snapshot
+
     async def update_state(
         self, config: dict[str, Any] | None, values: Any, as_node: str | None = None
     ) -> Any:
@@ -262,6 +300,27 @@ async def each_of(chunks: Any) -> AsyncIterator[Any]:
     else:
         for chunk in chunks:
             yield chunk
+
+
+@contextlib.contextmanager
+def raised_by(graph: CompiledStateGraph) -> Iterator[list[Exception]]:
+    """While the block runs, what the run the controller starts on ``graph`` raises is kept in the
+    list: the script gets the node's own exception, as LangGraph's ``invoke`` raises it (so a
+    script's ``except ConnectionError:`` catches a node's ``ConnectionError``)."""
+    ainvoke, raised = graph.ainvoke, []
+
+    async def watched(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return await ainvoke(*args, **kwargs)
+        except Exception as error:
+            raised.append(error)
+            raise
+
+    graph.ainvoke = watched  # type: ignore[method-assign]
+    try:
+        yield raised
+    finally:
+        graph.ainvoke = ainvoke  # type: ignore[method-assign]
 
 
 @contextlib.contextmanager

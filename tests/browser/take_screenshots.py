@@ -135,7 +135,7 @@ def lesson_zh(page, base: str, out: Path) -> None:
 def play_run_as_written(page, base: str, out: Path) -> None:
     page.goto(f"{base}/play")
     expect(page.locator("body[data-ready='true']")).to_be_attached(timeout=LESSON_TIMEOUT_MS)
-    page.locator("#play-run-script").click()
+    page.locator("#play-run").click()
     status = page.locator("#play-run-status")
     expect(status).to_contain_text("Your program's script ran: 2 run(s)", timeout=LESSON_TIMEOUT_MS)
     expect(page.locator("#checkpoints tbody tr")).to_have_count(6)
