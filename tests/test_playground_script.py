@@ -157,3 +157,53 @@ def normalised(printed: str) -> str:
     """What a script printed, its thread ids and checkpoint ids (random on each run) made alike."""
     printed = re.sub(r"'thread_id': '([^']*?)(-[0-9a-f]{6})?'", r"'thread_id': '\1'", printed)
     return re.sub(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", "<id>", printed)
+
+
+WITHOUT_CHECKPOINTER = """\
+from typing import TypedDict
+
+from langgraph.graph import START, StateGraph
+
+
+class State(TypedDict):
+    n: int
+
+
+builder = StateGraph(State)
+builder.add_node("bump", lambda state: {"n": state["n"] + 1})
+builder.add_edge(START, "bump")
+graph = builder.compile()
+
+print(graph.invoke({"n": 41}))
+print(graph.invoke({"n": 1}))
+"""
+
+
+async def test_a_graph_without_a_checkpointer_is_called_without_a_thread_each_call_its_own():
+    _, script, _ = await on_lab(WITHOUT_CHECKPOINTER)
+    result = await script.until_it_waits()
+    assert isinstance(result, ScriptResult) and result.error is None, result
+    assert result.output == on_langgraph(WITHOUT_CHECKPOINTER) == "{'n': 42}\n{'n': 2}\n"
+    assert sorted(thread.split("-")[:2] for thread in script.calls.threads.values()) == [
+        ["call", "1"],
+        ["call", "2"],
+    ]
+
+
+async def test_a_graph_with_a_checkpointer_called_without_a_thread_is_refused_in_langgraphs_words():
+    source = GALLERY[0].source.replace(
+        'graph.invoke({"messages": [("user", "你好")]}, config)', "graph.invoke({})"
+    )
+    _, script, _ = await on_lab(source)
+    result = await script.until_it_waits()
+    assert isinstance(result.error, ValueError) and "thread_id" in str(result.error)
+
+
+async def test_a_top_level_for_over_a_stream_is_one_call_counted_ahead():
+    _, script, _ = await on_lab(STREAMING, pace="call")
+    waiting = await script.until_it_waits()
+    line = (
+        STREAMING.splitlines().index('for chunk in graph.stream({"messages": [("user", "hi")]}, config):') + 1
+    )
+    assert (waiting["call"], waiting["total"], waiting["line"]) == (1, 4, line)
+    assert isinstance(await script.go("end"), ScriptResult)

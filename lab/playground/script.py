@@ -76,6 +76,7 @@ class _AwaitGraphCalls(ast.NodeTransformer):
         self.sites: list[ast.Constant] = []
         self.targets: list[str | None] = []  # each site's target, by name
         self.straight = True  # the statement being visited runs once
+        self.statement: ast.stmt | None = None  # the top-level statement being visited
 
     def site(self, call: ast.Call) -> ast.Constant:
         text = ast.unparse(call)
@@ -115,9 +116,12 @@ class _AwaitGraphCalls(ast.NodeTransformer):
         call.args = [self.visit(arg) for arg in call.args]
         call.keywords = [self.visit(keyword) for keyword in call.keywords]
         call.func.value = self.visit(call.func.value)  # type: ignore[attr-defined]
+        straight, self.straight = self.straight, node is self.statement  # (a top-level for's iter runs once)
         chunks = self.routed(call, ast.Attribute(ast.Name(CALLS_NAME, ast.Load()), "stream_of", ast.Load()))
+        self.straight = False  # (its body runs any number of times)
         body = [self.visit(statement) for statement in node.body]
         orelse = [self.visit(statement) for statement in node.orelse]
+        self.straight = straight
         loop = ast.AsyncFor(node.target, chunks, body, orelse, type_comment=None)
         return ast.copy_location(loop, node)
 
@@ -151,7 +155,7 @@ def compile_script(tree: ast.Module, start: int | None) -> CodeType | None:
     awaiting = _AwaitGraphCalls()
     script = []
     for statement in copy.deepcopy(statements):  # (``tree`` itself stays as parsed)
-        awaiting.straight = isinstance(statement, SIMPLE_STATEMENTS)
+        awaiting.straight, awaiting.statement = isinstance(statement, SIMPLE_STATEMENTS), statement
         script.append(awaiting.visit(statement))
     awaiting.counted()
     module = ast.fix_missing_locations(ast.Module(script, type_ignores=[]))

@@ -15,7 +15,9 @@ here; :class:`ScriptCalls` answers a call on the program's graph as LangGraph's 
   ``aupdate_state`` on that thread.
 
 Each thread id of the script is a thread of the lab's own (``<id>-<6 hex>``): a second run of the
-script starts its conversation afresh, while the lab keeps the first one's checkpoints.
+script starts its conversation afresh, while the lab keeps the first one's checkpoints. A graph the
+program compiled without a checkpointer is called without a thread; the lab (which always saves)
+gives each such call a thread of its own (``call-<n>-<6 hex>``).
 
 **Stepping through the script** (:class:`ScriptPace`): the learner chooses how far the script goes
 before it waits: to its end, to its next graph call (each call is one step of an outer list: "call 2
@@ -183,8 +185,10 @@ class ScriptCalls:
     async def thread(self, config: dict[str, Any] | None) -> dict[str, Any]:
         """Open the lab's thread for the script's ``config`` (started at its first call); its config."""
         thread = ((config or {}).get("configurable") or {}).get("thread_id")
-        if thread is None:
+        if thread is None and self.graph.checkpointer is not None:
             raise ValueError(NO_THREAD)
+        if thread is None:  # a graph without a checkpointer: each call a thread of its own
+            thread = f"call-{self.calls}"
         lab_thread = self.threads.get(str(thread))
         if lab_thread is None:
             lab_thread = self.threads[str(thread)] = f"{thread}-{uuid.uuid4().hex[:6]}"

@@ -11,7 +11,7 @@
 
 const $ = (selector) => document.querySelector(selector);
 
-const BUTTONS = ["#play-run", "#play-step-script", "#play-drive", "#play-script-step", "#play-script-call", "#play-script-end"];
+const BUTTONS = ["#play-run", "#play-step-script", "#play-drive", "#play-script-step", "#play-script-next", "#play-script-end"];
 
 /**
  * @param {{lab: ReturnType<import("./instruments.mjs").mountInstruments>,
@@ -84,7 +84,7 @@ export function mountRunButtons({ lab, script, source, givenInput, show }) {
   $("#play-run").addEventListener("click", run);
   $("#play-step-script").addEventListener("click", () => pressed("play.running", () => script.run(source(), "call")));
   $("#play-drive").addEventListener("click", driveYourself);
-  for (const [id, pace] of [["#play-script-step", "step"], ["#play-script-call", "call"], ["#play-script-end", "end"]]) {
+  for (const [id, pace] of [["#play-script-step", "step"], ["#play-script-next", "call"], ["#play-script-end", "end"]]) {
     $(id).addEventListener("click", () => pressed("play.runningScript", () => script.go(pace)));
   }
 }
