@@ -367,20 +367,22 @@ def test_an_exception_in_the_script_is_shown_at_its_line(page: Page, site: str) 
     assert thread_values(page) == {"log": ["india"]}
 
 
-def test_a_crash_armed_before_run_as_written_kills_the_script_and_resume_finishes_its_run(
-    page: Page, site: str
-) -> None:
-    open_instruments(page, site)
-    run_as_written(page)  # once, so the crash panel knows the seed's nodes
-    page.select_option("#play-durability", "sync")
-    page.locator("#crash-seams input[data-seam='task_finish']").check()
-    page.select_option("#crash-node", "chatbot")
+def arm_crash(page: Page, seam: str, node: str) -> None:
+    """Arm a crash at ``seam`` of ``node`` with the crash panel."""
+    page.locator(f"#crash-seams input[data-seam='{seam}']").check()
+    page.select_option("#crash-node", node)
     page.locator("#crash button[data-action='arm']").click()
     expect(page.locator("#crash-armed")).to_have_class(re.compile("is-armed"))
+
+
+def crash_the_script_and_resume(page: Page, button: str) -> None:
+    """Press ``button`` with a crash armed in the seed's first turn: the process dies under the
+    script, the next one restores the thread, and Resume finishes the turn it cut."""
     first_worker = worker(page)
-    page.locator("#play-run").click()
+    page.locator(button).click()
     replaced(page, first_worker, "the next worker to take over")
     expect(page.locator("#play-run-status")).to_contain_text("The process was killed during your script")
+    expect(page.locator("#play-script")).to_be_hidden()
     resume = page.locator("#play-run-controls button[data-action='resume']")
     wait_until(page, lambda: resume.is_enabled(), "Resume to be offered")
     resume.click()
@@ -388,5 +390,15 @@ def test_a_crash_armed_before_run_as_written_kills_the_script_and_resume_finishe
     assert shown_thread(page).startswith("user-42-")
     messages = controller(page, "state")["values"]["messages"]
     assert len(messages) == 2 and "content='收到：你好'" in messages[1]  # the first turn, finished
+
+
+def test_a_crash_armed_before_run_as_written_kills_the_script_and_resume_finishes_its_run(
+    page: Page, site: str
+) -> None:
+    open_instruments(page, site)
+    run_as_written(page)  # once, so the crash panel knows the seed's nodes
+    page.select_option("#play-durability", "sync")
+    arm_crash(page, "task_finish", "chatbot")
+    crash_the_script_and_resume(page, RUN)
     resumed = controller(page, "executions")["last_resume"]
     assert resumed["rerun"] == ["chatbot"], controller(page, "executions")

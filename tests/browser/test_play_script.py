@@ -6,14 +6,17 @@ the script waits, not only at its end), and ``for chunk in graph.stream(...)`` g
 run makes it, as on LangGraph. A crash armed while the script waits kills the process at its seam,
 and Resume finishes the run it cut."""
 
-import re
-
 from playwright.sync_api import Page, expect
 
 from gallery import GALLERY
-from tests.browser.lab_page import wait_until
-from tests.browser.test_play import controller, idle, open_instruments, phase, replaced, worker
-from tests.browser.test_play_round_two import paste_program, run_as_written, shown_thread
+from tests.browser.test_play import controller, open_instruments
+from tests.browser.test_play_round_two import (
+    arm_crash,
+    crash_the_script_and_resume,
+    paste_program,
+    run_as_written,
+    shown_thread,
+)
 from tests.test_playground_script import on_langgraph
 
 STREAMING = """\
@@ -127,19 +130,5 @@ def test_a_crash_armed_while_the_script_waits_kills_it_at_the_seam_and_resume_fi
     script_button(page, "step")  # inside call 1, before its input step
     script_button(page, "step")  # before chatbot's super-step
     expect(page.locator("#play-script-where")).to_contain_text("super-step 1 runs chatbot next.")
-    page.locator("#crash-seams input[data-seam='task_start']").check()
-    page.select_option("#crash-node", "chatbot")
-    page.locator("#crash button[data-action='arm']").click()
-    expect(page.locator("#crash-armed")).to_have_class(re.compile("is-armed"))
-    first_worker = worker(page)
-    page.locator("#play-script-step").click()
-    replaced(page, first_worker, "the next worker to take over")
-    expect(page.locator("#play-run-status")).to_contain_text("The process was killed during your script")
-    expect(page.locator("#play-script")).to_be_hidden()
-    resume = page.locator("#play-run-controls button[data-action='resume']")
-    wait_until(page, lambda: resume.is_enabled(), "Resume to be offered")
-    resume.click()
-    wait_until(page, lambda: phase(page) == "done" and idle(page), "the resume")
-    assert shown_thread(page).startswith("user-42-")
-    messages = controller(page, "state")["values"]["messages"]
-    assert len(messages) == 2 and "content='收到：你好'" in messages[1]  # the first turn, finished
+    arm_crash(page, "task_start", "chatbot")
+    crash_the_script_and_resume(page, "#play-script-step")
