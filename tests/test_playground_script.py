@@ -48,6 +48,24 @@ print(len(list(graph.stream({"messages": [("user", "y")]}, config))))
 """
 
 
+SEEDS_EXAMPLE = """\
+from langgraph.graph import StateGraph, MessagesState, START
+from langgraph.checkpoint.memory import InMemorySaver
+def chatbot(state: MessagesState) -> dict:
+    return {"messages": [("assistant", "收到：" + state["messages"][-1].content)]}
+g = StateGraph(MessagesState)
+g.add_node("chatbot", chatbot)
+g.add_edge(START, "chatbot")
+app = g.compile(checkpointer=InMemorySaver())
+config = {"configurable": {"thread_id": "user-42"}}
+app.invoke({"messages": [("user", "你好")]}, config)
+app.invoke({"messages": [("user", "我刚才说了什么？")]}, config)
+print(app.get_state(config).values["messages"])
+"""
+"""The seed's five-minute example as its text gives it (/work/shared/seeds: checkpointer basics),
+indented: two invokes on one thread at the top level, then the thread's messages printed."""
+
+
 def on_langgraph(source: str) -> str:
     """What ``source`` prints run as a script on real LangGraph."""
     printed, module = io.StringIO(), types.ModuleType("__main__")
@@ -207,3 +225,11 @@ async def test_a_top_level_for_over_a_stream_is_one_call_counted_ahead():
     )
     assert (waiting["call"], waiting["total"], waiting["line"]) == (1, 4, line)
     assert isinstance(await script.go("end"), ScriptResult)
+
+
+async def test_the_seeds_example_as_pasted_prints_both_turns_as_on_langgraph():
+    _, script, _ = await on_lab(SEEDS_EXAMPLE)
+    result = await script.until_it_waits()
+    assert isinstance(result, ScriptResult) and result.error is None and result.runs == 2, result
+    assert normalised(result.output) == normalised(on_langgraph(SEEDS_EXAMPLE))
+    assert "AIMessage(content='收到：我刚才说了什么？'" in result.output

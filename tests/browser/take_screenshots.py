@@ -9,9 +9,9 @@
   ledger flagging the second charge;
 - ``docs/lesson-presenter.png``: lesson 3's crash in presenter mode (Enter pressed Run): large type, the
   lab alone beside the step's text, fetch_transactions saved and screen_sanctions crashed;
-- ``docs/playground-run-as-written.png``: the playground's seed (the five-minute chat) after Run as
-  written - its two invokes, two runs on one thread (six checkpoints), the second answering from the
-  first turn, and what its script printed;
+- ``docs/playground-run-as-written.png``: the playground's seed (the five-minute chat) after Run, which
+  runs it as written - its two invokes, two runs on one thread (six checkpoints), the second answering
+  from the first turn, and what its script printed;
 - ``docs/room-tally.png``: a class room in presenter mode: the room's code, twelve learners' votes
   (sent through the room's API, as their devices send them) in the tally, who is on which step;
 - ``docs/lesson-zh.png``: lesson 3's resume step in Chinese - the lesson and Python's sentences in 简体中文

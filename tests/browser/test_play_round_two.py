@@ -6,9 +6,10 @@ say which program and thread they belong to (lab/controller/view.py ``owner``, s
 The challenge picker lists the challenges as the page opens. The Input (JSON) box belongs to the
 program it was written for: a new program empties it, and empty is the program's own input. A reload
 brings back the tab's program, with a button back to the gallery. A learner's graph is said in its
-own words (the crash seams, the diagram), none of the AML lab's. Run as written runs the program's
+own words (the crash seams, the diagram), none of the AML lab's. Run runs the program as written, its
 own script: the seed's two invokes are two runs on one thread, its print in the output pane, an
-exception at its line."""
+exception at its line; Drive it yourself (and Run, for a program without a script) starts a thread
+from the Input box."""
 
 import json
 import re

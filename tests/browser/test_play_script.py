@@ -17,7 +17,7 @@ from tests.browser.test_play_round_two import (
     run_as_written,
     shown_thread,
 )
-from tests.test_playground_script import on_langgraph
+from tests.test_playground_script import SEEDS_EXAMPLE, normalised, on_langgraph
 
 STREAMING = """\
 import operator
@@ -132,3 +132,17 @@ def test_a_crash_armed_while_the_script_waits_kills_it_at_the_seam_and_resume_fi
     expect(page.locator("#play-script-where")).to_contain_text("super-step 1 runs chatbot next.")
     arm_crash(page, "task_start", "chatbot")
     crash_the_script_and_resume(page, "#play-script-step")
+
+
+def test_the_seeds_example_pasted_and_run_shows_two_turns_on_one_thread(page: Page, site: str) -> None:
+    open_instruments(page, site)
+    paste_program(page, SEEDS_EXAMPLE)
+    run_as_written(page)
+    expect(page.locator("#play-run-status")).to_contain_text("Your program's script ran: 2 run(s)")
+    expect(page.locator("#checkpoints tbody tr")).to_have_count(6)  # two turns, one thread
+    assert shown_thread(page).startswith("user-42-")
+    printed = page.locator("#play-output").inner_text()
+    assert (
+        "AIMessage(content='收到：我刚才说了什么？'" in printed
+    )  # the second turn answered, after the first
+    assert normalised(printed) == normalised(on_langgraph(SEEDS_EXAMPLE))
