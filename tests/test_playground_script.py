@@ -6,7 +6,7 @@ of 3 at line 19") and super-step by super-step inside a call."""
 
 from __future__ import annotations
 
-import asyncio
+import concurrent.futures
 import contextlib
 import io
 import re
@@ -67,7 +67,13 @@ indented: two invokes on one thread at the top level, then the thread's messages
 
 
 def on_langgraph(source: str) -> str:
-    """What ``source`` prints run as a script on real LangGraph."""
+    """What ``source`` prints run as a script on real LangGraph (in a thread of its own: a program's
+    ``asyncio.run`` needs a thread without a running event loop)."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(_printed_on_langgraph, source).result()
+
+
+def _printed_on_langgraph(source: str) -> str:
     printed, module = io.StringIO(), types.ModuleType("__main__")
     main = sys.modules["__main__"]
     sys.modules["__main__"] = module  # (its TypedDicts' annotations resolve in it)
@@ -160,9 +166,7 @@ async def test_each_gallery_programs_script_prints_what_it_prints_on_langgraph(e
     """Each gallery program's own ``__main__``, run as written on the lab, prints what it prints on real
     LangGraph: its interrupts answered with ``Command(resume=...)``, a failing branch's exception caught
     by its ``except``, and its resume from the last checkpoint."""
-    expected = await asyncio.to_thread(
-        on_langgraph, entry.source
-    )  # (its asyncio.run needs a loop of its own)
+    expected = on_langgraph(entry.source)
     lab, script, _ = await on_lab(entry.source)
     with use_recorder(lab.ledger):
         result = await script.until_it_waits()
