@@ -44,6 +44,7 @@ export function mountRunButtons({ lab, script, source, givenInput, show }) {
 
   /** @returns {[string, object?]} the status line's words for a run's answer */
   function said(answer) {
+    if (answer.badJson) return ["play.badJson", { message: answer.badJson }];
     if (answer.drove) return [answer.problem ? "play.notLoaded" : "play.ran"];
     if (!answer.script) return [answer.problem ? "play.notLoaded" : "play.noScript"];
     if (answer.crashed) return ["play.scriptCrashed"];
@@ -51,39 +52,29 @@ export function mountRunButtons({ lab, script, source, givenInput, show }) {
     return [answer.problem ? "play.scriptStopped" : "play.ranScript", { runs: answer.runs }];
   }
 
-  /** The Input (JSON) box's value, or `undefined` after saying it is not JSON. */
-  function input() {
+  /** Drive the graph on a new thread from the Input (JSON) box (empty: the program's own input). */
+  async function drive() {
+    let given;
     try {
-      return givenInput();
+      given = givenInput();
     } catch (error) {
-      show(status, "play.badJson", { message: error.message });
-      return undefined;
+      return { badJson: error.message };
     }
-  }
-
-  /** Drive the graph on a new thread from `given` (null: the program's own input). */
-  async function drive(given) {
     script.forget();
     return { ...(await lab.runProgram(source(), given)), drove: true };
   }
 
+  /** Run: as written when the program has a script, else driven (the Input box read only then). */
   function run() {
-    const given = input();
-    if (given === undefined) return undefined;
     return pressed("play.running", async () => {
       const answer = await script.run(source(), "end");
-      return answer.problem || answer.script ? answer : drive(given);
+      return answer.problem || answer.script ? answer : drive();
     });
-  }
-
-  function driveYourself() {
-    const given = input();
-    return given === undefined ? undefined : pressed("play.running", () => drive(given));
   }
 
   $("#play-run").addEventListener("click", run);
   $("#play-step-script").addEventListener("click", () => pressed("play.running", () => script.run(source(), "call")));
-  $("#play-drive").addEventListener("click", driveYourself);
+  $("#play-drive").addEventListener("click", () => pressed("play.running", drive));
   for (const [id, pace] of [["#play-script-step", "step"], ["#play-script-next", "call"], ["#play-script-end", "end"]]) {
     $(id).addEventListener("click", () => pressed("play.runningScript", () => script.go(pace)));
   }

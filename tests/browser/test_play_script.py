@@ -9,7 +9,8 @@ and Resume finishes the run it cut."""
 from playwright.sync_api import Page, expect
 
 from gallery import GALLERY
-from tests.browser.test_play import controller, open_instruments
+from tests.browser.lab_page import wait_until
+from tests.browser.test_play import controller, idle, open_instruments, phase
 from tests.browser.test_play_round_two import (
     arm_crash,
     crash_the_script_and_resume,
@@ -146,3 +147,24 @@ def test_the_seeds_example_pasted_and_run_shows_two_turns_on_one_thread(page: Pa
         "AIMessage(content='收到：我刚才说了什么？'" in printed
     )  # the second turn answered, after the first
     assert normalised(printed) == normalised(on_langgraph(SEEDS_EXAMPLE))
+
+
+def test_the_input_box_is_read_only_when_the_learner_drives_the_graph(page: Page, site: str) -> None:
+    """Run runs the seed as written whatever the Input (JSON) box holds; Drive it yourself reads it."""
+    open_instruments(page, site)
+    page.locator("#play-input").fill("{not json")
+    run_as_written(page)
+    expect(page.locator("#play-run-status")).to_contain_text("Your program's script ran: 2 run(s)")
+    page.locator("#play-drive").focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#play-run-status")).to_contain_text("That is not JSON")
+    page.locator("#play-input").fill('{"messages": [["user", "hi"]]}')
+    page.locator("#play-drive").click()
+    wait_until(
+        page,
+        lambda: "Your program runs in the lab" in page.locator("#play-run-status").inner_text(),
+        "the drive",
+    )
+    wait_until(page, lambda: phase(page) == "done" and idle(page), "the new thread to reach END")
+    messages = controller(page, "state")["values"]["messages"]
+    assert len(messages) == 2 and "content='收到：hi'" in messages[1]  # one turn, from the box's input
