@@ -210,7 +210,7 @@ const challenges = mountChallenges({
   },
 });
 
-const script = mountScript({ lab, onProblem: showProblem });
+const script = mountScript({ lab, onProblem: showProblem, onWhere: (line) => editor.markHere(line) });
 mountRunButtons({ lab, script, source: () => editor.getDoc(), givenInput, show });
 
 $("#play-share").addEventListener("click", share);

@@ -18,9 +18,10 @@ const $ = (selector) => document.querySelector(selector);
 
 /**
  * @param {{lab: ReturnType<import("./instruments.mjs").mountInstruments>,
- *          onProblem: (problem: object | null) => void}} page
+ *          onProblem: (problem: object | null) => void, onWhere: (line: number | null) => void}} page
+ *   `onWhere`: the line where the script waits (null: it does not), marked in the editor
  */
-export function mountScript({ lab, onProblem }) {
+export function mountScript({ lab, onProblem, onWhere }) {
   /** @type {{call: number, total: number | null, line: number, text: string, at: string,
    *          step?: number, next?: string[]} | null} where the script waits (null: it does not) */
   let waiting = null;
@@ -73,6 +74,7 @@ export function mountScript({ lab, onProblem }) {
     $("#play-script").hidden = !where;
     $("#play-script").dataset.call = where ? String(where.call) : "";
     $("#play-script").dataset.at = where?.at ?? "";
+    onWhere(where?.line ?? null);
     if (!where) return;
     const call = t(where.total === null ? "play.scriptCall" : "play.scriptCallOf", where);
     const inside = where.at === "call"

@@ -72,6 +72,7 @@ def test_stepping_through_the_seeds_script_call_by_call(page: Page, site: str) -
         "Call 1 of 3: graph.invoke({'messages': [('user', '你好')]}, config) "
         f"at line {first}, before it runs."
     )
+    expect(page.locator(f".cm-line[data-here-line='{first}']")).to_be_visible()  # marked in the editor
     script_button(page, "next")
     expect(page.locator("#play-script-where")).to_contain_text("Call 2 of 3: graph.invoke(")
     expect(page.locator("#play-script-where")).to_contain_text(f"at line {first + 1}, before it runs.")
@@ -83,9 +84,11 @@ def test_stepping_through_the_seeds_script_call_by_call(page: Page, site: str) -
     )
     expect(page.locator("#checkpoints tbody tr")).to_have_count(6)  # the second turn, on the same thread
     expect(page.locator("#play-output")).to_have_text("")  # nothing printed yet
+    expect(page.locator(f".cm-line[data-here-line='{first + 2}']")).to_be_visible()
     script_button(page, "end")
     expect(page.locator("#play-run-status")).to_contain_text("Your program's script ran: 2 run(s)")
     expect(page.locator("#play-script")).to_be_hidden()
+    expect(page.locator(".cm-line[data-here-line]")).to_have_count(0)  # the script waits nowhere
     expect(page.locator("#play-output")).to_contain_text("收到：我刚才说了什么？")
 
 
