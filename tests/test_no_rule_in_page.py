@@ -36,11 +36,11 @@ ALLOWED = {
         "Stop kills the worker while a command waits on it: the learner's node may loop forever, so the "
         "worker cannot answer and only the page knows a command is pending"
     ),
-    ("play/play.mjs", "for (const button of RUN_BUTTONS) $(button).disabled = true;"): (
-        "the playground's Run and Run as written are off while a click of either loads the program "
-        "(no second load meanwhile)"
+    ("play/run-buttons.mjs", "for (const button of BUTTONS) $(button).disabled = true;"): (
+        "the playground's run buttons (Run, Step through, Drive it yourself, the script bar's) are off "
+        "while a click of one loads the program or lets its script go on (no second load meanwhile)"
     ),
-    ("play/play.mjs", "for (const button of RUN_BUTTONS) $(button).disabled = false;"): (
+    ("play/run-buttons.mjs", "for (const button of BUTTONS) $(button).disabled = false;"): (
         "... and back on when that load (and its run or script) answers"
     ),
     ("play/challenges.mjs", "button.disabled = true;"): (

@@ -17,7 +17,8 @@ from gallery import GALLERY
 from lab.controller.process import ProcessSaver
 from lab.playground import load_program
 from lab.playground.problems import Problem, problem_at_error
-from lab.playground.script import ScriptCalls, run_script
+from lab.playground.script import run_script
+from lab.playground.script_calls import ScriptCalls
 from lab.playground.session import LabLedger, playground_profile
 from lab.world import use_recorder
 from tests.controller_lab import Lab

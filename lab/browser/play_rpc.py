@@ -16,8 +16,14 @@ play_load      ``{source, input?,           ``{problem}`` at its line, or ``{gra
                program?}``                  skipped, input, example, input_schema}``; every
                                             view of its controller then carries ``program`` (the
                                             page's name for this load) in its ``owner``
-play_script    ``{durability?}``            ``{output, runs, problem}``: the loaded program's script run
-                                            as written, each ``invoke`` a run on the lab's thread
+play_script    ``{durability?, pace?,       ``{output, runs, problem, waiting}``: the loaded program's
+               fresh?}``                    script run as written, each ``invoke`` a run on the lab's
+                                            thread, until it ends or waits at ``pace`` (``end``,
+                                            ``call``, ``step``: :class:`ScriptPace`); ``waiting``
+                                            says where (``{call, total, line, text, at, ...}``) or
+                                            is null. A waiting script goes on; ``fresh`` starts
+                                            it again. Each print is told as it happens (an event
+                                            ``{type: "script_output", text}``)
 play_problem   ``{}``                       ``{problem}``: where the last failing run raised, or null
 play_check     ``{challenge, source}``      ``{passed, say, problem}``: the challenge's goal checked by
                                             crashing and resuming ``source`` in a controller of its
@@ -25,12 +31,16 @@ play_check     ``{challenge, source}``      ``{passed, say, problem}``: the chal
                                             program and its thread are not touched
 =============  ===========================  ============================================================
 
-A crash kills the worker; the page sends the next one ``play_load`` with the same program before
-it restores the thread (``static/play/instruments.mjs``).
+A script that waits (the learner steps through it) waits in a task of its own
+(:class:`~lab.playground.script.ScriptRun`), so the lab's commands (``view``, ``arm_crash``) are
+answered meanwhile. A crash kills the worker; the page sends the next one ``play_load`` with the
+same program before it restores the thread (``static/play/instruments.mjs``).
 """
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,7 +54,8 @@ from lab.playground import ProgramError, load_program
 from lab.playground.challenges import CHALLENGES, check_challenge
 from lab.playground.problems import Problem, problem, problem_at_error
 from lab.playground.program import Program
-from lab.playground.script import ScriptCalls, ScriptFailed, run_script
+from lab.playground.script import ScriptResult, ScriptRun
+from lab.playground.script_calls import ScriptCalls, ScriptPace
 from lab.playground.session import LabLedger, playground_profile
 
 PLAY_DATABASE = "checkpoint-lab-play"
@@ -58,6 +69,7 @@ class _Play:
     problem: Problem | None = None
     program: Program | None = None
     controller: LabController | None = None
+    script: ScriptRun | None = None  # the script's run, while it waits for the learner
 
 
 _play = _Play()
@@ -75,6 +87,7 @@ async def play_load(args: dict[str, Any]) -> dict[str, Any]:
         raise ValueError("'source' must be the program's text")
     if not isinstance(args.get("program"), str | None):
         raise ValueError("'program' must be the page's name for the program (a string)")
+    await drop_script()
     try:
         await load_imported_packages(source)  # pydantic, when the program imports it (lab.browser.packages)
         program = load_program(source)
@@ -123,20 +136,60 @@ def input_schema(graph: AnyGraph) -> dict[str, Any] | None:
 
 async def play_script(args: dict[str, Any]) -> dict[str, Any]:
     """Run the loaded program's script as written (:mod:`lab.playground.script`): each ``invoke`` it
-    makes is a run on the lab's thread (its threads with ``args["durability"]``, async if not given).
-    ``{output, runs, problem}``: what it printed, how many runs it made, and where it stopped if it
-    raised (a failing node at the node's line, else the script's)."""
+    makes is a run on the lab's thread (its threads with ``args["durability"]``, async if not given),
+    until it ends or waits at ``args["pace"]`` (a waiting script goes on, unless ``args["fresh"]``).
+    ``{output, runs, problem, waiting}``: what it printed, how many runs it made, where it stopped if it
+    raised (a failing node at the node's line, else the script's), and where it waits (null: it ended)."""
     program, controller = _play.program, _play.controller
     if program is None or controller is None or program.script is None:
         raise ValueError("the loaded program has no script to run: load one with play_load first")
-    _play.problem = None
-    calls = ScriptCalls(controller, program.graph, args.get("durability") or "async")
-    result = await run_script(program.script, vars(program.module), calls)
-    stopped = None
-    if result.error is not None:
-        in_node = isinstance(result.error, ScriptFailed) and _play.problem is not None
-        stopped = _play.problem if in_node else problem_at_error(result.error, "script")
-    return {"output": result.output, "runs": result.runs, "problem": stopped.as_dict() if stopped else None}
+    pace = args.get("pace") or "end"
+    if args.get("fresh") or _play.script is None:
+        await drop_script()
+        _play.problem = None
+        calls = ScriptCalls(controller, program.graph, args.get("durability") or "async", ScriptPace(pace))
+        _play.script = ScriptRun(program.script, vars(program.module), calls, told(controller))
+        answer = await _play.script.until_it_waits()
+    else:
+        answer = await _play.script.go(pace)
+    calls = _play.script.calls
+    if not isinstance(answer, ScriptResult):
+        return {"output": None, "runs": calls.runs, "problem": None, "waiting": answer}
+    _play.script = None
+    return {
+        "output": answer.output,
+        "runs": answer.runs,
+        "problem": stopped_at(answer, calls),
+        "waiting": None,
+    }
+
+
+def told(controller: LabController) -> Callable[[str], None]:
+    """What the script prints, told to the page at once (an event of the program's controller)."""
+
+    def tell(text: str) -> None:
+        _told.add(task := asyncio.ensure_future(controller.emit({"type": "script_output", "text": text})))
+        task.add_done_callback(_told.discard)
+
+    return tell
+
+
+_told: set[asyncio.Task[None]] = set()  # events on their way (the loop holds tasks weakly)
+
+
+def stopped_at(result: ScriptResult, calls: ScriptCalls) -> dict[str, Any] | None:
+    """Where the script stopped if it raised: a failing node at the node's line, else the script's."""
+    if result.error is None:
+        return None
+    in_node = result.error is calls.raised and _play.problem is not None
+    return (_play.problem if in_node else problem_at_error(result.error, "script")).as_dict()
+
+
+async def drop_script() -> None:
+    """A script that waits for the learner is dropped (a new program, or the script started again)."""
+    if _play.script is not None:
+        await _play.script.cancel()
+        _play.script = None
 
 
 async def play_problem(_args: dict[str, Any]) -> dict[str, Any]:

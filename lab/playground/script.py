@@ -1,4 +1,4 @@
-"""A program's own script, run as written: its LangGraph calls (``invoke``, ``get_state``, ...) on the lab.
+"""A program's own script, run as written: its LangGraph calls (``invoke``, ``stream``, ...) on the lab.
 
 A LangGraph program usually ends with a script: ``graph.invoke(...)`` on a thread, perhaps twice (the
 second turn reads the first from the checkpointer), ``graph.get_state(config)``, ``print(...)``. On
@@ -6,68 +6,44 @@ LangGraph each call is synchronous; in the browser the lab's graph runs on the w
 which a synchronous call cannot wait for. So the script part of the program (the top-level lines
 :func:`~lab.playground.program.script_start` keeps from loading, and the bodies of
 ``if __name__ == "__main__":``) is compiled with each call of a graph method awaited
-(:func:`compile_script`: ``graph.invoke(x, config)`` becomes ``await <calls>(graph, "invoke", x,
-config)``, on the program's own lines, so an exception is reported at its line), and
-:class:`ScriptCalls` answers a call on the program's graph with the lab's controller, as LangGraph's
-own methods would:
+(:func:`compile_script`: ``graph.invoke(x, config)`` becomes ``await <calls>(<site>, graph,
+"invoke", x, config)``, on the program's own lines, so an exception is reported at its line; ``for
+chunk in graph.stream(...)`` becomes an ``async for`` over the run's chunks as they come; the graph
+calls of an ``async def main()`` are routed too, and ``asyncio.run(main())`` is ``await main()``,
+as the script already runs on the worker's event loop), and
+:class:`~lab.playground.script_calls.ScriptCalls` answers a call on the program's graph with the
+lab's controller, as LangGraph's own methods would. Each call's ``<site>`` says where it is written
+(its line, the call as written), so the learner can step through the script call by call
+(:class:`~lab.playground.script_calls.ScriptPace`).
 
-- ``invoke`` (``ainvoke``): the controller's ``invoke`` command on the script's thread, a run the
-  page's instruments follow, then the thread's values, as ``invoke`` returns them;
-- ``get_state`` / ``update_state`` (and their ``a`` twins): the lab graph's ``aget_state`` /
-  ``aupdate_state`` on that thread;
-- ``stream`` (``astream``): one run, its values once it ends (one chunk: ``stream_mode="values"``'s last).
-
-Each thread id of the script is a thread of the lab's own (``<id>-<6 hex>``): a second run of the
-script starts its conversation afresh, while the lab keeps the first one's checkpoints. What the
-script prints is kept, in order, for the page (its ``print`` writes there, nowhere else).
+What the script prints is kept, in order, for the page, and told as it is printed (``on_output``):
+its ``print`` writes there, nowhere else.
 """
 
 from __future__ import annotations
 
 import ast
+import asyncio
 import copy
 import io
-import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
-from inspect import CO_COROUTINE, isawaitable
+from inspect import CO_COROUTINE
 from types import CodeType
-from typing import Any, Protocol
+from typing import Any
 
-from lab.controller import thread_reading as read
-from lab.diagram import AnyGraph
-from lab.func import EntrypointGraph
 from lab.playground.langgraph_imports import langgraph_resolves_to_lab
 from lab.playground.problems import PROGRAM_FILE
+from lab.playground.script_calls import AWAITED_BY_PROGRAM, GRAPH_METHODS, ITERATED, ScriptCalls
 
-__all__ = [
-    "CALLS_NAME",
-    "GRAPH_METHODS",
-    "ScriptCalls",
-    "ScriptFailed",
-    "ScriptResult",
-    "compile_script",
-    "run_script",
-]
+__all__ = ["CALLS_NAME", "ScriptResult", "ScriptRun", "compile_script", "is_main", "run_script"]
 
 CALLS_NAME = "__lab_script_calls__"
 """The name the compiled script calls its graph methods through (:class:`ScriptCalls`)."""
-GRAPH_METHODS = {
-    "invoke": "invoke",
-    "ainvoke": "invoke",
-    "stream": "stream",
-    "astream": "stream",
-    "get_state": "get_state",
-    "aget_state": "get_state",
-    "update_state": "update_state",
-    "aupdate_state": "update_state",
-}
-"""The graph methods a script may call, by the call that answers each."""
-NO_THREAD = (
-    "Checkpointer requires one or more of the following 'configurable' keys: thread_id, checkpoint_ns, "
-    "checkpoint_id"
-)
-"""LangGraph's words when a graph with a checkpointer is called without a thread."""
+SHOWN_CHARS = 60
+"""How much of a call the page shows ("graph.invoke({'messages': ...}, config)")."""
+SIMPLE_STATEMENTS = (ast.Expr, ast.Assign, ast.AugAssign, ast.AnnAssign)
+"""Statements that run once: calls in them can be counted before the script runs."""
 
 
 def is_main(statement: ast.stmt) -> bool:
@@ -81,22 +57,88 @@ def is_main(statement: ast.stmt) -> bool:
     )
 
 
+def _is_method_call(node: ast.AST, methods: Any) -> bool:
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in methods
+
+
+def _is_asyncio_run(node: ast.Call) -> bool:
+    owner = getattr(node.func, "value", None)
+    return _is_method_call(node, ("run",)) and isinstance(owner, ast.Name) and owner.id == "asyncio"
+
+
 class _AwaitGraphCalls(ast.NodeTransformer):
-    """``x.invoke(...)`` -> ``await __lab_script_calls__(x, "invoke", ...)``, outside nested functions."""
+    """``x.invoke(...)`` -> ``await __lab_script_calls__(<site>, x, "invoke", ...)`` and ``for c in
+    x.stream(...)`` -> ``async for c in __lab_script_calls__.stream_of(<site>, x, "stream", ...)``,
+    outside nested functions. Each ``<site>`` is ``(line, text, counted)``: ``counted`` names the target
+    of every call site of the script if each runs once (none in a loop or a branch), else ``None``."""
+
+    def __init__(self) -> None:
+        self.sites: list[ast.Constant] = []
+        self.targets: list[str | None] = []  # each site's target, by name
+        self.straight = True  # the statement being visited runs once
+        self.statement: ast.stmt | None = None  # the top-level statement being visited
+
+    def site(self, call: ast.Call) -> ast.Constant:
+        text = ast.unparse(call)
+        text = text if len(text) <= SHOWN_CHARS else text[: SHOWN_CHARS - 1] + "…"
+        constant = ast.Constant((call.lineno, text, None))
+        self.sites.append(constant)
+        target = call.func.value  # type: ignore[attr-defined]
+        self.targets.append(target.id if isinstance(target, ast.Name) and self.straight else None)
+        return constant
+
+    def counted(self) -> None:
+        """Fill each site's ``counted`` once every site is known."""
+        counted = None if None in self.targets else tuple(self.targets)
+        for constant in self.sites:
+            constant.value = (*constant.value[:2], counted)
+
+    def routed(self, call: ast.Call, via: ast.expr) -> ast.Call:
+        site = self.site(call)
+        target, method = call.func.value, ast.Constant(call.func.attr)  # type: ignore[attr-defined]
+        return ast.copy_location(ast.Call(via, [site, target, method, *call.args], call.keywords), call)
 
     def visit_Call(self, node: ast.Call) -> ast.AST:
         self.generic_visit(node)
-        if not (isinstance(node.func, ast.Attribute) and node.func.attr in GRAPH_METHODS):
+        if _is_asyncio_run(node):
+            return ast.copy_location(ast.Await(node.args[0]), node)  # the script runs on the loop already
+        if not _is_method_call(node, GRAPH_METHODS):
             return node
-        target, method = node.func.value, ast.Constant(node.func.attr)
-        call = ast.Call(ast.Name(CALLS_NAME, ast.Load()), [target, method, *node.args], node.keywords)
-        return ast.copy_location(ast.Await(ast.copy_location(call, node)), node)
+        call = self.routed(node, ast.Name(CALLS_NAME, ast.Load()))
+        if node.func.attr in AWAITED_BY_PROGRAM:  # type: ignore[attr-defined]
+            return call  # (``await graph.ainvoke(...)``: the program awaits it)
+        return ast.copy_location(ast.Await(call), node)
+
+    def visit_For(self, node: ast.For | ast.AsyncFor) -> ast.AST:
+        if not _is_method_call(node.iter, ITERATED):
+            return self.generic_visit(node)
+        call: ast.Call = node.iter  # type: ignore[assignment]
+        call.args = [self.visit(arg) for arg in call.args]
+        call.keywords = [self.visit(keyword) for keyword in call.keywords]
+        call.func.value = self.visit(call.func.value)  # type: ignore[attr-defined]
+        straight, self.straight = self.straight, node is self.statement  # (a top-level for's iter runs once)
+        chunks = self.routed(call, ast.Attribute(ast.Name(CALLS_NAME, ast.Load()), "stream_of", ast.Load()))
+        self.straight = False  # (its body runs any number of times)
+        body = [self.visit(statement) for statement in node.body]
+        orelse = [self.visit(statement) for statement in node.orelse]
+        self.straight = straight
+        loop = ast.AsyncFor(node.target, chunks, body, orelse, type_comment=None)
+        return ast.copy_location(loop, node)
+
+    visit_AsyncFor = visit_For  # type: ignore[assignment]
 
     def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
         return node  # a function's own calls are its own: an await there would not compile
 
-    visit_AsyncFunctionDef = visit_FunctionDef  # type: ignore[assignment]
     visit_Lambda = visit_FunctionDef  # type: ignore[assignment]
+
+    def visit_AsyncFunctionDef(self, node: ast.AsyncFunctionDef) -> ast.AST:
+        """An ``async def`` of the script (``async def main()``, run with ``asyncio.run``): its graph
+        calls are the script's too (they may be made any number of times: not counted ahead)."""
+        straight, self.straight = self.straight, False
+        self.generic_visit(node)
+        self.straight = straight
+        return node
 
 
 def compile_script(tree: ast.Module, start: int | None) -> CodeType | None:
@@ -110,86 +152,14 @@ def compile_script(tree: ast.Module, start: int | None) -> CodeType | None:
             statements.append(statement)
     if not statements:
         return None
-    script = ast.Module(copy.deepcopy(statements), type_ignores=[])  # (``tree`` itself stays as parsed)
-    module = ast.fix_missing_locations(_AwaitGraphCalls().visit(script))
+    awaiting = _AwaitGraphCalls()
+    script = []
+    for statement in copy.deepcopy(statements):  # (``tree`` itself stays as parsed)
+        awaiting.straight, awaiting.statement = isinstance(statement, SIMPLE_STATEMENTS), statement
+        script.append(awaiting.visit(statement))
+    awaiting.counted()
+    module = ast.fix_missing_locations(ast.Module(script, type_ignores=[]))
     return compile(module, PROGRAM_FILE, "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
-
-
-class Controller(Protocol):
-    """The lab's controller as the script's calls need it."""
-
-    state: Any
-
-    async def dispatch(self, name: str, args: dict[str, Any] | None = None) -> dict[str, Any]: ...
-
-
-class ScriptFailed(Exception):
-    """A run the script started failed (a node raised): the script stops there, as on LangGraph."""
-
-
-class ScriptCalls:
-    """The script's calls of the program's graph, answered by the lab's controller (see the module
-    docstring); a call on any other object is that object's own."""
-
-    def __init__(self, controller: Controller, graph: AnyGraph, durability: str = "async") -> None:
-        self.controller = controller
-        self.graph = graph  # the program's own graph: the object the script calls
-        self.durability = durability  # the lab threads' (the page's choice)
-        self.threads: dict[str, str] = {}  # the script's thread id -> the lab's
-        self.runs = 0
-
-    async def __call__(self, target: Any, method: str, /, *args: Any, **kwargs: Any) -> Any:
-        if target is not self.graph:
-            result = getattr(target, method)(*args, **kwargs)
-            return await result if isawaitable(result) else result
-        answer: Callable[..., Any] = getattr(self, GRAPH_METHODS[method])
-        return await answer(*args, **kwargs)
-
-    async def command(self, name: str, **args: Any) -> dict[str, Any]:
-        answer = await self.controller.dispatch(name, args)
-        if not answer["ok"]:
-            raise ScriptFailed(answer["error"]["message"])
-        return answer["result"]
-
-    async def thread(self, config: dict[str, Any] | None) -> dict[str, Any]:
-        """Open the lab's thread for the script's ``config`` (started at its first call); its config."""
-        thread = ((config or {}).get("configurable") or {}).get("thread_id")
-        if thread is None:
-            raise ValueError(NO_THREAD)
-        lab_thread = self.threads.get(str(thread))
-        if lab_thread is None:
-            lab_thread = self.threads[str(thread)] = f"{thread}-{uuid.uuid4().hex[:6]}"
-            await self.command("start", case_id="default", thread_id=lab_thread, durability=self.durability)
-        elif self.controller.state.session.thread_id != lab_thread:
-            await self.command("open", thread_id=lab_thread)
-        return {"configurable": {"thread_id": lab_thread}}
-
-    def lab_graph(self) -> AnyGraph:
-        return read.graph(self.controller)  # type: ignore[arg-type]
-
-    async def invoke(self, input: Any, config: dict[str, Any] | None = None, **_: Any) -> Any:
-        lab_config = await self.thread(config)
-        outcome = await self.command("invoke", input=input)
-        self.runs += 1
-        if outcome["status"] == "error":
-            raise ScriptFailed(outcome["error"]["message"])
-        snapshot = await self.lab_graph().aget_state(lab_config)
-        interrupts = {"__interrupt__": list(snapshot.interrupts)} if snapshot.interrupts else {}
-        if isinstance(self.graph, EntrypointGraph):  # what its function returned, or only the interrupts
-            return interrupts or snapshot.values
-        return {**snapshot.values, **interrupts}
-
-    async def stream(self, input: Any, config: dict[str, Any] | None = None, **kwargs: Any) -> list[Any]:
-        return [await self.invoke(input, config, **kwargs)]
-
-    async def get_state(self, config: dict[str, Any] | None = None, **kwargs: Any) -> Any:
-        return await self.lab_graph().aget_state(await self.thread(config), **kwargs)
-
-    async def update_state(
-        self, config: dict[str, Any] | None, values: Any, as_node: str | None = None
-    ) -> Any:
-        lab_config = await self.thread(config)
-        return await self.lab_graph().aupdate_state(lab_config, values, as_node=as_node)
 
 
 @dataclass
@@ -201,16 +171,28 @@ class ScriptResult:
     error: Exception | None = None
 
 
-async def run_script(code: CodeType, namespace: dict[str, Any], calls: ScriptCalls) -> ScriptResult:
+async def run_script(
+    code: CodeType,
+    namespace: dict[str, Any],
+    calls: ScriptCalls,
+    on_output: Callable[[str], None] = lambda text: None,
+) -> ScriptResult:
     """Run ``code`` (:func:`compile_script`) in the program's module ``namespace``, its graph calls
-    answered by ``calls``; its ``print`` writes into the result, and so does an exception that stops it."""
+    answered by ``calls``; its ``print`` writes into the result (and tells ``on_output`` at once), and
+    so does an exception that stops it."""
     printed = io.StringIO()
 
     def script_print(*args: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("file", printed)
-        print(*args, **kwargs)
+        if kwargs.get("file") is not None:
+            print(*args, **kwargs)
+            return
+        line = io.StringIO()
+        print(*args, **kwargs, file=line)
+        printed.write(line.getvalue())
+        on_output(line.getvalue())
 
     namespace.update({CALLS_NAME: calls, "print": script_print})
+    calls.namespace = namespace
     error = None
     try:
         with langgraph_resolves_to_lab():  # a script may import from langgraph too
@@ -222,3 +204,33 @@ async def run_script(code: CodeType, namespace: dict[str, Any], calls: ScriptCal
     finally:
         namespace.pop("print", None)
     return ScriptResult(printed.getvalue(), calls.runs, error)
+
+
+class ScriptRun:
+    """One run of the script, which the learner may step through: it runs in a task of its own, and
+    :meth:`until_it_waits` answers when it waits at the pace's next stop (``calls.pace``) or ends."""
+
+    def __init__(
+        self, code: CodeType, namespace: dict[str, Any], calls: ScriptCalls, on_output: Callable[[str], None]
+    ) -> None:
+        self.calls = calls
+        self.task = asyncio.ensure_future(run_script(code, namespace, calls, on_output))
+
+    @property
+    def ended(self) -> bool:
+        return self.task.done()
+
+    async def until_it_waits(self) -> ScriptResult | dict[str, Any]:
+        """The script's result once it ends, or where it waits (``ScriptPace.waiting``)."""
+        stopped = self.calls.pace.stopped
+        await asyncio.wait({self.task, stopped}, return_when=asyncio.FIRST_COMPLETED)
+        return self.task.result() if self.task.done() else stopped.result()
+
+    async def go(self, pace: str) -> ScriptResult | dict[str, Any]:
+        """Let the waiting script go on at ``pace``; answer when it waits again or ends."""
+        self.calls.pace.go(pace)
+        return await self.until_it_waits()
+
+    async def cancel(self) -> None:
+        self.task.cancel()
+        await asyncio.gather(self.task, return_exceptions=True)

@@ -10,7 +10,8 @@
  * - line numbers, undo history, bracket matching, the active line;
  * - keyboard: Tab indents (indentWithTab); a keyboard user leaves the editor with Escape then Tab
  *   (CodeMirror's tab-focus mode; Ctrl-M / Shift-Alt-M toggles it for good), which the page says;
- * - `markProblem(line, column)` underlines the line of an error (the Python side reports it).
+ * - `markProblem(line, column)` underlines the line of an error (the Python side reports it);
+ *   `markHere(line)` marks the line where the program's script waits (stepping through it).
  *
  * The editor lives in a shadow root of `parent`: CodeMirror injects its styles as a `<style>` element
  * into a document (which the site's `style-src 'self'` forbids) but as constructed style sheets into a
@@ -58,19 +59,34 @@ const theme = EditorView.theme({
   ".cm-gutters": { backgroundColor: "var(--soft, var(--panel))", color: "var(--muted)", borderRight: "1px solid var(--line)" },
   ".cm-activeLine, .cm-activeLineGutter": { backgroundColor: "var(--code-active-line)" },
   ".cm-problem-line": { backgroundColor: "var(--code-problem-line)", textDecoration: "underline wavy var(--bad)" },
+  ".cm-here-line": { backgroundColor: "var(--code-here-line)", boxShadow: "inset 3px 0 var(--accent, #2f6fd6)" },
 });
 
-const setProblem = StateEffect.define();
-/** The line of the last problem the Python side reported, marked until the program changes. */
-const problemField = StateField.define({
-  create: () => Decoration.none,
-  update(marks, transaction) {
-    if (transaction.docChanged) return Decoration.none;
-    for (const effect of transaction.effects) if (effect.is(setProblem)) marks = effect.value;
-    return marks;
-  },
-  provide: (field) => EditorView.decorations.from(field),
-});
+/** A marked line (a problem the Python side reported, the script's call that waits), kept until the
+ * program changes or another mark replaces it. */
+function markedLine(className, attribute) {
+  const set = StateEffect.define();
+  const field = StateField.define({
+    create: () => Decoration.none,
+    update(marks, transaction) {
+      if (transaction.docChanged) return Decoration.none;
+      for (const effect of transaction.effects) if (effect.is(set)) marks = effect.value;
+      return marks;
+    },
+    provide: (marked) => EditorView.decorations.from(marked),
+  });
+  /** The effects that mark line `line` of `view` (null or out of range: none), scrolled into view. */
+  function effects(view, line) {
+    if (line == null || line < 1 || line > view.state.doc.lines) return [set.of(Decoration.none)];
+    const at = view.state.doc.line(line);
+    const mark = Decoration.line({ class: className, attributes: { [attribute]: String(line) } });
+    return [set.of(Decoration.set([mark.range(at.from)])), EditorView.scrollIntoView(at.from, { y: "center" })];
+  }
+  return { field, effects };
+}
+
+const problemLine = markedLine("cm-problem-line", "data-problem-line");
+const hereLine = markedLine("cm-here-line", "data-here-line");
 
 /**
  * Make an editor in `parent`.
@@ -96,7 +112,8 @@ export function createEditor(parent, { doc = "", label, describedBy, onChange })
         python(),
         syntaxHighlighting(highlight),
         theme,
-        problemField,
+        problemLine.field,
+        hereLine.field,
         keymap.of([...defaultKeymap, ...historyKeymap, indentWithTab]),
         EditorView.contentAttributes.of(attributes),
         EditorView.updateListener.of((update) => {
@@ -115,16 +132,14 @@ export function createEditor(parent, { doc = "", label, describedBy, onChange })
     },
     /** Mark line `line` (1-based) and put the cursor at `column`; `null` clears the mark. */
     markProblem(line, column = 1) {
-      if (line == null || line < 1 || line > view.state.doc.lines) {
-        view.dispatch({ effects: setProblem.of(Decoration.none) });
-        return;
-      }
+      const effects = problemLine.effects(view, line);
+      if (effects.length === 1) return view.dispatch({ effects });
       const at = view.state.doc.line(line);
-      const mark = Decoration.line({ class: "cm-problem-line", attributes: { "data-problem-line": String(line) } });
-      view.dispatch({
-        effects: [setProblem.of(Decoration.set([mark.range(at.from)])), EditorView.scrollIntoView(at.from, { y: "center" })],
-        selection: { anchor: Math.min(at.from + Math.max(column - 1, 0), at.to) },
-      });
+      view.dispatch({ effects, selection: { anchor: Math.min(at.from + Math.max(column - 1, 0), at.to) } });
+    },
+    /** Mark line `line` (1-based) as where the program's script waits (the cursor stays); `null` clears it. */
+    markHere(line) {
+      view.dispatch({ effects: hereLine.effects(view, line) });
     },
     focus: () => view.focus(),
   };

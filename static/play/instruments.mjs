@@ -13,7 +13,7 @@
  * The worker boots when the page opens, so Run finds Python ready; a page opened from a shared link
  * boots it at the first Run (someone else's program: nothing of Python loads until the learner asks).
  *
- * Run loads the program when it changed (a new controller: its graph, its seams), then starts a new
+ * Run as written (./script-runner.mjs) and Drive it yourself load the program when it changed (a new controller: its graph, its seams), then starts a new
  * thread and runs it; the same program again only starts a new thread, so a crash armed meanwhile
  * stays armed. Each load is named (`program-1`, `program-2`, ...: `play_load`'s `program`, sent again
  * to a process that takes over after a crash); every view says the program and thread it belongs to,
@@ -45,15 +45,17 @@ const instruments = $("#play-instruments");
 /**
  * Mount the instruments and boot the lab's worker.
  * @param {{onProblem: (problem: {kind: string, line: number | null, column: number | null,
- *          say: object} | null) => void, show: (element: HTMLElement, key: string, params?: object) => void}} page
+ *          say: object} | null) => void, show: (element: HTMLElement, key: string, params?: object) => void,
+ *          onOutput: (text: string) => void}} page `onOutput`: a line the program's script printed
  */
-export function mountInstruments({ onProblem, show }) {
+export function mountInstruments({ onProblem, show, onOutput }) {
   /** @type {{source: string, input: unknown, program: string, own: boolean, script: boolean} | null} the
    * program the worker runs (told to every new process), with its own input or not, with a script or not */
   let loaded = null;
   let loads = 0; // programs loaded so far: the next one's name
   let processNumber = 1;
   let stopping = false;
+  let held = false; // a script waits for the learner: the lab's own run buttons wait too
   const model = createModel({});
   const render = onceAFrame(renderNow); // many changes, one drawing per frame
   model.refreshSelection = () => {
@@ -146,7 +148,7 @@ export function mountInstruments({ onProblem, show }) {
     const busy = Boolean(model.busy) || crashing();
     for (const [name, button] of Object.entries(buttons)) {
       relabel(button, t(`action.${name}`));
-      showAction(button, model.actions?.[name], busy || !loaded);
+      showAction(button, model.actions?.[name], busy || !loaded || held);
     }
     answerJson.textContent = t("play.answerJson");
     showAction(answerJson, model.actions?.approve, busy); // answering with JSON is Approve's `answer` command
@@ -167,6 +169,7 @@ export function mountInstruments({ onProblem, show }) {
   function onEvent(event) {
     if (event.type === "process") onProcessEvent(event);
     else if (event.type === "package") onPackageEvent(event);
+    else if (event.type === "script_output") onOutput(event.text);
     else if (event.type !== "world" && event.type !== "boot" && loaded && !crashing()) {
       store.changed().catch(() => {});
     }
@@ -209,35 +212,6 @@ export function mountInstruments({ onProblem, show }) {
     await commands.act("start", { case_id: "default", durability: model.choices.durability });
     await located(actions.run);
     return { problem: null };
-  }
-
-  /**
-   * Load `source` (with its own input) and run its script as written (lab/playground/script.py):
-   * `{problem}` if it did not load, `{script: false}` if it has no script, `{crashed: true}` if the
-   * process was killed under it, else play_script's answer `{output, runs, problem}`; what it printed
-   * is shown in the output pane.
-   * @param {string} source
-   */
-  async function runScript(source) {
-    const answer = await loadProgram(source, null);
-    if (answer.problem || !loaded.script) return { problem: answer.problem, script: false };
-    followNewThread();
-    model.busy = "script"; // Stop can kill a script whose node never returns
-    render();
-    try {
-      const result = await client.script($("#play-durability").value);
-      showOutput(result.output);
-      onProblem(result.problem);
-      await store.changed();
-      return { ...result, script: true };
-    } catch (error) {
-      // an armed crash (or Stop) killed the process under the script: the next one restores its thread
-      if (error?.type === "Terminated" || error?.type === "Crashed") return { script: true, crashed: true };
-      throw error;
-    } finally {
-      model.busy = null;
-      render();
-    }
   }
 
   /** The page follows the thread a run is about to start: its newest frame, its own branch. */
@@ -290,7 +264,21 @@ export function mountInstruments({ onProblem, show }) {
     boot,
     check,
     runProgram,
-    runScript,
+    loadProgram,
+    followNewThread,
+    /** @returns {{script: boolean} | null} the program the worker runs */
+    loaded: () => loaded,
+    refresh: () => store.changed(),
+    /** Mark the instruments busy with `what` (null: idle): Stop can kill a script whose node never returns. */
+    setBusy(what) {
+      model.busy = what;
+      render();
+    },
+    /** While a script waits for the learner (`true`), the lab's own Step/Run/Resume wait too. */
+    holdRuns(hold) {
+      held = hold;
+      render();
+    },
     translate() {
       model.langChanged = true;
       if (errorText) showError(errorText);

@@ -37,11 +37,13 @@ export function createPlayClient(send) {
      */
     load: (source, input = null, program = null) => ask("play_load", { source, input, program }),
     /**
-     * Run the loaded program's script as written (each graph.invoke a run on the lab's thread):
-     * `{output, runs, problem}` (lab/browser/play_rpc.py).
-     * @param {string} durability its threads' durability
+     * Run the loaded program's script as written (each graph.invoke a run on the lab's thread) until
+     * it ends or waits at `pace` ("end", "call": before its next graph call, "step": the next
+     * super-step too): `{output, runs, problem, waiting}` (lab/browser/play_rpc.py). A waiting script
+     * goes on, unless `fresh`.
+     * @param {string} durability its threads' durability @param {string} [pace] @param {boolean} [fresh]
      */
-    script: (durability) => ask("play_script", { durability }),
+    script: (durability, pace = "end", fresh = true) => ask("play_script", { durability, pace, fresh }),
     /** Where the last failing run raised: `{problem}` (null when none did). */
     problem: () => ask("play_problem", {}),
     /**

@@ -12,10 +12,12 @@
  * - The editor's program is kept in the tab (sessionStorage) as it changes, so a reload brings it
  *   back (a shared link's or a challenge's program once the learner changed it), said beside the
  *   editor with a button back to the gallery.
- * - Run loads the program in the lab's worker and runs it on a new thread, with the lab's instruments
- *   (./instruments.mjs, through ./play-client.mjs); a problem is marked at its line in the editor.
- * - Run as written runs the program's own script (its top-level graph.invoke(...) calls and its
- *   `__main__` block): each invoke is a run on the lab's thread, its prints go to the output pane.
+ * - Run runs the program as written (./script-runner.mjs): its own script (its top-level
+ *   graph.invoke(...) calls and its `__main__` block), each graph call a run on the lab's thread with
+ *   the lab's instruments (./instruments.mjs, through ./play-client.mjs), its prints in the output
+ *   pane as they come; Step through waits at each graph call and super-step. A program without a
+ *   script, or Drive it yourself, runs the graph on a new thread from the Input box
+ *   (./run-buttons.mjs). A problem is marked at its line in the editor.
  * - Every string comes from the catalogues (../i18n/*-play.mjs), in English or 简体中文 (`?lang=zh`).
  */
 
@@ -23,6 +25,8 @@ import { LANGS, lang, onLangChange, say, setLang, t, translateDom } from "../i18
 import { mountChallenges } from "./challenges.mjs";
 import { mountInstruments } from "./instruments.mjs";
 import { keepInTab, keptInTab } from "./kept-program.mjs";
+import { mountRunButtons } from "./run-buttons.mjs";
+import { mountScript } from "./script-runner.mjs";
 import { FRAGMENT_KEY, programFragment, programFromFragment, ShareError } from "./share.mjs";
 
 const $ = (selector) => document.querySelector(selector);
@@ -182,7 +186,7 @@ function showProblem(problem) {
   if (problem.line) editor.markProblem(problem.line, problem.column ?? 1);
 }
 
-const lab = mountInstruments({ onProblem: showProblem, show });
+const lab = mountInstruments({ onProblem: showProblem, show, onOutput: (text) => script.told(text) });
 // Python boots first, so the editor's bundle and the gallery load while it does (a returning visit
 // opens as fast as the lab page); a page opened from a shared link boots it at the first Run instead
 // (someone else's program: nothing of Python loads until the learner asks).
@@ -206,55 +210,9 @@ const challenges = mountChallenges({
   },
 });
 
-const RUN_BUTTONS = ["#play-run", "#play-run-script"];
+const script = mountScript({ lab, onProblem: showProblem, onWhere: (line) => editor.markHere(line) });
+mountRunButtons({ lab, script, source: () => editor.getDoc(), givenInput, show });
 
-/**
- * Run or Run as written: say `startKey`, ask the lab (`running()`), then say what `done(answer)` says.
- * @param {string} startKey @param {() => Promise<object>} running
- * @param {(answer: object) => [string, object?]} done
- */
-async function pressed(startKey, running, done) {
-  instruments.dataset.runs = String(Number(instruments.dataset.runs) + 1);
-  show($("#play-run-status"), startKey);
-  for (const button of RUN_BUTTONS) $(button).disabled = true;
-  const asked = running();
-  instruments.dataset.asked = String(lab.client.asked.length); // what the page asked of the worker
-  try {
-    const answer = await asked;
-    show($("#play-run-status"), ...done(answer));
-    return answer;
-  } catch (error) {
-    show($("#play-run-status"), "play.failed", { message: error.message ?? String(error) });
-    return undefined;
-  } finally {
-    for (const button of RUN_BUTTONS) $(button).disabled = false;
-  }
-}
-
-function run() {
-  let input = null;
-  try {
-    input = givenInput();
-  } catch (error) {
-    show($("#play-run-status"), "play.badJson", { message: error.message });
-    return undefined;
-  }
-  return pressed("play.running", () => lab.runProgram(editor.getDoc(), input), (answer) => [
-    answer.problem ? "play.notLoaded" : "play.ran",
-  ]);
-}
-
-/** Run as written: the program's own script, each graph.invoke a run on the lab's thread. */
-function runScript() {
-  return pressed("play.runningScript", () => lab.runScript(editor.getDoc()), (answer) => {
-    if (!answer.script) return [answer.problem ? "play.notLoaded" : "play.noScript"];
-    if (answer.crashed) return ["play.scriptCrashed"];
-    return [answer.problem ? "play.scriptStopped" : "play.ranScript", { runs: answer.runs }];
-  });
-}
-
-$("#play-run").addEventListener("click", run);
-$("#play-run-script").addEventListener("click", runScript);
 $("#play-share").addEventListener("click", share);
 // a paste in the editor's shadow root reaches its host; caught on the way down, before the editor
 // replaces the selection
@@ -270,6 +228,7 @@ $("#lang-select").addEventListener("change", (event) => setLang(event.target.val
 onLangChange(() => {
   translateDom(document);
   lab.translate();
+  script.translate();
   fillGallery();
   challenges.translate();
   editor.view.contentDOM.setAttribute("aria-label", t("play.editorLabel"));

@@ -9,9 +9,9 @@
   ledger flagging the second charge;
 - ``docs/lesson-presenter.png``: lesson 3's crash in presenter mode (Enter pressed Run): large type, the
   lab alone beside the step's text, fetch_transactions saved and screen_sanctions crashed;
-- ``docs/playground-run-as-written.png``: the playground's seed (the five-minute chat) after Run as
-  written - its two invokes, two runs on one thread (six checkpoints), the second answering from the
-  first turn, and what its script printed;
+- ``docs/playground-run-as-written.png``: the playground's seed (the five-minute chat) after Run, which
+  runs it as written - its two invokes, two runs on one thread (six checkpoints), the second answering
+  from the first turn, and what its script printed;
 - ``docs/room-tally.png``: a class room in presenter mode: the room's code, twelve learners' votes
   (sent through the room's API, as their devices send them) in the tally, who is on which step;
 - ``docs/lesson-zh.png``: lesson 3's resume step in Chinese - the lesson and Python's sentences in 简体中文
@@ -135,7 +135,7 @@ def lesson_zh(page, base: str, out: Path) -> None:
 def play_run_as_written(page, base: str, out: Path) -> None:
     page.goto(f"{base}/play")
     expect(page.locator("body[data-ready='true']")).to_be_attached(timeout=LESSON_TIMEOUT_MS)
-    page.locator("#play-run-script").click()
+    page.locator("#play-run").click()
     status = page.locator("#play-run-status")
     expect(status).to_contain_text("Your program's script ran: 2 run(s)", timeout=LESSON_TIMEOUT_MS)
     expect(page.locator("#checkpoints tbody tr")).to_have_count(6)

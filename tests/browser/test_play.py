@@ -19,6 +19,7 @@ from gallery import GALLERY
 from tests.browser.lab_page import wait_until
 from tests.langgraph_docs_examples import PERSISTENCE
 from tests.playground_programs import PAYING_FAN_OUT
+from tests.test_playground_script import normalised, on_langgraph
 
 CHINESE = re.compile(r"[\u4e00-\u9fff]")
 PROGRAM = "from langgraph.graph import StateGraph\n\n# shared: 你好\nx = 1\n"
@@ -196,11 +197,35 @@ def controller(page: Page, name: str, args: dict | None = None):
     return page.evaluate("([name, args]) => window.lab.command(name, args)", [name, args or {}])
 
 
-def run_program(page: Page, source: str | None = None, until: tuple[str, ...] = ("done",)) -> None:
-    """Put ``source`` in the editor (if given), press Run, wait for the run to stop in one of ``until``."""
+RUN = "#play-run"
+"""Run: the program as written when it has a script, else driven on a new thread from the Input box."""
+DRIVE = "#play-drive"
+"""Drive it yourself: a new thread from the Input (JSON) box, the graph run alone (the second way)."""
+
+
+def press_run(page: Page, button: str = RUN) -> None:
+    """Press ``button`` and wait until the page has said how it ended (the run buttons work again)."""
+    runs = int(page.locator("#play-instruments").get_attribute("data-runs"))
+    page.locator(button).click()
+    wait_until(
+        page,
+        lambda: (
+            int(page.locator("#play-instruments").get_attribute("data-runs")) > runs
+            and page.locator(RUN).is_enabled()
+            and page.locator("#play-run-status").get_attribute("data-key") not in ("play.running", None)
+        ),
+        f"{button} to be answered",
+    )
+
+
+def run_program(
+    page: Page, source: str | None = None, until: tuple[str, ...] = ("done",), button: str = RUN
+) -> None:
+    """Put ``source`` in the editor (if given), press ``button`` (Run, or Drive it yourself), wait for
+    the run to stop in one of ``until``."""
     if source is not None:
         type_program(page, source)
-    page.locator("#play-run").click()
+    press_run(page, button)
     wait_until(
         page,
         lambda: (
@@ -211,9 +236,11 @@ def run_program(page: Page, source: str | None = None, until: tuple[str, ...] = 
     )
 
 
-def test_a_gallery_program_runs_to_its_end_with_langgraphs_values(page: Page, site: str) -> None:
+def test_a_gallery_program_driven_yourself_runs_with_langgraphs_values(page: Page, site: str) -> None:
+    """Drive it yourself: one new thread from the program's own first input, run to its end."""
     open_instruments(page, site)  # the gallery's first program: the seed's five-minute chat
-    run_program(page)
+    run_program(page, button=DRIVE)
+    expect(page.locator("#play-run-status")).to_contain_text("Your program runs in the lab")
     messages = controller(page, "state")["values"]["messages"]  # each as its repr, the lab's JSON form
     assert [message.split("(content=")[0] for message in messages] == ["HumanMessage", "AIMessage"]
     assert ["content='你好'" in messages[0], "content='收到：你好'" in messages[1]] == [True, True]
@@ -234,7 +261,7 @@ def test_a_crash_in_a_learners_node_resumes_with_the_right_split(
     page: Page, site: str, seam: str, charged: list[int]
 ) -> None:
     open_instruments(page, site)
-    run_program(page, PAYING_FAN_OUT)
+    run_program(page, PAYING_FAN_OUT, button=DRIVE)
     expect(page.locator("#play-load-notes")).to_contain_text("Lines 37–38")
     page.locator(f"#crash-seams input[data-seam='{seam}']").check()
     offered = page.locator("#crash-node option").evaluate_all("options => options.map(o => o.value)")
@@ -242,7 +269,7 @@ def test_a_crash_in_a_learners_node_resumes_with_the_right_split(
     assert offered == (["", "pay"] if inside_calls else ["", "pack", "pay", "ship"])
     first_worker = worker(page)
     controller(page, "arm_crash", {"seam": seam, "node": "pay", "after": ["put_writes", "pack"]})
-    run_program(page, until=("crashed",))  # the same program: a new thread, the crash armed
+    run_program(page, until=("crashed",), button=DRIVE)  # the same program: a new thread, the crash armed
     replaced(page, first_worker, "the next worker to take over")
     wait_until(
         page, lambda: page.locator("button[data-action='resume']").is_enabled(), "Resume to be offered"
@@ -368,10 +395,10 @@ def drive_to_the_end(page: Page) -> list[str]:
 
 
 @pytest.mark.parametrize("program", [entry.id for entry in GALLERY])
-def test_each_gallery_program_runs_to_its_end(page: Page, site: str, program: str) -> None:
+def test_each_gallery_program_driven_yourself_runs_to_its_end(page: Page, site: str, program: str) -> None:
     open_instruments(page, site)
     page.select_option("#play-gallery", program)
-    run_program(page, until=STOPPED)
+    run_program(page, until=STOPPED, button=DRIVE)
     phases = drive_to_the_end(page)
     assert phases[-1] == "done", (phases, page.locator("#error-line").inner_text())
     assert page.locator("#play-problem").is_hidden() or program in FAILING_ONCE
@@ -382,7 +409,7 @@ def test_each_gallery_program_runs_to_its_end(page: Page, site: str, program: st
 def test_the_aml_graph_as_code_runs_to_its_end(page: Page, site: str) -> None:
     open_instruments(page, site)
     page.select_option("#play-gallery", "aml_investigation")
-    run_program(page, until=STOPPED)
+    run_program(page, until=STOPPED, button=DRIVE)
     assert phase(page) == "waiting"
     expect(page.locator("#play-question")).to_contain_text("File a SAR for S-1001?")
     assert drive_to_the_end(page)[-1] == "done"  # Approve
@@ -409,7 +436,7 @@ def test_langgraphs_docs_persistence_example_runs_crashes_resumes_and_travels(
     open_play(page, f"{site}/play?lang={lang}")
     wait_until(page, lambda: python_ready(page), "the playground's Python process to be ready")
     type_program(page, PERSISTENCE)
-    run_program(page)
+    run_program(page, button=DRIVE)
     assert page.locator("#play-problem").is_hidden()
     skipped = {"en": "Lines 30–39 drive the graph", "zh": "第 30–39 行在顶层驱动图"}[lang]
     expect(page.locator("#play-load-notes")).to_contain_text(skipped)
@@ -424,7 +451,7 @@ def test_langgraphs_docs_persistence_example_runs_crashes_resumes_and_travels(
     page.locator("#crash button[data-action='arm']").click()
     expect(page.locator("#crash-armed")).to_have_class(re.compile("is-armed"))
     first_worker = worker(page)
-    run_program(page, until=("crashed", "resumable"))  # Run again: a new thread of the same program
+    run_program(page, until=("crashed", "resumable"), button=DRIVE)  # a new thread of the same program
     replaced(page, first_worker, "the next worker to take over")
     resume = page.locator("#play-run-controls button[data-action='resume']")
     wait_until(page, lambda: resume.is_enabled(), "Resume to be offered")
@@ -449,3 +476,18 @@ def test_langgraphs_docs_persistence_example_runs_crashes_resumes_and_travels(
     assert frame_values(page) == {"foo": "a", "bar": ["a"]}  # after node_a, as the docs' history shows
     position = page.locator("#scrubber-position").inner_text()
     assert bool(CHINESE.search(position)) == (lang == "zh"), position
+
+
+@pytest.mark.parametrize("entry", GALLERY, ids=[entry.id for entry in GALLERY])
+def test_each_gallery_programs_script_runs_as_written_and_prints_what_langgraph_prints(
+    page: Page, site: str, entry
+) -> None:
+    """Run, the default, runs each gallery program's own ``__main__`` on the lab: it ends (its asserts
+    hold), and the output pane shows what the program prints on real LangGraph."""
+    open_instruments(page, site)
+    page.select_option("#play-gallery", entry.id)
+    press_run(page)
+    expect(page.locator("#play-run-status")).to_contain_text("Your program's script ran:")
+    expect(page.locator("#play-problem")).to_be_hidden()
+    printed = page.locator("#play-output").inner_text()
+    assert normalised(printed.rstrip("\n")) == normalised(on_langgraph(entry.source).rstrip("\n"))

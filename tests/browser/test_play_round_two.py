@@ -6,9 +6,10 @@ say which program and thread they belong to (lab/controller/view.py ``owner``, s
 The challenge picker lists the challenges as the page opens. The Input (JSON) box belongs to the
 program it was written for: a new program empties it, and empty is the program's own input. A reload
 brings back the tab's program, with a button back to the gallery. A learner's graph is said in its
-own words (the crash seams, the diagram), none of the AML lab's. Run as written runs the program's
+own words (the crash seams, the diagram), none of the AML lab's. Run runs the program as written, its
 own script: the seed's two invokes are two runs on one thread, its print in the output pane, an
-exception at its line."""
+exception at its line; Drive it yourself (and Run, for a program without a script) starts a thread
+from the Input box."""
 
 import json
 import re
@@ -20,6 +21,8 @@ from gallery import GALLERY
 from gallery.challenges import challenge_listing
 from tests.browser.lab_page import wait_until
 from tests.browser.test_play import (
+    DRIVE,
+    RUN,
     controller,
     idle,
     open_instruments,
@@ -88,10 +91,11 @@ def live_thread(page: Page) -> str:
     return controller(page, "view")["owner"]["thread"]
 
 
-def run_new_thread(page: Page, source: str | None = None) -> None:
-    """Press Run (with ``source`` typed in first, if given) and wait for its new thread to reach END."""
+def run_new_thread(page: Page, source: str | None = None, button: str = RUN) -> None:
+    """Press ``button`` (with ``source`` typed in first, if given) and wait for its new thread to reach
+    END."""
     before = page.evaluate("() => window.labView.session?.thread_id ?? null")
-    run_program(page, source)
+    run_program(page, source, button=button)
     wait_until(
         page,
         lambda: (
@@ -207,29 +211,32 @@ def thread_values(page: Page) -> dict:
 
 
 def test_the_input_box_belongs_to_the_program(page: Page, site: str) -> None:
+    """Drive it yourself reads the Input (JSON) box (Run runs a program's script as written instead)."""
     open_instruments(page, site)
     box = page.locator("#play-input")
-    run_new_thread(page)  # the gallery's five-minute chat: the box shows the input it started with
+    run_new_thread(
+        page, button=DRIVE
+    )  # the gallery's five-minute chat: the box shows the input it started with
     assert json.loads(box.input_value()) == {"messages": [["user", "你好"]]}
 
     paste_program(page, DOUBLING)  # a new program, pasted: the last one's input is gone at once
     expect(box).to_have_value("")
-    run_new_thread(page)
+    run_new_thread(page, button=DRIVE)
     assert thread_values(page) == {"n": 6}  # its own invoke's input, {"n": 3}
     assert json.loads(box.input_value()) == {"n": 3}
 
     # typed in (no paste event): the box still shows the doubling's own input, which is not the
     # learner's choice: Run gives the new program its own
     type_program(page, SHOUTING)
-    run_new_thread(page)
+    run_new_thread(page, button=DRIVE)
     assert thread_values(page) == {"word": "HI"}
     assert json.loads(box.input_value()) == {"word": "hi"}
 
     box.fill('{"word": "yo"}')  # the learner's own input
-    run_new_thread(page)
+    run_new_thread(page, button=DRIVE)
     assert thread_values(page) == {"word": "YO"}
     box.fill("")  # emptied: the program's own input again, as the placeholder says
-    run_new_thread(page)
+    run_new_thread(page, button=DRIVE)
     assert thread_values(page) == {"word": "HI"}
     expect(box).to_have_attribute("placeholder", "Empty: the input of the program's own invoke(...)")
 
@@ -307,17 +314,21 @@ def test_a_learners_graph_is_said_in_its_own_words(page: Page, site: str, lang: 
 SEED_OUTPUT = "['你好', '收到：你好', '我刚才说了什么？', '收到：我刚才说了什么？']"
 
 
-def run_as_written(page: Page) -> None:
-    """Press Run as written with the keyboard and wait until the page says how the script ended."""
-    page.locator("#play-run-script").focus()
+def run_as_written(page: Page, button: str = RUN) -> None:
+    """Press Run (or ``button``) with the keyboard and wait until the page says how the script ended
+    (or where it waits)."""
+    page.locator(button).focus()
     page.keyboard.press("Enter")
     wait_until(
         page,
         lambda: (
-            re.search(r"script (ran|stopped)|no script", page.locator("#play-run-status").inner_text())
+            re.search(
+                r"script (ran|stopped|waits)|no script|killed during",
+                page.locator("#play-run-status").inner_text(),
+            )
             and idle(page)
         ),
-        "the script to end",
+        "the script to end or wait",
     )
 
 
@@ -349,9 +360,37 @@ def test_an_exception_in_the_script_is_shown_at_its_line(page: Page, site: str) 
     expect(page.locator(f".cm-line[data-problem-line='{line}']")).to_be_visible()
     expect(page.locator("#play-run-status")).to_contain_text("script stopped after 2 run(s)")
 
-    paste_program(page, program(PROGRAMS["third"]))  # no script: drive it yourself
-    run_as_written(page)
+    paste_program(page, program(PROGRAMS["third"]))  # no script: nothing to step through
+    run_as_written(page, "#play-step-script")
     expect(page.locator("#play-run-status")).to_contain_text("This program has no script")
+    run_new_thread(page)  # Run drives it: a new thread from its input, to END
+    expect(page.locator("#play-run-status")).to_contain_text("Your program runs in the lab")
+    assert thread_values(page) == {"log": ["india"]}
+
+
+def arm_crash(page: Page, seam: str, node: str) -> None:
+    """Arm a crash at ``seam`` of ``node`` with the crash panel."""
+    page.locator(f"#crash-seams input[data-seam='{seam}']").check()
+    page.select_option("#crash-node", node)
+    page.locator("#crash button[data-action='arm']").click()
+    expect(page.locator("#crash-armed")).to_have_class(re.compile("is-armed"))
+
+
+def crash_the_script_and_resume(page: Page, button: str) -> None:
+    """Press ``button`` with a crash armed in the seed's first turn: the process dies under the
+    script, the next one restores the thread, and Resume finishes the turn it cut."""
+    first_worker = worker(page)
+    page.locator(button).click()
+    replaced(page, first_worker, "the next worker to take over")
+    expect(page.locator("#play-run-status")).to_contain_text("The process was killed during your script")
+    expect(page.locator("#play-script")).to_be_hidden()
+    resume = page.locator("#play-run-controls button[data-action='resume']")
+    wait_until(page, lambda: resume.is_enabled(), "Resume to be offered")
+    resume.click()
+    wait_until(page, lambda: phase(page) == "done" and idle(page), "the resume")
+    assert shown_thread(page).startswith("user-42-")
+    messages = controller(page, "state")["values"]["messages"]
+    assert len(messages) == 2 and "content='收到：你好'" in messages[1]  # the first turn, finished
 
 
 def test_a_crash_armed_before_run_as_written_kills_the_script_and_resume_finishes_its_run(
@@ -360,20 +399,7 @@ def test_a_crash_armed_before_run_as_written_kills_the_script_and_resume_finishe
     open_instruments(page, site)
     run_as_written(page)  # once, so the crash panel knows the seed's nodes
     page.select_option("#play-durability", "sync")
-    page.locator("#crash-seams input[data-seam='task_finish']").check()
-    page.select_option("#crash-node", "chatbot")
-    page.locator("#crash button[data-action='arm']").click()
-    expect(page.locator("#crash-armed")).to_have_class(re.compile("is-armed"))
-    first_worker = worker(page)
-    page.locator("#play-run-script").click()
-    replaced(page, first_worker, "the next worker to take over")
-    expect(page.locator("#play-run-status")).to_contain_text("The process was killed during your script")
-    resume = page.locator("#play-run-controls button[data-action='resume']")
-    wait_until(page, lambda: resume.is_enabled(), "Resume to be offered")
-    resume.click()
-    wait_until(page, lambda: phase(page) == "done" and idle(page), "the resume")
-    assert shown_thread(page).startswith("user-42-")
-    messages = controller(page, "state")["values"]["messages"]
-    assert len(messages) == 2 and "content='收到：你好'" in messages[1]  # the first turn, finished
+    arm_crash(page, "task_finish", "chatbot")
+    crash_the_script_and_resume(page, RUN)
     resumed = controller(page, "executions")["last_resume"]
     assert resumed["rerun"] == ["chatbot"], controller(page, "executions")
