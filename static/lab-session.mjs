@@ -257,7 +257,8 @@ export class LabSession {
   /**
    * The session's background work once its first process is ready (after-first-boot.mjs).
    * @param {Promise<boolean>} whenControlled @param {boolean} snapshot
-   * @param {string | null} started how the first process started Python ("shipped": from the build's snapshot)
+   * @param {string | null} started how the first process started Python ("shipped": from the build's
+   *   snapshot)
    */
   #afterFirstBoot(whenControlled, snapshot, started) {
     return afterFirstBoot({
