@@ -23,7 +23,7 @@ a module of ``site_build/`` that makes one part of ``dist/``:
   their seeds (``lesson_seeds.py``); ``play.py``: the playground's editor bundle and gallery;
 - ``snapshot.py``: the memory snapshot of a Pyodide that has imported the lab, made by the pinned
   Pyodide in Node (``make_snapshot.mjs``) and shipped gzipped under ``/snapshot/<content hash>/``, so
-  a first visit restores Python instead of booting it;
+  a first visit on a fast link restores Python instead of booting it;
 - generated files: ``_headers`` (``headers.py``: Cloudflare Pages' header rules, the
   Content-Security-Policy and the cache policy) and ``build-manifest.mjs`` (``manifest.py``: which
   Pyodide and which wheels the worker loads, and the build's id);

@@ -17,6 +17,7 @@ from pathlib import Path
 from site_build.cache import ROOT, BuildError
 from site_build.lesson_seeds import SEEDS
 from site_build.pinned import PACKAGES
+from site_build.snapshot import SNAPSHOTS
 from site_build.wheels import PIP_WHEELS
 
 SERVICE_WORKER = "sw.mjs"
@@ -25,10 +26,11 @@ SERVICE_WORKER_BUILD_LINE = 'const BUILD = { id: "unbuilt", precache: [], onFirs
 SERVICE_WORKER_BUILDS = "sw-build"  # the folder of the build lists sw.mjs imports (part of the worker itself)
 NOT_PRECACHED = {"_headers", "_redirects", "404.html", SERVICE_WORKER}
 
-CACHED_ON_FIRST_USE = (f"{SEEDS}/", f"{PACKAGES}/")
+CACHED_ON_FIRST_USE = (f"{SEEDS}/", f"{PACKAGES}/", f"{SNAPSHOTS}/")
 """Folders of files the service worker caches only once a page fetches one, never precaches: the lessons'
 seeds (``site_build/lesson_seeds.py``), 2 MB that only a deep link into a lesson fetches, one step's file;
-the packages a program loads when it imports them (pydantic, 2 MB)."""
+the packages a program loads when it imports them (pydantic, 2 MB); the shipped memory snapshot (7 MiB),
+which a first visit downloads only on a fast link (``static/pyodide-boot.mjs``)."""
 
 
 def url_path(relative: str) -> str:

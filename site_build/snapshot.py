@@ -1,5 +1,5 @@
-"""The memory snapshot a first visit restores: a Pyodide that has booted and imported the lab, made once
-by the build instead of in every learner's browser.
+"""The memory snapshot a first visit on a fast link restores: a Pyodide that has booted and imported the
+lab, made once by the build instead of in every learner's browser.
 
 Pyodide 314 can copy a booted Python's whole memory (``makeMemorySnapshot``, private API) and start
 from that copy (``_loadSnapshot``) in about a tenth of its boot. ``make_snapshot.mjs`` makes it with the
@@ -7,8 +7,11 @@ pinned Pyodide in Node, from the same boot wheels the worker unpacks, importing 
 ``lab/preload.py`` picks; the browser restores it (``static/pyodide-boot.mjs``), and falls back to the
 normal boot if it does not restore. The snapshot is about 31 MB, over Pages' 25 MiB per file, and
 mostly zeros: it is shipped gzipped (about 7 MB) as ``application/gzip``, which Pages sends as is, and
-the worker inflates it with the browser's ``DecompressionStream``. Cached under ``.cache/snapshot/`` by
-its inputs (the Pyodide version, the script, the wheels), and served under a content-hashed path.
+the worker inflates it with the browser's ``DecompressionStream`` (which knows gzip and deflate only,
+no brotli). Those 7 MiB are more than bare Pyodide's whole compressed download, so a first visit
+fetches it only where the browser says the link is fast, and the service worker never precaches it
+(``offline.py``). Cached under ``.cache/snapshot/`` by its inputs (the Pyodide version, the script, the
+wheels), and served under a content-hashed path.
 """
 
 from __future__ import annotations

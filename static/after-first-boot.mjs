@@ -2,7 +2,7 @@
  * The lab's background work once its first Python process is ready (LabSession, lab-session.mjs,
  * starts it then, never during that boot, so it never competes with it): cache the rest of the site
  * for offline use (offline.mjs), and - once the lab has been quiet for a moment, or at once when a test
- * asks (LabSession.snapshotNow) - make the memory snapshot that spares and later visits restore Python
+ * asks (LabSession.snapshotNow) - store the memory snapshot that spares and later visits restore Python
  * from (python-process.mjs). Each reports an event. A platform concern, no LangGraph concept.
  */
 import { completeOfflineCopy } from "./offline.mjs";
@@ -16,6 +16,8 @@ const QUIET_MS = 2000;
  * @param {object} lab what the session tells and asks
  * @param {Promise<boolean>} lab.controlled whether the service worker controls the page
  * @param {boolean} lab.snapshot whether to make the memory snapshot once the lab is quiet
+ * @param {boolean} lab.shipped whether the first process restored the build's shipped snapshot (then
+ *   that one is stored, not made by a second boot)
  * @param {() => boolean} lab.busy whether a command is running or a spare booting now
  * @param {() => boolean} lab.closed whether the session has been closed
  * @param {(done: Promise<unknown>) => void} lab.snapshotting told when the snapshot is being made, with
@@ -25,7 +27,7 @@ const QUIET_MS = 2000;
  *   (LabSession.snapshotNow); resolves with its `snapshot` event. It is made once: whichever asks
  *   first, now or quiet, starts it, and the other gets the same event.
  */
-export function afterFirstBoot({ controlled, snapshot, busy, closed, snapshotting, emit }) {
+export function afterFirstBoot({ controlled, snapshot, shipped, busy, closed, snapshotting, emit }) {
   controlled.then(async (isControlled) => {
     const copy = isControlled && (await completeOfflineCopy().catch((error) => ({ error: errorInfo(error) })));
     if (copy) emit({ type: "offline", ...copy });
@@ -33,7 +35,7 @@ export function afterFirstBoot({ controlled, snapshot, busy, closed, snapshottin
   let made = null;
   const snapshotNow = () => {
     if (made === null) {
-      made = makeSnapshotInWorker().then((outcome) => {
+      made = makeSnapshotInWorker({ shipped }).then((outcome) => {
         const event = { type: "snapshot", ...outcome };
         emit(event);
         return event;
@@ -47,8 +49,8 @@ export function afterFirstBoot({ controlled, snapshot, busy, closed, snapshottin
 }
 
 /**
- * Resolves once `busy()` has been false for QUIET_MS: storing the snapshot inflates 31 MB, CPU the
- * learner's first steps should not have to share.
+ * Resolves once `busy()` has been false for QUIET_MS: storing the snapshot inflates 31 MB or boots a
+ * second Python, CPU the learner's first steps should not have to share.
  * @param {() => boolean} busy
  */
 async function whenQuiet(busy) {

@@ -99,7 +99,7 @@ export class LabSession {
       whenCanStart: whenControlled,
       restore: (call, request) => this.#restore(call, request),
       serve: (process, event) => this.#serve(process, event),
-      started: () => startBackground(this.#afterFirstBoot(whenControlled, snapshot)),
+      started: (ready) => startBackground(this.#afterFirstBoot(whenControlled, snapshot, ready.snapshot)),
       emit: (event) => this.#emit(event),
     });
   }
@@ -257,11 +257,14 @@ export class LabSession {
   /**
    * The session's background work once its first process is ready (after-first-boot.mjs).
    * @param {Promise<boolean>} whenControlled @param {boolean} snapshot
+   * @param {string | null} started how the first process started Python ("shipped": from the build's
+   *   snapshot)
    */
-  #afterFirstBoot(whenControlled, snapshot) {
+  #afterFirstBoot(whenControlled, snapshot, started) {
     return afterFirstBoot({
       controlled: whenControlled,
       snapshot,
+      shipped: started === "shipped",
       busy: () => this.#processes.busy,
       closed: () => this.#processes.closed,
       snapshotting: (done) => this.#processes.spareWaitsFor(done),

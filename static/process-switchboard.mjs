@@ -57,7 +57,8 @@ export class ProcessSwitchboard {
    *   commands through `request`); resolves with what its `restore` said
    * @param {(process: PythonProcess, event: object) => void} session.serve answer what a process asks
    *   of the page: `records` (from any live process, a spare too) and `world` (from the active one)
-   * @param {() => void} session.started the first process is ready: the session's background work may start
+   * @param {(ready: ProcessReadyEvent) => void} session.started the first process is ready: the session's
+   *   background work may start
    * @param {(event: SessionEvent) => void} session.emit the process events and the active process's events
    */
   constructor({ spare, delay, whenCanStart, restore, serve, started, emit }) {
@@ -210,7 +211,7 @@ export class ProcessSwitchboard {
     this.#state = "ready";
     this.#lastReady = ready;
     this.#emit(ready);
-    if (reason === "start") this.#started();
+    if (reason === "start") this.#started(ready);
     this.#prepareSpare();
     return ready;
   }

@@ -249,10 +249,11 @@ export const BOOT_STAGES = Object.freeze(["runtime", "packages", "lab", "restore
 
 /**
  * The memory snapshot, after the first process is ready (snapshot-worker.mjs): "present" (this
- * build's snapshot was stored), "made" (the shipped one stored inflated: `bytes`, `ms`), or "failed".
+ * build's snapshot was stored), "made" (`source` "shipped": the build's, stored inflated; "booted": made
+ * by a second boot, where this visit did not download the build's; `bytes`, `ms`), or "failed".
  * Spares wait for it, then restore from it.
- * @typedef {{type: "snapshot", snapshot: "present" | "made" | "failed", bytes?: number,
- *            ms?: number, error?: ErrorInfo}} SnapshotEvent
+ * @typedef {{type: "snapshot", snapshot: "present" | "made" | "failed", source?: "shipped" | "booted",
+ *            bytes?: number, ms?: number, error?: ErrorInfo}} SnapshotEvent
  */
 
 /**

@@ -7,8 +7,15 @@
  * (lab/preload.py). Pyodide 314 offers it as private API (`_makeSnapshot`, `makeMemorySnapshot()`,
  * `_loadSnapshot`), so the normal boot stays the fallback whenever a snapshot is missing or fails. The
  * build makes it with the same Pyodide in Node (site_build/snapshot.py) and ships it gzipped
- * (MEMORY_SNAPSHOT); after the first boot, snapshot-worker.mjs stores it inflated in Cache Storage
- * ("checkpoint-lab-snapshot-<build id>"; sw.mjs deletes other builds' caches). The rules it imposes:
+ * (MEMORY_SNAPSHOT, about 7 MiB: more than bare Pyodide's whole compressed download). A first visit
+ * downloads it only where the browser says the link is fast (shippedSnapshotPays); elsewhere it boots
+ * as before. After the first boot, snapshot-worker.mjs stores a snapshot in Cache Storage
+ * ("checkpoint-lab-snapshot-<build id>"; sw.mjs deletes other builds' caches) for return visits and
+ * spares: the shipped one inflated if the first boot restored it, else one made here by a second boot.
+ * The rules it imposes:
+ * - the snapshot may hold no JavaScript reference: it imports only the lab's modules that never touch
+ *   JavaScript (lab/preload.py), and a Python started with `_makeSnapshot` cannot use `js` afterwards,
+ *   so one made here is made in a throwaway worker, never in the lab's own process;
  * - the restored Python has an empty file system: the wheels are unpacked again after a restore;
  * - it only fits the exact Pyodide build and wheels it was made with, and Pyodide itself refuses
  *   another build's.
@@ -25,6 +32,15 @@ const load = (options = {}) =>
 const SNAPSHOT_CACHE = `checkpoint-lab-snapshot-${BUILD_ID}`;
 /** The snapshot's key in its cache: a name, never fetched. */
 const SNAPSHOT_KEY = new URL("./pyodide-memory-snapshot", import.meta.url).href;
+/** Python run before a snapshot is made here: import every lab module that never touches JavaScript. */
+const PRELOAD_PYTHON = "import lab.preload; len(lab.preload.preload())";
+/**
+ * The downlink, in Mbit/s, from which the shipped snapshot is downloaded: 10, the most the Network
+ * Information API ever reports (Chromium caps it there, after adding a few percent of noise). Measured
+ * (bench/RESULTS.md): at 10 Mbit/s the shipped snapshot makes a first visit slower than the normal
+ * boot, on an unthrottled link 2-3 times faster; the API cannot say where between them it starts to pay.
+ */
+const FAST_DOWNLINK_MBPS = 10;
 
 /**
  * Download the boot wheels and read their files (start this before Pyodide, so all of it happens while
@@ -80,16 +96,30 @@ export function unpackWheels(pyodide, wheels) {
 }
 
 /**
+ * Whether a first visit should download the shipped snapshot: only when the browser says the link is
+ * fast (`navigator.connection`: a 4g-class link at FAST_DOWNLINK_MBPS, the learner not saving data).
+ * A browser that says nothing (Firefox, Safari) boots as before: there the extra 7 MiB may cost more
+ * time than the restore saves.
+ * @param {{downlink?: number, effectiveType?: string, saveData?: boolean} | undefined} [connection]
+ * @returns {boolean}
+ */
+export function shippedSnapshotPays(connection = self.navigator.connection) {
+  if (!connection || connection.saveData) return false;
+  return connection.effectiveType === "4g" && connection.downlink >= FAST_DOWNLINK_MBPS;
+}
+
+/**
  * Start Pyodide from a memory snapshot: the one this browser stored (a return visit), else the one the
- * build shipped (MEMORY_SNAPSHOT, gzipped; downloaded while Pyodide's own files are). A snapshot that
- * fails falls back to the normal boot; a stored one that fails is deleted (the next snapshot worker
- * stores a new one).
- * @returns {Promise<{pyodide: any, snapshot: "restored" | "shipped" | string}>} `snapshot` says which
- *   way it went; "failed: <why>" when the snapshot did not restore
+ * build shipped (MEMORY_SNAPSHOT, gzipped; downloaded while Pyodide's own files are) where that pays
+ * (shippedSnapshotPays), else with Pyodide's normal boot. A snapshot that fails falls back to the
+ * normal boot; a stored one that fails is deleted (the next snapshot worker stores a new one).
+ * @returns {Promise<{pyodide: any, snapshot: "restored" | "shipped" | "none" | string}>} `snapshot` says
+ *   which way it went; "failed: <why>" when the snapshot did not restore
  */
 export async function startPyodide() {
   const stored = await readSnapshot();
-  const snapshot = stored ?? shippedSnapshot();
+  const snapshot = stored ?? (shippedSnapshotPays() ? shippedSnapshot() : null);
+  if (snapshot === null) return { pyodide: await load(), snapshot: "none" };
   snapshot.catch?.(() => {}); // a failed download is reported below, once loadPyodide awaits it
   let why;
   try {
@@ -112,17 +142,31 @@ async function shippedSnapshot() {
 }
 
 /**
- * Store this build's shipped snapshot, inflated, unless it is stored: return visits and spares then
- * restore it without inflating 31 MB (the service worker keeps the gzipped one for offline use too).
- * @returns {Promise<{snapshot: "present"} | {snapshot: "made", bytes: number, ms: number}>}
+ * Store this build's snapshot unless it is stored, so return visits and spares restore it: the shipped
+ * one, inflated, when this visit downloaded it (`shipped`: the first boot restored it); else one made
+ * here - boot a Python that may be snapshotted, unpack the wheels, import the lab's JavaScript-free
+ * modules, snapshot - which costs a boot's CPU instead of the shipped one's 7 MiB.
+ * @param {{shipped?: boolean}} [options]
+ * @returns {Promise<{snapshot: "present"} |
+ *   {snapshot: "made", source: "shipped" | "booted", bytes: number, ms: number}>}
  */
-export async function makeSnapshot() {
+export async function makeSnapshot({ shipped = false } = {}) {
   if (await storedSnapshot()) return { snapshot: "present" };
   const started = performance.now();
-  const bytes = await shippedSnapshot();
+  const bytes = shipped ? await shippedSnapshot() : await bootedSnapshot();
   const cache = await caches.open(SNAPSHOT_CACHE);
   await cache.put(SNAPSHOT_KEY, new Response(bytes, { headers: { "Content-Type": "application/octet-stream" } }));
-  return { snapshot: "made", bytes: bytes.length, ms: Math.round(performance.now() - started) };
+  const source = shipped ? "shipped" : "booted";
+  return { snapshot: "made", source, bytes: bytes.length, ms: Math.round(performance.now() - started) };
+}
+
+/** @returns {Promise<Uint8Array>} the snapshot of a Python booted here that has imported the lab */
+async function bootedSnapshot() {
+  const wheels = fetchWheels();
+  const pyodide = await load({ _makeSnapshot: true });
+  unpackWheels(pyodide, await wheels);
+  pyodide.runPython(PRELOAD_PYTHON);
+  return pyodide.makeMemorySnapshot();
 }
 
 /**

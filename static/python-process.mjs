@@ -1,7 +1,7 @@
 /**
  * One Python process of the lab: a Web Worker running Pyodide and the lab controller, from boot to
  * termination (the process switchboard, process-switchboard.mjs, owns them, kills them on a crash and
- * swaps in a spare), and the throwaway worker that makes the build's memory snapshot.
+ * swaps in a spare), and the throwaway worker that stores the build's memory snapshot.
  */
 import { LabClient, LabError } from "./lab-client.mjs";
 
@@ -59,12 +59,15 @@ export class PythonProcess {
 }
 
 /**
- * Store this build's memory snapshot in a throwaway worker (snapshot-worker.mjs), unless it is stored.
+ * Store this build's memory snapshot in a throwaway worker (snapshot-worker.mjs), unless it is stored:
+ * the shipped one if this visit downloaded it (`shipped`), else one the worker makes.
+ * @param {{shipped?: boolean}} [options]
  * @returns {Promise<{snapshot: "present" | "made" | "failed", error?: ErrorInfo}>} never rejects
  */
-export function makeSnapshotInWorker() {
+export function makeSnapshotInWorker({ shipped = false } = {}) {
   return new Promise((resolve) => {
     const worker = new Worker(new URL("./snapshot-worker.mjs", import.meta.url), { type: "module" });
+    worker.postMessage({ shipped });
     const finish = (outcome) => {
       worker.terminate();
       resolve(outcome);

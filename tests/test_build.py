@@ -367,7 +367,8 @@ def test_service_worker_lists_every_file_of_the_build_with_its_hash(built):
 
 def test_lesson_seeds_are_cached_on_first_use_never_precached(built):
     """A first visit's offline copy leaves out the lessons' seeds (only a deep link fetches one, one
-    step's file), yet the worker knows their hashes: a seed it fetches is checked, and cached for offline."""
+    step's file), pydantic's wheels and the shipped memory snapshot (7 MiB, downloaded only on a fast
+    link), yet the worker knows their hashes: a file it fetches is checked, and cached for offline."""
     dist = built.dist
     lists = service_worker_build(dist)
     seeds = {url_path(path.relative_to(dist).as_posix()) for path in (dist / SEEDS).rglob("*.json")}
@@ -375,8 +376,9 @@ def test_lesson_seeds_are_cached_on_first_use_never_precached(built):
     wheels = (dist / PACKAGES).rglob("*.whl")  # pydantic's: fetched only by a program importing it
     packages = {url_path(path.relative_to(dist).as_posix()) for path in wheels}
     assert len(packages) == len(PYDANTIC_WHEELS)
-    assert dict(lists["onFirstUse"]).keys() == seeds | packages
-    assert not (seeds | packages) & dict(lists["precache"]).keys()
+    (snapshot,) = {url_path(path.relative_to(dist).as_posix()) for path in (dist / SNAPSHOTS).rglob("*.gz")}
+    assert dict(lists["onFirstUse"]).keys() == seeds | packages | {snapshot}
+    assert not (seeds | packages | {snapshot}) & dict(lists["precache"]).keys()
     assert not seeds & precache_list(dist).keys()
     assert dict(lists["precache"]) == precache_list(dist)
     assert dict(lists["precache"] + lists["onFirstUse"]) == offline_files(dist)

@@ -6,6 +6,7 @@ the lab to boot.
 - :func:`launch_chromium` starts ``/usr/bin/chromium`` and fails loudly when it is missing.
 - :class:`WarmProfile` is a Chromium profile that has visited the lab once (a returning learner's browser
   with no saved work), copied for each test that is not about a first visit.
+- :func:`claim_link` makes the page's ``navigator.connection`` report a link speed (the lab's boot reads it).
 - :func:`wait_for_boot` polls the page until the lab is ready or shows its error view. It polls with
   ``page.evaluate``: the site's CSP forbids the string evaluation that ``wait_for_function`` uses.
 """
@@ -60,16 +61,18 @@ def launch_chromium(playwright):
     return playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
 
 
-# True once the first visit's background work is done: the service worker's offline copy holds all
-# ``files`` of the build and the memory snapshot is stored (pyodide-boot.mjs, sw.mjs).
+# True once the first visit's background work is done: the service worker's offline copy holds every
+# precached file (``paths``) of the build and the memory snapshot is stored (pyodide-boot.mjs, sw.mjs).
 VISIT_SETTLED = """
-async (files) => {
+async (paths) => {
   const names = await caches.keys();
   const named = (prefix) => names.filter((name) => name.startsWith(prefix));
   const [site, snapshot] = [named("checkpoint-lab-site-"), named("checkpoint-lab-snapshot-")];
   if (site.length !== 1 || snapshot.length !== 1) return false;
-  const entries = async (name) => (await (await caches.open(name)).keys()).length;
-  return (await entries(site[0])) === files && (await entries(snapshot[0])) === 1;
+  const [files, snapshots] = [await caches.open(site[0]), await caches.open(snapshot[0])];
+  if ((await snapshots.keys()).length !== 1) return false;
+  const cached = await Promise.all(paths.map((path) => files.match(path)));
+  return cached.every(Boolean);
 }
 """
 # What a page of the origin keeps of the learner's work: IndexedDB databases and localStorage keys.
@@ -113,8 +116,8 @@ class WarmProfile:
             made = page.evaluate("() => lab.snapshotNow()")  # now, not once the lab is quiet (LabSession)
             if made["snapshot"] != "made":
                 raise AssertionError(f"the warm profile's first visit made no memory snapshot: {made}")
-            files = len(precache_list(self.dist))
-            poll_until(page, lambda: page.evaluate(VISIT_SETTLED, files), "the first visit's caches")
+            paths = list(precache_list(self.dist))
+            poll_until(page, lambda: page.evaluate(VISIT_SETTLED, paths), "the first visit's caches")
             page.goto("about:blank")  # the lab's workers end: nothing holds the databases open
             cdp = context.new_cdp_session(page)
             cdp.send(
@@ -224,6 +227,17 @@ class WranglerSite:
 def boot_state(page) -> str:
     """``booting``, ``ready`` or ``error``: what the lab page shows (``body[data-boot-state]``)."""
     return page.evaluate("() => document.body.dataset.bootState ?? 'loading'")
+
+
+def claim_link(page, mbit_per_s: float, latency_ms: float = 40) -> None:
+    """Make ``navigator.connection`` of ``page`` and of the workers it starts report a link of this speed
+    (Chromium's network state override, CDP; Chromium reports at most 10 Mbit/s), so the lab's boot
+    chooses as it would on that link. The traffic itself is not throttled. Call it before ``goto``."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    rate = mbit_per_s * 1e6 / 8
+    state = {"offline": False, "latency": latency_ms, "downloadThroughput": rate, "uploadThroughput": rate}
+    cdp.send("Network.overrideNetworkState", state)
 
 
 def poll_until(page, predicate, what: str, timeout_s: float = BOOT_TIMEOUT_S):

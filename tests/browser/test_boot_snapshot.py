@@ -1,12 +1,16 @@
-"""A first visit restores Python from the memory snapshot the build shipped; return visits restore it from
-the copy the browser stored after the first boot; the warm spare restores it too; and a snapshot that
-fails to restore falls back to the normal boot (a stored one is deleted and made again)."""
+"""A first visit on a fast link restores Python from the memory snapshot the build shipped; on a slow link
+(or where the browser does not say) it boots as before and never downloads it; return visits restore
+the copy the browser stored after the first boot (the shipped one, or one made by a second boot); the
+warm spare restores it too; and a snapshot that fails to restore falls back to the normal boot (a stored
+one is deleted and made again)."""
 
 import gzip
 
 import pytest
-from browser_harness import wait_until_ready
+from browser_harness import VISIT_SETTLED, claim_link, poll_until, wait_until_ready
 from lab_page import wait_until
+
+from site_build.offline import precache_list
 
 # The size of this build's stored snapshot in bytes, or 0 when there is none.
 SNAPSHOT_BYTES = """
@@ -25,6 +29,12 @@ async () => {
 }
 """
 MIN_SNAPSHOT_BYTES = 20 * 2**20  # Pyodide's memory after boot is about 31 MB
+# The link speeds (Mbit/s) the tests make navigator.connection report: above and below the lab's gate.
+FAST_LINK, SLOW_LINK = 100, 2
+# Whether pyodide-boot.mjs would download the shipped snapshot for this navigator.connection.
+SHIPPED_SNAPSHOT_PAYS = """
+async (connection) => (await import("/pyodide-boot.mjs")).shippedSnapshotPays(connection)
+"""
 
 
 def ready_event(page) -> dict:
@@ -39,10 +49,11 @@ def snapshot_now(page) -> dict:
     return page.evaluate("() => lab.snapshotNow()")
 
 
-def assert_a_snapshot_is_made_now(page) -> None:
+def assert_a_snapshot_is_made_now(page) -> dict:
     made = snapshot_now(page)
     assert made["snapshot"] == "made" and made["bytes"] > MIN_SNAPSHOT_BYTES, made
     assert page.evaluate(SNAPSHOT_BYTES) == made["bytes"]  # stored whole
+    return made
 
 
 def run_a_step(page) -> dict:
@@ -52,9 +63,10 @@ def run_a_step(page) -> dict:
 
 @pytest.mark.first_visit  # the snapshot is made after a first boot
 def test_snapshot_is_made_after_the_first_boot_and_restored_on_return(page, site):
+    claim_link(page, FAST_LINK)
     page.goto(site + "/?delay=0.05")
     assert ready_event(page)["snapshot"] == "shipped"  # a first visit restores the build's snapshot
-    assert_a_snapshot_is_made_now(page)
+    assert assert_a_snapshot_is_made_now(page)["source"] == "shipped"  # stored, not made again
 
     page.reload()
     assert ready_event(page)["snapshot"] == "restored"
@@ -64,6 +76,44 @@ def test_snapshot_is_made_after_the_first_boot_and_restored_on_return(page, site
     replacement = page.evaluate("() => lab.kill()")
     assert (replacement["snapshot"], replacement["warm"]) == ("restored", True)
     assert replacement["restored"]["session"] is not None  # the thread, as IndexedDB has it
+
+
+@pytest.mark.first_visit
+def test_a_first_visit_on_a_slow_link_never_downloads_the_shipped_snapshot(page, site, dist):
+    """It boots as before; a second boot makes the snapshot that return visits restore; the offline copy
+    leaves the shipped one out too."""
+    fetched = []
+    page.context.route("**/snapshot/**", lambda route: (fetched.append(route.request.url), route.continue_()))
+    claim_link(page, SLOW_LINK)
+    page.goto(site + "/?delay=0.05")
+    assert ready_event(page)["snapshot"] == "none"
+    assert assert_a_snapshot_is_made_now(page)["source"] == "booted"
+    paths = list(precache_list(dist))
+    poll_until(page, lambda: page.evaluate(VISIT_SETTLED, paths), "the offline copy")
+
+    page.reload()
+    assert ready_event(page)["snapshot"] == "restored"
+    assert run_a_step(page)["status"] != "error"
+    assert fetched == []
+
+
+@pytest.mark.no_python
+@pytest.mark.parametrize(
+    ("connection", "pays"),
+    [
+        ({"downlink": 10, "effectiveType": "4g", "saveData": False}, True),  # the most Chromium reports
+        ({"downlink": 9.55, "effectiveType": "4g", "saveData": False}, False),  # 10 Mbit/s, with its noise
+        ({"downlink": 10, "effectiveType": "4g", "saveData": True}, False),  # the learner saves data
+        ({"downlink": 10, "effectiveType": "3g", "saveData": False}, False),
+        (None, False),  # the browser does not say (Firefox, Safari)
+    ],
+    ids=["fast", "10 Mbit/s", "save data", "3g", "unknown"],
+)
+def test_the_shipped_snapshot_is_downloaded_only_where_the_browser_says_the_link_is_fast(
+    page, site, connection, pays
+):
+    page.goto(site + "/404")
+    assert page.evaluate(SHIPPED_SNAPSHOT_PAYS, connection) is pays
 
 
 def test_a_broken_snapshot_falls_back_to_the_normal_boot_and_is_made_again(page, site):
@@ -94,6 +144,7 @@ def test_a_broken_shipped_snapshot_falls_back_to_the_normal_boot(browser, site, 
     context = browser.new_context(service_workers="block")
     context.route("**/snapshot/**", lambda route: route.fulfill(body=served))
     page = context.new_page()
+    claim_link(page, FAST_LINK)
     page.goto(site + "/?delay=0.05")
     snapshot = ready_event(page)["snapshot"]
     assert snapshot.startswith("failed: ") and why in snapshot.lower(), snapshot
@@ -106,6 +157,7 @@ def test_a_broken_shipped_snapshot_falls_back_to_the_normal_boot(browser, site, 
 def test_the_service_worker_refuses_a_snapshot_that_is_not_the_builds(page, site):
     """Through the service worker, a tampered snapshot never reaches Pyodide: its integrity is checked."""
     page.context.route("**/snapshot/**", lambda route: route.fulfill(body=gzip.compress(bytes(1 << 20))))
+    claim_link(page, FAST_LINK)
     page.goto(site + "/?delay=0.05")
     assert ready_event(page)["snapshot"] == "failed: Failed to fetch"
     assert run_a_step(page)["status"] != "error"
