@@ -44,6 +44,10 @@ def case_words(case: dict[str, Any]) -> dict[str, Message]:
 
 
 PURPOSES = {QUERY: "query", EXPORT: "export"}
+EXPORT_BOUGHT = (
+    "The case-pack export {id} was already bought before this question was asked: approving re-runs "
+    "human_review from its first line."
+)
 """The purposes the graph's nodes pay for, by code."""
 
 
@@ -90,6 +94,8 @@ def review_texts(request: Any, values: dict[str, Any]) -> dict[str, Any] | None:
         "narrative": narrative if narrative["text"] == told else written(told),
         "typology": message(f"case.typology.{draft.get('typology')}", str(draft.get("typology"))),
     }
+    if request.get("export"):  # the node bought the export before it asked: approving re-runs it
+        said["warning"] = message("case.review.export_bought", EXPORT_BOUGHT, id=request["export"])
     return {**said, "facts": draft_facts(draft, said) if draft.get("subject") else []}
 
 

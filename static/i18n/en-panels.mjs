@@ -7,7 +7,6 @@
 export const enPanels = {
 
   "review.heading": "The compliance officer is asked",
-  "review.exportBought": "The case-pack export {id} was already bought before this question was asked: approving re-runs human_review from its first line.",
   "review.noExport": "Nothing was bought yet: the export is bought only after approval.",
   "review.exportBoughtBefore": "This thread already bought the export ({ids}) before the process died: the question is still open.",
   "review.hint": "Approve files the SAR; Reject closes the case.",

@@ -178,6 +178,7 @@ export const enPython = {
   "py.run.status.crashed": "crashed",
   "py.written": "{value}",
   "py.case.review.question": "File a SAR for {case}?",
+  "py.case.review.export_bought": "The case-pack export {id} was already bought before this question was asked: approving re-runs human_review from its first line.",
   "py.case.narrative": "{subject}: {findings}.",
   "py.case.finding.watchlist": "Watchlist match: {entry}",
   "py.case.finding.structuring": "{count} cash deposits just under {threshold} totalling {total} across {branches} branches",

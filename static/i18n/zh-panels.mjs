@@ -7,7 +7,6 @@
 export const zhPanels = {
 
   "review.heading": "合规官被询问",
-  "review.exportBought": "在提出这个问题之前已经购买了案件包导出 {id}：批准会让 human_review 从第一行重新运行。",
   "review.noExport": "尚未购买任何东西：只有批准后才会购买导出。",
   "review.exportBoughtBefore": "进程终止前，这个线程已经购买了导出（{ids}）：问题仍未答复。",
   "review.hint": "批准将提交 SAR；驳回将结案。",

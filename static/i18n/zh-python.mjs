@@ -178,6 +178,7 @@ export const zhPython = {
   "py.run.status.crashed": "已崩溃",
   "py.written": "{value}",
   "py.case.review.question": "是否为 {case} 提交 SAR？",
+  "py.case.review.export_bought": "在提出这个问题之前已经购买了案件包导出 {id}：批准会让 human_review 从第一行重新运行。",
   "py.case.narrative": "{subject}：{findings}。",
   "py.case.finding.watchlist": "与观察名单匹配：{entry}",
   "py.case.finding.structuring": "{count} 笔略低于 {threshold} 的现金存款，合计 {total}，分布在 {branches} 家网点",

@@ -109,8 +109,8 @@ export function mountControls(root, actions) {
 }
 
 /**
- * The officer's review question while the thread waits at an interrupt (`view().review`): the open
- * interrupt's draft and what this thread already bought. Shown under the run controls, and beside a
+ * The review question while the thread waits at an interrupt (`view().review`): the open
+ * interrupt's question and facts, and the profile's warning or what this thread already did, in Python's words. Shown under the run controls, and beside a
  * lesson step that names it.
  * @param {HTMLElement} root where it is drawn (hidden while nothing is asked)
  */
@@ -127,8 +127,8 @@ export function mountReview(root) {
       h("p", { class: "question", text: asked.say ? say(asked.say.question) : value.question ?? "" }),
       facts.length ? h("dl", { class: "facts" },
         ...facts.flatMap((fact) => [h("dt", { text: say(fact.label) }), h("dd", { text: say(fact.value) })])) : "",
-      value.export
-        ? h("p", { class: "warning", text: t("review.exportBought", { id: value.export }) })
+      asked.say?.warning
+        ? h("p", { class: "warning", text: say(asked.say.warning) })
         : bought.length
           ? h("p", { class: "warning", text: t("review.exportBoughtBefore", { ids: bought.join(", ") }) })
           : h("p", { class: "muted", text: t("review.noExport") }),
