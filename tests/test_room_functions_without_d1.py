@@ -12,8 +12,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 FUNCTIONS = REPO / "functions"
-PARAM_VALUES = {"code": "ABCDEF"}
-"""A route's ``[param]`` in a file name: a well-formed room code, or an action name for the rest."""
+PARAM_VALUES = {"code": "ABCDEF", "op": "read"}
+"""A route's ``[param]`` in a file name: a well-formed room code, a thread operation, an action."""
 
 CALL_EVERY_FUNCTION_JS = """
 const [cases] = process.argv.slice(1);

@@ -101,6 +101,7 @@ async def play_load(args: dict[str, Any]) -> dict[str, Any]:
     profile = playground_profile(program, ledger, given, _remember)
     try:
         controller = await lab_rpc.use_profile(profile, PLAY_DATABASE, args.get("program"))
+        controller.graph_for("default")  # compiled over the browser's saver now: refused at load, at its line
     except SyncSubgraphCallRefused as refused:  # over the browser's saver (lab.graph.subgraphs)
         return {"problem": refused_at_node(program.graph, refused).as_dict()}
     _play.program, _play.controller = program, controller

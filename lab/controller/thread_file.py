@@ -84,6 +84,8 @@ _JOURNAL_FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
     "step_end": _RUN_STEP,
     "put": {**_RUN_STEP, "checkpoint_id": (str,)},
     **{name: _TASK for name in ("task_start", "task_finish", "interrupt", "error")},
+    # a @task a node called: it ran, or its saved result came back (lab.controller.task_rows)
+    "task_call": {**_TASK, "caller": (str,), "caller_task_id": (str,), "restored": (bool,)},
     # a resume value's writes belong to no task: node and task_id None
     "put_writes": {**_RUN_STEP, "node": (str, type(None)), "task_id": (str, type(None))},
 }

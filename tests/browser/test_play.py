@@ -293,7 +293,7 @@ def test_a_task_the_learners_node_calls_is_its_own_row_ran_then_restored(page: P
     executions panel shows the task under its node: it ran, then on Approve it is restored."""
     open_instruments(page, site)
     page.select_option("#play-gallery", "charge_in_a_task")
-    run_program(page, until=("waiting",))
+    run_program(page, until=("waiting",), button=DRIVE)  # (Run would answer the question as written)
     task = page.locator('#executions-table tr.task-call[data-caller="buy"]')
     expect(task).to_have_count(1)
     expect(task).to_have_attribute("data-task", "pay_for_export")
