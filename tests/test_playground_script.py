@@ -89,7 +89,7 @@ async def on_lab(source: str, pace: str = "end") -> tuple[Any, ScriptRun, list[s
     lab = play(source)
     told: list[str] = []
     calls = ScriptCalls(lab.controller, lab.program.graph, pace=ScriptPace(pace))
-    script = ScriptRun(lab.program.script, vars(lab.program.module), calls, told.append)
+    script = ScriptRun(lab.program.script, vars(lab.program.module), calls, told.append, lab.program.printed)
     return lab, script, told
 
 
@@ -237,3 +237,30 @@ async def test_the_seeds_example_as_pasted_prints_both_turns_as_on_langgraph():
     assert isinstance(result, ScriptResult) and result.error is None and result.runs == 2, result
     assert normalised(result.output) == normalised(on_langgraph(SEEDS_EXAMPLE))
     assert "AIMessage(content='收到：我刚才说了什么？'" in result.output
+
+
+PRINTS_WHILE_IT_LOADS = """\
+print("a chatbot with memory")
+from langgraph.graph import StateGraph, MessagesState, START
+from langgraph.checkpoint.memory import InMemorySaver
+def chatbot(state: MessagesState) -> dict:
+    return {"messages": [("assistant", "got " + state["messages"][-1].content)]}
+builder = StateGraph(MessagesState)
+builder.add_node("chatbot", chatbot)
+builder.add_edge(START, "chatbot")
+app = builder.compile(checkpointer=InMemorySaver())
+print("compiled:", list(app.get_graph().nodes))
+config = {"configurable": {"thread_id": "t"}}
+print(app.invoke({"messages": [("user", "hi")]}, config)["messages"][-1].content)
+"""
+"""Prints before the first graph call: they run while the program loads, and still open its output."""
+
+
+async def test_what_the_program_prints_before_its_first_graph_call_opens_the_output():
+    _, script, told = await on_lab(PRINTS_WHILE_IT_LOADS)
+    result = await script.until_it_waits()
+    assert isinstance(result, ScriptResult) and result.error is None and result.runs == 1, result
+    expected = on_langgraph(PRINTS_WHILE_IT_LOADS)
+    assert expected.splitlines()[0] == "a chatbot with memory"
+    assert result.output == expected
+    assert "".join(told) == expected

@@ -149,7 +149,8 @@ async def play_script(args: dict[str, Any]) -> dict[str, Any]:
         await drop_script()
         _play.problem = None
         calls = ScriptCalls(controller, program.graph, args.get("durability") or "async", ScriptPace(pace))
-        _play.script = ScriptRun(program.script, vars(program.module), calls, told(controller))
+        told_now = told(controller)
+        _play.script = ScriptRun(program.script, vars(program.module), calls, told_now, program.printed)
         answer = await _play.script.until_it_waits()
     else:
         answer = await _play.script.go(pace)

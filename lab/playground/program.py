@@ -22,6 +22,8 @@ from __future__ import annotations
 import __future__
 
 import ast
+import contextlib
+import io
 import json
 import sys
 import types
@@ -79,6 +81,9 @@ class Program:
     (:mod:`lab.playground.script`); ``None``: it has none."""
     start: int | None = None
     """The index of the top-level statement the script part starts at (``None``: none)."""
+    printed: str = ""
+    """What the top level printed while the program loaded, before its script: the script's output
+    starts with it, as the program's own output would."""
 
 
 def load_program(source: str) -> Program:
@@ -97,7 +102,8 @@ def load_program(source: str) -> Program:
     module = types.ModuleType(PROGRAM_MODULE)
     module.__file__ = PROGRAM_FILE
     sys.modules[PROGRAM_MODULE] = module
-    with langgraph_resolves_to_lab():
+    printed = io.StringIO()
+    with langgraph_resolves_to_lab(), contextlib.redirect_stdout(printed):
         try:
             start = run_top_level(tree, vars(module))
         except Exception as error:
@@ -105,7 +111,8 @@ def load_program(source: str) -> Program:
     skipped = None if start is None else (tree.body[start].lineno, tree.body[-1].end_lineno or 0)
     graph_name, graph = find_graph(module, tree)
     script = compile_script(tree, start)
-    return Program(source, module, graph_name, graph, skipped, example_input(tree), script, start)
+    example = example_input(tree)
+    return Program(source, module, graph_name, graph, skipped, example, script, start, printed.getvalue())
 
 
 def run_top_level(tree: ast.Module, namespace: dict[str, Any]) -> int | None:

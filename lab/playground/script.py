@@ -176,11 +176,16 @@ async def run_script(
     namespace: dict[str, Any],
     calls: ScriptCalls,
     on_output: Callable[[str], None] = lambda text: None,
+    printed_before: str = "",
 ) -> ScriptResult:
     """Run ``code`` (:func:`compile_script`) in the program's module ``namespace``, its graph calls
     answered by ``calls``; its ``print`` writes into the result (and tells ``on_output`` at once), and
-    so does an exception that stops it."""
-    printed = io.StringIO()
+    so does an exception that stops it. ``printed_before``: what the program printed while it loaded
+    (its top level before the script), the start of the output."""
+    printed = io.StringIO(printed_before)
+    printed.seek(0, io.SEEK_END)
+    if printed_before:
+        on_output(printed_before)
 
     def script_print(*args: Any, **kwargs: Any) -> None:
         if kwargs.get("file") is not None:
@@ -211,10 +216,15 @@ class ScriptRun:
     :meth:`until_it_waits` answers when it waits at the pace's next stop (``calls.pace``) or ends."""
 
     def __init__(
-        self, code: CodeType, namespace: dict[str, Any], calls: ScriptCalls, on_output: Callable[[str], None]
+        self,
+        code: CodeType,
+        namespace: dict[str, Any],
+        calls: ScriptCalls,
+        on_output: Callable[[str], None],
+        printed_before: str = "",
     ) -> None:
         self.calls = calls
-        self.task = asyncio.ensure_future(run_script(code, namespace, calls, on_output))
+        self.task = asyncio.ensure_future(run_script(code, namespace, calls, on_output, printed_before))
 
     @property
     def ended(self) -> bool:

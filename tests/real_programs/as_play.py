@@ -28,6 +28,7 @@ from lab.playground.program import future_flags
 def run_whole_program(source: str) -> None:
     """Load ``source`` as ``/play`` does, then run the script part ``/play`` skips, in its module."""
     program = load_program(source)
+    sys.stdout.write(program.printed)  # what its top level printed while it loaded: the output pane's start
     if program.start is None:
         return
     tree = ast.parse(source, PROGRAM_FILE)
