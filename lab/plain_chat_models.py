@@ -28,6 +28,7 @@ from typing import Any, ClassVar
 
 from lab.graph.unsupported import NotSupportedError
 from lab.messages import AIMessage, BaseMessage
+from lab.pregel.messages_stream import chat_model_replied
 
 __all__ = ["BaseChatModel", "FakeListChatModel", "FakeMessagesListChatModel", "GenericFakeChatModel"]
 
@@ -49,6 +50,7 @@ class BaseChatModel:
         reply = self._next_reply()
         if reply.id is None:
             reply.id = f"lc_run--{uuid.uuid4()}-0"
+        chat_model_replied(self, reply, config)
         return reply
 
     async def ainvoke(self, input: Any, config: Any = None, **kwargs: Any) -> Any:
