@@ -26,9 +26,9 @@ import uuid
 from collections.abc import Iterator
 from typing import Any, ClassVar
 
+from lab.config import current_config
 from lab.graph.unsupported import NotSupportedError
 from lab.messages import AIMessage, BaseMessage
-from lab.pregel.messages_stream import chat_model_replied
 
 __all__ = ["BaseChatModel", "FakeListChatModel", "FakeMessagesListChatModel", "GenericFakeChatModel"]
 
@@ -50,11 +50,19 @@ class BaseChatModel:
         reply = self._next_reply()
         if reply.id is None:
             reply.id = f"lc_run--{uuid.uuid4()}-0"
-        chat_model_replied(self, reply, config)
+        self._tell_callbacks(reply, config)
         return reply
 
     async def ainvoke(self, input: Any, config: Any = None, **kwargs: Any) -> Any:
         return self.invoke(input, config, **kwargs)
+
+    def _tell_callbacks(self, reply: Any, config: Any) -> None:
+        """Where LangChain's model calls its callbacks: each handler of the config it ran with (given,
+        else its node's) that listens for a reply (``lab.pregel.messages_stream``'s, for ``"messages"``)."""
+        config = config or current_config() or {}
+        for handler in config.get("callbacks") or ():
+            if listener := getattr(handler, "on_chat_model_reply", None):
+                listener(self, reply, config)
 
     def _next_reply(self) -> Any:
         raise NotImplementedError

@@ -17,8 +17,8 @@ How a chat model reaches :class:`MessagesStream`: LangGraph hands it, as a LangC
 node's config (``callbacks``); a subgraph inherits it from there. Where ``langchain_core`` is installed,
 the lab does the same (:func:`langchain_handler`, LangChain's own chat models call it, also when a node
 passes no config: the node runs with LangChain's current config set), and the lab's twin chat models
-(``lab.plain_chat_models``) call :func:`chat_model_replied`, the same path. Nothing here runs unless a
-run streams ``"messages"`` (:func:`streams_for`).
+(``lab.plain_chat_models``) call :meth:`MessagesStream.on_chat_model_reply`, the same path. Nothing
+here runs unless a run streams ``"messages"`` (:func:`streams_for`).
 """
 
 from __future__ import annotations
@@ -30,7 +30,6 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import fields, is_dataclass
 from typing import Any
 
-from lab.config import current_config
 from lab.messages import USES_LANGCHAIN, BaseMessage
 from lab.pregel.nodes import PUSH
 from lab.types import Command
@@ -123,6 +122,20 @@ class MessagesStream:
         meta = self.models.pop(run_id, None)
         if meta and message is not None:
             self.emit(meta, message, dedupe=True)
+
+    def on_chat_model_reply(self, model: Any, reply: Any, config: dict[str, Any]) -> None:
+        """A twin chat model's hook (``lab.plain_chat_models``): its whole reply, with the metadata
+        LangChain's model gives its callbacks."""
+        metadata = with_integration(config.get("metadata") or {}, "langchain_chat_model")
+        for key in ("model", "checkpoint_ns"):  # (LangChain's ensure_config names these two)
+            if isinstance(value := (config.get("configurable") or {}).get(key), str):
+                metadata.setdefault(key, value)
+        metadata |= {"ls_provider": type(model).__name__.lower(), "ls_model_type": "chat"}
+        run_id = object()
+        self.model_started(
+            run_id, metadata, [*(config.get("tags") or ()), *(getattr(model, "tags", None) or ())]
+        )
+        self.model_finished(run_id, reply)
 
 
 def messages_in(value: Any) -> Iterator[Any]:
@@ -281,23 +294,3 @@ def _handler_class() -> type:
             self.messages_stream.model_finished(run_id, None)
 
     return MessagesHandler
-
-
-def chat_model_replied(model: Any, reply: Any, config: dict[str, Any] | None) -> None:
-    """A twin chat model's hook (``lab.plain_chat_models``): its whole reply, for the ``messages``
-    streams in the config it ran with (given, else its node's), with the metadata LangChain adds."""
-    config = config or current_config() or {}
-    streams = streams_in(config.get("callbacks"))
-    if not streams:
-        return
-    name = type(model).__name__
-    metadata = with_integration(config.get("metadata") or {}, "langchain_chat_model")
-    for key in ("model", "checkpoint_ns"):  # (LangChain's ensure_config names these two)
-        if isinstance(value := (config.get("configurable") or {}).get(key), str):
-            metadata.setdefault(key, value)
-    metadata |= {"ls_provider": name.lower(), "ls_model_type": "chat"}
-    tags = [*(config.get("tags") or ()), *(getattr(model, "tags", None) or ())]
-    for stream in streams:
-        run_id = object()
-        stream.model_started(run_id, metadata, tags)
-        stream.model_finished(run_id, reply)
