@@ -123,9 +123,11 @@ class MessagesStream:
         if meta and message is not None:
             self.emit(meta, message, dedupe=True)
 
-    def on_chat_model_reply(self, model: Any, reply: Any, config: dict[str, Any]) -> None:
-        """A twin chat model's hook (``lab.plain_chat_models``): its whole reply, with the metadata
-        LangChain's model gives its callbacks."""
+    def on_chat_model_reply(
+        self, model: Any, reply: Any, pieces: Sequence[Any], config: dict[str, Any]
+    ) -> None:
+        """A twin chat model's hook (``lab.plain_chat_models``): the ``pieces`` it streamed, and its
+        reply, with the metadata LangChain's model gives its callbacks."""
         metadata = with_integration(config.get("metadata") or {}, "langchain_chat_model")
         for key in ("model", "checkpoint_ns"):  # (LangChain's ensure_config names these two)
             if isinstance(value := (config.get("configurable") or {}).get(key), str):
@@ -135,6 +137,8 @@ class MessagesStream:
         self.model_started(
             run_id, metadata, [*(config.get("tags") or ()), *(getattr(model, "tags", None) or ())]
         )
+        for piece in pieces:
+            self.model_token(run_id, piece)
         self.model_finished(run_id, reply)
 
 
