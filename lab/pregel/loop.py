@@ -531,10 +531,10 @@ class SuperStepLoop:
                 result = task.input
             elif self.messages is None:
                 result = node.call(task.input, self.task_config(task))
-                if type(result) is not dict and inspect.isawaitable(result):  # an ``async def`` node
-                    result = await result
             else:
-                result = await self.messages.run_node(node.call, task.input, self.task_config(task))
+                result = self.messages.run(node.call, task.input, self.task_config(task))
+            if type(result) is not dict and inspect.isawaitable(result):  # an ``async def`` node
+                result = await result
         except ParentCommand as bubbled:
             result = subgraph.addressed_to(bubbled, task)
             if result is None:

@@ -85,11 +85,12 @@ class MessagesStream:
 
     # -- a node (LangGraph: on_chain_start / on_chain_end) ---------------------------------------------
     def node_started(self, metadata: dict[str, Any], input: Any) -> Meta | None:
-        """A node starts on ``input``: its messages count as seen. Its chunks' ``Meta``, if streamed."""
+        """A node starts on ``input``: the messages of its state count as seen. Its chunks' ``Meta``, if
+        streamed."""
         namespace = graph_namespace(metadata)
         if not self.wants(namespace):
             return None
-        self.seen.update(message.id for message in messages_in(input) if message.id is not None)
+        self.seen.update(message.id for message in state_messages(input) if message.id is not None)
         return namespace, metadata
 
     def node_finished(self, meta: Meta, output: Any) -> None:
@@ -156,11 +157,16 @@ def messages_in(value: Any) -> Iterator[Any]:
             elif isinstance(item, BaseMessage):
                 yield item
     else:
-        for field in state_fields(value):
-            if isinstance(field, BaseMessage):
-                yield field
-            elif isinstance(field, Sequence) and not isinstance(field, str):
-                yield from (item for item in field if isinstance(item, BaseMessage))
+        yield from state_messages(value)
+
+
+def state_messages(state: Any) -> Iterator[Any]:
+    """The messages among a state's fields, or in its list fields (none in anything but a state)."""
+    for field in state_fields(state):
+        if isinstance(field, BaseMessage):
+            yield field
+        elif isinstance(field, Sequence) and not isinstance(field, str):
+            yield from (item for item in field if isinstance(item, BaseMessage))
 
 
 def state_fields(value: Any) -> Sequence[Any]:
@@ -186,23 +192,47 @@ class MessagesRun:
         self.callbacks = with_handlers(run_config.get("callbacks"), handlers)
         """The run config's ``callbacks``, with these streams' handlers (for its tasks' configs)."""
 
-    async def run_node(
-        self, call: Callable[[Any, dict[str, Any]], Any], input: Any, config: dict[str, Any]
-    ) -> Any:
-        """``call(input, config)`` (awaited if it is a coroutine), its messages streamed."""
-        metadata = with_integration(config["metadata"])
-        started = [(stream, stream.node_started(metadata, input)) for stream in self.streams]
-        token = None
-        if _langchain_config is not None:  # (LangChain's chat models read their config from here)
-            token = _langchain_config.set({**config, "metadata": metadata})
+    def run(self, call: Callable[[Any, dict[str, Any]], Any], input: Any, config: dict[str, Any]) -> Any:
+        """``call(input, config)``, a node's or a ``@task`` call's, its messages streamed; a coroutine it
+        returns (an ``async def`` node) comes back wrapped, streamed when it ends."""
+        node = NodeRun(self.streams, input, config)
+        token = node.enter()
         try:
             result = call(input, config)
-            if inspect.isawaitable(result):
-                result = await result
         finally:
-            if token is not None:
-                _langchain_config.reset(token)
-        for stream, meta in started:
+            node.leave(token)
+        if inspect.isawaitable(result):
+            return node.awaited(result)
+        return node.finished(result)
+
+
+class NodeRun:
+    """One node, or ``@task`` call, running under a run's ``messages`` streams."""
+
+    def __init__(self, streams: list[MessagesStream], input: Any, config: dict[str, Any]) -> None:
+        metadata = with_integration(config["metadata"])
+        self.started = [(stream, stream.node_started(metadata, input)) for stream in streams]
+        self.langchain_config = {**config, "metadata": metadata}
+        """What LangChain's chat models read as their config while it runs (``model.invoke(messages)``)."""
+
+    def enter(self) -> Any:
+        return _langchain_config.set(self.langchain_config) if _langchain_config is not None else None
+
+    def leave(self, token: Any) -> None:
+        if token is not None:
+            _langchain_config.reset(token)
+
+    async def awaited(self, coroutine: Any) -> Any:
+        token = self.enter()
+        try:
+            result = await coroutine
+        finally:
+            self.leave(token)
+        return self.finished(result)
+
+    def finished(self, result: Any) -> Any:
+        """What the node returned: each stream's chunks of its new messages; ``result`` itself."""
+        for stream, meta in self.started:
             if meta is not None:
                 stream.node_finished(meta, result)
         return result

@@ -1,14 +1,14 @@
 """Differential scenarios for ``stream_mode="messages"``: each chunk a ``(message, metadata)`` pair.
 
-``stream_messages_tokens`` streams a chat model that streams (LangChain's ``GenericFakeChatModel``:
-a token per word) and is compared in full, metadata included; it runs where ``langchain_core`` is
-installed (both flavours use LangChain's models there). ``messages_stream_whole_replies`` uses models
-that reply whole, ``push_message`` and a subgraph; being a ``messages_`` scenario it runs again with
-``langchain_core`` unimportable (``test_messages_fallback.py``): the lab's twin models stream through
-the same lab code. Its chunks show their metadata without ``lc_versions`` (the ``langchain-core``
-version LangChain's models add; the browser has none), every other key in LangGraph's order.
+``messages_stream_tokens`` streams a chat model that streams (``GenericFakeChatModel``: a chunk per
+word), ``messages_stream_whole_replies`` models that reply whole, ``push_message`` and a subgraph. As
+``messages_`` scenarios they run twice on the lab: with LangChain's models (``langchain_core``
+installed) and again with it unimportable (``test_messages_fallback.py``), the lab's twin models
+then streaming through the same lab code. Chunks show their metadata without ``lc_versions`` (the
+``langchain-core`` version LangChain's models add; the browser has none).
 """
 
+import asyncio
 from typing import Any
 
 from .scenarios import scenario
@@ -16,22 +16,32 @@ from .scenarios_messages import chat_graph
 from .trace import Trace, thread
 
 
-def chunks_shown(t: Trace, label: str, app: Any, inp: Any, config: Any, **kwargs: Any) -> None:
-    """The chunks of ``app.stream(..., stream_mode="messages")`` (``(namespace, pair)`` with
-    ``subgraphs=True``), each pair's metadata without ``lc_versions``."""
+def chunks_shown(
+    t: Trace,
+    label: str,
+    app: Any,
+    inp: Any,
+    config: Any,
+    stream_mode: Any = "messages",
+    subgraphs: bool = False,
+) -> None:
+    """The chunks of ``app.stream(...)``, each ``messages`` chunk's metadata without ``lc_versions``."""
+    several = isinstance(stream_mode, list)
 
     def without_versions(pair: tuple) -> tuple:
         message, metadata = pair
         return message, {key: value for key, value in metadata.items() if key != "lc_versions"}
 
     def shown(chunk: tuple) -> tuple:
-        if isinstance(chunk[1], dict):
+        if not (several or subgraphs):
             return without_versions(chunk)
-        return chunk[0], without_versions(chunk[1])
+        *head, payload = chunk  # (namespace, mode, payload) with both, one of them with one
+        if several and head[-1] != "messages":
+            return chunk
+        return (*head, without_versions(payload))
 
-    t.call(
-        label, lambda: [shown(chunk) for chunk in app.stream(inp, config, stream_mode="messages", **kwargs)]
-    )
+    chunks = lambda: app.stream(inp, config, stream_mode=stream_mode, subgraphs=subgraphs)  # noqa: E731
+    t.call(label, lambda: [shown(chunk) for chunk in chunks()])
 
 
 def agent_graph(t: Trace) -> Any:
@@ -58,22 +68,16 @@ def agent_graph(t: Trace) -> Any:
 
 
 @scenario
-def stream_messages_tokens(t: Trace) -> None:
+def messages_stream_tokens(t: Trace) -> None:
     """A chat model's tokens as they stream (one chunk per word, the last marked), a ``"nostream"``
     model's reply only as its node's output, a node's new messages once (its input's are not
     repeated); metadata: the node's step, name, triggers, path and namespace, the thread, the model's
     ``ls_*`` fields. With ``["messages", "updates"]`` each chunk is named by its mode."""
     app = agent_graph(t)
     first = thread("tokens", run_id="run-1", api_key="not shown")
-    t.stream(app, {"messages": [("user", "hi")]}, first, stream_mode="messages")
+    chunks_shown(t, "stream", app, {"messages": [("user", "hi")]}, first)
     again = thread("tokens", run_id="run-2")  # (LangGraph streams nothing for a run_id used before)
-    t.stream(
-        app,
-        {"messages": [("user", "again")]},
-        again,
-        label="stream again",
-        stream_mode=["messages", "updates"],
-    )
+    chunks_shown(t, "stream again", app, {"messages": [("user", "again")]}, again, ["messages", "updates"])
 
 
 @scenario
@@ -95,4 +99,40 @@ def messages_stream_whole_replies(t: Trace) -> None:
     inner = chat_graph(t, checkpointer=False, respond=respond)
     app = chat_graph(t, announce=announce, inner=inner)
     chunks_shown(t, "stream", app, {"messages": [("user", "hi")]}, thread("whole"))
-    chunks_shown(t, "subgraphs=True", app, {"messages": [("user", "more")]}, thread("whole"), subgraphs=True)
+    more = {"messages": [("user", "more")]}
+    chunks_shown(t, "subgraphs=True", app, more, thread("whole"), subgraphs=True)
+
+
+@scenario
+def messages_stream_tasks_and_async(t: Trace) -> None:
+    """An entrypoint's ``@task`` calls: a model's tokens, and the message a task returns, are its own
+    (``langgraph_node`` the task's name); an ``async def`` node awaiting ``ainvoke`` under ``astream``."""
+    fl = t.fl
+    model = fl.GenericFakeChatModel(messages=iter(["from a task", "from async"]))
+
+    @fl.task
+    def ask(question: str) -> Any:
+        return model.invoke(question)
+
+    @fl.task
+    def note(text: str) -> Any:
+        return fl.AIMessage(text, id="note-1")
+
+    @fl.entrypoint()
+    def flow(question: str) -> dict:
+        return {"messages": [ask(question).result(), note("noted").result()]}
+
+    chunks_shown(t, "entrypoint", flow, "hi", None)
+
+    async def respond(state: dict) -> dict:
+        return {"messages": [await model.ainvoke(state["messages"])]}
+
+    app = chat_graph(t, checkpointer=False, respond=respond)
+
+    async def streamed() -> list:
+        return [chunk async for chunk in app.astream({"messages": [("user", "hi")]}, stream_mode="messages")]
+
+    t.call(
+        "astream",
+        lambda: [(message.content, meta["langgraph_node"]) for message, meta in asyncio.run(streamed())],
+    )
