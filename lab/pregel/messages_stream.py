@@ -327,4 +327,7 @@ def _handler_class() -> type:
         def on_llm_error(self, error: BaseException, *, run_id: Any, **kwargs: Any) -> None:
             self.messages_stream.model_finished(run_id, None)
 
+        def on_chat_model_reply(self, *args: Any) -> None:  # (a twin model run where LangChain is installed)
+            self.messages_stream.on_chat_model_reply(*args)
+
     return MessagesHandler
