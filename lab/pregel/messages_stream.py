@@ -71,6 +71,8 @@ class MessagesStream:
         self.seen: set[str] = set()
         self.models: dict[Any, Meta] = {}
         """The chat model calls being streamed, by run id."""
+        self.langchain: Any = None
+        """This stream as a LangChain callback handler, once made (:func:`langchain_handler`)."""
 
     def wants(self, namespace: tuple[str, ...]) -> bool:
         return self.subgraphs or not namespace or namespace == self.parent_ns
@@ -288,10 +290,9 @@ else:
 
 def langchain_handler(stream: MessagesStream) -> Any:
     """``stream`` as a LangChain callback handler (made once per stream)."""
-    handler = getattr(stream, "langchain", None)
-    if handler is None:
-        handler = stream.langchain = _handler_class()(stream)
-    return handler
+    if stream.langchain is None:
+        stream.langchain = _handler_class()(stream)
+    return stream.langchain
 
 
 @functools.cache
