@@ -18,6 +18,9 @@ from typing import Any
 RUNTIME_KEY = "__pregel_runtime"
 """Where the ``Runtime`` of a run sits in ``configurable`` (LangGraph's ``CONFIG_KEY_RUNTIME``)."""
 
+PROPAGATED = ("thread_id", "checkpoint_id", "checkpoint_ns", "task_id", "run_id", "assistant_id", "graph_id")
+"""The caller's ``configurable`` keys a run's metadata names (LangGraph's ``_PROPAGATE_TO_METADATA``)."""
+
 _current: ContextVar[dict[str, Any] | None] = ContextVar("lab_node_config", default=None)
 
 
@@ -35,19 +38,36 @@ def get_config() -> dict[str, Any]:
     return config
 
 
+def current_config() -> dict[str, Any] | None:
+    """The running node's config, or ``None`` outside a node."""
+    return _current.get()
+
+
 class TaskConfigs:
     """The configs one run's tasks run with (what ``get_config()`` returns inside their nodes). What
     they share, the run's config and ``Runtime``, is merged once per run, not once per task."""
 
-    def __init__(self, run_config: dict[str, Any], runtime: Any) -> None:
+    def __init__(
+        self, run_config: dict[str, Any], runtime: Any, caller_config: dict[str, Any] | None = None
+    ) -> None:
+        """``caller_config``: the run's config as its caller gave it, whose ``PROPAGATED`` keys the
+        metadata names (a root run given a subgraph's ``checkpoint_ns`` runs the root, LangGraph's
+        metadata still names what was given)."""
         configurable = run_config.get("configurable") or {}
+        given = (caller_config or run_config).get("configurable") or {}
         self.run_config = run_config
-        self.metadata = {
-            **(run_config.get("metadata") or {}),
-            **({"thread_id": configurable["thread_id"]} if "thread_id" in configurable else {}),
-        }
+        self.metadata = dict(run_config.get("metadata") or {})
+        if "thread_id" in configurable:
+            self.metadata["thread_id"] = configurable["thread_id"]
+        for key in PROPAGATED:
+            if key not in self.metadata and given.get(key):
+                self.metadata[key] = given[key]
         self.configurable = {**configurable, "checkpoint_id": configurable.get("checkpoint_id")}
         self.runtime = runtime
+
+    def with_callbacks(self, callbacks: Any) -> None:
+        """The tasks' configs carry ``callbacks`` (``lab.pregel.messages_stream``'s)."""
+        self.run_config = {**self.run_config, "callbacks": callbacks}
 
     def of(
         self, *, node: str, namespace: str, step: int, triggers: tuple[str, ...], path: tuple[Any, ...]

@@ -70,15 +70,10 @@ trim_messages: Callable[..., list[Any]] = _utils.trim_messages
 count_tokens_approximately: Callable[..., int] = _utils.count_tokens_approximately
 
 
-def _identity(message: Any) -> Any:
-    return message
-
-
-message_chunk_to_message: Callable[[Any], Any] = (
-    _langchain.message_chunk_to_message if _langchain is not None else _identity
-)
-"""A streamed chunk (``AIMessageChunk``...) as its whole message; other messages as they are. The
-lab's own classes have no chunks."""
+AIMessageChunk: Any = _source.AIMessageChunk
+"""A piece of an AI reply, as a chat model streams it (``stream_mode="messages"``)."""
+message_chunk_to_message: Callable[[Any], Any] = _source.message_chunk_to_message
+"""A streamed chunk (``AIMessageChunk``...) as its whole message; other messages as they are."""
 
 
 def _allow_in_checkpoints() -> None:
@@ -94,6 +89,7 @@ _allow_in_checkpoints()
 
 __all__ = [
     "AIMessage",
+    "AIMessageChunk",
     "AnyMessage",
     "BaseMessage",
     "FunctionMessage",

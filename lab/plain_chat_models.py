@@ -17,17 +17,23 @@ As LangChain's, each gives a reply without an ``id`` one (``lc_run--<uuid>-0``, 
 message), and none has ``bind_tools``: a program subclasses the model with a ``bind_tools`` that
 returns it, as LangGraph's own tests do; so is ``with_structured_output(schema)`` (LangChain's
 ``function_calling`` way: the reply's tool call read as a Pydantic model, a ``TypedDict`` or a JSON
-schema). Left out (refused by name): streaming, ``batch`` and ``with_structured_output(include_raw=True)``.
+schema). Run in a graph streamed with ``stream_mode="messages"``, ``invoke`` streams the reply as
+LangChain's does (``GenericFakeChatModel`` a chunk per word and whitespace, ``FakeListChatModel`` per
+character; the reply is then what the chunks make, its id ``lc_run--<uuid>``) and tells the stream
+(``lab.pregel.messages_stream``). Left out (refused by name): ``model.stream()``, ``batch``,
+``with_structured_output(include_raw=True)`` and streaming a reply's ``additional_kwargs``.
 """
 
 from __future__ import annotations
 
+import re
 import uuid
 from collections.abc import Iterator
 from typing import Any, ClassVar
 
+from lab.config import current_config
 from lab.graph.unsupported import NotSupportedError
-from lab.messages import AIMessage, BaseMessage
+from lab.messages import AIMessage, AIMessageChunk, BaseMessage
 
 __all__ = ["BaseChatModel", "FakeListChatModel", "FakeMessagesListChatModel", "GenericFakeChatModel"]
 
@@ -44,15 +50,33 @@ class BaseChatModel:
             setattr(self, name, value)
 
     def invoke(self, input: Any, config: Any = None, **kwargs: Any) -> Any:
-        """The next reply, given a string or a list of messages (the prompt itself is not read)."""
+        """The next reply, given a string or a list of messages (the prompt itself is not read). Where
+        a listener asks for it (``stream_mode="messages"``), a model that can stream streams it, as
+        LangChain's does inside ``invoke``: the reply is then what its pieces make."""
         _check_input(input)
+        config = config or current_config() or {}
+        listeners = [
+            listener
+            for handler in config.get("callbacks") or ()
+            if (listener := getattr(handler, "on_chat_model_reply", None))
+        ]
         reply = self._next_reply()
-        if reply.id is None:
+        pieces = self._pieces(reply) if listeners else None
+        if pieces is not None:
+            reply = AIMessage(content="".join(piece.content for piece in pieces), id=pieces[0].id)
+        elif reply.id is None:
             reply.id = f"lc_run--{uuid.uuid4()}-0"
+        for listener in listeners:  # (where LangChain's model calls its callbacks)
+            listener(self, reply, pieces or (), config)
         return reply
 
     async def ainvoke(self, input: Any, config: Any = None, **kwargs: Any) -> Any:
         return self.invoke(input, config, **kwargs)
+
+    def _pieces(self, reply: Any) -> list[Any] | None:
+        """The chunks the model streams ``reply`` in; ``None``: it does not stream (LangChain's
+        ``FakeMessagesListChatModel``)."""
+        return None
 
     def _next_reply(self) -> Any:
         raise NotImplementedError
@@ -153,10 +177,13 @@ class FakeMessagesListChatModel(_Cycling):
 
 
 class FakeListChatModel(_Cycling):
-    """Each reply is an ``AIMessage`` of the next text of ``responses``."""
+    """Each reply is an ``AIMessage`` of the next text of ``responses`` (streamed a character a chunk)."""
 
     def _next_reply(self) -> Any:
         return AIMessage(content=self._next_response())
+
+    def _pieces(self, reply: Any) -> list[Any] | None:
+        return streamed(list(reply.content), f"lc_run--{uuid.uuid4()}")
 
 
 class GenericFakeChatModel(BaseChatModel):
@@ -177,3 +204,27 @@ class GenericFakeChatModel(BaseChatModel):
     def _next_reply(self) -> Any:
         message = next(self.messages)
         return AIMessage(content=message) if isinstance(message, str) else message
+
+    def _pieces(self, reply: Any) -> list[Any] | None:
+        """A chunk per word and per whitespace character; its ``additional_kwargs`` are not streamed in
+        the browser (LangChain streams each as a chunk of its own)."""
+        if reply.additional_kwargs:
+            raise NotSupportedError(
+                "streaming a reply with additional_kwargs from a fake chat model in the browser"
+            )
+        if reply.content and not isinstance(reply.content, str):
+            raise ValueError("Expected content to be a string.")
+        tokens = re.split(r"(\s)", reply.content) if reply.content else []
+        return streamed(tokens, reply.id or f"lc_run--{uuid.uuid4()}")
+
+
+def streamed(tokens: list[str], id: str) -> list[Any]:
+    """The chunks of a streamed reply, the last marked (LangChain's ``chunk_position="last"``); a reply
+    with nothing to stream fails, as LangChain's does."""
+    if not tokens:
+        raise ValueError("No generations found in stream.")
+    last = len(tokens) - 1
+    return [
+        AIMessageChunk(content=token, id=id, chunk_position="last" if i == last else None)
+        for i, token in enumerate(tokens)
+    ]

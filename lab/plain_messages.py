@@ -180,6 +180,29 @@ class AIMessage(BaseMessage):
         return (super().pretty_repr(html).strip() + "\n" + "\n".join(lines)).strip()
 
 
+class AIMessageChunk(AIMessage):
+    """A piece of an AI reply as a chat model streams it (``stream_mode="messages"``): its text so far
+    is the pieces' ``content`` joined; the last piece has ``chunk_position="last"``."""
+
+    type = "AIMessageChunk"
+    field_defaults = {**AIMessage.field_defaults, "tool_call_chunks": _FROM_FACTORY, "chunk_position": None}
+
+    def __init__(self, content: Any = None, **kwargs: Any) -> None:
+        kwargs.setdefault("tool_call_chunks", [])
+        super().__init__(content, **kwargs)
+
+
+def message_chunk_to_message(message: Any) -> Any:
+    """A streamed chunk as the whole message it is a piece of; another message as it is."""
+    if not isinstance(message, AIMessageChunk):
+        return message
+    fields = {key: value for key, value in vars(message).items() if key not in AIMESSAGE_CHUNK_ONLY}
+    return AIMessage(**fields)
+
+
+AIMESSAGE_CHUNK_ONLY = frozenset({"type", "tool_call_chunks", "chunk_position"})
+
+
 def _tool_call(
     *, name: str, args: dict[str, Any], id: str | None, type: str = "", extras: Any = None
 ) -> dict:

@@ -27,7 +27,6 @@ from tests.real_programs.harness import (
 DIFFERS: dict[str, str] = {
     "academy_m3_streaming_interruption": "line 34: astream_events() is refused by lab",
     "docs_persistence_memory_store": "line 1: langgraph.store (InMemoryStore) is not in lab: refused by name",
-    "docs_stream_llm_tokens": "stream_mode='messages' is refused by lab (ValueError)",
 }
 """Program -> why lab does not print what LangGraph prints (the first line that differs, and its cause)."""
 

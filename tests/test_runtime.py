@@ -250,7 +250,7 @@ def test_one_thread_id_limit_and_one_message_for_the_saver_the_graph_and_the_con
     validate_thread_id("x" * MAX_THREAD_ID_LENGTH)  # the limit itself is allowed
 
 
-@pytest.mark.parametrize("mode", ["messages", "valuez"])
+@pytest.mark.parametrize("mode", ["tools", "valuez"])
 def test_a_stream_mode_lab_lacks_is_refused_by_name(mode):
     app = fan_out_graph()
     with pytest.raises(ValueError, match=f"lab does not support stream_mode '{mode}'; see README"):

@@ -274,10 +274,28 @@ def _coercion_failure(message: str) -> str:
     )
 
 
+def push_message(message: Any, *, state_key: str | None = "messages") -> Any:
+    """Send ``message`` to the run's ``stream_mode="messages"`` now, from inside a node, and write it to
+    ``state_key`` (``None``: not written), as ``langgraph.graph.message.push_message``. It needs an id."""
+    from lab.config import get_config
+    from lab.pregel.messages_stream import streams_in
+    from lab.pregel.task import current_task
+
+    config = get_config()
+    message = _as_messages([message])[0]
+    if message.id is None:
+        raise ValueError("Message ID is required")
+    for stream in streams_in(config.get("callbacks")):
+        stream.pushed(config["metadata"], message)
+    if state_key:
+        current_task().writes.append((state_key, message))
+    return message
+
+
 class MessagesState(TypedDict):
     """A state with one key, ``messages``, reduced by ``add_messages``; subclass it to add keys."""
 
     messages: Annotated[list[AnyMessage], add_messages]
 
 
-__all__ = ["REMOVE_ALL_MESSAGES", "MessagesState", "add_messages"]
+__all__ = ["REMOVE_ALL_MESSAGES", "MessagesState", "add_messages", "push_message"]

@@ -107,10 +107,11 @@ class Pregel:
         check_stream_modes(modes)
         parent = subgraph.loan_here(config)  # run inside a running task: a subgraph
         if parent is None:
-            config = subgraph.root_config(self, self._config(config))
+            caller_config = self._config(config)
+            config = subgraph.root_config(self, caller_config)
             saver = sync_saver.for_this_call(self.checkpointer)  # (the sync API: its sync methods)
         else:
-            config = subgraph.nested_config(self, config, parent)
+            config = caller_config = subgraph.nested_config(self, config, parent)
             saver = None if self.checkpointer_flag is False else parent.saver
             durability = durability or parent.durability
             context = parent.runtime.context if context is None else context
@@ -130,6 +131,7 @@ class Pregel:
             stream_subgraphs=subgraphs,
             task_updates=task_updates,
             last_values_only=last_values_only,
+            caller_config=caller_config,
         )
 
     async def ainvoke(
@@ -479,11 +481,11 @@ def updates_by_node(updates: list[Any]) -> list[tuple[Any, str | None]]:
     return [update for group in grouped.values() for update in group]
 
 
-STREAM_MODES = ("values", "updates", "checkpoints", "custom", "tasks", "debug")
+STREAM_MODES = ("values", "updates", "messages", "checkpoints", "custom", "tasks", "debug")
 
 
 def check_stream_modes(modes: list[str]) -> None:
-    """Refuse a stream mode the lab does not have, by name (LangGraph also has ``messages``)."""
+    """Refuse a stream mode the lab does not have, by name."""
     for mode in modes:
         if mode not in STREAM_MODES:
             supported = ", ".join(STREAM_MODES)

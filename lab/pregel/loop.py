@@ -68,7 +68,7 @@ from lab.errors import (
     ParentCommand,
     with_troubleshooting,
 )
-from lab.pregel import algo, debug, delta, subgraph, sync_saver
+from lab.pregel import algo, debug, delta, messages_stream, subgraph, sync_saver
 from lab.pregel.algo import INTERRUPT_SEEN, StepWrites
 from lab.pregel.channels import Channel
 from lab.pregel.ids import is_interrupt_id
@@ -150,6 +150,8 @@ class SuperStepLoop:
     stream: StreamOutput
     """The run's stream chunks, made and not yet handed out (``lab.pregel.stream_output``)."""
     runtime: Runtime
+    messages: messages_stream.MessagesRun | None
+    """The ``stream_mode="messages"`` streams its nodes feed, if any (``lab.pregel.messages_stream``)."""
     task_configs: TaskConfigs
     """What ``get_config()`` returns in each task's node (``lab.config``)."""
     parent: Loan | None
@@ -223,7 +225,10 @@ class SuperStepLoop:
         stream_subgraphs: bool = False,
         task_updates: bool = True,
         last_values_only: bool = False,
+        caller_config: dict[str, Any] | None = None,
     ) -> None:
+        """``caller_config``: the config as the caller gave it (before a root run resets what addresses
+        checkpoints), whose keys its tasks' metadata names (``lab.config.TaskConfigs``)."""
         self.graph = graph
         self.input = input
         self.config = config
@@ -246,7 +251,16 @@ class SuperStepLoop:
             last_values_only=last_values_only,
         )
         self.runtime = new_runtime(context, self.stream)
-        self.task_configs = TaskConfigs(config, self.runtime)
+        self.task_configs = TaskConfigs(config, self.runtime, caller_config)
+        self.messages = messages_stream.streams_for(
+            stream_modes,
+            config,
+            self.stream.put_message,
+            subgraphs=stream_subgraphs,
+            nested=parent is not None,
+        )
+        if self.messages is not None:
+            self.task_configs.with_callbacks(self.messages.callbacks)
         self.parents = subgraph.parents_of(parent, config)
 
         self.stop = 0
@@ -513,7 +527,12 @@ class SuperStepLoop:
         """Call the task's node; what it returned, as writes. A ``Command.PARENT`` a subgraph of
         this node returned is this node's result."""
         try:
-            result = task.input if node.func is None else node.call(task.input, self.task_config(task))
+            if node.func is None:
+                result = task.input
+            elif self.messages is None:
+                result = node.call(task.input, self.task_config(task))
+            else:
+                result = self.messages.run(node.call, task.input, self.task_config(task))
             if type(result) is not dict and inspect.isawaitable(result):  # an ``async def`` node
                 result = await result
         except ParentCommand as bubbled:

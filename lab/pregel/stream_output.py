@@ -111,6 +111,11 @@ class StreamOutput:
         if self.relay is not None and mode in self.relay.modes:
             self.relay.put((namespace, mode, chunk))
 
+    def put_message(self, namespace: tuple[str, ...], chunk: Any) -> None:
+        """A ``messages`` chunk, for this run's caller only (``lab.pregel.messages_stream``: the chunks
+        of its subgraphs come from its own stream, which they inherit)."""
+        self.chunks.append((namespace, "messages", chunk))
+
     def take_subgraph_chunk(self, chunk: Chunk) -> None:
         """A subgraph's chunk for this (root) run's stream, between this run's own."""
         self.chunks.append(chunk)

@@ -271,7 +271,6 @@ class Job:
         return outcome
 
     def attempts_now(self) -> Any:
-        args, kwargs = self.child.input
         attempt = 0
         while True:
             attempt += 1
@@ -279,13 +278,25 @@ class Job:
                 if is_async(self.func):  # (an async task from a sync caller under the async API)
                     from lab.pregel.sync_loop import run_sync  # (here: it imports the loop's modules)
 
-                    return run_sync(await_with(self.config, lambda _: self.func(*args, **kwargs), None))
-                return run_with(self.config, lambda _: self.func(*args, **kwargs), None)
+                    return run_sync(self.called(await_with))
+                return self.called(run_with)
             except Exception as error:
                 wait = retry_wait(self.retry_policy, attempt, error)
                 if wait is None:
                     raise
                 time.sleep(wait)
+
+    def called(self, run: Callable[[dict[str, Any], Callable[[Any], Any], Any], Any]) -> Any:
+        """The task's function called with its arguments by ``run`` (``run_with``, ``await_with``: its
+        config current meanwhile), and, in a run streaming ``"messages"``, its messages streamed."""
+        args, kwargs = self.child.input
+
+        def call(_input: Any, config: dict[str, Any]) -> Any:
+            return run(config, lambda _: self.func(*args, **kwargs), None)
+
+        if self.loop.messages is None:
+            return call(None, self.config)
+        return self.loop.messages.run(call, self.child.input, self.config)
 
     async def run_async(self, announced: Coroutine[Any, Any, None] | None = None) -> Any:
         """Run an ``async def`` task as an asyncio task of its own (an async caller); its result, or
@@ -307,12 +318,11 @@ class Job:
         return outcome.value
 
     async def attempts_async(self) -> Any:
-        args, kwargs = self.child.input
         attempt = 0
         while True:
             attempt += 1
             try:
-                return await await_with(self.config, lambda _: self.func(*args, **kwargs), None)
+                return await self.called(await_with)
             except Exception as error:
                 wait = retry_wait(self.retry_policy, attempt, error)
                 if wait is None:

@@ -42,6 +42,15 @@ _NAMES["cache.memory"] = ("InMemoryCache",)
 # --- issue 34: stream_mode="custom" (scenarios_fidelity.py) ---------------------------------------------
 _NAMES["config"] += ("get_stream_writer",)
 _NAMES["types"] += ("StreamWriter",)
+# --- stream_mode="messages" (scenarios_stream_messages.py) ----------------------------------------------
+_NAMES["graph.message"] += ("push_message",)
+CHAT_MODELS = ("GenericFakeChatModel", "FakeMessagesListChatModel")
+CHAT_MODEL_MODULES = {
+    "langgraph": "langchain_core.language_models.fake_chat_models",
+    "lab": "lab.chat_models",
+}
+"""Where a program takes its fake chat models from: LangChain's for LangGraph, ``lab.chat_models`` for
+the lab (LangChain's again where ``langchain_core`` is importable, the lab's twins where it is not)."""
 # ------------------------------------------------------------------------------------------------
 OPTIONAL = frozenset({"Send", "Overwrite", "StateUpdate", "get_config", "Runtime", "get_runtime"})
 FLAVOURS = ("langgraph", "lab")
@@ -93,6 +102,10 @@ class Flavour:
     # --- stream_mode="custom" (scenarios_fidelity.py) ---
     get_stream_writer: Any
     StreamWriter: Any
+    # --- stream_mode="messages" (scenarios_stream_messages.py) ---
+    push_message: Any
+    GenericFakeChatModel: Any
+    FakeMessagesListChatModel: Any
 
     def __repr__(self) -> str:
         return f"<flavour {self.name}>"
@@ -117,4 +130,6 @@ def load_flavour(package: str) -> Flavour:
                 found[name] = getattr(module, name)
     messages = importlib.import_module(MESSAGE_MODULES[package])
     found |= {name: getattr(messages, name) for name in MESSAGE_CLASSES}
+    chat_models = importlib.import_module(CHAT_MODEL_MODULES[package])
+    found |= {name: getattr(chat_models, name) for name in CHAT_MODELS}
     return Flavour(name=package, **found)

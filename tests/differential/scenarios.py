@@ -666,5 +666,6 @@ from . import (  # noqa: E402, F401  (register them)
     scenarios_messages,
     scenarios_runtime,
     scenarios_storage,
+    scenarios_stream_messages,
     scenarios_subgraphs,
 )
