@@ -23,8 +23,10 @@ from room_client import Room, call
 from saver_adapter import PageBridge, RemoteSaver
 
 from lab.browser.page_storage import PageStorage
+from lab.browser.room_publish import publish_thread
 from lab.browser.room_records import RoomRecords, RoomRecordsError, urllib_post
 from lab.checkpoint import CheckpointSaver, InMemorySaver
+from lab.checkpoint.base import empty_checkpoint
 from lab.controller.thread_file import export_thread, import_thread, read_thread_file
 from lab.graph import END, START, StateGraph
 from tests.conformance_report import assert_full_conformance
@@ -154,6 +156,80 @@ def test_a_learner_reads_the_teachers_checkpoints_and_forks_one_into_their_own_s
 
 async def listed(saver: CheckpointSaver, config: dict[str, Any] | None) -> list[Any]:
     return [saved async for saved in saver.alist(config)]
+
+
+def ids(saved: list[Any]) -> list[str]:
+    return [item.config["configurable"]["checkpoint_id"] for item in saved]
+
+
+LESSON_SESSION = {"case_id": "S-1001", "variant": "misplaced", "durability": "sync", "storage": "full"}
+
+
+def test_publishing_sends_the_room_what_it_lacks_and_replaces_a_thread_started_again(rooms_site) -> None:
+    """``publish_thread`` copies the teacher's own saver into the room, step after step: the learner
+    reads the same history (the same ids, values and writes), each publish sends only the checkpoints
+    new to the room, in requests the room takes (here 132 checkpoints: more than one request's worth,
+    and their values more keys than one read may name), and a thread dropped and started again under
+    the same id replaces the room's copy."""
+    room = Room.open(rooms_site.url, SHAPE)
+    records = RoomRecords(room.base, room.code, teacher_key=room.key, post=urllib_post)
+    mine = InMemorySaver()  # the teacher's own saver (IndexedDB in the browser)
+    graph = lesson_graph(mine)
+
+    async def story() -> dict[str, Any]:
+        seen: dict[str, Any] = {}
+        await graph.ainvoke({"visited": []}, TEACHER_THREAD)
+        seen["first"] = await publish_thread(mine, records, "teacher", LESSON_SESSION)
+        seen["again"] = await publish_thread(mine, records, "teacher", LESSON_SESSION)
+        for _ in range(32):  # 4 checkpoints a run: 132 in all
+            await graph.ainvoke({"visited": []}, TEACHER_THREAD)
+        seen["many"] = await publish_thread(mine, records, "teacher", LESSON_SESSION)
+        learner = saver_of(room)
+        seen["history"] = await listed(learner, TEACHER_THREAD)
+        seen["ours"] = await listed(mine, TEACHER_THREAD)
+        seen["state"] = (await learner.aget_tuple(TEACHER_THREAD)).checkpoint["channel_values"]
+        seen["session"] = await RoomRecords(room.base, room.code, post=urllib_post).session("teacher")
+        await mine.adelete_thread("teacher")  # dropped, and started again under the same id
+        await graph.ainvoke({"visited": ["again"]}, TEACHER_THREAD)
+        seen["replaced"] = await publish_thread(mine, records, "teacher", LESSON_SESSION)
+        seen["after"] = await listed(learner, TEACHER_THREAD)
+        seen["ours_after"] = await listed(mine, TEACHER_THREAD)
+        return seen
+
+    seen = run(story())
+    assert seen["first"] == {"thread_id": "teacher", "sent": 4, "checkpoints": 4}
+    assert seen["again"] == {"thread_id": "teacher", "sent": 0, "checkpoints": 4}  # nothing new
+    assert seen["many"] == {"thread_id": "teacher", "sent": 128, "checkpoints": 132}
+    assert ids(seen["history"]) == ids(seen["ours"])
+    assert [item.metadata for item in seen["history"]] == [item.metadata for item in seen["ours"]]
+    assert len(seen["state"]["visited"]) == 66  # every value the newest checkpoint names reached the room
+    assert seen["session"] == LESSON_SESSION
+    assert seen["replaced"] == {"thread_id": "teacher", "sent": 4, "checkpoints": 4}
+    assert ids(seen["after"]) == ids(seen["ours_after"])
+    assert seen["after"][0].checkpoint["channel_values"]["visited"] == ["again", "plan", "act"]
+
+
+def test_pending_writes_reach_the_room_after_their_checkpoint(rooms_site) -> None:
+    """A node's writes saved on a checkpoint the room already has (the run stopped at an interrupt
+    after it) reach the room at the next publish: a learner's copy resumes with them."""
+    room = Room.open(rooms_site.url, SHAPE)
+    records = RoomRecords(room.base, room.code, teacher_key=room.key, post=urllib_post)
+    mine = InMemorySaver()
+
+    async def story() -> tuple[Any, Any]:
+        head = await mine.aput(
+            {"configurable": {"thread_id": "teacher", "checkpoint_ns": ""}},
+            empty_checkpoint(),
+            {"source": "input", "step": -1},
+            {},
+        )
+        await publish_thread(mine, records, "teacher", LESSON_SESSION)
+        await mine.aput_writes(head, [("visited", ["plan"])], "task-1")
+        await publish_thread(mine, records, "teacher", LESSON_SESSION)
+        return await mine.aget_tuple(head), await saver_of(room).aget_tuple(head)
+
+    ours, theirs = run(story())
+    assert theirs.pending_writes == ours.pending_writes == [("task-1", "visited", ["plan"])]
 
 
 # Plain JavaScript in the page: the checkpoints the learner's own IndexedDB holds for a thread.
