@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import operator
+import re
 from collections.abc import Iterator
 from typing import Annotated, Any, TypedDict
 
@@ -280,11 +281,87 @@ def test_a_learners_page_lists_the_teachers_frames_and_forks_one_into_its_indexe
         mine = f"teacher-try-{frame_id[-8:]}"
         expect(status).to_have_attribute("data-forked", mine)
         expect(status).to_contain_text(f"Copied into your lab as thread {mine} (4 checkpoints)")
+        expect(status.get_by_role("link")).to_have_count(0)  # no session in the room: the lab cannot open it
         teacher_ids = sorted(saved.config["configurable"]["checkpoint_id"] for saved in frames)
         assert sorted(page.evaluate(OWN_CHECKPOINTS, mine)) == teacher_ids  # in this browser's IndexedDB
         assert page.evaluate(OWN_CHECKPOINTS, "teacher") == []  # a copy of the learner's own
     finally:
         context.close()
+
+
+STEP_TIMEOUT_MS = 4 * BOOT_TIMEOUT_S * 1000  # two labs boot at once on a shared machine
+
+
+def presented_step(teacher, step_id: str) -> None:
+    """The teacher takes a step of the lesson: R reveals the answer (a step with a question), then the
+    step's own control acts; wait for Python's verdict."""
+    section = teacher.locator(f'section[data-step="{step_id}"]')
+    expect(section).to_have_attribute("data-ready", "true", timeout=STEP_TIMEOUT_MS)
+    if section.locator("[data-choice]").count():
+        teacher.keyboard.press("r")
+    section.locator("[data-do-it]").click()
+    expect(section).to_have_attribute("data-done", "true", timeout=STEP_TIMEOUT_MS)
+
+
+def test_a_presenters_lesson_reaches_the_learners_page_and_a_fork_opens_in_their_lab(
+    browser, rooms_site
+) -> None:
+    """The teacher presents a lesson in a room: each step's checkpoints, saved in the teacher's own
+    IndexedDB, reach the room (room_publish); a learner's page lists exactly those frames; the learner
+    forks one, and "Open it in the lab" opens the copy in the lab page at that frame. A room closed
+    under the teacher never stops the lesson: the next step is taken, and publishing stops."""
+    teacher_context, learner_context = browser.new_context(), browser.new_context()
+    try:
+        teacher = teacher_context.new_page()
+        teacher.goto(f"{rooms_site.url}/learn/en/checkpoints/input/?present=1&delay=0.05")
+        teacher.get_by_role("button", name="Open a room").click()
+        code = teacher.locator("[data-room-code]")
+        expect(code).to_have_text(re.compile(r"^[A-HJ-NP-Z2-9]{6}$"))
+        published = teacher.locator("[data-room-publish]")
+        presented_step(teacher, "input")
+        expect(published).to_have_attribute("data-published", "1", timeout=STEP_TIMEOUT_MS)
+        teacher.keyboard.press("ArrowRight")  # presenter mode's key for the next step, on the same lab
+        presented_step(teacher, "start-node")
+        expect(published).to_have_attribute("data-published", "2", timeout=STEP_TIMEOUT_MS)
+        thread = published.get_attribute("data-thread")
+        teacher_ids = sorted(teacher.evaluate(OWN_CHECKPOINTS, thread))
+        assert len(teacher_ids) == 2
+
+        learner = learner_context.new_page()
+        learner.goto(f"{rooms_site.url}/learn/en/checkpoints/input/?room={code.inner_text()}")
+        panel = learner.locator("[data-room-thread]")
+        expect(panel).to_have_attribute("data-frames", "2", timeout=STEP_TIMEOUT_MS)
+        frames = panel.locator("li[data-frame]")
+        assert sorted(item.get_attribute("data-frame") for item in frames.all()) == teacher_ids
+        assert [item.get_attribute("data-step") for item in frames.all()] == ["0", "-1"]  # newest first
+
+        first = frames.nth(1).get_attribute("data-frame")  # the input checkpoint (step -1)
+        frames.nth(1).get_by_role("button", name="Try this frame in my lab").click()
+        mine = f"{thread}-try-{first[-8:]}"
+        status = learner.locator("[data-room-fork]")
+        expect(status).to_have_attribute("data-forked", mine, timeout=STEP_TIMEOUT_MS)
+        assert sorted(learner.evaluate(OWN_CHECKPOINTS, mine)) == teacher_ids
+        status.get_by_role("link", name="Open it in the lab").click()
+        expect(learner).to_have_url(re.compile(r"/\?thread="))
+        wait_until_ready(learner)
+        expect(learner.locator("#inspector")).to_have_attribute(
+            "data-checkpoint-id", first, timeout=STEP_TIMEOUT_MS
+        )
+        expect(learner.get_by_role("combobox", name="Saved threads")).to_have_value(mine)
+        assert sorted(learner.evaluate(OWN_CHECKPOINTS, thread)) == []  # the copy is the learner's own
+
+        # The room closes under the teacher (another device closed it): the lesson goes on, publishing stops.
+        key = teacher.evaluate("JSON.parse(sessionStorage.getItem('checkpoint-lab.teacher-room')).key")
+        assert (
+            call(rooms_site.url, "POST", f"/api/rooms/{code.inner_text()}/close", {}, key=key).status == 200
+        )
+        teacher.keyboard.press("ArrowRight")
+        presented_step(teacher, "fan-out")
+        expect(published).to_have_attribute("data-publish", "stopped", timeout=STEP_TIMEOUT_MS)
+        assert len(teacher.evaluate(OWN_CHECKPOINTS, thread)) > len(teacher_ids)  # saved in its own IndexedDB
+    finally:
+        teacher_context.close()
+        learner_context.close()
 
 
 def refused_by(coroutine: Any) -> RoomRecordsError:
