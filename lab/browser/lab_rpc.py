@@ -193,7 +193,7 @@ def own_saver() -> CheckpointSaver:
 
 def own_controller() -> LabController:
     """This worker's controller: its journal, its graph's profile and its open thread (what a class
-    room's commands read, ``lab.browser.room_rpc``)."""
+    room's commands read: ``lab.browser.room_rpc``, ``lab.browser.room_publish``)."""
     return _controller()
 
 
