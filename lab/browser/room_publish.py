@@ -55,15 +55,15 @@ travels as base64, a third larger)."""
 FINAL_REFUSALS = frozenset(("room_closed", "unknown_room", "bad_teacher_key", "missing_teacher_key"))
 """The room's refusals no later publish can mend: it is closed or expired, or the key is not its own."""
 
-Row = TypeVar("Row", bound=dict[str, Any])
+Row = TypeVar("Row")
 
 
-def _size(row: dict[str, Any]) -> int:
+def _size(row: Any) -> int:
     """A row's stored bytes, roughly: its values' bytes and a little for its keys."""
     return 200 + sum(len(value[1]) for value in row.values() if isinstance(value, tuple))
 
 
-def batches(rows: Sequence[Row], size: Callable[[Row], int] = _size) -> Iterator[list[Row]]:
+def batches(rows: Sequence[Row], size: Callable[[Any], int] = _size) -> Iterator[list[Row]]:
     """``rows`` in order, in lists of at most :data:`BATCH_ROWS` rows and about :data:`BATCH_BYTES`
     (a row bigger than that goes alone: the room names its refusal)."""
     batch: list[Row] = []
