@@ -1,7 +1,8 @@
 """Worker commands of a class room's shared thread (docs/ROOM.md): what a learner's page asks.
 
 The teacher's thread lives in the room's records (:mod:`lab.browser.room_records`); a learner reads it
-with the room's code alone, through the same saver core as every lab saver. Forking a frame uses the
+with the room's code alone: the list of frames from the checkpoints' rows (one request, every 3 s), a
+fork through the same saver core as every lab saver. Forking a frame uses the
 thread file, as handing out a thread does (:mod:`lab.controller.thread_file`): the room's thread is
 exported, checked row by row as any imported file is, and imported whole into this lab's own saver
 (IndexedDB) under a thread id of the learner's; the learner goes on from the frame's checkpoint there.
@@ -22,10 +23,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from lab.browser import lab_rpc
 from lab.browser.page_storage import PageStorage
 from lab.browser.room_records import RoomRecords, fetch_post
 from lab.checkpoint.core import CheckpointSaver
+from lab.checkpoint.serde import MsgpackSerializer
 from lab.controller.thread_commands import imported_session
 from lab.controller.thread_file import (
     ThreadFile,
@@ -37,6 +38,7 @@ from lab.controller.thread_file import (
 
 MAX_FRAMES = 100
 """The newest frames a learner's page lists."""
+_SERDE = MsgpackSerializer()
 
 
 def room_records(code: Any, teacher_key: str | None = None) -> RoomRecords:
@@ -59,22 +61,25 @@ def text_arg(args: dict[str, Any], name: str) -> str:
 
 async def room_frames(args: dict[str, Any]) -> dict[str, Any]:
     """The room's checkpoints (of the root graph), newest first: what the learner may fork."""
-    saver = CheckpointSaver(PageStorage(room_records(args.get("code"))))
-    frames = []
-    async for saved in saver.alist(None, limit=MAX_FRAMES):
-        if saved.config["configurable"]["checkpoint_ns"]:
-            continue
-        parent = saved.parent_config["configurable"]["checkpoint_id"] if saved.parent_config else None
-        frames.append(
-            {
-                "thread_id": saved.config["configurable"]["thread_id"],
-                "checkpoint_id": saved.config["configurable"]["checkpoint_id"],
-                "step": saved.metadata.get("step"),
-                "source": saved.metadata.get("source"),
-                "parent": parent,
-            }
-        )
-    return {"frames": frames}
+    return {"frames": await listed_frames(PageStorage(room_records(args.get("code"))))}
+
+
+async def listed_frames(storage: PageStorage) -> list[dict[str, Any]]:
+    """The newest :data:`MAX_FRAMES` root checkpoints of every thread in ``storage``: each one's thread,
+    id, step, source and parent. Only the checkpoints' rows are read (one request), not their values
+    or pending writes, which a list of frames does not show: every learner's page asks every 3 s."""
+    rows = await storage.checkpoints(None, "", limit=MAX_FRAMES)
+    metadatas = [_SERDE.loads_typed(row["metadata"]) for row in rows]  # through the allow-list
+    return [
+        {
+            "thread_id": row["thread_id"],
+            "checkpoint_id": row["checkpoint_id"],
+            "step": metadata.get("step"),
+            "source": metadata.get("source"),
+            "parent": row["parent_checkpoint_id"],
+        }
+        for row, metadata in zip(rows, metadatas, strict=True)
+    ]
 
 
 def fork_thread_id(thread_id: str, checkpoint_id: str) -> str:
@@ -92,6 +97,8 @@ async def room_fork(args: dict[str, Any]) -> dict[str, Any]:
     config = {"configurable": {"thread_id": thread_id, "checkpoint_ns": "", "checkpoint_id": checkpoint_id}}
     if await room.aget_tuple(config) is None:
         raise ValueError(f"the room's thread {thread_id!r} has no checkpoint {checkpoint_id!r}")
+    from lab.browser import lab_rpc  # Pyodide only: CPython imports this module for listed_frames
+
     mine = fork_thread_id(thread_id, checkpoint_id)
     saver = lab_rpc.own_saver()
     session = await records.session(thread_id)
@@ -113,6 +120,8 @@ async def room_fork(args: dict[str, Any]) -> dict[str, Any]:
 async def _remember_fork(thread_file: ThreadFile, thread_id: str) -> bool:
     """List the copy among this lab's saved threads (not opened: the lesson on the page keeps its own),
     if the room kept a session this lab can run (its case and variant); whether it did."""
+    from lab.browser import lab_rpc
+
     controller = lab_rpc.own_controller()
     try:
         session = imported_session(thread_file, controller.profile)

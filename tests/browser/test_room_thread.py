@@ -26,6 +26,7 @@ from saver_adapter import PageBridge, RemoteSaver
 from lab.browser.page_storage import PageStorage
 from lab.browser.room_publish import publish_thread
 from lab.browser.room_records import RoomRecords, RoomRecordsError, urllib_post
+from lab.browser.room_rpc import MAX_FRAMES, listed_frames
 from lab.checkpoint import CheckpointSaver, InMemorySaver
 from lab.checkpoint.base import empty_checkpoint
 from lab.controller.thread_file import export_thread, import_thread, read_thread_file
@@ -208,6 +209,50 @@ def test_publishing_sends_the_room_what_it_lacks_and_replaces_a_thread_started_a
     assert seen["replaced"] == {"thread_id": "teacher", "sent": 4, "checkpoints": 4}
     assert ids(seen["after"]) == ids(seen["ours_after"])
     assert seen["after"][0].checkpoint["channel_values"]["visited"] == ["again", "plan", "act"]
+
+
+def test_a_learners_list_of_frames_is_one_request_and_says_what_the_saver_says(rooms_site, capsys) -> None:
+    """Every learner's page lists the frames every 3 s: ``listed_frames`` reads the checkpoints' rows
+    in one request (not their values and writes, as the saver's ``alist`` does), and says of each
+    frame what ``alist`` says: its thread, id, step, source and parent."""
+    room = Room.open(rooms_site.url, SHAPE)
+    mine = InMemorySaver()
+    requests: list[str] = []
+
+    async def counted(url: str, body: dict[str, Any], key: str | None) -> tuple[int, Any]:
+        requests.append(url)
+        return await urllib_post(url, body, key)
+
+    async def story() -> tuple[list[dict[str, Any]], int, list[Any], int]:
+        graph = lesson_graph(mine)
+        for _ in range(26):  # 104 checkpoints: a learner's page lists the newest 100
+            await graph.ainvoke({"visited": []}, TEACHER_THREAD)
+        teacher = RoomRecords(room.base, room.code, teacher_key=room.key, post=urllib_post)
+        await publish_thread(mine, teacher, "teacher", LESSON_SESSION)
+        learner = PageStorage(RoomRecords(room.base, room.code, post=counted))
+        frames = await listed_frames(learner)
+        asked = len(requests)
+        saved = [item async for item in CheckpointSaver(learner).alist(None, limit=MAX_FRAMES)]
+        return frames, asked, saved, len(requests) - asked
+
+    frames, asked, saved, asked_by_alist = run(story())
+    assert asked == 1
+    assert frames == [
+        {
+            "thread_id": "teacher",
+            "checkpoint_id": item.config["configurable"]["checkpoint_id"],
+            "step": item.metadata["step"],
+            "source": item.metadata["source"],
+            "parent": item.parent_config["configurable"]["checkpoint_id"] if item.parent_config else None,
+        }
+        for item in saved
+    ]
+    assert len(frames) == MAX_FRAMES
+    with capsys.disabled():
+        print(
+            f"\n  a learner's list of {MAX_FRAMES} frames: {asked} request "
+            f"(the saver's alist: {asked_by_alist})"
+        )
 
 
 def test_pending_writes_reach_the_room_after_their_checkpoint(rooms_site) -> None:
