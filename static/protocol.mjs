@@ -94,7 +94,8 @@ export const BOOT_STAGES = Object.freeze(["runtime", "packages", "lab", "restore
  *   rebuild the controller with nodes that work `delay` seconds (0-10); only before the first `lab`
  * (saver_open / saver_call(s) / saver_close drive the IndexedDB saver, or with `room` a class room's saver,
  * from tests: lab/browser/saver_rpc.py; room_frames / room_fork read a class room's shared thread and fork
- * a frame of it into this lab's saver: lab/browser/room_rpc.py, static/lesson/room-thread.mjs)
+ * a frame of it into this lab's saver: lab/browser/room_rpc.py, static/lesson/room-thread.mjs; room_publish
+ * copies the presenter's thread into the room: lab/browser/room_publish.py, static/lesson/room-publish.mjs)
  */
 
 /**

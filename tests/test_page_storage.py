@@ -85,6 +85,9 @@ async def _journal_story(journal: Any) -> list[Any]:
     await journal.save_session({"thread_id": "b", "case_id": "S-2"})
     await journal.forget("a")  # not the current session: it stays
     seen += [(await journal.session())["thread_id"]]
+    await asyncio.sleep(0.01)  # a later start
+    await journal.remember_session({"thread_id": "c", "case_id": "S-3"})  # a fork: saved, not opened
+    seen += [(await journal.session())["thread_id"], [row["thread_id"] for row in await journal.sessions()]]
     await journal.clear()
     seen += [await journal.records("b"), await journal.session(), await journal.sessions()]
     return seen
@@ -96,6 +99,7 @@ async def test_the_page_journal_tells_the_story_the_memory_journal_tells():
     assert told == await _journal_story(MemoryJournal())
     assert [record["n"] for record in told[0]] == [1, 3, 4]  # in the order appended, across processes
     assert told[3:5] == [["b", "a"], True]  # newest first; "a" kept the time it was first saved
+    assert told[9:11] == ["b", ["c", "b"]]  # a remembered session is listed, the current one stays
 
 
 async def test_a_page_that_does_not_answer_fails_the_storage_call_clearly():

@@ -2,7 +2,9 @@
  * The teacher's thread, shared with the room, over D1 (table `thread_records`, migrations/0002): the
  * records of the lab's checkpoint saver, as lab/browser/page_records.py defines them. Each store maps a
  * key (a list of strings and numbers) to a JSON record; the server stores and returns records and
- * decides nothing about checkpoints (the saver core, in Python, does). Two operations:
+ * decides nothing about checkpoints (the saver core, in Python, does). Beside the saver's three stores,
+ * `sessions` keeps the session each thread was run with (lab/browser/room_publish.py writes it, a
+ * learner's fork reads it: lab/browser/room_rpc.py). Two operations:
  *
  *   read   {store, keys}      the record of each key, null where none          anyone with the code
  *   read   {store, prefix}    every record whose key starts with prefix,       anyone with the code
@@ -17,7 +19,7 @@ import { Refusal, field } from "./http.js";
 
 /** The largest thread request body, in bytes: a super-step's checkpoint and its changed values. */
 export const MAX_THREAD_BODY = 1024 * 1024;
-const STORES = ["checkpoints", "blobs", "writes"];
+const STORES = ["checkpoints", "blobs", "writes", "sessions"]; // the saver's three, and each thread's session
 const MAX_KEY_PARTS = 6;
 const MAX_KEY_TEXT = 512; // characters of one string in a key
 const MAX_ITEMS = 200; // keys in one read, changes in one write

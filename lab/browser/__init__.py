@@ -10,6 +10,9 @@
   it and the page's records are reached by the round trips of :mod:`lab.browser.page_calls`.
 - :mod:`lab.browser.idb_journal` keeps what must outlive a killed process: sessions and seam records.
 - :mod:`lab.browser.saver_rpc` exposes the saver call by call, for the conformance tests.
+- :mod:`lab.browser.room_records` keeps the saver's records in a class room's D1 database; the teacher's
+  lab publishes its thread there (:mod:`lab.browser.room_publish`) and a learner's lab lists and forks
+  it (:mod:`lab.browser.room_rpc`).
 - :mod:`lab.browser.idb` turns IndexedDB's requests and transactions into awaitable promises, following
   the rules Pyodide's event loop imposes.
 

@@ -69,18 +69,30 @@ class IndexedDBJournal:
         return [row["record"] for row in _py(rows)]
 
     async def save_session(self, session: dict[str, Any] | None) -> None:
-        previous = None
-        if session is not None:  # read first (no await may fall inside the writing transaction)
-            tx = idb.transaction(self.db, [THREADS])
-            previous = _py(await idb.request_promise(tx.objectStore(THREADS).get(session["thread_id"])))
+        # read first (no await may fall inside the writing transaction)
+        row = None if session is None else await self._remembered(session)
         tx = idb.transaction(self.db, [THREADS, LAB], "readwrite")
         done = idb.tx_done(tx)
         if session is None:
             tx.objectStore(LAB).delete(SESSION_KEY)
         else:
             tx.objectStore(LAB).put(_js(session), SESSION_KEY)
-            tx.objectStore(THREADS).put(_js(remembered_session(session, previous)))
+            tx.objectStore(THREADS).put(_js(row))
         await done
+
+    async def remember_session(self, session: dict[str, Any]) -> None:
+        """Keep ``session`` among the saved ones without making it the current one."""
+        row = await self._remembered(session)
+        tx = idb.transaction(self.db, [THREADS], "readwrite")
+        done = idb.tx_done(tx)
+        tx.objectStore(THREADS).put(_js(row))
+        await done
+
+    async def _remembered(self, session: dict[str, Any]) -> dict[str, Any]:
+        """The row ``threads`` keeps for ``session`` (its ``started_at`` kept from an earlier save)."""
+        tx = idb.transaction(self.db, [THREADS])
+        previous = _py(await idb.request_promise(tx.objectStore(THREADS).get(session["thread_id"])))
+        return remembered_session(session, previous)
 
     async def session(self) -> dict[str, Any] | None:
         tx = idb.transaction(self.db, [LAB])

@@ -191,6 +191,12 @@ def own_saver() -> CheckpointSaver:
     return _lab.saver
 
 
+def own_controller() -> LabController:
+    """This worker's controller: its journal, its graph's profile and its open thread (what a class
+    room's commands read: ``lab.browser.room_rpc``, ``lab.browser.room_publish``)."""
+    return _controller()
+
+
 def _controller() -> LabController:
     if _lab.controller is None:
         raise RuntimeError("the lab is not open yet: the worker opens it in its 'restore' boot stage")

@@ -20,7 +20,7 @@ import itertools
 import uuid
 from typing import Any
 
-from lab.browser.page_records import Records, clear, delete, delete_prefix, put
+from lab.browser.page_records import Change, Records, clear, delete, delete_prefix, put
 from lab.controller.journal import newest_first, remembered_session
 
 JOURNAL, THREADS, LAB = "journal", "journal_threads", "journal_lab"
@@ -47,11 +47,16 @@ class PageJournal:
         if session is None:
             await self.page.write([delete(LAB, SESSION_KEY)])
             return
+        await self.page.write([put(LAB, SESSION_KEY, session), await self._remembered(session)])
+
+    async def remember_session(self, session: dict[str, Any]) -> None:
+        """Keep ``session`` among the saved ones without making it the current one."""
+        await self.page.write([await self._remembered(session)])
+
+    async def _remembered(self, session: dict[str, Any]) -> Change:
         key = [session["thread_id"]]
         (previous,) = await self.page.get(THREADS, [key])
-        await self.page.write(
-            [put(LAB, SESSION_KEY, session), put(THREADS, key, remembered_session(session, previous))]
-        )
+        return put(THREADS, key, remembered_session(session, previous))
 
     async def session(self) -> dict[str, Any] | None:
         (session,) = await self.page.get(LAB, [SESSION_KEY])

@@ -5,7 +5,8 @@ savers are one core (:class:`lab.checkpoint.core.CheckpointSaver`) over a small 
 the third place that layer keeps its rows, after memory and IndexedDB: the records of
 :mod:`lab.browser.page_storage` (stores ``checkpoints``, ``blobs``, ``writes``; a key is a list, a
 record JSON), kept not by the page but by the room's server (``functions/_room/thread.js``, table
-``thread_records``), so every device in the room can read them::
+``thread_records``), so every device in the room can read them (and, in a fourth store ``sessions``,
+the session each thread was run with, :meth:`RoomRecords.keep_session`)::
 
     saver = CheckpointSaver(PageStorage(RoomRecords(site, code, teacher_key=key, post=urllib_post)))
 
@@ -29,7 +30,10 @@ import json
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
-from lab.browser.page_records import Change, Key
+from lab.browser.page_records import Change, Key, put
+
+SESSIONS = "sessions"
+"""The room's store beside the saver's three: each thread's session, under the key ``[thread_id]``."""
 
 Post = Callable[[str, dict[str, Any], str | None], Awaitable[tuple[int, Any]]]
 """``post(url, body, teacher_key)``: the HTTP status and the JSON answer of a POST with a JSON body."""
@@ -40,6 +44,8 @@ ATTEMPTS = 4
 """How often a request is sent when the server is busy or restarting (503) or out of reach: every
 request may be sent again, as every read is, and every change is one whose second application changes
 nothing (put, add, delete)."""
+MAX_KEYS = 200
+"""The keys one read may name (the room's limit, ``functions/_room/thread.js``)."""
 RETRY_PAUSE_S = 0.25
 """The pause before the second attempt; it doubles for each later one."""
 
@@ -118,10 +124,11 @@ class RoomRecords:
         return answer
 
     async def get(self, store: str, keys: Sequence[Key]) -> list[Any]:
-        """The record stored under each key, ``None`` where there is none."""
-        if not keys:
-            return []
-        return (await self._call("read", {"store": store, "keys": list(keys)}))["records"]
+        """The record stored under each key, ``None`` where there is none (in requests of at most
+        :data:`MAX_KEYS` keys: a history's values may be many more)."""
+        parts = [list(keys[start : start + MAX_KEYS]) for start in range(0, len(keys), MAX_KEYS)]
+        found = await asyncio.gather(*(self._call("read", {"store": store, "keys": part}) for part in parts))
+        return [record for answer in found for record in answer["records"]]
 
     async def with_prefix(self, store: str, prefix: Key) -> list[Any]:
         """Every record whose key starts with ``prefix``, in the order their keys were first stored."""
@@ -131,3 +138,13 @@ class RoomRecords:
         """Apply every change, atomically (the teacher key is needed)."""
         if changes:
             await self._call("write", {"changes": list(changes)})
+
+    async def keep_session(self, thread_id: str, session: dict[str, Any]) -> None:
+        """Keep the session ``thread_id`` was run with (case, variant, durability, storage): what a
+        learner's lab needs to open a copy of it (the teacher key is needed)."""
+        await self.write([put(SESSIONS, [thread_id], session)])
+
+    async def session(self, thread_id: str) -> dict[str, Any] | None:
+        """The session kept for ``thread_id``, if the teacher's lab published one."""
+        (session,) = await self.get(SESSIONS, [[thread_id]])
+        return session

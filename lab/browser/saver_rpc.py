@@ -105,18 +105,13 @@ async def saver_open(args: dict[str, Any]) -> dict[str, Any]:
 
 def _room_saver(room: Any) -> Any:
     """The saver core over the records of class room ``room`` (``{code, teacher_key}``) on this site."""
-    from js import location
-
     from lab.browser.page_storage import PageStorage
-    from lab.browser.room_records import RoomRecords, fetch_post
+    from lab.browser.room_rpc import room_records
     from lab.checkpoint.core import CheckpointSaver
 
     if not (isinstance(room, dict) and isinstance(room.get("code"), str)):
         raise ValueError("'room' must be {code, teacher_key}: a class room's code and (to write) its key")
-    records = RoomRecords(
-        str(location.origin), room["code"], teacher_key=room.get("teacher_key"), post=fetch_post
-    )
-    return CheckpointSaver(PageStorage(records))
+    return CheckpointSaver(PageStorage(room_records(room["code"], room.get("teacher_key"))))
 
 
 def _open_saver(args: dict[str, Any]) -> Any:

@@ -27,7 +27,7 @@ import pyodide
 from js import Object
 from pyodide.ffi import JsProxy, to_js
 
-from lab.browser import idb, lab_rpc, play_rpc, room_rpc, saver_rpc
+from lab.browser import idb, lab_rpc, play_rpc, room_publish, room_rpc, saver_rpc
 
 DB_NAME = "checkpoint-lab"
 SCHEMA_VERSION = 1
@@ -161,6 +161,7 @@ COMMANDS: dict[str, Handler] = {
     **lab_rpc.COMMANDS,  # lab / world_reply / lab_info / lab_configure: the lab controller
     **play_rpc.COMMANDS,  # play_load / play_problem: the playground's program as the lab's graph
     **room_rpc.COMMANDS,  # room_frames / room_fork: a class room's shared thread, for a learner
+    **room_publish.COMMANDS,  # room_publish: the presenter's thread into the class room
 }
 
 

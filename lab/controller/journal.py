@@ -34,6 +34,8 @@ class Journal(Protocol):
 
     async def save_session(self, session: dict[str, Any] | None) -> None: ...
 
+    async def remember_session(self, session: dict[str, Any]) -> None: ...
+
     async def session(self) -> dict[str, Any] | None: ...
 
     async def sessions(self) -> list[dict[str, Any]]: ...
@@ -71,8 +73,13 @@ class MemoryJournal:
     async def save_session(self, session: dict[str, Any] | None) -> None:
         self._session = dict(session) if session else None
         if session:
-            thread_id = session["thread_id"]
-            self._sessions[thread_id] = remembered_session(session, self._sessions.get(thread_id))
+            await self.remember_session(session)
+
+    async def remember_session(self, session: dict[str, Any]) -> None:
+        """Keep ``session`` among the saved ones (a thread the learner can open) without making it the
+        lab's current one: a fork a learner made from a class room's thread."""
+        thread_id = session["thread_id"]
+        self._sessions[thread_id] = remembered_session(session, self._sessions.get(thread_id))
 
     async def session(self) -> dict[str, Any] | None:
         return dict(self._session) if self._session else None

@@ -30,7 +30,7 @@ from lab.checkpoint.core import MARKERS, CheckpointSaver
 from lab.checkpoint.errors import CorruptRecordError, UnsavableValueError
 from lab.checkpoint.records import checkpoint_problem, record_place
 from lab.checkpoint.serde import MsgpackSerializer
-from lab.checkpoint.storage import BlobRow, CheckpointRow, WriteRow
+from lab.checkpoint.storage import BlobKey, BlobRow, CheckpointRow, WriteRow
 from lab.controller.messages import Message, SaidError, message
 from lab.controller.record_texts import problem_message, said_place
 
@@ -149,12 +149,7 @@ async def export_thread(
         raise ThreadFileError(
             "Thread {thread} has no checkpoints to export", "file.empty", thread=repr(thread_id)
         )
-    blob_keys = {
-        (row["thread_id"], row["checkpoint_ns"], channel, version)
-        for row in checkpoints
-        for channel, version in _loaded_checkpoint(row)["channel_versions"].items()
-    }
-    blobs = await storage.blobs(sorted(blob_keys, key=repr))
+    blobs = await storage.blobs(sorted(named_blobs(checkpoints), key=repr))
     writes = await storage.writes([_checkpoint_key(row) for row in checkpoints])
     document = {
         "format": FORMAT,
@@ -180,6 +175,15 @@ async def export_thread(
             thread=repr(thread_id),
             problem=problem_message(error),
         ) from None
+
+
+def named_blobs(checkpoints: Sequence[CheckpointRow]) -> set[BlobKey]:
+    """The keys of the channel values these checkpoints hold (each names a version per channel)."""
+    return {
+        (row["thread_id"], row["checkpoint_ns"], channel, version)
+        for row in checkpoints
+        for channel, version in _loaded_checkpoint(row)["channel_versions"].items()
+    }
 
 
 # -- reading and validating ----------------------------------------------------------------------

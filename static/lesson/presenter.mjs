@@ -107,13 +107,14 @@ class Tally {
 /**
  * Start presenter mode's keys and toggle on a lesson step page.
  * @param {Record<string, string>} words the page's words (present, present_leave, present_keys)
- * @param {{reveal: () => void, lesson: () => any}} step what R does, and the lesson on the page (for a room)
+ * @param {{reveal: () => void, lesson: () => any, session: object}} step what R does, and the lesson on
+ *   the page and its lab session (for a room)
  * @returns {() => void} call after the page's content is swapped for another step's
  */
 export function mountPresenter(words, step) {
   let tally = new Tally();
   let placeRoom = () => {};
-  mountTeacherRoom({ lesson: step.lesson, showVotes: (votes) => tally.fromRoom(votes) }).then((place) => {
+  mountTeacherRoom({ lesson: step.lesson, session: step.session, showVotes: (votes) => tally.fromRoom(votes) }).then((place) => {
     if (place) placeRoom = place;
   });
   document.addEventListener("click", (event) => {

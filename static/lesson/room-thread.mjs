@@ -3,9 +3,11 @@
  * frames (checkpoints) the teacher's thread has in the room, newest first, read every 3 s by this
  * lab's worker (`room_frames`, lab/browser/room_rpc.py: the saver core over the room's records), each
  * with "Try this frame in my lab". That button forks it (`room_fork`): the teacher's thread goes
- * through the thread file into this browser's own IndexedDB, under a thread id of the learner's.
+ * through the thread file into this browser's own IndexedDB, under a thread id of the learner's, and
+ * (where the teacher's lab published the thread's session) the lab lists it among its saved threads:
+ * "Open it in the lab" opens the lab page on the copy, at that frame.
  */
-import { t } from "../i18n.mjs";
+import { lang, t } from "../i18n.mjs";
 import { h } from "../views/dom.mjs";
 
 const POLL_MS = 3000;
@@ -30,6 +32,10 @@ export function mountRoomThread(session) {
       status.dataset.forked = copy.thread_id;
       status.dataset.checkpoint = copy.checkpoint_id;
       status.textContent = t("room.forked", { thread: copy.thread_id, n: copy.checkpoints, step: frame.step });
+      if (copy.opens) {
+        const address = `/?${new URLSearchParams({ thread: copy.thread_id, frame: copy.checkpoint_id, lang: lang() })}`;
+        status.append(" ", h("a", { href: address, "data-room-open-fork": "", text: t("room.openFork") }));
+      }
     } catch (error) {
       status.textContent = t("room.failed", { message: error.message ?? String(error) });
     } finally {

@@ -9,6 +9,7 @@
  * this step join the digit keys' votes in the presenter's tally, and the panel says how many learners
  * are on each step and how many have finished. The teacher moves the room to a step and closes it.
  * The room (code and teacher key) is kept in sessionStorage, so it stays open from step to step.
+ * While it is open, the lesson's lab publishes its thread into it (room-publish.mjs).
  *
  * Learner (`?room=<code>`, carried by every lesson link): the page joins the room, reports which step
  * it is on (and whether the lesson is finished), sends the learner's first pick on each question as
@@ -17,6 +18,7 @@
 import { t } from "../i18n.mjs";
 import { qrSvg } from "../qr.mjs";
 import { learnerId, roomApi, roomsAvailable, stepAddress } from "../room-api.mjs";
+import { publishToRoom } from "./room-publish.mjs";
 
 const POLL_MS = 1500;
 const VOTE_ATTEMPTS = 4;
@@ -44,8 +46,8 @@ function shapeOf(lesson) {
 
 /**
  * The teacher's room, in presenter mode.
- * @param {{lesson: () => any, showVotes: (votes: number[]) => void}} page the lesson now on the page,
- *   and how this step's room votes reach the presenter's tally
+ * @param {{lesson: () => any, showVotes: (votes: number[]) => void, session: object}} page the lesson now
+ *   on the page, how this step's room votes reach the presenter's tally, and the lesson's lab session
  * @returns {Promise<(() => void) | undefined>} what puts the room back after "Next" swapped the page's
  *   content (undefined where the site has no rooms)
  */
@@ -86,8 +88,10 @@ export async function mountTeacherRoom(page) {
     else page.showVotes(tally.votes[index] ?? []);
   };
   let timer = null;
+  let stopPublishing = () => {};
   const showClosed = () => {
     clearInterval(timer);
+    stopPublishing();
     panel.dataset.closed = "true";
     for (const control of panel.querySelectorAll("button, select")) control.disabled = true;
     say(t("room.closed"));
@@ -110,6 +114,7 @@ export async function mountTeacherRoom(page) {
     place();
     poll();
     timer = setInterval(poll, POLL_MS);
+    stopPublishing = publishToRoom(page.session, room, panel.querySelector("[data-room-publish]"));
   };
   openButton.addEventListener("click", async () => {
     openButton.disabled = true;
@@ -159,6 +164,7 @@ function roomPanel(room, lesson, teacherAction) {
     element("p", { "data-room-finished": "" }),
     controls,
     element("p", { "data-room-message": "", role: "status" }),
+    element("p", { class: "room-publish", "data-room-publish": "" }),
   ];
 }
 

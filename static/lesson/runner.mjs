@@ -278,7 +278,7 @@ async function goNext(event) {
   await enter(moves).catch(failed); // a step that cannot be set up says so, as on a fresh page
 }
 
-const presenterShown = mountPresenter(words, { reveal: revealAnswer, lesson: () => lesson });
+const presenterShown = mountPresenter(words, { reveal: revealAnswer, lesson: () => lesson, session });
 mountLearnerRoom(() => lesson); // only in a class room (`?room=`): room.mjs
 mountRoomThread(session); // the teacher's thread in the room, and forking its frames: room-thread.mjs
 addEventListener("popstate", () => location.reload()); // back to an earlier step: rebuild it

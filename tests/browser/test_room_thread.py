@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import operator
+import re
 from collections.abc import Iterator
 from typing import Annotated, Any, TypedDict
 
@@ -23,8 +24,11 @@ from room_client import Room, call
 from saver_adapter import PageBridge, RemoteSaver
 
 from lab.browser.page_storage import PageStorage
+from lab.browser.room_publish import publish_thread
 from lab.browser.room_records import RoomRecords, RoomRecordsError, urllib_post
+from lab.browser.room_rpc import MAX_FRAMES, listed_frames
 from lab.checkpoint import CheckpointSaver, InMemorySaver
+from lab.checkpoint.base import empty_checkpoint
 from lab.controller.thread_file import export_thread, import_thread, read_thread_file
 from lab.graph import END, START, StateGraph
 from tests.conformance_report import assert_full_conformance
@@ -156,6 +160,124 @@ async def listed(saver: CheckpointSaver, config: dict[str, Any] | None) -> list[
     return [saved async for saved in saver.alist(config)]
 
 
+def ids(saved: list[Any]) -> list[str]:
+    return [item.config["configurable"]["checkpoint_id"] for item in saved]
+
+
+LESSON_SESSION = {"case_id": "S-1001", "variant": "misplaced", "durability": "sync", "storage": "full"}
+
+
+def test_publishing_sends_the_room_what_it_lacks_and_replaces_a_thread_started_again(rooms_site) -> None:
+    """``publish_thread`` copies the teacher's own saver into the room, step after step: the learner
+    reads the same history (the same ids, values and writes), each publish sends only the checkpoints
+    new to the room, in requests the room takes (here 132 checkpoints: more than one request's worth,
+    and their values more keys than one read may name), and a thread dropped and started again under
+    the same id replaces the room's copy."""
+    room = Room.open(rooms_site.url, SHAPE)
+    records = RoomRecords(room.base, room.code, teacher_key=room.key, post=urllib_post)
+    mine = InMemorySaver()  # the teacher's own saver (IndexedDB in the browser)
+    graph = lesson_graph(mine)
+
+    async def story() -> dict[str, Any]:
+        seen: dict[str, Any] = {}
+        await graph.ainvoke({"visited": []}, TEACHER_THREAD)
+        seen["first"] = await publish_thread(mine, records, "teacher", LESSON_SESSION)
+        seen["again"] = await publish_thread(mine, records, "teacher", LESSON_SESSION)
+        for _ in range(32):  # 4 checkpoints a run: 132 in all
+            await graph.ainvoke({"visited": []}, TEACHER_THREAD)
+        seen["many"] = await publish_thread(mine, records, "teacher", LESSON_SESSION)
+        learner = saver_of(room)
+        seen["history"] = await listed(learner, TEACHER_THREAD)
+        seen["ours"] = await listed(mine, TEACHER_THREAD)
+        seen["state"] = (await learner.aget_tuple(TEACHER_THREAD)).checkpoint["channel_values"]
+        seen["session"] = await RoomRecords(room.base, room.code, post=urllib_post).session("teacher")
+        await mine.adelete_thread("teacher")  # dropped, and started again under the same id
+        await graph.ainvoke({"visited": ["again"]}, TEACHER_THREAD)
+        seen["replaced"] = await publish_thread(mine, records, "teacher", LESSON_SESSION)
+        seen["after"] = await listed(learner, TEACHER_THREAD)
+        seen["ours_after"] = await listed(mine, TEACHER_THREAD)
+        return seen
+
+    seen = run(story())
+    assert seen["first"] == {"thread_id": "teacher", "sent": 4, "checkpoints": 4}
+    assert seen["again"] == {"thread_id": "teacher", "sent": 0, "checkpoints": 4}  # nothing new
+    assert seen["many"] == {"thread_id": "teacher", "sent": 128, "checkpoints": 132}
+    assert ids(seen["history"]) == ids(seen["ours"])
+    assert [item.metadata for item in seen["history"]] == [item.metadata for item in seen["ours"]]
+    assert len(seen["state"]["visited"]) == 66  # every value the newest checkpoint names reached the room
+    assert seen["session"] == LESSON_SESSION
+    assert seen["replaced"] == {"thread_id": "teacher", "sent": 4, "checkpoints": 4}
+    assert ids(seen["after"]) == ids(seen["ours_after"])
+    assert seen["after"][0].checkpoint["channel_values"]["visited"] == ["again", "plan", "act"]
+
+
+def test_a_learners_list_of_frames_is_one_request_and_says_what_the_saver_says(rooms_site, capsys) -> None:
+    """Every learner's page lists the frames every 3 s: ``listed_frames`` reads the checkpoints' rows
+    in one request (not their values and writes, as the saver's ``alist`` does), and says of each
+    frame what ``alist`` says: its thread, id, step, source and parent."""
+    room = Room.open(rooms_site.url, SHAPE)
+    mine = InMemorySaver()
+    requests: list[str] = []
+
+    async def counted(url: str, body: dict[str, Any], key: str | None) -> tuple[int, Any]:
+        requests.append(url)
+        return await urllib_post(url, body, key)
+
+    async def story() -> tuple[list[dict[str, Any]], int, list[Any], int]:
+        graph = lesson_graph(mine)
+        for _ in range(26):  # 104 checkpoints: a learner's page lists the newest 100
+            await graph.ainvoke({"visited": []}, TEACHER_THREAD)
+        teacher = RoomRecords(room.base, room.code, teacher_key=room.key, post=urllib_post)
+        await publish_thread(mine, teacher, "teacher", LESSON_SESSION)
+        learner = PageStorage(RoomRecords(room.base, room.code, post=counted))
+        frames = await listed_frames(learner)
+        asked = len(requests)
+        saved = [item async for item in CheckpointSaver(learner).alist(None, limit=MAX_FRAMES)]
+        return frames, asked, saved, len(requests) - asked
+
+    frames, asked, saved, asked_by_alist = run(story())
+    assert asked == 1
+    assert frames == [
+        {
+            "thread_id": "teacher",
+            "checkpoint_id": item.config["configurable"]["checkpoint_id"],
+            "step": item.metadata["step"],
+            "source": item.metadata["source"],
+            "parent": item.parent_config["configurable"]["checkpoint_id"] if item.parent_config else None,
+        }
+        for item in saved
+    ]
+    assert len(frames) == MAX_FRAMES
+    with capsys.disabled():
+        print(
+            f"\n  a learner's list of {MAX_FRAMES} frames: {asked} request "
+            f"(the saver's alist: {asked_by_alist})"
+        )
+
+
+def test_pending_writes_reach_the_room_after_their_checkpoint(rooms_site) -> None:
+    """A node's writes saved on a checkpoint the room already has (the run stopped at an interrupt
+    after it) reach the room at the next publish: a learner's copy resumes with them."""
+    room = Room.open(rooms_site.url, SHAPE)
+    records = RoomRecords(room.base, room.code, teacher_key=room.key, post=urllib_post)
+    mine = InMemorySaver()
+
+    async def story() -> tuple[Any, Any]:
+        head = await mine.aput(
+            {"configurable": {"thread_id": "teacher", "checkpoint_ns": ""}},
+            empty_checkpoint(),
+            {"source": "input", "step": -1},
+            {},
+        )
+        await publish_thread(mine, records, "teacher", LESSON_SESSION)
+        await mine.aput_writes(head, [("visited", ["plan"])], "task-1")
+        await publish_thread(mine, records, "teacher", LESSON_SESSION)
+        return await mine.aget_tuple(head), await saver_of(room).aget_tuple(head)
+
+    ours, theirs = run(story())
+    assert theirs.pending_writes == ours.pending_writes == [("task-1", "visited", ["plan"])]
+
+
 # Plain JavaScript in the page: the checkpoints the learner's own IndexedDB holds for a thread.
 OWN_CHECKPOINTS = """
 async (thread) => {
@@ -204,11 +326,87 @@ def test_a_learners_page_lists_the_teachers_frames_and_forks_one_into_its_indexe
         mine = f"teacher-try-{frame_id[-8:]}"
         expect(status).to_have_attribute("data-forked", mine)
         expect(status).to_contain_text(f"Copied into your lab as thread {mine} (4 checkpoints)")
+        expect(status.get_by_role("link")).to_have_count(0)  # no session in the room: the lab cannot open it
         teacher_ids = sorted(saved.config["configurable"]["checkpoint_id"] for saved in frames)
         assert sorted(page.evaluate(OWN_CHECKPOINTS, mine)) == teacher_ids  # in this browser's IndexedDB
         assert page.evaluate(OWN_CHECKPOINTS, "teacher") == []  # a copy of the learner's own
     finally:
         context.close()
+
+
+STEP_TIMEOUT_MS = 4 * BOOT_TIMEOUT_S * 1000  # two labs boot at once on a shared machine
+
+
+def presented_step(teacher, step_id: str) -> None:
+    """The teacher takes a step of the lesson: R reveals the answer (a step with a question), then the
+    step's own control acts; wait for Python's verdict."""
+    section = teacher.locator(f'section[data-step="{step_id}"]')
+    expect(section).to_have_attribute("data-ready", "true", timeout=STEP_TIMEOUT_MS)
+    if section.locator("[data-choice]").count():
+        teacher.keyboard.press("r")
+    section.locator("[data-do-it]").click()
+    expect(section).to_have_attribute("data-done", "true", timeout=STEP_TIMEOUT_MS)
+
+
+def test_a_presenters_lesson_reaches_the_learners_page_and_a_fork_opens_in_their_lab(
+    browser, rooms_site
+) -> None:
+    """The teacher presents a lesson in a room: each step's checkpoints, saved in the teacher's own
+    IndexedDB, reach the room (room_publish); a learner's page lists exactly those frames; the learner
+    forks one, and "Open it in the lab" opens the copy in the lab page at that frame. A room closed
+    under the teacher never stops the lesson: the next step is taken, and publishing stops."""
+    teacher_context, learner_context = browser.new_context(), browser.new_context()
+    try:
+        teacher = teacher_context.new_page()
+        teacher.goto(f"{rooms_site.url}/learn/en/checkpoints/input/?present=1&delay=0.05")
+        teacher.get_by_role("button", name="Open a room").click()
+        code = teacher.locator("[data-room-code]")
+        expect(code).to_have_text(re.compile(r"^[A-HJ-NP-Z2-9]{6}$"))
+        published = teacher.locator("[data-room-publish]")
+        presented_step(teacher, "input")
+        expect(published).to_have_attribute("data-published", "1", timeout=STEP_TIMEOUT_MS)
+        teacher.keyboard.press("ArrowRight")  # presenter mode's key for the next step, on the same lab
+        presented_step(teacher, "start-node")
+        expect(published).to_have_attribute("data-published", "2", timeout=STEP_TIMEOUT_MS)
+        thread = published.get_attribute("data-thread")
+        teacher_ids = sorted(teacher.evaluate(OWN_CHECKPOINTS, thread))
+        assert len(teacher_ids) == 2
+
+        learner = learner_context.new_page()
+        learner.goto(f"{rooms_site.url}/learn/en/checkpoints/input/?room={code.inner_text()}")
+        panel = learner.locator("[data-room-thread]")
+        expect(panel).to_have_attribute("data-frames", "2", timeout=STEP_TIMEOUT_MS)
+        frames = panel.locator("li[data-frame]")
+        assert sorted(item.get_attribute("data-frame") for item in frames.all()) == teacher_ids
+        assert [item.get_attribute("data-step") for item in frames.all()] == ["0", "-1"]  # newest first
+
+        first = frames.nth(1).get_attribute("data-frame")  # the input checkpoint (step -1)
+        frames.nth(1).get_by_role("button", name="Try this frame in my lab").click()
+        mine = f"{thread}-try-{first[-8:]}"
+        status = learner.locator("[data-room-fork]")
+        expect(status).to_have_attribute("data-forked", mine, timeout=STEP_TIMEOUT_MS)
+        assert sorted(learner.evaluate(OWN_CHECKPOINTS, mine)) == teacher_ids
+        status.get_by_role("link", name="Open it in the lab").click()
+        expect(learner).to_have_url(re.compile(r"/\?thread="))
+        wait_until_ready(learner)
+        expect(learner.locator("#inspector")).to_have_attribute(
+            "data-checkpoint-id", first, timeout=STEP_TIMEOUT_MS
+        )
+        expect(learner.get_by_role("combobox", name="Saved threads")).to_have_value(mine)
+        assert sorted(learner.evaluate(OWN_CHECKPOINTS, thread)) == []  # the copy is the learner's own
+
+        # The room closes under the teacher (another device closed it): the lesson goes on, publishing stops.
+        key = teacher.evaluate("JSON.parse(sessionStorage.getItem('checkpoint-lab.teacher-room')).key")
+        assert (
+            call(rooms_site.url, "POST", f"/api/rooms/{code.inner_text()}/close", {}, key=key).status == 200
+        )
+        teacher.keyboard.press("ArrowRight")
+        presented_step(teacher, "fan-out")
+        expect(published).to_have_attribute("data-publish", "stopped", timeout=STEP_TIMEOUT_MS)
+        assert len(teacher.evaluate(OWN_CHECKPOINTS, thread)) > len(teacher_ids)  # saved in its own IndexedDB
+    finally:
+        teacher_context.close()
+        learner_context.close()
 
 
 def refused_by(coroutine: Any) -> RoomRecordsError:
