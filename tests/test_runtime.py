@@ -46,14 +46,14 @@ def fan_out_graph(**compile_kwargs):
 
 
 def test_last_value_rejects_two_writes_in_one_step():
-    channel = LastValue("x")
+    channel = LastValue(int, "x")
     assert channel.update([1]) and channel.get() == 1
     with pytest.raises(InvalidUpdateError, match="At key 'x': Can receive only one value per step"):
         channel.update([1, 2])
 
 
 def test_reducer_folds_in_order_and_ignores_empty_steps():
-    channel = BinaryOperatorAggregate(operator.add, [])
+    channel = BinaryOperatorAggregate(list, operator.add)
     assert channel.update([["a"], ["b"]]) and channel.get() == ["a", "b"]
     assert not channel.update([])
 

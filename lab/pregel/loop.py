@@ -357,7 +357,9 @@ class SuperStepLoop:
         elif self.input is not None:  # (a Command on an empty thread is input too, as in LangGraph)
             # a new input discards the tasks left from the last run (none where no channel has a version yet)
             unfinished = self.prepare() if self.checkpoint["channel_versions"] else {}
-            self.updated = self.apply([*unfinished.values(), StepWrites("__input__", [(START, self.input)])])
+            self.updated = self.apply(
+                [*unfinished.values(), StepWrites("__input__", self.graph.input_writes(self.input))]
+            )
             await self.save_next_checkpoint("input", self.updated)
         elif self.parent is None or self.resuming is None:
             raise EmptyInputError(f"Received no input for {START}")

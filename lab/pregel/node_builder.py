@@ -1,0 +1,137 @@
+"""``NodeBuilder``: a node of LangGraph's low-level ``Pregel`` API, built by hand.
+
+``StateGraph.compile`` makes its nodes from a state schema and edges; ``NodeBuilder`` says the same
+three things directly, which is what a Pregel node is:
+
+- which channels *trigger* it (``subscribe_only("a")``: one, its value the node's input;
+  ``subscribe_to("a", "b")``: any of them, the input a dict of their values; ``read_from("c")``:
+  read too, without triggering);
+- what it *does* (``do(fn)``, or ``builder | fn``; several run in a chain, each on the last's result);
+- which channels it *writes* (``write_to("b")``: what it returned; ``write_to(c=fn)``: ``fn`` of it;
+  ``write_to(c=5)``: a fixed value).
+
+``build()`` gives the lab's own ``Node`` (``lab.pregel.nodes``); ``Pregel(nodes={"name": builder},
+channels=..., input_channels=..., output_channels=...)`` runs it in the same loop a ``StateGraph`` does.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Self
+
+from lab.pregel.nodes import Node, WriteEntry, is_async
+
+
+class NodeBuilder:
+    def __init__(self) -> None:
+        self._reads: str | list[str] = []
+        self._triggers: list[str] = []
+        self._steps: list[Callable[[Any], Any]] = []
+        self._writes: list[WriteEntry] = []
+
+    def subscribe_only(self, channel: str) -> Self:
+        """Run when ``channel`` is written; the node's input is that channel's value."""
+        if self._reads:
+            raise ValueError(
+                "Cannot subscribe to single channels when other channels are already subscribed to"
+            )
+        self._reads = channel
+        self._triggers.append(channel)
+        return self
+
+    def subscribe_to(self, *channels: str, read: bool = True) -> Self:
+        """Run when any of ``channels`` is written; with ``read``, their values are in the input dict."""
+        if isinstance(self._reads, str):
+            raise ValueError("Cannot subscribe to channels when subscribed to a single channel")
+        if read:
+            self._reads.extend(channels)
+        self._triggers.extend(channels)
+        return self
+
+    def read_from(self, *channels: str) -> Self:
+        """Add ``channels`` to the input dict without being triggered by them."""
+        if isinstance(self._reads, str):
+            raise ValueError("Cannot read additional channels when subscribed to single channels")
+        self._reads.extend(channels)
+        return self
+
+    def do(self, step: Callable[[Any], Any]) -> Self:
+        """Call ``step`` on the input (or on the result of the step before it)."""
+        if not callable(step):
+            raise TypeError(f"NodeBuilder.do() takes a function, got {type(step).__name__}")
+        self._steps.append(step)
+        return self
+
+    __or__ = do
+
+    def write_to(self, *channels: str, **fixed_or_mapped: Any) -> Self:
+        """Write the result to ``channels``; ``name=fn`` writes ``fn(result)``, ``name=value`` a value."""
+        self._writes.extend(WriteEntry(channel) for channel in channels)
+        for channel, value in fixed_or_mapped.items():
+            if callable(value):
+                self._writes.append(WriteEntry(channel, mapper=value))
+            else:
+                self._writes.append(WriteEntry(channel, value=value, passthrough=False))
+        return self
+
+    def build(self) -> Node:
+        """The node (``Pregel`` names it after its key in ``nodes``)."""
+        reads = self._reads if isinstance(self._reads, str) else tuple(self._reads)
+        return Node("", chain(self._steps), list(self._triggers), reads=reads, writers=tuple(self._writes))
+
+
+def chain(steps: list[Callable[[Any], Any]]) -> Callable[[Any], Any]:
+    """The steps as one function: the lone step itself, the input as is for none (LangGraph's
+    default), an ``async`` function if any step is one."""
+    if len(steps) == 1:
+        return steps[0]
+    if not any(is_async(step) for step in steps):
+
+        def run_steps(value: Any) -> Any:
+            for step in steps:
+                value = step(value)
+            return value
+
+        return run_steps
+
+    async def run_steps_async(value: Any) -> Any:
+        for step in steps:
+            value = step(value)
+            if inspect.isawaitable(value):
+                value = await value
+        return value
+
+    return run_steps_async
+
+
+def check_wiring(
+    nodes: Mapping[str, Node],
+    channels: Mapping[str, Any],
+    input_channels: str | Sequence[str],
+    output_channels: Sequence[str],
+    interrupt_nodes: Sequence[str],
+) -> None:
+    """A hand-built ``Pregel``'s checks, with LangGraph's messages: every channel a node reads,
+    subscribes to, or the graph takes input from or outputs exists; some node reads the input."""
+    known = f"known channels: '{repr(sorted(channels))[:100]}'"
+    subscribed = {chan for node in nodes.values() for chan in node.triggers}
+    for name, node in nodes.items():
+        for chan in [node.reads] if isinstance(node.reads, str) else node.reads or ():
+            if chan not in channels:
+                raise ValueError(f"Node {name} reads channel '{chan}' not in {known}")
+    for chan in subscribed:
+        if chan not in channels:
+            raise ValueError(f"Subscribed channel '{chan}' not in {known}")
+    inputs = [input_channels] if isinstance(input_channels, str) else list(input_channels)
+    for chan in inputs:
+        if chan not in channels:
+            raise ValueError(f"Input channel '{chan}' not in {known}")
+    if not subscribed.intersection(inputs):
+        raise ValueError(f"None of the input channels {input_channels} are subscribed to by any node")
+    for chan in output_channels:
+        if chan not in channels:
+            raise ValueError(f"Output channel '{chan}' not in {known}")
+    for name in interrupt_nodes:
+        if name not in nodes:
+            raise ValueError(f"Node {name} not in nodes")
