@@ -80,9 +80,17 @@ class Pregel:
         for a compiled ``StateGraph`` or entrypoint (as in LangGraph)."""
         self.interrupt_before = interrupt_before_nodes or []
         self.interrupt_after = interrupt_after_nodes or []
+        self.shown_channels: str | list[str] | None = None
+        """A hand-built graph's ``stream_channels`` (default: every channel), as ``read_values`` shows
+        them; ``None``: a compiled graph's, which shows its state."""
         if state_keys is None:  # LangGraph's low-level API: its own ``Send`` packets; all channels shown
+            if output_channels is None:
+                raise TypeError(
+                    "Pregel() needs output_channels=: the channel (or list of channels) invoke returns"
+                )
             self.channels.setdefault(TASKS, Topic())
-            state_keys = as_list(stream_channels or [c for c in self.channels if c != TASKS])
+            self.shown_channels = stream_channels or [c for c in self.channels if c != TASKS]
+            state_keys = as_list(self.shown_channels)
             interrupt_nodes = [
                 n for names in (self.interrupt_before, self.interrupt_after) if names != "*" for n in names
             ]
@@ -121,6 +129,13 @@ class Pregel:
                 f"Expected the input to be a dict of {self.input_channels}, got {type(input).__name__}"
             )
         return [(k, v) for k, v in input.items() if k in self.input_channels]
+
+    def read_values(self, channels: Mapping[str, Channel]) -> Any:
+        """What a ``values`` chunk and a snapshot show: the state; for a hand-built graph, its stream
+        channels that hold a value (an empty ``Topic`` is left out, as in LangGraph)."""
+        if self.shown_channels is None:
+            return algo.read_state(channels, self.state_keys)
+        return algo.read_channels(channels, self.shown_channels)
 
     def output_of(self, values: Any) -> Any:
         """What ``invoke`` returns from the last ``values`` chunk: the output channels' values (one
@@ -327,7 +342,7 @@ class Pregel:
                 PregelTask(task.id, task.name, task.path, status.error, tuple(interrupts), state, result)
             )
         return StateSnapshot(
-            values=algo.read_state(channels, self.state_keys),
+            values=self.read_values(channels),
             next=tuple(t.name for t in tasks.values() if not t.writes),
             config=subgraph.with_checkpoint_map(saved.config, saved.metadata),
             metadata=saved.metadata,

@@ -770,7 +770,7 @@ class SuperStepLoop:
 
     # -- output: stream chunks and seams ------------------------------------------------------------
     def read_state(self) -> Any:
-        return algo.read_state(self.channels, self.graph.state_keys)
+        return self.graph.read_values(self.channels)
 
     def emit_step_event(self, mode: str, chunk: dict[str, Any]) -> None:
         """A ``"checkpoints"`` or ``"tasks"`` chunk, and with ``"debug"`` streamed, the same wrapped with
@@ -819,7 +819,7 @@ class SuperStepLoop:
             }
             updated = algo.apply_writes(checkpoint, channels, finished, self.next_version, {})
             if not updated.isdisjoint(self.graph.state_keys):
-                self.stream.emit("values", algo.read_state(channels, self.graph.state_keys))
+                self.stream.emit("values", self.graph.read_values(channels))
 
     def seam_here(self, name: str, task: Task | None = None, **detail: Any) -> Seam:
         """The seam the run is at now, for the lab's hook."""

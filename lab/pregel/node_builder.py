@@ -6,7 +6,7 @@ three things directly, which is what a Pregel node is:
 - which channels *trigger* it (``subscribe_only("a")``: one, its value the node's input;
   ``subscribe_to("a", "b")``: any of them, the input a dict of their values; ``read_from("c")``:
   read too, without triggering);
-- what it *does* (``do(fn)``, or ``builder | fn``; several run in a chain, each on the last's result);
+- what it *does* (``do(fn)``; several run in a chain, each on the last's result);
 - which channels it *writes* (``write_to("b")``: what it returned; ``write_to(c=fn)``: ``fn`` of it;
   ``write_to(c=5)``: a fixed value).
 
@@ -29,6 +29,7 @@ class NodeBuilder:
         self._triggers: list[str] = []
         self._steps: list[Callable[[Any], Any]] = []
         self._writes: list[WriteEntry] = []
+        self._metadata: dict[str, Any] = {}
 
     def subscribe_only(self, channel: str) -> Self:
         """Run when ``channel`` is written; the node's input is that channel's value."""
@@ -63,8 +64,6 @@ class NodeBuilder:
         self._steps.append(step)
         return self
 
-    __or__ = do
-
     def write_to(self, *channels: str, **fixed_or_mapped: Any) -> Self:
         """Write the result to ``channels``; ``name=fn`` writes ``fn(result)``, ``name=value`` a value."""
         self._writes.extend(WriteEntry(channel) for channel in channels)
@@ -75,10 +74,30 @@ class NodeBuilder:
                 self._writes.append(WriteEntry(channel, value=value, passthrough=False))
         return self
 
+    def meta(self, *tags: str, **metadata: Any) -> Self:
+        """``metadata`` on the node (tags: the lab has no tracing to tag)."""
+        self._metadata.update(metadata)
+        return self
+
+    def __getattr__(self, name: str) -> Any:
+        """LangGraph's node policies the lab leaves out are refused by name."""
+        if name in ("add_retry_policies", "add_cache_policy", "set_timeout"):
+            from lab.graph.unsupported import NotSupportedError  # (here: ``lab.graph`` imports this module)
+
+            raise NotSupportedError(f"NodeBuilder().{name}()")
+        raise AttributeError(f"'NodeBuilder' object has no attribute {name!r}")
+
     def build(self) -> Node:
         """The node (``Pregel`` names it after its key in ``nodes``)."""
         reads = self._reads if isinstance(self._reads, str) else tuple(self._reads)
-        return Node("", chain(self._steps), list(self._triggers), reads=reads, writers=tuple(self._writes))
+        return Node(
+            "",
+            chain(self._steps),
+            list(self._triggers),
+            reads=reads,
+            writers=tuple(self._writes),
+            metadata=self._metadata or None,
+        )
 
 
 def chain(steps: list[Callable[[Any], Any]]) -> Callable[[Any], Any]:

@@ -42,6 +42,9 @@ _NAMES["cache.memory"] = ("InMemoryCache",)
 # --- issue 34: stream_mode="custom" (scenarios_fidelity.py) ---------------------------------------------
 _NAMES["config"] += ("get_stream_writer",)
 _NAMES["types"] += ("StreamWriter",)
+# --- LangGraph's low-level API (scenarios_pregel.py) ------------------------------------------------
+_NAMES["pregel"] = ("Pregel", "NodeBuilder")
+_NAMES["channels"] += ("LastValue", "Topic", "EphemeralValue", "BinaryOperatorAggregate")
 # ------------------------------------------------------------------------------------------------
 OPTIONAL = frozenset({"Send", "Overwrite", "StateUpdate", "get_config", "Runtime", "get_runtime"})
 FLAVOURS = ("langgraph", "lab")
@@ -93,6 +96,13 @@ class Flavour:
     # --- stream_mode="custom" (scenarios_fidelity.py) ---
     get_stream_writer: Any
     StreamWriter: Any
+    # --- the low-level API (scenarios_pregel.py) ---
+    Pregel: Any
+    NodeBuilder: Any
+    LastValue: Any
+    Topic: Any
+    EphemeralValue: Any
+    BinaryOperatorAggregate: Any
 
     def __repr__(self) -> str:
         return f"<flavour {self.name}>"
