@@ -6,6 +6,7 @@ What it computes, streams and checkpoints is compared with real LangGraph in
 
 import asyncio
 import operator
+import sys
 
 import pytest
 
@@ -99,3 +100,9 @@ def test_the_playground_resolves_langgraphs_low_level_imports_to_the_lab() -> No
 
 def test_the_lone_step_is_called_as_given() -> None:
     assert adder().invoke(1) == 2
+
+
+def test_a_schema_without_pydantic_is_refused_by_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "pydantic", None)  # (as in the browser before a program imports it)
+    with pytest.raises(NotSupportedError, match="LangGraphInput .* without pydantic installed"):
+        adder().input_schema  # noqa: B018

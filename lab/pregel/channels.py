@@ -40,6 +40,17 @@ class Channel:
     value: Any = MISSING
     expires: bool = False
     """True for channels whose value lasts one step: a step without writes clears them."""
+    typ: Any = Any
+    """The type given to the channel (``LastValue(int)``): what a hand-built ``Pregel``'s
+    ``input_schema``/``output_schema`` say it holds (``value_type``) and takes (``update_type``)."""
+
+    @property
+    def value_type(self) -> Any:
+        return self.typ
+
+    @property
+    def update_type(self) -> Any:
+        return self.typ
 
     def update(self, values: Sequence[Any]) -> bool:
         """Take all writes of one step; return True if the channel changed."""
@@ -81,6 +92,7 @@ class LastValue(Channel):
     def __init__(self, typ: Any = Any, key: str = "") -> None:
         """``LastValue(int)`` as LangGraph builds it (the type is documentation only here);
         ``key`` names the state key in the error a second write raises."""
+        self.typ = typ
         self.key = key
 
     def update(self, values: Sequence[Any]) -> bool:
@@ -102,6 +114,7 @@ class BinaryOperatorAggregate(Channel):
     def __init__(self, typ: Any, operator: Callable[[Any, Any], Any]) -> None:
         """``BinaryOperatorAggregate(list, operator.add)`` as LangGraph builds it: it starts from
         ``typ()`` (``list()`` for ``Sequence[str]``), or empty for a type that cannot be made so."""
+        self.typ = typ
         self.reducer = operator
         self.fold = folding(operator)  # (made once: ``update`` runs every step)
         self.value = empty_value(typ)
@@ -284,6 +297,7 @@ class EphemeralValue(Channel):
     def __init__(self, typ: Any = Any, guard: bool = True) -> None:
         """``EphemeralValue(int)`` as LangGraph builds it; ``guard``: refuse two writes in one step
         (a node's trigger, ``branch:to:<node>``, is built with ``guard=False``: many may fire it)."""
+        self.typ = typ
         self.guard = guard
 
     def update(self, values: Sequence[Any]) -> bool:
@@ -338,9 +352,18 @@ class Topic(Channel):
     starts empty, unless ``accumulate=True``: then it keeps every value ever written."""
 
     def __init__(self, typ: Any = Any, accumulate: bool = False) -> None:
+        self.typ = typ
         self.value = []
         self.accumulate = accumulate
         self.expires = not accumulate
+
+    @property
+    def value_type(self) -> Any:
+        return list[self.typ]
+
+    @property
+    def update_type(self) -> Any:
+        return typing.Union[self.typ, list[self.typ]]  # noqa: UP007  (``typ`` may be ``Any``)
 
     def update(self, values: Sequence[Any]) -> bool:
         had_values = bool(self.value)

@@ -29,6 +29,7 @@ from lab.errors import InvalidUpdateError
 from lab.pregel import algo, delta, subgraph, sync_saver
 from lab.pregel.algo import INTERRUPT_SEEN, StepWrites
 from lab.pregel.channels import Channel, DeltaChannel, Topic
+from lab.pregel.io_schema import channels_model
 from lab.pregel.loop import SeamHook, SuperStepLoop
 from lab.pregel.node_builder import NodeBuilder, check_wiring
 from lab.pregel.nodes import COPY, END, INPUT, START, TASKS, Node, is_whole_value, task_result
@@ -64,13 +65,15 @@ class Pregel:
         interrupt_after_nodes: list[str] | str | None = None,
         stream_mode: str | None = None,
         state_keys: list[str] | None = None,
+        name: str = "LangGraph",
         **unsupported: Any,
     ) -> None:
         if unsupported:
             from lab.graph.unsupported import refuse_options  # (here: ``lab.graph`` imports this module)
 
             refuse_options("Pregel", unsupported)
-        self.nodes = {name: named_node(name, node) for name, node in nodes.items()}
+        self.name = name
+        self.nodes = {key: named_node(key, node) for key, node in nodes.items()}
         self.channels = channels or {}
         self.input_channels = input_channels
         self.output_channels = output_channels
@@ -129,6 +132,23 @@ class Pregel:
                 f"Expected the input to be a dict of {self.input_channels}, got {type(input).__name__}"
             )
         return [(k, v) for k, v in input.items() if k in self.input_channels]
+
+    @property
+    def input_schema(self) -> Any:
+        """A hand-built graph's input as a Pydantic model (``lab.pregel.io_schema``)."""
+        self.check_hand_built("input_schema")
+        return channels_model(f"{self.name}Input", self.channels, self.input_channels, update=True)
+
+    @property
+    def output_schema(self) -> Any:
+        """A hand-built graph's output as a Pydantic model (``lab.pregel.io_schema``)."""
+        self.check_hand_built("output_schema")
+        return channels_model(f"{self.name}Output", self.channels, self.output_channels, update=False)
+
+    def check_hand_built(self, attribute: str) -> None:
+        """Only a hand-built graph has ``attribute`` here (a compiled graph's is not the lab's)."""
+        if self.shown_channels is None:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {attribute!r}")
 
     def read_values(self, channels: Mapping[str, Channel]) -> Any:
         """What a ``values`` chunk and a snapshot show: the state; for a hand-built graph, its stream

@@ -76,7 +76,8 @@ def pregel_node_builder(t: Trace) -> None:
 @scenario
 def pregel_input_output_lists(t: Trace) -> None:
     """Lists of input and output channels (the input a dict, the output a dict of those that hold
-    a value), no saver; a wiring mistake is refused with LangGraph's message."""
+    a value), no saver; the input and output schemas (Pydantic models of the channels' types); a
+    wiring mistake is refused with LangGraph's message."""
     app = chain_app(t, output_channels=["out", "half", "total"])
     t.invoke(app, 2, label="invoke, output a dict")
     fl, nb = t.fl, t.fl.NodeBuilder
@@ -86,6 +87,9 @@ def pregel_input_output_lists(t: Trace) -> None:
         input_channels=["a", "b"],
         output_channels=["c"],
     )
+    for graph, label in ((app, "one input channel"), (two_in, "two")):
+        t.call(f"input_schema, {label}", lambda g=graph: g.input_schema.model_json_schema())
+        t.call(f"output_schema, {label}", lambda g=graph: g.output_schema.model_json_schema())
     t.invoke(two_in, {"a": 1, "b": 2}, label="a dict of input channels")
     t.invoke(two_in, {"a": 1}, label="only one of them")
     t.call(
