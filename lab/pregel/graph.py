@@ -36,26 +36,6 @@ from lab.pregel.nodes import COPY, END, INPUT, START, TASKS, Node, is_whole_valu
 from lab.pregel.sync_loop import iterate_sync, run_sync
 from lab.types import Durability, PregelTask, StateSnapshot
 
-UNSUPPORTED_METHODS = frozenset(
-    (
-        "astream_events",
-        "astream_log",
-        "batch",
-        "abatch",
-        "batch_as_completed",
-        "abatch_as_completed",
-        "with_retry",
-        "with_fallbacks",
-        "clear_cache",
-        "aclear_cache",
-        "get_context_jsonschema",
-        "get_config_jsonschema",
-        "pipe",
-        "map",
-    )
-)
-"""Methods of LangGraph's ``Pregel`` (many from LangChain's ``Runnable``) lab does not have."""
-
 
 class Pregel:
     """LangGraph's ``Pregel``: nodes that read and write channels, run in super-steps.
@@ -140,14 +120,6 @@ class Pregel:
         for node in self.nodes.values():
             for chan in node.triggers:
                 self.trigger_to_nodes.setdefault(chan, []).append(node.name)
-
-    def __getattr__(self, name: str) -> Any:
-        """LangGraph API that lab leaves out fails by name (still an ``AttributeError``)."""
-        if name in UNSUPPORTED_METHODS:
-            from lab.graph.unsupported import UNSUPPORTED  # (here: ``lab.graph`` imports this module)
-
-            raise AttributeError(UNSUPPORTED.format(f"{type(self).__name__}.{name}()"))
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     # -- running ----------------------------------------------------------------------------------
     def input_writes(self, input: Any) -> list[tuple[str, Any]]:
