@@ -28,11 +28,11 @@ from lab.config import merge_configs
 from lab.errors import InvalidUpdateError
 from lab.pregel import algo, delta, subgraph, sync_saver
 from lab.pregel.algo import INTERRUPT_SEEN, StepWrites
-from lab.pregel.channels import Channel, DeltaChannel, Topic
+from lab.pregel.channels import Channel, DeltaChannel
 from lab.pregel.io_schema import channels_model
 from lab.pregel.loop import SeamHook, SuperStepLoop
-from lab.pregel.node_builder import NodeBuilder, check_wiring
-from lab.pregel.nodes import COPY, END, INPUT, START, TASKS, Node, is_whole_value, task_result
+from lab.pregel.node_builder import NodeBuilder, as_list, wire_hand_built
+from lab.pregel.nodes import COPY, END, INPUT, START, Node, is_whole_value, task_result
 from lab.pregel.sync_loop import iterate_sync, run_sync
 from lab.types import Durability, PregelTask, StateSnapshot
 
@@ -72,54 +72,48 @@ class Pregel:
             from lab.graph.unsupported import refuse_options  # (here: ``lab.graph`` imports this module)
 
             refuse_options("Pregel", unsupported)
-        self.name = name
-        self.nodes = {key: named_node(key, node) for key, node in nodes.items()}
-        self.channels = channels or {}
-        self.input_channels = input_channels
-        self.output_channels = output_channels
-        self.stream_channels = stream_channels
-        self.stream_mode = stream_mode or ("values" if state_keys is None else "updates")
-        """What ``stream`` streams unless told: ``values`` for LangGraph's low-level API, ``updates``
-        for a compiled ``StateGraph`` or entrypoint (as in LangGraph)."""
-        self.interrupt_before = interrupt_before_nodes or []
-        self.interrupt_after = interrupt_after_nodes or []
+        nodes = {key: named_node(key, node) for key, node in nodes.items()}
+        channels = channels if channels is not None else {}
+        interrupt_before, interrupt_after = interrupt_before_nodes, interrupt_after_nodes
         self.shown_channels: str | list[str] | None = None
         """A hand-built graph's ``stream_channels`` (default: every channel), as ``read_values`` shows
         them; ``None``: a compiled graph's, which shows its state."""
-        if state_keys is None:  # LangGraph's low-level API: its own ``Send`` packets; all channels shown
-            if output_channels is None:
-                raise TypeError(
-                    "Pregel() needs output_channels=: the channel (or list of channels) invoke returns"
-                )
-            self.channels.setdefault(TASKS, Topic())
-            self.shown_channels = stream_channels or [c for c in self.channels if c != TASKS]
-            state_keys = as_list(self.shown_channels)
-            interrupt_nodes = [
-                n for names in (self.interrupt_before, self.interrupt_after) if names != "*" for n in names
-            ]
-            check_wiring(
-                self.nodes,
-                self.channels,
+        if state_keys is None:  # LangGraph's low-level API
+            self.shown_channels = wire_hand_built(
+                nodes,
+                channels,
                 input_channels,
-                [*as_list(output_channels or []), *state_keys],
-                interrupt_nodes,
+                output_channels,
+                stream_channels,
+                interrupt_before,
+                interrupt_after,
             )
+            state_keys = as_list(self.shown_channels)
+        self.nodes = nodes
+        self.channels = channels
         self.state_keys = state_keys
-        self.output_keys = as_list(output_channels) if output_channels is not None else self.state_keys
+        self.output_keys = state_keys if output_channels is None else as_list(output_channels)
         self.checkpointer = checkpointer
         self.checkpointer_flag: bool | None = None
         """``compile(checkpointer=True/False)``: as a subgraph, keep one history per thread (True)
         or none (False); ``None``: the saver it is given, or the parent's (``lab.pregel.subgraph``)."""
+        self.interrupt_before = interrupt_before or []
+        self.interrupt_after = interrupt_after or []
         self.config: dict[str, Any] | None = None
         """What ``with_config`` bound: merged under the config of every call."""
-        self.delta_channels = frozenset(
-            name for name, c in self.channels.items() if isinstance(c, DeltaChannel)
-        )
+        self.delta_channels = frozenset(name for name, c in channels.items() if isinstance(c, DeltaChannel))
         """The channels that store only a sentinel in most checkpoints (``lab.pregel.delta``)."""
         self.trigger_to_nodes: dict[str, list[str]] = {}
-        for node in self.nodes.values():
+        for node in nodes.values():
             for chan in node.triggers:
                 self.trigger_to_nodes.setdefault(chan, []).append(node.name)
+        self.name = name
+        self.input_channels = input_channels
+        self.output_channels = output_channels
+        self.stream_channels = stream_channels
+        self.stream_mode = stream_mode or ("values" if self.shown_channels is not None else "updates")
+        """What ``stream`` streams unless told: ``values`` for LangGraph's low-level API, ``updates``
+        for a compiled ``StateGraph`` or entrypoint (as in LangGraph)."""
 
     # -- running ----------------------------------------------------------------------------------
     def input_writes(self, input: Any) -> list[tuple[str, Any]]:
@@ -592,10 +586,6 @@ def named_node(name: str, node: Node | NodeBuilder) -> Node:
     if node.name != name:
         node = dataclasses.replace(node, name=name)
     return node
-
-
-def as_list(channels: str | Sequence[str]) -> list[str]:
-    return [channels] if isinstance(channels, str) else list(channels)
 
 
 def check_stream_modes(modes: list[str]) -> None:

@@ -20,7 +20,8 @@ import inspect
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Self
 
-from lab.pregel.nodes import Node, WriteEntry, is_async
+from lab.pregel.channels import Channel, Topic
+from lab.pregel.nodes import TASKS, Node, WriteEntry, is_async
 
 
 class NodeBuilder:
@@ -124,33 +125,47 @@ def chain(steps: list[Callable[[Any], Any]]) -> Callable[[Any], Any]:
     return run_steps_async
 
 
-def check_wiring(
+def wire_hand_built(
     nodes: Mapping[str, Node],
-    channels: Mapping[str, Any],
+    channels: dict[str, Channel],
     input_channels: str | Sequence[str],
-    output_channels: Sequence[str],
-    interrupt_nodes: Sequence[str],
-) -> None:
-    """A hand-built ``Pregel``'s checks, with LangGraph's messages: every channel a node reads,
-    subscribes to, or the graph takes input from or outputs exists; some node reads the input."""
+    output_channels: str | Sequence[str] | None,
+    stream_channels: str | Sequence[str] | None,
+    interrupt_before: Sequence[str] | str | None,
+    interrupt_after: Sequence[str] | str | None,
+) -> str | list[str]:
+    """Check a hand-built ``Pregel``'s wiring, with LangGraph's messages (every channel a node reads,
+    subscribes to, or the graph takes input from or shows exists; some node reads the input), add
+    its ``Send`` channel, and return the channels it shows: ``stream_channels``, else all of them."""
+    if output_channels is None:
+        raise TypeError("Pregel() needs output_channels=: the channel (or list of channels) invoke returns")
+    channels.setdefault(TASKS, Topic())
+    shown = stream_channels or [c for c in channels if c != TASKS]
     known = f"known channels: '{repr(sorted(channels))[:100]}'"
     subscribed = {chan for node in nodes.values() for chan in node.triggers}
     for name, node in nodes.items():
-        for chan in [node.reads] if isinstance(node.reads, str) else node.reads or ():
+        for chan in as_list(node.reads or []):
             if chan not in channels:
                 raise ValueError(f"Node {name} reads channel '{chan}' not in {known}")
     for chan in subscribed:
         if chan not in channels:
             raise ValueError(f"Subscribed channel '{chan}' not in {known}")
-    inputs = [input_channels] if isinstance(input_channels, str) else list(input_channels)
+    inputs = as_list(input_channels)
     for chan in inputs:
         if chan not in channels:
             raise ValueError(f"Input channel '{chan}' not in {known}")
     if not subscribed.intersection(inputs):
         raise ValueError(f"None of the input channels {input_channels} are subscribed to by any node")
-    for chan in output_channels:
+    for chan in [*as_list(output_channels), *as_list(shown)]:
         if chan not in channels:
             raise ValueError(f"Output channel '{chan}' not in {known}")
-    for name in interrupt_nodes:
-        if name not in nodes:
-            raise ValueError(f"Node {name} not in nodes")
+    for names in (interrupt_before, interrupt_after):
+        for name in [] if names in (None, "*") else names:
+            if name not in nodes:
+                raise ValueError(f"Node {name} not in nodes")
+    return shown
+
+
+def as_list(channels: str | Sequence[str]) -> list[str]:
+    """One channel's name or several, as a list."""
+    return [channels] if isinstance(channels, str) else list(channels)
