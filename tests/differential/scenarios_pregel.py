@@ -100,3 +100,41 @@ def pregel_input_output_lists(t: Trace) -> None:
         input_channels="x",
         output_channels="c",
     )
+
+
+@scenario
+def pregel_interrupt_and_task_streams(t: Trace) -> None:
+    """A hand-built node that calls ``interrupt()``: the pause, the snapshot, the resume; a run
+    streamed as ``tasks``, ``checkpoints`` and ``debug`` chunks (what a task wrote, its triggers)."""
+    fl, nb = t.fl, t.fl.NodeBuilder
+
+    def ask(x: str) -> str:
+        t.counts["ask"] += 1
+        return f"{x}:{fl.interrupt('ok?')}"
+
+    app = fl.Pregel(
+        nodes={
+            "ask": nb().subscribe_only("a").do(ask).write_to("b"),
+            "shout": nb().subscribe_only("b").do(str.upper).write_to("c"),
+        },
+        channels={"a": fl.LastValue(str), "b": fl.LastValue(str), "c": fl.LastValue(str)},
+        input_channels="a",
+        output_channels=["b", "c"],
+        checkpointer=t.saver,
+    )
+    t.adopt(app, ["ask", "streams"])
+    cfg = thread("ask")
+    t.invoke(app, "hi", cfg)
+    t.state(app, cfg, label="get_state while paused")
+    t.invoke(app, fl.Command(resume="yes"), cfg, label="resume")
+
+    def streamed(inp: Any) -> list:  # (a debug event's timestamp dropped: it differs run to run)
+        chunks = app.stream(inp, thread("streams"), stream_mode=["tasks", "checkpoints", "debug"])
+        return [(mode, without_timestamp(chunk) if mode == "debug" else chunk) for mode, chunk in chunks]
+
+    t.call("stream tasks, checkpoints, debug", streamed, "x")
+    t.call("the same, resumed", streamed, fl.Command(resume="no"))
+
+
+def without_timestamp(event: dict) -> dict:
+    return {k: v for k, v in event.items() if k != "timestamp"}
