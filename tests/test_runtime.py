@@ -65,6 +65,21 @@ def test_ephemeral_trigger_clears_one_step_later():
     assert not channel.update([])
 
 
+def test_a_guarded_ephemeral_value_refuses_two_writes_in_one_step() -> None:
+    with pytest.raises(InvalidUpdateError, match=r"EphemeralValue\(guard=True\) can receive only one value"):
+        EphemeralValue(int).update([1, 2])
+    unguarded = EphemeralValue(guard=False)  # (a node's trigger: many nodes may fire it)
+    assert unguarded.update([1, 2]) and unguarded.get() == 2
+
+
+def test_an_accumulating_topic_keeps_every_value_and_adds_a_lists_items() -> None:
+    topic = Topic(int, accumulate=True)
+    topic.update([1, [2, 3]])
+    assert not topic.update([]) and topic.get() == [1, 2, 3]
+    topic.update([4])
+    assert topic.get() == [1, 2, 3, 4]
+
+
 def test_barrier_fires_once_every_source_wrote_then_resets():
     channel = NamedBarrierValue({"a", "b"})
     channel.update(["a"])

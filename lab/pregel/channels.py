@@ -293,12 +293,17 @@ class DeltaChannel(Channel):
 
 class EphemeralValue(Channel):
     expires = True
+    guard = False
 
     def __init__(self, typ: Any = Any, guard: bool = True) -> None:
         """``EphemeralValue(int)`` as LangGraph builds it; ``guard``: refuse two writes in one step
-        (a node's trigger, ``branch:to:<node>``, is built with ``guard=False``: many may fire it)."""
-        self.typ = typ
-        self.guard = guard
+        (a node's trigger, ``branch:to:<node>``, is built with ``guard=False``: many may fire it).
+        (Only what differs from the class's defaults is set: a trigger channel has no field of its
+        own, so ``restore``, run for every channel of every run, has no dict to fill.)"""
+        if typ is not Any:
+            self.typ = typ
+        if guard:
+            self.guard = True
 
     def update(self, values: Sequence[Any]) -> bool:
         if not values:
@@ -307,7 +312,10 @@ class EphemeralValue(Channel):
             self.value = MISSING  # a step went by: the trigger is spent
             return True
         if self.guard and len(values) > 1:
-            raise InvalidUpdateError("EphemeralValue(guard=True) can receive only one value per step.")
+            raise InvalidUpdateError(
+                "At key '': EphemeralValue(guard=True) can receive only one value per step. "
+                "Use guard=False if you want to store any one of multiple values."
+            )
         self.value = values[-1]
         return True
 
@@ -351,11 +359,15 @@ class Topic(Channel):
     """Collects every value written in one step (a written list adds its items); the next step
     starts empty, unless ``accumulate=True``: then it keeps every value ever written."""
 
+    expires = True
+    accumulate = False
+
     def __init__(self, typ: Any = Any, accumulate: bool = False) -> None:
-        self.typ = typ
         self.value = []
-        self.accumulate = accumulate
-        self.expires = not accumulate
+        if typ is not Any:  # (as ``EphemeralValue``: only what differs from the class's defaults)
+            self.typ = typ
+        if accumulate:
+            self.accumulate, self.expires = True, False
 
     @property
     def value_type(self) -> Any:
