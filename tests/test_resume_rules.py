@@ -19,7 +19,7 @@ def next_int(current, _channel):
 
 def test_null_writes_apply_as_input_and_task_writes_do_not():
     checkpoint = empty_checkpoint()
-    channels = {"log": BinaryOperatorAggregate(operator.add, []), "status": LastValue("status")}
+    channels = {"log": BinaryOperatorAggregate(list, operator.add), "status": LastValue(str, "status")}
     pending = [(NULL_TASK_ID, "log", ["upd"]), ("task-1", "status", "ignored"), (NULL_TASK_ID, RESUME, "yes")]
     updated = algo.apply_null_writes(checkpoint, channels, pending, next_int, {})
     assert updated == {"log"}

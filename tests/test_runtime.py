@@ -46,14 +46,14 @@ def fan_out_graph(**compile_kwargs):
 
 
 def test_last_value_rejects_two_writes_in_one_step():
-    channel = LastValue("x")
+    channel = LastValue(int, "x")
     assert channel.update([1]) and channel.get() == 1
     with pytest.raises(InvalidUpdateError, match="At key 'x': Can receive only one value per step"):
         channel.update([1, 2])
 
 
 def test_reducer_folds_in_order_and_ignores_empty_steps():
-    channel = BinaryOperatorAggregate(operator.add, [])
+    channel = BinaryOperatorAggregate(list, operator.add)
     assert channel.update([["a"], ["b"]]) and channel.get() == ["a", "b"]
     assert not channel.update([])
 
@@ -63,6 +63,21 @@ def test_ephemeral_trigger_clears_one_step_later():
     assert channel.update([None]) and channel.is_available()
     assert channel.update([]) and not channel.is_available()
     assert not channel.update([])
+
+
+def test_a_guarded_ephemeral_value_refuses_two_writes_in_one_step() -> None:
+    with pytest.raises(InvalidUpdateError, match=r"EphemeralValue\(guard=True\) can receive only one value"):
+        EphemeralValue(int).update([1, 2])
+    unguarded = EphemeralValue(guard=False)  # (a node's trigger: many nodes may fire it)
+    assert unguarded.update([1, 2]) and unguarded.get() == 2
+
+
+def test_an_accumulating_topic_keeps_every_value_and_adds_a_lists_items() -> None:
+    topic = Topic(int, accumulate=True)
+    topic.update([1, [2, 3]])
+    assert not topic.update([]) and topic.get() == [1, 2, 3]
+    topic.update([4])
+    assert topic.get() == [1, 2, 3, 4]
 
 
 def test_barrier_fires_once_every_source_wrote_then_resets():

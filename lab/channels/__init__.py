@@ -1,5 +1,7 @@
-"""``langgraph.channels`` as a learner's state annotations import it: ``DeltaChannel``, the opt-in
-(beta) channel that stores an appending list as a sentinel and rebuilds it from the writes.
+"""``langgraph.channels`` as a learner imports it: ``DeltaChannel``, the opt-in (beta) channel that
+stores an appending list as a sentinel and rebuilds it from the writes, and the channels a
+hand-built ``Pregel`` names (``LastValue(int)``, ``Topic(int)``, ``EphemeralValue(int)``,
+``BinaryOperatorAggregate(int, operator.add)``).
 
 LangGraph's default for ``Annotated[list, operator.add]`` is ``BinaryOperatorAggregate``, stored
 whole; ``Annotated[list, DeltaChannel(reducer)]`` opts a key in. The lab's channels themselves
@@ -7,5 +9,6 @@ live in ``lab.pregel.channels``.
 """
 
 from lab.channels.delta import DeltaChannel
+from lab.pregel.channels import BinaryOperatorAggregate, EphemeralValue, LastValue, Topic
 
-__all__ = ("DeltaChannel",)
+__all__ = ("BinaryOperatorAggregate", "DeltaChannel", "EphemeralValue", "LastValue", "Topic")

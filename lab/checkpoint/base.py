@@ -243,8 +243,11 @@ class BaseCheckpointSaver:
 
     def get_next_version(self, current: ChannelVersion | None, channel: None = None) -> ChannelVersion:
         """The version a channel gets when it is updated; must sort after ``current``.
-        (``channel`` is unused; LangGraph keeps it for backwards compatibility.)"""
-        raise NotImplementedError
+        (``channel`` is unused; LangGraph keeps it for backwards compatibility.) By default, as
+        LangGraph's: integers counting up from 1 (a saver with string versions overrides this)."""
+        if isinstance(current, str):
+            raise NotImplementedError("string channel versions: the saver must define get_next_version")
+        return 1 if current is None else current + 1
 
     # --- deleting and copying --------------------------------------------------------------
 

@@ -16,8 +16,9 @@ import typing
 from typing import Any, Literal
 
 from lab.checkpoint.allow_list import is_pydantic_model
-from lab.graph.schema import CONCRETE, schema_fields, without_required
+from lab.graph.schema import schema_fields, without_required
 from lab.graph.unsupported import NotSupportedError
+from lab.pregel.channels import CONCRETE
 from lab.pregel.nodes import ROOT
 
 SCALARS = {str: "string", int: "integer", float: "number", bool: "boolean", type(None): "null"}

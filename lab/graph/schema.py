@@ -18,7 +18,6 @@ that schema: a plain dict for a ``TypedDict``, an instance for a dataclass or a 
 
 from __future__ import annotations
 
-import collections.abc
 import dataclasses
 import functools
 import inspect
@@ -28,7 +27,7 @@ from typing import Any
 
 from lab.checkpoint.allow_list import class_hints, is_pydantic_model
 from lab.graph.unsupported import NotSupportedError
-from lab.pregel.channels import MISSING, BinaryOperatorAggregate, Channel, DeltaChannel, LastValue
+from lab.pregel.channels import BinaryOperatorAggregate, Channel, DeltaChannel, LastValue
 from lab.pregel.nodes import ROOT
 
 
@@ -79,8 +78,8 @@ def channel_for(key: str, hint: Any) -> Channel:
         return declared
     reducer = reducer_of(hint)
     if reducer is None:
-        return LastValue(key)
-    return BinaryOperatorAggregate(reducer, initial_value(typing.get_args(hint)[0]))
+        return LastValue(key=key)
+    return BinaryOperatorAggregate(without_required(typing.get_args(hint)[0]), reducer)
 
 
 def declared_channel(hint: Any) -> DeltaChannel | None:
@@ -128,27 +127,6 @@ def _count_positional_parameters(func: Callable[..., Any]) -> int:
 _remembered_positional_parameters = functools.lru_cache(maxsize=256)(_count_positional_parameters)
 """``inspect.signature`` parses a builtin's text signature (``operator.add``) on every call, and the
 lab compiles its graphs again for every new process: a reducer is counted once."""
-
-
-CONCRETE = {
-    collections.abc.Sequence: list,
-    collections.abc.MutableSequence: list,
-    collections.abc.Set: set,
-    collections.abc.MutableSet: set,
-    collections.abc.Mapping: dict,
-    collections.abc.MutableMapping: dict,
-}
-"""The class a reducer channel of an abstract collection type starts from (LangGraph's choice)."""
-
-
-def initial_value(typ: Any) -> Any:
-    """What a reducer channel starts from, as LangGraph's ``BinaryOperatorAggregate``: ``list()`` for
-    ``list`` or ``Sequence[str]``, nothing for a type that cannot be made empty (``int | None``)."""
-    kind = typing.get_origin(without_required(typ)) or without_required(typ)
-    try:
-        return CONCRETE.get(kind, kind)()
-    except Exception:
-        return MISSING
 
 
 # -- what a node receives ----------------------------------------------------------------------------

@@ -33,7 +33,7 @@ from lab.graph.schema import (
     schema_fields,
 )
 from lab.graph.subgraphs import as_node, find_subgraph, refuse_sync_calls_over_async_io
-from lab.graph.unsupported import UNSUPPORTED, NotSupportedError
+from lab.graph.unsupported import UNSUPPORTED, NotSupportedError, refuse_options
 from lab.pregel.channels import Channel, EphemeralValue, NamedBarrierValue, Topic
 from lab.pregel.graph import Pregel, run_sync
 from lab.pregel.nodes import END, START, TASKS, Branch, Node, branch_channel
@@ -310,7 +310,7 @@ class StateGraph:
         input_keys = tuple(schema_fields(self.input_schema))
         nodes = {START: Node(START, None, [START], input_keys=input_keys)}
         for node, fn in self.nodes.items():
-            channels[branch_channel(node)] = EphemeralValue()
+            channels[branch_channel(node)] = EphemeralValue(guard=False)
             call = bind_node(fn, self.node_schemas[node])
             nodes[node] = Node(
                 node,
@@ -339,8 +339,8 @@ class StateGraph:
             channels=channels,
             state_keys=state_keys,
             checkpointer=None if isinstance(checkpointer, bool) else checkpointer,
-            interrupt_before=interrupt_before,
-            interrupt_after=interrupt_after,
+            interrupt_before_nodes=interrupt_before,
+            interrupt_after_nodes=interrupt_after,
         )
         graph.checkpointer_flag = checkpointer if isinstance(checkpointer, bool) else None
         graph.output_keys = list(schema_fields(self.output_schema))
@@ -393,13 +393,6 @@ def node_name(action: Any) -> str:
     if isinstance(action, Pregel):
         return action.name
     return getattr(action, "__name__", type(action).__name__)
-
-
-def refuse_options(method: str, options: dict[str, Any]) -> None:
-    """Options lab does not implement (retry and cache policies, stores, deferred nodes...) are
-    refused by name when set, never silently ignored. ``debug=False`` and friends are fine."""
-    if given := [key for key, value in options.items() if value not in (None, False)]:
-        raise NotSupportedError(f"{method}({', '.join(f'{key}=...' for key in given)})")
 
 
 def check_checkpointer(checkpointer: Any) -> None:

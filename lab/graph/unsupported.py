@@ -30,3 +30,10 @@ def refused_names(module: str, names: frozenset[str] | None = None) -> Callable[
         raise AttributeError(f"module {module!r} has no attribute {name!r}")
 
     return __getattr__
+
+
+def refuse_options(method: str, options: dict[str, Any]) -> None:
+    """Options lab does not implement (retry and cache policies, stores, deferred nodes...) are
+    refused by name when set, never silently ignored. ``debug=False`` and friends are fine."""
+    if given := [key for key, value in options.items() if value not in (None, False)]:
+        raise NotSupportedError(f"{method}({', '.join(f'{key}=...' for key in given)})")

@@ -4,10 +4,12 @@ Read in this order: ``channels`` (state cells) → ``nodes`` (what a node writes
 (the rules of one step) → ``task`` (``interrupt()`` bookkeeping) → ``loop`` (a run, top to
 bottom; its saves go through ``save_queue``, its chunks through ``stream_output``) → ``graph``
 (``invoke``, ``get_state``, ``update_state``) → ``subgraph`` (a graph run inside a node of another)
-and ``sync_loop`` (the sync API over the async loop).
+and ``sync_loop`` (the sync API over the async loop). ``node_builder`` builds a node by hand, for
+LangGraph's low-level API: ``from langgraph.pregel import Pregel, NodeBuilder``.
 """
 
 from lab.pregel.graph import Pregel
 from lab.pregel.loop import Seam, SeamHook
+from lab.pregel.node_builder import NodeBuilder
 
-__all__ = ["Pregel", "Seam", "SeamHook"]
+__all__ = ["NodeBuilder", "Pregel", "Seam", "SeamHook"]

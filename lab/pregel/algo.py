@@ -104,6 +104,14 @@ def read_state(channels: Mapping[str, Channel], keys: Iterable[str]) -> Any:
     return state
 
 
+def read_channels(channels: Mapping[str, Channel], select: str | Sequence[str]) -> Any:
+    """One channel's value (``None`` if empty), or a dict of the named channels that hold a value
+    (LangGraph's ``read_channels``: what a ``NodeBuilder`` node reads, what a ``Pregel`` outputs)."""
+    if isinstance(select, str):
+        return channels[select].value if channels[select].is_available() else None
+    return {k: channels[k].value for k in select if channels[k].is_available()}
+
+
 @dataclass
 class TaskStatus:
     output: list[tuple[str, Any]] = field(default_factory=list)
@@ -177,10 +185,12 @@ def prepare_tasks(
             continue
         triggers = node.sorted_triggers
         tid = task_id(checkpoint["id"], step, name, PULL, triggers, namespace)
-        if node.func is None or node.reads is not None:
-            node_input = channels[node.reads or node.triggers[0]].value
+        if node.reads is None:
+            node_input = (
+                channels[node.triggers[0]].value if node.func is None else read_state(channels, state_keys)
+            )
         else:
-            node_input = read_state(channels, state_keys)
+            node_input = read_channels(channels, node.reads)
         tasks.append(Task(tid, name, triggers, node_input, (PULL, name), graph_namespace=namespace))
     if pending_writes or resume_map:  # (with neither, a task keeps the default: no answer; most steps)
         for task in tasks:
@@ -243,7 +253,10 @@ def router_input(
 
 def static_writes(node: Node, result: Any, state_keys: Sequence[str]) -> list[tuple[str, Any]]:
     """What a node's return value writes before its conditional edges: its state update, then its
-    static edges (all it writes, for a node without conditional edges)."""
+    static edges (all it writes, for a node without conditional edges); a ``NodeBuilder`` node's
+    ``write_to`` channels."""
+    if node.writers is not None:
+        return [entry.write(result) for entry in node.writers]
     return state_update(result, state_keys) + node.edge_writes
 
 

@@ -19,8 +19,10 @@ did. Nodes are *triggered* by channels whose version moved past what they last s
 
 from __future__ import annotations
 
+import collections.abc
 import copy
 import functools
+import typing
 from collections.abc import Callable, Sequence
 from typing import Any, Self
 
@@ -38,6 +40,17 @@ class Channel:
     value: Any = MISSING
     expires: bool = False
     """True for channels whose value lasts one step: a step without writes clears them."""
+    typ: Any = Any
+    """The type given to the channel (``LastValue(int)``): what a hand-built ``Pregel``'s
+    ``input_schema``/``output_schema`` say it holds (``value_type``) and takes (``update_type``)."""
+
+    @property
+    def value_type(self) -> Any:
+        return self.typ
+
+    @property
+    def update_type(self) -> Any:
+        return self.typ
 
     def update(self, values: Sequence[Any]) -> bool:
         """Take all writes of one step; return True if the channel changed."""
@@ -76,7 +89,10 @@ class Channel:
 
 
 class LastValue(Channel):
-    def __init__(self, key: str) -> None:
+    def __init__(self, typ: Any = Any, key: str = "") -> None:
+        """``LastValue(int)`` as LangGraph builds it (the type is documentation only here);
+        ``key`` names the state key in the error a second write raises."""
+        self.typ = typ
         self.key = key
 
     def update(self, values: Sequence[Any]) -> bool:
@@ -95,10 +111,13 @@ class LastValue(Channel):
 
 
 class BinaryOperatorAggregate(Channel):
-    def __init__(self, reducer: Callable[[Any, Any], Any], initial: Any) -> None:
-        self.reducer = reducer
-        self.fold = folding(reducer)  # (made once: ``update`` runs every step)
-        self.value = initial
+    def __init__(self, typ: Any, operator: Callable[[Any, Any], Any]) -> None:
+        """``BinaryOperatorAggregate(list, operator.add)`` as LangGraph builds it: it starts from
+        ``typ()`` (``list()`` for ``Sequence[str]``), or empty for a type that cannot be made so."""
+        self.typ = typ
+        self.reducer = operator
+        self.fold = folding(operator)  # (made once: ``update`` runs every step)
+        self.value = empty_value(typ)
 
     def update(self, values: Sequence[Any]) -> bool:
         if not values:
@@ -118,6 +137,27 @@ class BinaryOperatorAggregate(Channel):
         elif self.value is not MISSING:  # (``copy.copy(MISSING)`` would be a new ``object()``, not empty)
             fresh.value = copy.copy(self.value)
         return fresh
+
+
+CONCRETE = {
+    collections.abc.Sequence: list,
+    collections.abc.MutableSequence: list,
+    collections.abc.Set: set,
+    collections.abc.MutableSet: set,
+    collections.abc.Mapping: dict,
+    collections.abc.MutableMapping: dict,
+}
+"""The class a reducer channel of an abstract collection type starts from (LangGraph's choice)."""
+
+
+def empty_value(typ: Any) -> Any:
+    """What a reducer channel of type ``typ`` starts from: ``list()`` for ``list`` or
+    ``Sequence[str]``, ``MISSING`` for a type that cannot be made empty (``int | None``)."""
+    kind = typing.get_origin(typ) or typ
+    try:
+        return CONCRETE.get(kind, kind)()
+    except Exception:
+        return MISSING
 
 
 def folding(reducer: Callable[[Any, Any], Any]) -> Callable[[Any, Sequence[Any]], Any]:
@@ -253,6 +293,17 @@ class DeltaChannel(Channel):
 
 class EphemeralValue(Channel):
     expires = True
+    guard = False
+
+    def __init__(self, typ: Any = Any, guard: bool = True) -> None:
+        """``EphemeralValue(int)`` as LangGraph builds it; ``guard``: refuse two writes in one step
+        (a node's trigger, ``branch:to:<node>``, is built with ``guard=False``: many may fire it).
+        (Only what differs from the class's defaults is set: a trigger channel has no field of its
+        own, so ``restore``, run for every channel of every run, has no dict to fill.)"""
+        if typ is not Any:
+            self.typ = typ
+        if guard:
+            self.guard = True
 
     def update(self, values: Sequence[Any]) -> bool:
         if not values:
@@ -260,6 +311,11 @@ class EphemeralValue(Channel):
                 return False
             self.value = MISSING  # a step went by: the trigger is spent
             return True
+        if self.guard and len(values) > 1:
+            raise InvalidUpdateError(
+                "At key '': EphemeralValue(guard=True) can receive only one value per step. "
+                "Use guard=False if you want to store any one of multiple values."
+            )
         self.value = values[-1]
         return True
 
@@ -300,17 +356,40 @@ class NamedBarrierValue(Channel):
 
 
 class Topic(Channel):
-    """Collects every value written in one step; the next step starts empty."""
+    """Collects every value written in one step (a written list adds its items); the next step
+    starts empty, unless ``accumulate=True``: then it keeps every value ever written."""
 
     expires = True
+    accumulate = False
 
-    def __init__(self) -> None:
+    def __init__(self, typ: Any = Any, accumulate: bool = False) -> None:
         self.value = []
+        if typ is not Any:  # (as ``EphemeralValue``: only what differs from the class's defaults)
+            self.typ = typ
+        if accumulate:
+            self.accumulate, self.expires = True, False
+
+    @property
+    def value_type(self) -> Any:
+        return list[self.typ]
+
+    @property
+    def update_type(self) -> Any:
+        return typing.Union[self.typ, list[self.typ]]  # noqa: UP007  (``typ`` may be ``Any``)
 
     def update(self, values: Sequence[Any]) -> bool:
         had_values = bool(self.value)
-        self.value = list(values)
-        return had_values or bool(values)
+        written = [item for value in values for item in (value if isinstance(value, list) else [value])]
+        if self.accumulate:
+            self.value = [*self.value, *written]
+            return bool(written)
+        self.value = written
+        return had_values or bool(written)
+
+    def get(self) -> Any:
+        if not self.value:
+            raise EmptyChannelError()
+        return self.value
 
     def is_available(self) -> bool:
         return bool(self.value)

@@ -10,6 +10,7 @@ is that task's subgraph (``lab.pregel.subgraph``).
 from __future__ import annotations
 
 import copy
+import dataclasses
 import uuid
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from contextlib import aclosing
@@ -28,27 +29,70 @@ from lab.errors import InvalidUpdateError
 from lab.pregel import algo, delta, subgraph, sync_saver
 from lab.pregel.algo import INTERRUPT_SEEN, StepWrites
 from lab.pregel.channels import Channel, DeltaChannel
+from lab.pregel.io_schema import channels_model
 from lab.pregel.loop import SeamHook, SuperStepLoop
+from lab.pregel.node_builder import NodeBuilder, as_list, wire_hand_built
 from lab.pregel.nodes import COPY, END, INPUT, START, Node, is_whole_value, task_result
 from lab.pregel.sync_loop import iterate_sync, run_sync
 from lab.types import Durability, PregelTask, StateSnapshot
 
 
 class Pregel:
+    """LangGraph's ``Pregel``: nodes that read and write channels, run in super-steps.
+
+    ``StateGraph.compile`` builds one (its state keys are its channels); LangGraph's low-level API
+    builds one by hand, with ``NodeBuilder`` nodes (``lab.pregel.node_builder``)::
+
+        Pregel(nodes={"one": NodeBuilder().subscribe_only("a").do(fn).write_to("b")},
+               channels={"a": LastValue(int), "b": LastValue(int)},
+               input_channels="a", output_channels="b")
+
+    ``input_channels``: the channel the input is written to, or a list (the input is then a dict of
+    them); ``output_channels``: what ``invoke`` returns, one channel's value or a dict of several;
+    ``stream_channels``: what ``values`` chunks and snapshots show (default: every channel).
+    ``state_keys`` is the lab's own: a compiled ``StateGraph``'s or entrypoint's state keys."""
+
     def __init__(
         self,
         *,
-        nodes: dict[str, Node],
-        channels: dict[str, Channel],
-        state_keys: list[str],
+        nodes: Mapping[str, Node | NodeBuilder],
+        channels: dict[str, Channel] | None,
+        input_channels: str | Sequence[str] = START,
+        output_channels: str | Sequence[str] | None = None,
+        stream_channels: str | Sequence[str] | None = None,
         checkpointer: BaseCheckpointSaver | None = None,
-        interrupt_before: list[str] | str | None = None,
-        interrupt_after: list[str] | str | None = None,
+        interrupt_before_nodes: list[str] | str | None = None,
+        interrupt_after_nodes: list[str] | str | None = None,
+        stream_mode: str | None = None,
+        state_keys: list[str] | None = None,
+        name: str = "LangGraph",
+        **unsupported: Any,
     ) -> None:
+        if unsupported:
+            from lab.graph.unsupported import refuse_options  # (here: ``lab.graph`` imports this module)
+
+            refuse_options("Pregel", unsupported)
+        nodes = {key: named_node(key, node) for key, node in nodes.items()}
+        channels = channels if channels is not None else {}
+        interrupt_before, interrupt_after = interrupt_before_nodes, interrupt_after_nodes
+        self.shown_channels: str | list[str] | None = None
+        """A hand-built graph's ``stream_channels`` (default: every channel), as ``read_values`` shows
+        them; ``None``: a compiled graph's, which shows its state."""
+        if state_keys is None:  # LangGraph's low-level API
+            self.shown_channels = wire_hand_built(
+                nodes,
+                channels,
+                input_channels,
+                output_channels,
+                stream_channels,
+                interrupt_before,
+                interrupt_after,
+            )
+            state_keys = as_list(self.shown_channels)
         self.nodes = nodes
         self.channels = channels
         self.state_keys = state_keys
-        self.output_keys = state_keys
+        self.output_keys = state_keys if output_channels is None else as_list(output_channels)
         self.checkpointer = checkpointer
         self.checkpointer_flag: bool | None = None
         """``compile(checkpointer=True/False)``: as a subgraph, keep one history per thread (True)
@@ -63,20 +107,72 @@ class Pregel:
         for node in nodes.values():
             for chan in node.triggers:
                 self.trigger_to_nodes.setdefault(chan, []).append(node.name)
+        self.name = name
+        self.input_channels = input_channels
+        self.output_channels = output_channels
+        self.stream_channels = stream_channels
+        self.stream_mode = stream_mode or ("values" if self.shown_channels is not None else "updates")
+        """What ``stream`` streams unless told: ``values`` for LangGraph's low-level API, ``updates``
+        for a compiled ``StateGraph`` or entrypoint (as in LangGraph)."""
 
     # -- running ----------------------------------------------------------------------------------
+    def input_writes(self, input: Any) -> list[tuple[str, Any]]:
+        """The caller's input as writes (LangGraph's ``map_input``): to the one input channel, or,
+        for a list of them, each key of the input dict that names one."""
+        if isinstance(self.input_channels, str):
+            return [(self.input_channels, input)]
+        if not isinstance(input, dict):
+            raise TypeError(
+                f"Expected the input to be a dict of {self.input_channels}, got {type(input).__name__}"
+            )
+        return [(k, v) for k, v in input.items() if k in self.input_channels]
+
+    @property
+    def input_schema(self) -> Any:
+        """A hand-built graph's input as a Pydantic model (``lab.pregel.io_schema``)."""
+        self.check_hand_built("input_schema")
+        return channels_model(f"{self.name}Input", self.channels, self.input_channels, update=True)
+
+    @property
+    def output_schema(self) -> Any:
+        """A hand-built graph's output as a Pydantic model (``lab.pregel.io_schema``)."""
+        self.check_hand_built("output_schema")
+        return channels_model(f"{self.name}Output", self.channels, self.output_channels, update=False)
+
+    def check_hand_built(self, attribute: str) -> None:
+        """Only a hand-built graph has ``attribute`` here (a compiled graph's is not the lab's)."""
+        if self.shown_channels is None:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {attribute!r}")
+
+    def read_values(self, channels: Mapping[str, Channel]) -> Any:
+        """What a ``values`` chunk and a snapshot show: the state; for a hand-built graph, its stream
+        channels that hold a value (an empty ``Topic`` is left out, as in LangGraph)."""
+        if self.shown_channels is None:
+            return algo.read_state(channels, self.state_keys)
+        return algo.read_channels(channels, self.shown_channels)
+
+    def output_of(self, values: Any) -> Any:
+        """What ``invoke`` returns from the last ``values`` chunk: the output channels' values (one
+        channel's value for ``output_channels="b"``)."""
+        if isinstance(self.output_channels, str):
+            return values.get(self.output_channels) if isinstance(values, dict) else values
+        if isinstance(values, dict) and not is_whole_value(self.state_keys):
+            return {k: v for k, v in values.items() if k in self.output_keys}
+        return values
+
     async def astream(
         self,
         input: Any,
         config: dict[str, Any] | None = None,
         *,
-        stream_mode: str | list[str] = "updates",
+        stream_mode: str | list[str] | None = None,
         subgraphs: bool = False,
         **options: Any,
     ) -> AsyncIterator[Any]:
         """The run's chunks; with ``subgraphs=True`` its subgraphs' too, each as
         ``(namespace, chunk)`` (``(namespace, mode, chunk)`` for a list of modes). ``options`` are
         ``new_loop``'s: ``durability``, ``on_seam``, ``interrupt_before``/``after``, ``context``."""
+        stream_mode = stream_mode or self.stream_mode
         loop = self.new_loop(input, config, stream_mode=stream_mode, subgraphs=subgraphs, **options)
         async with aclosing(loop.run()) as chunks:  # closing this stream stops the run now
             async for namespace, mode, chunk in chunks:
@@ -164,8 +260,7 @@ class Pregel:
                     latest = chunk
                 elif "__interrupt__" in chunk:
                     asked.extend(chunk["__interrupt__"])
-        if isinstance(latest, dict) and not is_whole_value(self.state_keys):  # the output schema's keys
-            latest = {k: v for k, v in latest.items() if k in self.output_keys}
+        latest = self.output_of(latest)
         if not asked:
             return latest
         return {**latest, "__interrupt__": asked} if isinstance(latest, dict) else {"__interrupt__": asked}
@@ -263,7 +358,7 @@ class Pregel:
                 PregelTask(task.id, task.name, task.path, status.error, tuple(interrupts), state, result)
             )
         return StateSnapshot(
-            values=algo.read_state(channels, self.state_keys),
+            values=self.read_values(channels),
             next=tuple(t.name for t in tasks.values() if not t.writes),
             config=subgraph.with_checkpoint_map(saved.config, saved.metadata),
             metadata=saved.metadata,
@@ -343,7 +438,7 @@ class Pregel:
         if as_node == INPUT:
             if values is None:
                 raise InvalidUpdateError(f"Received no input writes for {START}")
-            writes = [(START, values)]
+            writes = self.input_writes(values)
             task_id = str(uuid.uuid5(uuid.UUID(checkpoint["id"]), INPUT))  # as LangGraph derives it
             if saved is not None and not await self._superseded(saver, config, saved):
                 await saver.aput_writes(put_config, writes, task_id)  # where a delta channel reads them
@@ -482,6 +577,17 @@ def updates_by_node(updates: list[Any]) -> list[tuple[Any, str | None]]:
 
 
 STREAM_MODES = ("values", "updates", "messages", "checkpoints", "custom", "tasks", "debug")
+
+
+def named_node(name: str, node: Node | NodeBuilder) -> Node:
+    """A node as the loop runs it: a ``NodeBuilder`` built, named after its key in ``nodes``."""
+    if isinstance(node, NodeBuilder):
+        node = node.build()
+    if not isinstance(node, Node):
+        raise TypeError(f"Pregel node {name!r} must be built with NodeBuilder, got {type(node).__name__}")
+    if node.name != name:
+        node = dataclasses.replace(node, name=name)
+    return node
 
 
 def check_stream_modes(modes: list[str]) -> None:

@@ -371,7 +371,9 @@ class SuperStepLoop:
         elif self.input is not None:  # (a Command on an empty thread is input too, as in LangGraph)
             # a new input discards the tasks left from the last run (none where no channel has a version yet)
             unfinished = self.prepare() if self.checkpoint["channel_versions"] else {}
-            self.updated = self.apply([*unfinished.values(), StepWrites("__input__", [(START, self.input)])])
+            self.updated = self.apply(
+                [*unfinished.values(), StepWrites("__input__", self.graph.input_writes(self.input))]
+            )
             await self.save_next_checkpoint("input", self.updated)
         elif self.parent is None or self.resuming is None:
             raise EmptyInputError(f"Received no input for {START}")
@@ -787,7 +789,7 @@ class SuperStepLoop:
 
     # -- output: stream chunks and seams ------------------------------------------------------------
     def read_state(self) -> Any:
-        return algo.read_state(self.channels, self.graph.state_keys)
+        return self.graph.read_values(self.channels)
 
     def emit_step_event(self, mode: str, chunk: dict[str, Any]) -> None:
         """A ``"checkpoints"`` or ``"tasks"`` chunk, and with ``"debug"`` streamed, the same wrapped with
@@ -836,7 +838,7 @@ class SuperStepLoop:
             }
             updated = algo.apply_writes(checkpoint, channels, finished, self.next_version, {})
             if not updated.isdisjoint(self.graph.state_keys):
-                self.stream.emit("values", algo.read_state(channels, self.graph.state_keys))
+                self.stream.emit("values", self.graph.read_values(channels))
 
     def seam_here(self, name: str, task: Task | None = None, **detail: Any) -> Seam:
         """The seam the run is at now, for the lab's hook."""

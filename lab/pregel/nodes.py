@@ -117,9 +117,13 @@ class Node:
     subgraph: Any = None
     """The compiled graph the node runs, if any (``lab.pregel.subgraph.find_subgraph``): its
     tasks show that graph's state (``tasks[i].state``)."""
-    reads: str | None = None
-    """The one channel whose value is the node's input instead of the state (an ``@entrypoint``'s
-    ``__start__``, as LangGraph's node reads it)."""
+    reads: str | tuple[str, ...] | None = None
+    """What the node reads instead of the state: one channel's value (an ``@entrypoint``'s
+    ``__start__``, as LangGraph's node reads it, or ``NodeBuilder().subscribe_only("a")``), or a
+    dict of several channels' values (``NodeBuilder().subscribe_to("a").read_from("b")``)."""
+    writers: tuple[WriteEntry, ...] | None = None
+    """A ``NodeBuilder`` node's writes (``write_to``): what it returned goes to these channels,
+    not into the state keys (``lab.pregel.node_builder``)."""
 
     @functools.cached_property  # (asked once the graph is compiled: ``compile`` still adds join triggers)
     def sorted_triggers(self) -> tuple[str, ...]:
@@ -136,6 +140,23 @@ class Node:
         if self.is_async:
             return await_with(config, self.func, state)
         return run_with(config, self.func, state)
+
+
+@dataclass(frozen=True)
+class WriteEntry:
+    """One channel a ``NodeBuilder`` node writes (LangGraph's ``ChannelWriteEntry``): what the node
+    returned, ``mapper`` of it, or a fixed ``value``."""
+
+    channel: str
+    value: Any = None
+    mapper: Callable[[Any], Any] | None = None
+    passthrough: bool = True
+    """Write what the node returned (``write_to("b")``); ``False``: the fixed ``value``."""
+
+    def write(self, result: Any) -> tuple[str, Any]:
+        if self.mapper is not None:
+            return self.channel, self.mapper(result)
+        return self.channel, result if self.passthrough else self.value
 
 
 def is_async(func: Callable[..., Any]) -> bool:

@@ -51,6 +51,9 @@ CHAT_MODEL_MODULES = {
 }
 """Where a program takes its fake chat models from: LangChain's for LangGraph, ``lab.chat_models`` for
 the lab (LangChain's again where ``langchain_core`` is importable, the lab's twins where it is not)."""
+# --- LangGraph's low-level API (scenarios_pregel.py) ------------------------------------------------
+_NAMES["pregel"] = ("Pregel", "NodeBuilder")
+_NAMES["channels"] += ("LastValue", "Topic", "EphemeralValue", "BinaryOperatorAggregate")
 # ------------------------------------------------------------------------------------------------
 OPTIONAL = frozenset({"Send", "Overwrite", "StateUpdate", "get_config", "Runtime", "get_runtime"})
 FLAVOURS = ("langgraph", "lab")
@@ -106,6 +109,13 @@ class Flavour:
     push_message: Any
     GenericFakeChatModel: Any
     FakeMessagesListChatModel: Any
+    # --- the low-level API (scenarios_pregel.py) ---
+    Pregel: Any
+    NodeBuilder: Any
+    LastValue: Any
+    Topic: Any
+    EphemeralValue: Any
+    BinaryOperatorAggregate: Any
 
     def __repr__(self) -> str:
         return f"<flavour {self.name}>"

@@ -664,6 +664,7 @@ from . import (  # noqa: E402, F401  (register them)
     scenarios_fidelity,
     scenarios_func,
     scenarios_messages,
+    scenarios_pregel,
     scenarios_runtime,
     scenarios_storage,
     scenarios_stream_messages,
