@@ -47,11 +47,19 @@ def schema_fields(schema: Any) -> dict[str, Any]:
     """Field name → type hint (with ``Annotated`` kept); a whole-value schema has one field."""
     if not hasattr(schema, "__annotations__") and not is_schema(schema):
         return {ROOT: schema}
-    hints = (
-        class_hints(schema)
-        if isinstance(schema, type)
-        else typing.get_type_hints(schema, include_extras=True)
-    )
+    if isinstance(schema, type):
+        return class_fields(schema)
+    return _fields(typing.get_type_hints(schema, include_extras=True))
+
+
+@functools.cache
+def class_fields(cls: type) -> dict[str, Any]:
+    """A class's fields (:func:`schema_fields`), read once per class as its hints are (``class_hints``):
+    every node added reads its input schema's. Shared: read it, never change it."""
+    return _fields(class_hints(cls))
+
+
+def _fields(hints: dict[str, Any]) -> dict[str, Any]:
     return {
         name: without_required(hint)
         for name, hint in hints.items()
