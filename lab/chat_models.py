@@ -14,17 +14,9 @@ from __future__ import annotations
 from typing import Any
 
 from lab import plain_chat_models
-from lab.messages import USES_LANGCHAIN as USES_LANGCHAIN_MESSAGES
+from lab.messages import USES_LANGCHAIN, langchain_or_twin
 
-if USES_LANGCHAIN_MESSAGES:  # (decided once, by lab.messages: never through the playground's resolver)
-    from langchain_core.language_models import fake_chat_models as _langchain
-else:  # the browser: the lab's own models
-    _langchain = None
-
-USES_LANGCHAIN = _langchain is not None
-"""Whether the classes below are ``langchain_core``'s (else the lab's own)."""
-
-_source: Any = _langchain if _langchain is not None else plain_chat_models
+_source: Any = langchain_or_twin("language_models.fake_chat_models", plain_chat_models)
 
 GenericFakeChatModel: Any = _source.GenericFakeChatModel
 FakeListChatModel: Any = _source.FakeListChatModel

@@ -19,17 +19,30 @@ the lab's own where it is not. So a thread saved in the browser reads on CPython
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
+from types import ModuleType
 from typing import Any
 
 from lab import plain_message_utils, plain_messages
 from lab.checkpoint.serde import register_model
 
 try:
-    from langchain_core import messages as _langchain
-    from langchain_core.messages import utils as _langchain_utils
+    importlib.import_module("langchain_core.messages")
 except ImportError:  # the browser: the lab's own classes
-    _langchain = _langchain_utils = None
+    USES_LANGCHAIN = False
+else:
+    USES_LANGCHAIN = True
+"""Whether the classes below are ``langchain_core``'s (else the lab's own); decided once, here, for
+``lab.tools`` and ``lab.chat_models`` too (never through the playground's resolver)."""
+
+
+def langchain_or_twin(name: str, twin: ModuleType) -> Any:
+    """``langchain_core``'s module ``name`` (``"messages"``, ``"tools"``...) where LangChain is
+    importable, else the lab's pure-Python ``twin`` of it: where this module, ``lab.tools`` and
+    ``lab.chat_models`` take their classes from."""
+    return importlib.import_module(f"langchain_core.{name}") if USES_LANGCHAIN else twin
+
 
 _CLASS_NAMES = (
     "HumanMessage",
@@ -50,10 +63,7 @@ WIRE_MODULES = {
 }
 """The module a checkpoint names for each class: LangChain's, where its class is defined."""
 
-USES_LANGCHAIN = _langchain is not None
-"""Whether the classes below are ``langchain_core``'s (else the lab's own)."""
-
-_source: Any = _langchain if _langchain is not None else plain_messages
+_source: Any = langchain_or_twin("messages", plain_messages)
 
 BaseMessage: Any = _source.BaseMessage
 HumanMessage: Any = _source.HumanMessage
@@ -64,7 +74,7 @@ FunctionMessage: Any = _source.FunctionMessage
 RemoveMessage: Any = _source.RemoveMessage
 AnyMessage: Any = _source.AnyMessage
 
-_utils: Any = _langchain_utils if _langchain_utils is not None else plain_message_utils
+_utils: Any = langchain_or_twin("messages.utils", plain_message_utils)
 trim_messages: Callable[..., list[Any]] = _utils.trim_messages
 """The messages that fit in ``max_tokens`` (``langchain_core.messages.utils``'s, or the lab's twin)."""
 count_tokens_approximately: Callable[..., int] = _utils.count_tokens_approximately
@@ -79,7 +89,7 @@ message_chunk_to_message: Callable[[Any], Any] = _source.message_chunk_to_messag
 def _allow_in_checkpoints() -> None:
     """Put both kinds on the allow-list; the kind this module gives is registered last, so records
     load as it (``register_model``)."""
-    kinds = [plain_messages] if _langchain is None else [plain_messages, _langchain]
+    kinds = [plain_messages, _source] if USES_LANGCHAIN else [plain_messages]
     for kind in kinds:
         for name in _CLASS_NAMES:
             register_model(getattr(kind, name), (WIRE_MODULES[name], name))

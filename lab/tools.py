@@ -17,18 +17,12 @@ from __future__ import annotations
 from typing import Any
 
 from lab import plain_tools
-from lab.messages import USES_LANGCHAIN as USES_LANGCHAIN_MESSAGES
+from lab.messages import USES_LANGCHAIN, langchain_or_twin
 
-if USES_LANGCHAIN_MESSAGES:  # (decided once, by lab.messages: never through the playground's resolver)
-    from langchain_core import tools as _langchain
+if USES_LANGCHAIN:
     from pydantic import ValidationError as _ValidationError
-else:  # the browser: the lab's own tools
-    _langchain = None
 
-USES_LANGCHAIN = _langchain is not None
-"""Whether the classes below are ``langchain_core``'s (else the lab's own)."""
-
-_source: Any = _langchain if _langchain is not None else plain_tools
+_source: Any = langchain_or_twin("tools", plain_tools)
 
 BaseTool: Any = _source.BaseTool
 StructuredTool: Any = _source.StructuredTool

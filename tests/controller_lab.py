@@ -21,6 +21,7 @@ from lab.controller import LabController
 from lab.controller.journal import MemoryJournal
 from lab.controller.profile import GraphProfile
 from lab.controller.simulated_lab import SimulatedLab
+from lab.graph import CompiledStateGraph
 from lab.lessons.commands import LESSON_COMMANDS
 
 
@@ -40,11 +41,21 @@ class Lab(SimulatedLab):
         super().__init__(profile, saver=saver, journal=journal, commands=LESSON_COMMANDS)
 
     def boot(self) -> LabController:
+        """A new process whose graphs count their node functions' calls, each graph as the controller
+        builds it (when first asked for: a test builds only the variants it runs)."""
         controller = super().boot()
-        for graph in (controller.graph_for(variant) for variant in controller.profile.variants):
-            for name, node in graph.nodes.items():
-                if node.func is not None:
-                    node.func = self.counted(name, node.func)
+        build = controller.graph_for
+
+        def graph_for(variant: str, storage: str = "full") -> CompiledStateGraph:
+            fresh = (variant, storage) not in controller.graphs
+            graph = build(variant, storage)
+            if fresh:
+                for name, node in graph.nodes.items():
+                    if node.func is not None:
+                        node.func = self.counted(name, node.func)
+            return graph
+
+        controller.graph_for = graph_for  # type: ignore[method-assign]
         return controller
 
     def counted(self, name: str, func: Any) -> Any:

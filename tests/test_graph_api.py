@@ -10,6 +10,7 @@ import operator
 import subprocess
 import sys
 import textwrap
+import types
 from pathlib import Path
 from typing import Annotated, TypedDict
 
@@ -18,6 +19,7 @@ import pytest
 from lab.checkpoint.memory import InMemorySaver
 from lab.config import get_config
 from lab.graph import START, StateGraph
+from lab.graph.schema import function_hints
 from lab.graph.unsupported import NotSupportedError
 from lab.types import StateUpdate
 
@@ -142,3 +144,19 @@ def test_lab_builds_dataclass_graphs_without_pydantic():
         [sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True, timeout=60, check=True
     )
     assert out.stdout.split() == ["{'x':", "2,", "'log':", "['State']}", "['x']", "2"]
+
+
+def test_a_functions_hints_are_evaluated_once_and_not_before_they_resolve():
+    """A node's annotations are read at every compile, evaluated once per function (a bound method as
+    its function); one that names what does not exist yet is read again once it does."""
+    module = types.ModuleType("hints_probe")
+    source = (
+        "from __future__ import annotations\nclass Node:\n    def __call__(self, state: Later) -> int: ...\n"
+    )
+    exec(compile(source, "hints_probe", "exec"), module.__dict__)
+    with pytest.raises(NameError):
+        function_hints(module.Node().__call__)
+    module.Later = dict
+    first, second = module.Node(), module.Node()
+    assert function_hints(first.__call__) is function_hints(second.__call__)
+    assert function_hints(first.__call__) == {"state": dict, "return": int}

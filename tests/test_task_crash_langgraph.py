@@ -1,37 +1,48 @@
-"""The ``task`` variant's crash outcomes, per durability mode and crash seam, checked on real LangGraph
-with a real process kill, and the same table from the lab (issue 36).
+"""The ``task`` variant's crash outcomes, per durability mode and kill moment, checked on real LangGraph
+with a real process kill, and the same table from the lab (issue 36); with them the tasks lesson's claims
+(narratives/*/lessons/tasks.toml).
 
 LangGraph's remedy for a charge before ``interrupt()`` is to make it a ``@task``: on resume the node
 re-runs from its first line, and the task's result comes back from the checkpoint's pending writes.
-What a crash does depends on where it lands:
+Approve after the review enters ``human_review`` twice and charges the export once. What a kill does
+depends on where it lands (the export's charges, kill included, after resuming and approving):
 
 ==================  ======  =======  ======
-seam                sync    async    exit
+moment              sync    async    exit
 ==================  ======  =======  ======
 side_effect         1       1        1        (killed before the charge left: it runs once, later)
 side_effect_done    2       2        2        (charged; the task's result was never saved)
+returned            1       1        2        (the task returned: its result is saved, but not under "exit")
 interrupt           1       1        2        (under "exit" nothing of the run is saved yet)
 ==================  ======  =======  ======
 
-(charges of the export after resuming and approving). Not compared: a crash at ``put`` (LangGraph
+After a kill at ``returned`` under "sync" and "async" the file holds three checkpoints and the resume
+takes the task's result back (the query is paid once too); under "exit" it holds no checkpoint and no
+write, so the re-run pays the query and the export again. Not compared: a crash at ``put`` (LangGraph
 saves on background threads, the checkpoint beside the nodes under "async" and beside the pending
 writes in the save on exit, so a kill there lands at no fixed point; the lab saves one after the
 other, and its crash at the exit save's ``put`` loses the task's result: charged twice, one of the
-orders LangGraph's threads can take). The LangGraph side runs
-``tests/task_crash_child.py`` in a child process, SIGKILLs it where it says it stopped, and resumes
-in a new process over the same SQLite file; the lab side arms the same seam in the controller's
-``task`` variant, crashes, reboots over the same storage and resumes, and its view's row for the
-task (``task_calls``, :mod:`lab.controller.task_rows`) says whether it ran or was restored.
+orders LangGraph's threads can take).
+
+The LangGraph side is ``tests/task_crash_child.py``: one Python that imports LangGraph once and forks a
+fresh process per run, which the test SIGKILLs where it says it stopped (so the order is made, not
+raced); a new forked process then resumes over the same SQLite file. The lab side arms the same seam
+(``returned`` is no seam of the lab) in the controller's ``task`` variant, crashes, reboots over the
+same storage and resumes, and its view's row for the task (``task_calls``,
+:mod:`lab.controller.task_rows`) says whether it ran or was restored. The lesson's own code is run on
+LangGraph by tests/test_lessons_langgraph.py, and its steps on the lab by tests/test_lessons.py.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
+from collections.abc import Iterator
+from dataclasses import dataclass, fields
 from pathlib import Path
 
 import pytest
@@ -39,61 +50,137 @@ import pytest
 from tests.controller_lab import Lab
 
 CHILD = Path(__file__).with_name("task_crash_child.py")
-EXPECTED = {
-    ("side_effect", "sync"): 1,
-    ("side_effect", "async"): 1,
-    ("side_effect", "exit"): 1,
-    ("side_effect_done", "sync"): 2,
-    ("side_effect_done", "async"): 2,
-    ("side_effect_done", "exit"): 2,
-    ("interrupt", "sync"): 1,
-    ("interrupt", "async"): 1,
-    ("interrupt", "exit"): 2,
+MODES = ("sync", "async", "exit")
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a kill at a moment left, once a new process resumed and approved (``None``: not claimed)."""
+
+    exports: int
+    queries: int | None = None
+    checkpoints: int | None = None
+    """Checkpoints in the file right after the kill."""
+    writes: int | None = None
+    """Pending writes in the file right after the kill."""
+
+
+OUTCOMES = {
+    **{("side_effect", mode): Outcome(1) for mode in MODES},
+    **{("side_effect_done", mode): Outcome(2) for mode in MODES},
+    ("returned", "sync"): Outcome(1, queries=1, checkpoints=3),
+    ("returned", "async"): Outcome(1, queries=1, checkpoints=3),
+    ("returned", "exit"): Outcome(2, queries=2, checkpoints=0, writes=0),
+    ("interrupt", "sync"): Outcome(1),
+    ("interrupt", "async"): Outcome(1),
+    ("interrupt", "exit"): Outcome(2),
 }
-"""(seam, durability) -> how many times the export is charged, crash included, once approved."""
-MARKER_TIMEOUT_S = 120.0
-"""How long the child may take to reach its moment (it signals; this only bounds a broken child)."""
+"""(moment, durability) -> what LangGraph does: the table above."""
+LAB_SEAMS = ("side_effect", "side_effect_done", "interrupt")
+"""The moments that are crash seams of the lab."""
 
 
-def run_child(folder: Path, durability: str, moment: str) -> subprocess.Popen[str]:
-    env = {**os.environ, "PYTHONPATH": str(CHILD.parent.parent)}
-    return subprocess.Popen(
-        [sys.executable, str(CHILD), str(folder), durability, moment],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+class LangGraphProcesses:
+    """The child: one Python that imported LangGraph, forking a fresh process per run it is sent."""
+
+    def __init__(self) -> None:
+        pipes = {"stdin": subprocess.PIPE, "stdout": subprocess.PIPE}
+        self.server = subprocess.Popen([sys.executable, str(CHILD)], text=True, **pipes)
+
+    def send(self, folder: Path, durability: str, act: str, moment: str | None = None) -> None:
+        request = {"folder": str(folder), "durability": durability, "act": act, "moment": moment}
+        self.server.stdin.write(json.dumps(request) + "\n")
+        self.server.stdin.flush()
+
+    def said(self) -> str:
+        line = self.server.stdout.readline()
+        if not line:
+            pytest.fail(f"the LangGraph child ended: {self.server.wait()}")
+        return line.strip()
+
+    def until_exit(self, said: list[str]) -> str:
+        """Collect what the forked process prints until it ends: how it ended (``EXIT <code>``)."""
+        while not (line := self.said()).startswith("EXIT "):
+            said.append(line)
+        return line
+
+    def run(self, folder: Path, durability: str, act: str) -> list[str]:
+        """A process that runs ``act`` to its end: what it printed."""
+        self.send(folder, durability, act)
+        said: list[str] = []
+        assert self.until_exit(said) == "EXIT 0", said
+        return said
+
+    def killed_at(self, folder: Path, durability: str, moment: str) -> None:
+        """A process that runs the case until ``moment``, killed there with SIGKILL."""
+        self.send(folder, durability, "start", moment)
+        said = [self.said()]
+        if not said[0].startswith(f"AT {moment} "):
+            pytest.fail(f"the process never reached {moment}: {said} {self.until_exit(said)}")
+        os.kill(int(said[0].split()[-1]), signal.SIGKILL)
+        assert self.until_exit(said) == f"EXIT {-signal.SIGKILL}", said
+
+    def close(self) -> None:
+        self.server.stdin.close()
+        assert self.server.wait(timeout=60) == 0
 
 
-async def wait_for_marker(child: subprocess.Popen[str], marker: Path) -> None:
-    """Until the child says it reached its moment (or fail at once if it ended instead)."""
-    async with asyncio.timeout(MARKER_TIMEOUT_S):
-        while not marker.exists():
-            if child.poll() is not None:
-                pytest.fail(f"the child ended before its moment: {child.communicate()}")
-            await asyncio.sleep(0.05)
+@pytest.fixture(scope="module")
+def langgraph() -> Iterator[LangGraphProcesses]:
+    processes = LangGraphProcesses()
+    yield processes
+    processes.close()
 
 
-async def langgraph_charges(folder: Path, seam: str, durability: str) -> int:
-    """Kill a real LangGraph process at ``seam``, resume in a new one, approve: the export's charges."""
-    doomed = run_child(folder, durability, seam)
-    try:
-        await wait_for_marker(doomed, folder / "marker")
-    finally:
-        doomed.send_signal(signal.SIGKILL)
-        doomed.communicate()
-    assert doomed.returncode == -signal.SIGKILL
-    survivor = run_child(folder, durability, "none")
-    out, err = survivor.communicate(timeout=MARKER_TIMEOUT_S)
-    assert survivor.returncode == 0, err
-    assert json.loads(out)["outcome"] == "filed"
-    return len((folder / "charges.log").read_text().splitlines())
+class Thread:
+    """One thread's files: the SqliteSaver file and the ledger (what the paid API charged)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.db, self.ledger = folder / "thread.sqlite", folder / "ledger.txt"
+        self.ledger.touch()
+
+    def count(self, line: str) -> int:
+        return self.ledger.read_text().splitlines().count(line)
+
+    def saved(self, table: str) -> int:
+        """Rows of SqliteSaver's ``checkpoints`` or ``writes`` table (none before its first save)."""
+        if not self.db.exists():
+            return 0
+        with sqlite3.connect(self.db) as db:
+            found = db.execute("select name from sqlite_master where name = ?", (table,)).fetchone()
+            return db.execute(f"select count(*) from {table}").fetchone()[0] if found else 0
 
 
-@pytest.mark.parametrize(("seam", "durability"), list(EXPECTED))
-async def test_langgraph_killed_in_the_task_variant_charges_as_the_table_says(tmp_path, seam, durability):
-    assert await langgraph_charges(tmp_path, seam, durability) == EXPECTED[seam, durability]
+@pytest.mark.parametrize("mode", MODES)
+def test_approve_runs_the_node_again_and_the_task_once(langgraph, tmp_path, mode):
+    """tasks/approve: human_review is entered twice, the export is charged once."""
+    thread = Thread(tmp_path)
+    assert langgraph.run(tmp_path, mode, "start") == ["INTERRUPTED"]
+    assert langgraph.run(tmp_path, mode, "approve") == ["DONE True"]
+    assert (thread.count("enter human_review"), thread.count("charge export")) == (2, 1)
+
+
+@pytest.mark.parametrize(("moment", "durability"), list(OUTCOMES))
+def test_langgraph_killed_in_the_task_variant_charges_as_the_table_says(
+    langgraph, tmp_path, moment, durability
+):
+    """Kill a real LangGraph process at ``moment``; a new one resumes (or runs, when nothing was saved)
+    and approves. tasks/crash and resume: a kill after the charge, before the task's result is saved,
+    charges again in every mode; tasks/saved-crash and exit-crash: a kill once the task returned charges
+    again only under "exit"."""
+    thread = Thread(tmp_path)
+    langgraph.killed_at(tmp_path, durability, moment)
+    checkpoints, writes = thread.saved("checkpoints"), thread.saved("writes")
+    assert langgraph.run(tmp_path, durability, "finish") == ["INTERRUPTED", "DONE True"]
+    seen = {
+        "exports": thread.count("charge export"),
+        "queries": thread.count("charge query"),
+        "checkpoints": checkpoints,
+        "writes": writes,
+    }
+    want = OUTCOMES[moment, durability]
+    claimed = {f.name: getattr(want, f.name) for f in fields(Outcome) if getattr(want, f.name) is not None}
+    assert {name: seen[name] for name in claimed} == claimed
 
 
 async def export_task_states(lab: Lab) -> list[tuple[str, str]]:
@@ -133,12 +220,12 @@ ROWS = {
 """The task's row after the crash, the resume and the approval, as the crash left its result."""
 
 
-@pytest.mark.parametrize(("seam", "durability"), list(EXPECTED))
+@pytest.mark.parametrize(("seam", "durability"), [key for key in OUTCOMES if key[0] in LAB_SEAMS])
 async def test_the_lab_crashed_in_the_task_variant_charges_as_langgraph(seam, durability):
     """Same charges as LangGraph's, and the task's row says why: a result saved before the crash is
     restored; one lost to it (killed inside the task, or under "exit" before its save) runs again."""
     charges, states = await lab_charges(seam, durability)
-    assert charges == EXPECTED[seam, durability]
+    assert charges == OUTCOMES[seam, durability].exports
     assert states == ROWS["lost" if charges == 2 or seam.startswith("side_effect") else "saved"]
 
 

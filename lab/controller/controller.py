@@ -149,6 +149,8 @@ class LabController:
         self.delay = delay
         self.graphs: dict[tuple[str, str], CompiledStateGraph] = {}
         """Each (variant, storage way)'s graph, built when first asked for (``graph_for``)."""
+        self.diagrams: dict[tuple[str, str], dict[str, Any]] = {}
+        """Each graph's diagram, drawn when first asked for (``diagram_for``)."""
         self.driver = RunDriver(self)
         self.world.on_call = self.driver.on_external_call
         self.world.on_call_now = self.driver.on_external_call_now
@@ -162,6 +164,13 @@ class LabController:
                 self.world, variant, checkpointer=self.saver, delay=self.delay, storage=storage
             )
         return self.graphs[variant, storage]
+
+    def diagram_for(self, variant: str, storage: str = "full") -> dict[str, Any]:
+        """The diagram of :meth:`graph_for`'s graph as the page draws it (``profile.describe``), drawn
+        once per controller: a compiled graph's nodes and edges never change, and every ``view`` sends it."""
+        if (variant, storage) not in self.diagrams:
+            self.diagrams[variant, storage] = self.profile.describe(self.graph_for(variant, storage))
+        return self.diagrams[variant, storage]
 
     async def dispatch(self, name: str, args: dict[str, Any] | None = None) -> dict[str, Any]:
         """Run the command ``name`` with keyword ``args`` (what the worker calls)."""

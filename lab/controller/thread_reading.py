@@ -69,7 +69,11 @@ def graph(lab: Lab) -> CompiledStateGraph:
 def diagram(lab: Lab) -> dict[str, Any]:
     """The diagram of the session's graph variant (the first variant's when no thread is open)."""
     session = lab.state.session
-    return lab.profile.describe(graph(lab) if session else lab.graph_for(lab.profile.variants[0]))
+    return (
+        lab.diagram_for(session.variant, session.storage)
+        if session
+        else lab.diagram_for(lab.profile.variants[0])
+    )
 
 
 def thread_config(lab: Lab, checkpoint_id: str | None = None) -> dict[str, Any]:

@@ -21,7 +21,7 @@ from collections.abc import Callable, Hashable, Mapping
 from typing import Any, Literal
 
 from lab.config import RUNTIME_KEY, get_config
-from lab.graph.schema import as_schema, schema_fields
+from lab.graph.schema import as_schema, function_hints, schema_fields
 from lab.graph.unsupported import NotSupportedError
 from lab.pregel.nodes import PUSH, ROOT
 from lab.types import Command, StreamWriter
@@ -108,7 +108,7 @@ def _is_async(fn: Callable[..., Any]) -> bool:
 
 def _return_hint(fn: Callable[..., Any]) -> Any:
     try:
-        return typing.get_type_hints(fn).get("return")
+        return function_hints(fn).get("return")
     except Exception:  # an annotation that does not resolve draws no edges, as in LangGraph
         return None
 

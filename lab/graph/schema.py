@@ -22,6 +22,7 @@ import dataclasses
 import functools
 import inspect
 import typing
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -45,11 +46,19 @@ def schema_fields(schema: Any) -> dict[str, Any]:
     """Field name → type hint (with ``Annotated`` kept); a whole-value schema has one field."""
     if not hasattr(schema, "__annotations__") and not is_schema(schema):
         return {ROOT: schema}
-    hints = (
-        class_hints(schema)
-        if isinstance(schema, type)
-        else typing.get_type_hints(schema, include_extras=True)
-    )
+    if isinstance(schema, type):
+        return class_fields(schema)
+    return _fields(typing.get_type_hints(schema, include_extras=True))
+
+
+@functools.cache
+def class_fields(cls: type) -> dict[str, Any]:
+    """A class's fields (:func:`schema_fields`), read once per class as its hints are (``class_hints``):
+    every node added reads its input schema's. Shared: read it, never change it."""
+    return _fields(class_hints(cls))
+
+
+def _fields(hints: dict[str, Any]) -> dict[str, Any]:
     return {
         name: without_required(hint)
         for name, hint in hints.items()
@@ -146,13 +155,30 @@ def _as_is(values: dict[str, Any]) -> dict[str, Any]:
     return values
 
 
+_FUNCTION_HINTS: weakref.WeakKeyDictionary[Callable[..., Any], dict[str, Any]] = weakref.WeakKeyDictionary()
+
+
+def function_hints(fn: Callable[..., Any]) -> dict[str, Any]:
+    """A function's annotations evaluated (``typing.get_type_hints``), once per function, as
+    :func:`~lab.checkpoint.allow_list.class_hints` is once per class: a graph's node functions are read
+    at every compile, and the lab compiles its graphs again in every new process. A bound method is read
+    as its function (every instance has the same annotations). Annotations that do not evaluate yet
+    raise, and are not remembered; the answer is shared: read it, never change it."""
+    target = getattr(fn, "__func__", fn)
+    if not inspect.isfunction(target):
+        return typing.get_type_hints(fn)
+    if (hints := _FUNCTION_HINTS.get(target)) is None:
+        hints = _FUNCTION_HINTS[target] = typing.get_type_hints(target)
+    return hints
+
+
 def first_parameter_schema(fn: Callable[..., Any]) -> Any:
     """The schema annotating a node function's first parameter, or ``None`` (LangGraph infers the
     node's input schema this way; it is how a node reads private state). For an instance of a class
     with ``__call__``, that method's first parameter after ``self``, as LangGraph reads it."""
     try:
         call = inspect.getattr_static(type(fn), "__call__", None)  # (a function's is a C wrapper)
-        hints = typing.get_type_hints(call if inspect.isfunction(call) else fn)
+        hints = function_hints(call if inspect.isfunction(call) else fn)
         first = next(iter(inspect.signature(fn).parameters))
     except (NameError, TypeError, ValueError, StopIteration):
         return None

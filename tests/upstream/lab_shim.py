@@ -22,15 +22,10 @@ import types
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
+from lab.playground.langgraph_imports import LAB_MODULES as PLAYGROUND_MODULES
+
 LAB_MODULES: dict[str, str] = {
-    "langgraph.graph": "lab.graph",
-    "langgraph.graph.state": "lab.graph.state",
-    "langgraph.graph.message": "lab.graph.message",
-    "langgraph.constants": "lab.pregel.nodes",
-    "langgraph.types": "lab.types",
-    "langgraph.errors": "lab.errors",
-    "langgraph.config": "lab.config",
-    "langgraph.runtime": "lab.runtime",
+    **{name: target for name, target in PLAYGROUND_MODULES.items() if target is not None},
     "langgraph.pregel": "lab.pregel",
     "langgraph.channels": "lab.pregel.channels",
     "langgraph.channels.base": "lab.pregel.channels",
@@ -42,16 +37,11 @@ LAB_MODULES: dict[str, str] = {
     "langgraph.channels.delta": "lab.pregel.channels",
     "langgraph.checkpoint": "lab.checkpoint",
     "langgraph.checkpoint.base": "lab.checkpoint.base",
-    "langgraph.checkpoint.memory": "lab.checkpoint.memory",
-    "langgraph.prebuilt": "lab.prebuilt",
-    "langgraph.prebuilt.tool_node": "lab.prebuilt",
-    "langgraph.prebuilt.chat_agent_executor": "lab.prebuilt",
-    "langgraph.func": "lab.func",
-    "langgraph.cache": "lab.cache",
-    "langgraph.cache.base": "lab.cache.base",
-    "langgraph.cache.memory": "lab.cache.memory",
 }
-"""LangGraph's public module -> the ``lab`` module holding the same names (docs/LANGGRAPH.md, its table)."""
+"""LangGraph's public module -> the ``lab`` module holding the same names (docs/LANGGRAPH.md, its table):
+the playground's map (``lab.playground.langgraph_imports.LAB_MODULES``, what a learner's program may
+import), and the modules LangGraph's own tests import besides (its channels, ``pregel``, the checkpoint
+base classes)."""
 
 ROOT = "langgraph"
 
