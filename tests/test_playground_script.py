@@ -6,6 +6,7 @@ of 3 at line 19") and super-step by super-step inside a call."""
 
 from __future__ import annotations
 
+import asyncio
 import concurrent.futures
 import contextlib
 import io
@@ -322,3 +323,13 @@ async def test_a_break_out_of_a_stream_loop_stops_the_run_there_as_on_langgraph(
     (thread,) = script.calls.threads.values()
     records = await lab.controller.journal.records(thread)
     assert [r["status"] for r in records if r["type"] == "run_end"] == ["stopped", "done"]
+
+
+async def test_a_script_dropped_while_its_stream_waits_at_a_super_step_is_dropped_at_once():
+    lab, script, _ = await on_lab(STREAMING, pace="step")
+    await script.until_it_waits()  # before the first stream
+    waiting = await script.go("step")  # inside its run, paused before the input step
+    assert (waiting["call"], waiting["at"]) == (1, "step")
+    async with asyncio.timeout(60):  # (a dropped script that waits for its run would never return)
+        await script.cancel()
+    assert script.ended

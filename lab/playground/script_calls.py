@@ -274,10 +274,14 @@ class ScriptCalls:
                 if not item:
                     break
                 yield item[0]
-        finally:
-            closed = not run.done()  # a loop that stopped early (``break``) stops the run
+        except GeneratorExit:  # the loop stopped early (``break``): the run stops at the chunk it holds
+            closed = True
             asked.set()
-            await run  # (what stopped the run, if it failed)
+            await run
+            raise
+        finally:
+            asked.set()  # (a script dropped while it waits leaves its run to the lab)
+        await run  # (what stopped the run, if it failed)
 
     async def stream(self, input: Any, config: dict[str, Any] | None = None, **kwargs: Any) -> list[Any]:
         """``graph.stream(...)`` not iterated by a ``for`` (``list(graph.stream(...))``): all its chunks."""
