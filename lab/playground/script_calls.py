@@ -166,10 +166,12 @@ class ScriptCalls:
         target.get_state_history(...)``: the lab thread's checkpoints (another object's own). Closed
         when the loop ends, however it ends (``async with``: :mod:`lab.playground.script`)."""
         if target is not self.graph:
-            return contextlib.aclosing(each_of(getattr(target, method)(*args, **kwargs)))
-        if method in STREAMS:
-            return contextlib.aclosing(self.chunks(site, *args, **kwargs))
-        return contextlib.aclosing(self.history(site, *args, **kwargs))
+            items = each_of(getattr(target, method)(*args, **kwargs))
+        elif method in STREAMS:
+            items = self.chunks(site, *args, **kwargs)
+        else:
+            items = self.history(site, *args, **kwargs)
+        return contextlib.aclosing(items)
 
     async def reach(self, site: Site) -> None:
         """The script is about to make its next graph call, at ``site``: wait there if stepping."""
