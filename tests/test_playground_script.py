@@ -6,6 +6,7 @@ of 3 at line 19") and super-step by super-step inside a call."""
 
 from __future__ import annotations
 
+import asyncio
 import concurrent.futures
 import contextlib
 import io
@@ -264,3 +265,71 @@ async def test_what_the_program_prints_before_its_first_graph_call_opens_the_out
     assert expected.splitlines()[0] == "a chatbot with memory"
     assert result.output == expected
     assert "".join(told) == expected
+
+
+BREAKS_OUT = """\
+import operator
+from typing import Annotated, TypedDict
+
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.graph import END, START, StateGraph
+
+
+class State(TypedDict):
+    log: Annotated[list, operator.add]
+
+
+def step(name):
+    def node(state: State) -> dict:
+        print("ran", name)
+        return {"log": [name]}
+
+    return node
+
+
+builder = StateGraph(State)
+for name in "abc":
+    builder.add_node(name, step(name))
+builder.add_edge(START, "a")
+builder.add_edge("a", "b")
+builder.add_edge("b", "c")
+builder.add_edge("c", END)
+graph = builder.compile(checkpointer=InMemorySaver())
+
+config = {"configurable": {"thread_id": "t"}}
+for chunk in graph.stream({"log": []}, config, durability=DURABILITY, stream_mode=MODE):
+    print("chunk", chunk)
+    if "a" in chunk.get("log", chunk):
+        break
+state = graph.get_state(config)
+print(state.values, state.next, len(list(graph.get_state_history(config))))
+print("after", graph.invoke(None, config))
+"""
+"""A linear graph a -> b -> c whose script breaks out of its stream loop at a's chunk: LangGraph's
+closed generator stops the run there (b and c never run; the thread's next is b), and the next
+``invoke(None, config)`` goes on from there."""
+
+
+@pytest.mark.parametrize("mode", ["updates", "values"])
+@pytest.mark.parametrize("durability", ["sync", "async", "exit"])
+async def test_a_break_out_of_a_stream_loop_stops_the_run_there_as_on_langgraph(mode: str, durability: str):
+    source = BREAKS_OUT.replace("MODE", repr(mode)).replace("DURABILITY", repr(durability))
+    expected = on_langgraph(source)
+    assert "{'log': ['a']} ('b',)" in expected  # (b and c ran only in the next invoke)
+    lab, script, _ = await on_lab(source)
+    result = await script.until_it_waits()
+    assert isinstance(result, ScriptResult) and result.error is None, result
+    assert result.output == expected
+    (thread,) = script.calls.threads.values()
+    records = await lab.controller.journal.records(thread)
+    assert [r["status"] for r in records if r["type"] == "run_end"] == ["stopped", "done"]
+
+
+async def test_a_script_dropped_while_its_stream_waits_at_a_super_step_is_dropped_at_once():
+    lab, script, _ = await on_lab(STREAMING, pace="step")
+    await script.until_it_waits()  # before the first stream
+    waiting = await script.go("step")  # inside its run, paused before the input step
+    assert (waiting["call"], waiting["at"]) == (1, "step")
+    async with asyncio.timeout(60):  # (a dropped script that waits for its run would never return)
+        await script.cancel()
+    assert script.ended

@@ -7,7 +7,11 @@ lab drives the same call and watches it through the loop's seam hook (``on_seam=
   Step pauses inside one continuous run (a paused run differs from a normal run only in time);
 - **crash injection**: at the armed seam the hook records the crash, kills the
   :class:`~lab.controller.process.Process` and freezes, as ``kill -9`` would;
-- every seam is also written down and announced (:mod:`lab.controller.seam_events`).
+- every seam is also written down and announced (:mod:`lab.controller.seam_events`);
+- **a closed stream**: a program that stops reading a run's stream (``break`` out of ``for chunk in
+  graph.stream(...)``) closes LangGraph's generator, and the run stops at the chunk it yielded; the
+  stream's reader raises :class:`StreamClosed` there (having closed the graph's ``astream``), and the
+  run ends ``"stopped"``.
 
 :class:`RunDriver` is an object the controller holds: it owns the live run (``state.run``), the
 seam hook, and the crash (``state.crash`` armed, ``state.crash_report`` once it fired).
@@ -38,6 +42,10 @@ from lab.pregel.task_calls import CALL_TRIGGERS
 
 AFTER_WAIT_S = 10.0
 """How long an armed crash waits for its ``after`` seam before it kills the process anyway."""
+
+
+class StreamClosed(Exception):
+    """Raised in a run by its stream's reader when the program stopped reading (its generator closed)."""
 
 
 class RunDriver:
@@ -94,6 +102,8 @@ class RunDriver:
             on_seam = functools.partial(self._on_seam, run)  # late seams of a closed run stay its own
             output = await graph.ainvoke(request, config, durability=run.durability, on_seam=on_seam)
             outcome = await self._outcome(output)
+        except StreamClosed:
+            outcome = {"status": "stopped"}
         except ProcessKilled:
             return
         except asyncio.CancelledError:

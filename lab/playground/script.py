@@ -8,7 +8,8 @@ which a synchronous call cannot wait for. So the script part of the program (the
 ``if __name__ == "__main__":``) is compiled with each call of a graph method awaited
 (:func:`compile_script`: ``graph.invoke(x, config)`` becomes ``await <calls>(<site>, graph,
 "invoke", x, config)``, on the program's own lines, so an exception is reported at its line; ``for
-chunk in graph.stream(...)`` becomes an ``async for`` over the run's chunks as they come; the graph
+chunk in graph.stream(...)`` becomes an ``async for`` over the run's chunks as they come, closed when
+the loop ends (a ``break`` stops the run there, as closing LangGraph's generator does); the graph
 calls of an ``async def main()`` are routed too, and ``asyncio.run(main())`` is ``await main()``,
 as the script already runs on the worker's event loop), and
 :class:`~lab.playground.script_calls.ScriptCalls` answers a call on the program's graph with the
@@ -40,6 +41,8 @@ __all__ = ["CALLS_NAME", "ScriptResult", "ScriptRun", "compile_script", "is_main
 
 CALLS_NAME = "__lab_script_calls__"
 """The name the compiled script calls its graph methods through (:class:`ScriptCalls`)."""
+ITERATOR_NAME = "__lab_chunks__"
+"""The name a rewritten ``for`` loop iterates (a loop nested in it rebinds it: its own is held)."""
 SHOWN_CHARS = 60
 """How much of a call the page shows ("graph.invoke({'messages': ...}, config)")."""
 SIMPLE_STATEMENTS = (ast.Expr, ast.Assign, ast.AugAssign, ast.AnnAssign)
@@ -68,9 +71,11 @@ def _is_asyncio_run(node: ast.Call) -> bool:
 
 class _AwaitGraphCalls(ast.NodeTransformer):
     """``x.invoke(...)`` -> ``await __lab_script_calls__(<site>, x, "invoke", ...)`` and ``for c in
-    x.stream(...)`` -> ``async for c in __lab_script_calls__.stream_of(<site>, x, "stream", ...)``,
-    outside nested functions. Each ``<site>`` is ``(line, text, counted)``: ``counted`` names the target
-    of every call site of the script if each runs once (none in a loop or a branch), else ``None``."""
+    x.stream(...)`` -> ``async with __lab_script_calls__.stream_of(<site>, x, "stream", ...) as it:
+    async for c in it``, outside nested functions (the ``async with`` closes the stream when the loop
+    ends, as LangGraph's generator is closed: a ``break`` stops the run there). Each ``<site>`` is
+    ``(line, text, counted)``: ``counted`` names the target of every call site of the script if each
+    runs once (none in a loop or a branch), else ``None``."""
 
     def __init__(self) -> None:
         self.sites: list[ast.Constant] = []
@@ -122,8 +127,10 @@ class _AwaitGraphCalls(ast.NodeTransformer):
         body = [self.visit(statement) for statement in node.body]
         orelse = [self.visit(statement) for statement in node.orelse]
         self.straight = straight
-        loop = ast.AsyncFor(node.target, chunks, body, orelse, type_comment=None)
-        return ast.copy_location(loop, node)
+        iterated = ast.Name(ITERATOR_NAME, ast.Load())
+        loop = ast.copy_location(ast.AsyncFor(node.target, iterated, body, orelse, type_comment=None), node)
+        closing = ast.withitem(chunks, ast.Name(ITERATOR_NAME, ast.Store()))
+        return ast.copy_location(ast.AsyncWith([closing], [loop], type_comment=None), node)
 
     visit_AsyncFor = visit_For  # type: ignore[assignment]
 

@@ -8,7 +8,8 @@ here; :class:`ScriptCalls` answers a call on the program's graph as LangGraph's 
 - ``stream`` (``astream``): the same run, its chunks handed to the script as the run makes them
   (``stream_mode`` as LangGraph reads it, ``"updates"`` by default): the run drives the graph's
   ``astream`` (:func:`streamed`), so a ``for chunk in graph.stream(...)`` loop's body runs between
-  super-steps, as LangGraph's generator lets it;
+  super-steps, as LangGraph's generator lets it; a loop that stops early (``break``) closes the
+  stream, and the run stops at the chunk it yielded, as LangGraph's closed generator stops it;
 - a run that fails raises the node's own exception in the script (:func:`raised_by`), as
   LangGraph's ``invoke`` does;
 - ``get_state`` / ``update_state`` (and their ``a`` twins): the lab graph's ``aget_state`` /
@@ -36,6 +37,7 @@ from inspect import isawaitable
 from typing import Any, Protocol
 
 from lab.controller import thread_reading as read
+from lab.controller.run_driver import StreamClosed
 from lab.func import EntrypointGraph
 from lab.graph import CompiledStateGraph
 
@@ -159,14 +161,17 @@ class ScriptCalls:
 
     def stream_of(
         self, site: Site, target: Any, method: str, /, *args: Any, **kwargs: Any
-    ) -> AsyncIterator[Any]:
+    ) -> contextlib.aclosing[AsyncIterator[Any]]:
         """``for chunk in target.stream(...)``: the run's chunks as they come; ``for snapshot in
-        target.get_state_history(...)``: the lab thread's checkpoints (another object's own)."""
+        target.get_state_history(...)``: the lab thread's checkpoints (another object's own). Closed
+        when the loop ends, however it ends (``async with``: :mod:`lab.playground.script`)."""
         if target is not self.graph:
-            return each_of(getattr(target, method)(*args, **kwargs))
-        if method in STREAMS:
-            return self.chunks(site, *args, **kwargs)
-        return self.history(site, *args, **kwargs)
+            items = each_of(getattr(target, method)(*args, **kwargs))
+        elif method in STREAMS:
+            items = self.chunks(site, *args, **kwargs)
+        else:
+            items = self.history(site, *args, **kwargs)
+        return contextlib.aclosing(items)
 
     async def reach(self, site: Site) -> None:
         """The script is about to make its next graph call, at ``site``: wait there if stepping."""
@@ -235,22 +240,27 @@ class ScriptCalls:
     ) -> AsyncIterator[Any]:
         """``for chunk in graph.stream(...)``: wait at the call if stepping, then its run's chunks."""
         await self.reach(site)
-        async for chunk in self.run_chunks(input, config, **kwargs):
-            yield chunk
+        async with contextlib.aclosing(self.run_chunks(input, config, **kwargs)) as chunks:
+            async for chunk in chunks:
+                yield chunk
 
     async def run_chunks(
         self, input: Any, config: dict[str, Any] | None, **kwargs: Any
     ) -> AsyncIterator[Any]:
         """The chunks of one run, each as soon as the run makes it; as LangGraph's generator, the run
-        waits at each chunk until the script asks for the next one."""
+        waits at each chunk until the script asks for the next one, and stops there if the script
+        stops asking (the generator closed: ``break``)."""
         chunks: asyncio.Queue[tuple[Any, ...]] = asyncio.Queue()
         asked = asyncio.Event()  # the script asked for the next chunk (or stopped asking)
+        closed = False  # the script stopped asking
         mode, subgraphs = kwargs.get("stream_mode", "updates"), bool(kwargs.get("subgraphs"))
 
         async def hand_over(chunk: Any) -> None:
             asked.clear()
             chunks.put_nowait((chunk,))
             await asked.wait()
+            if closed:
+                raise StreamClosed
 
         async def drive() -> None:
             await self.thread(config)  # (the lab's graph is the open thread's)
@@ -266,8 +276,13 @@ class ScriptCalls:
                 if not item:
                     break
                 yield item[0]
+        except GeneratorExit:  # the loop stopped early (``break``): the run stops at the chunk it holds
+            closed = True
+            asked.set()
+            await run
+            raise
         finally:
-            asked.set()  # a loop that stopped early (``break``) lets the run finish
+            asked.set()  # (a script dropped while it waits leaves its run to the lab)
         await run  # (what stopped the run, if it failed)
 
     async def stream(self, input: Any, config: dict[str, Any] | None = None, **kwargs: Any) -> list[Any]:
@@ -337,7 +352,8 @@ def streamed(
 ) -> Iterator[None]:
     """While the block runs, the run the controller starts on ``graph`` (its ``ainvoke``) reads the
     graph's ``astream`` and tells each chunk of ``mode`` to ``tell`` (awaited) as it comes, shaped as
-    ``stream(..., stream_mode=mode, subgraphs=subgraphs)`` yields it; the run still answers what
+    ``stream(..., stream_mode=mode, subgraphs=subgraphs)`` yields it (``tell`` raising closes the
+    ``astream`` there, as closing LangGraph's generator does); the run still answers what
     ``ainvoke`` would (the values, with ``__interrupt__``), through the graph's own ``ainvoke`` (so a
     failing node is still located in the program: :mod:`lab.playground.session`)."""
     ainvoke, astream = graph.ainvoke, graph.astream
@@ -350,11 +366,12 @@ def streamed(
         return parts[0] if len(parts) == 1 else parts
 
     async def tapped(*args: Any, **kwargs: Any) -> AsyncIterator[Any]:
-        async for item in astream(*args, **kwargs):
-            namespace, chunk_mode, chunk = item if subgraphs else ((), *item)
-            if chunk_mode in modes:
-                await tell(shaped(namespace, chunk_mode, chunk))
-            yield item
+        async with contextlib.aclosing(astream(*args, **kwargs)) as items:  # (closed if ``tell`` raises)
+            async for item in items:
+                namespace, chunk_mode, chunk = item if subgraphs else ((), *item)
+                if chunk_mode in modes:
+                    await tell(shaped(namespace, chunk_mode, chunk))
+                yield item
 
     async def invoked(request: Any, config: Any, **options: Any) -> Any:
         items = await ainvoke(request, config, stream_mode=every, subgraphs=subgraphs, **options)
