@@ -50,6 +50,9 @@ class Pregel:
         self.state_keys = state_keys
         self.output_keys = state_keys
         self.checkpointer = checkpointer
+        self.store: Any = None
+        """``compile(store=...)``: the long-term memory its nodes are given (``lab.store``); ``None``:
+        none, or as a subgraph its parent's."""
         self.checkpointer_flag: bool | None = None
         """``compile(checkpointer=True/False)``: as a subgraph, keep one history per thread (True)
         or none (False); ``None``: the saver it is given, or the parent's (``lab.pregel.subgraph``)."""
@@ -106,6 +109,7 @@ class Pregel:
         modes = [stream_mode] if isinstance(stream_mode, str) else list(stream_mode)
         check_stream_modes(modes)
         parent = subgraph.loan_here(config)  # run inside a running task: a subgraph
+        store = self.store
         if parent is None:
             caller_config = self._config(config)
             config = subgraph.root_config(self, caller_config)
@@ -115,6 +119,7 @@ class Pregel:
             saver = None if self.checkpointer_flag is False else parent.saver
             durability = durability or parent.durability
             context = parent.runtime.context if context is None else context
+            store = parent.runtime.store if store is None else store
         check_recursion_limit(config)
         return SuperStepLoop(
             self,
@@ -126,6 +131,7 @@ class Pregel:
             interrupt_before=interrupt_before or self.interrupt_before,
             interrupt_after=interrupt_after or self.interrupt_after,
             context=context,
+            store=store,
             saver=saver,
             parent=parent,
             stream_subgraphs=subgraphs,
