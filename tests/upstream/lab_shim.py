@@ -50,6 +50,9 @@ LAB_MODULES: dict[str, str] = {
     "langgraph.cache": "lab.cache",
     "langgraph.cache.base": "lab.cache.base",
     "langgraph.cache.memory": "lab.cache.memory",
+    "langgraph.store": "lab.store",
+    "langgraph.store.base": "lab.store.base",
+    "langgraph.store.memory": "lab.store.memory",
 }
 """LangGraph's public module -> the ``lab`` module holding the same names (docs/LANGGRAPH.md, its table)."""
 
