@@ -51,6 +51,9 @@ CHAT_MODEL_MODULES = {
 }
 """Where a program takes its fake chat models from: LangChain's for LangGraph, ``lab.chat_models`` for
 the lab (LangChain's again where ``langchain_core`` is importable, the lab's twins where it is not)."""
+# --- the long-term memory store (scenarios_store.py) ---------------------------------------------------
+_NAMES["store.memory"] = ("InMemoryStore",)
+_NAMES["config"] += ("get_store",)
 # ------------------------------------------------------------------------------------------------
 OPTIONAL = frozenset({"Send", "Overwrite", "StateUpdate", "get_config", "Runtime", "get_runtime"})
 FLAVOURS = ("langgraph", "lab")
@@ -106,6 +109,9 @@ class Flavour:
     push_message: Any
     GenericFakeChatModel: Any
     FakeMessagesListChatModel: Any
+    # --- the store (scenarios_store.py) ---
+    InMemoryStore: Any
+    get_store: Any
 
     def __repr__(self) -> str:
         return f"<flavour {self.name}>"
