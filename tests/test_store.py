@@ -11,10 +11,13 @@ import pytest
 from langgraph.store import base as lg_base
 from langgraph.store.memory import InMemoryStore as LangGraphStore
 
+from lab.checkpoint.memory import InMemorySaver
 from lab.config import get_store
+from lab.func import entrypoint
 from lab.graph import START, StateGraph
 from lab.graph.unsupported import NotSupportedError
 from lab.playground import load_program
+from lab.playground.session import lab_graph
 from lab.store import BaseStore, GetOp, InMemoryStore, Item, ListNamespacesOp, PutOp, SearchItem, SearchOp
 
 WHEN = datetime(2026, 1, 2, 3, 4, 5, 6, tzinfo=UTC)
@@ -119,7 +122,7 @@ def is_given(store: Any) -> str:
     return "store" if isinstance(store, BaseStore) else repr(store)
 
 
-def plain(state: Seen, store) -> dict:  # noqa: ANN001
+def plain(state: Seen, store) -> dict:
     return {"seen": [is_given(store)]}
 
 
@@ -184,9 +187,23 @@ graph.invoke({"user": "ada"})
 """
 
 
-def test_a_playground_program_imports_the_store_from_langgraph() -> None:
+def test_a_playground_program_imports_the_store_and_the_page_runs_its_graph_with_it() -> None:
+    """The page runs the program's graph compiled again with its own saver (``lab_graph``): the
+    program's store goes with it."""
     program = load_program(PROGRAM)
-    program.graph.invoke({"user": "ada"})
     store = vars(program.module)["store"]
     assert isinstance(store, InMemoryStore)
+    lab_graph(program.graph, InMemorySaver()).invoke({"user": "ada"}, {"configurable": {"thread_id": "t"}})
     assert store.get(("ada", "memories"), "m").value == {"food": "pizza"}
+
+
+def test_the_page_runs_an_entrypoint_with_its_store() -> None:
+    store = InMemoryStore()
+
+    @entrypoint(store=store)
+    def remember(food: str, store) -> str:
+        store.put(("ada",), "food", {"food": food})
+        return food
+
+    lab_graph(remember, InMemorySaver()).invoke("soup", {"configurable": {"thread_id": "t"}})
+    assert store.get(("ada",), "food").value == {"food": "soup"}
