@@ -6,7 +6,7 @@ is (``configurable.checkpoint_ns`` = ``"<node>:<task id>"``, nested with ``|`` i
 ``langgraph_step`` / ``langgraph_triggers`` / ``langgraph_path``). A node reads it with
 ``get_config()`` or by declaring a ``config`` parameter. The ``Runtime`` (``lab.runtime``) travels
 inside it, under ``configurable.__pregel_runtime``, and with it the stream writer
-(``get_stream_writer()``).
+(``get_stream_writer()``) and the graph's store (``get_store()``).
 """
 
 from __future__ import annotations
@@ -28,6 +28,12 @@ def get_stream_writer() -> Callable[[Any], None]:
     """The running node's (or task's) stream writer: what it is given goes to ``stream_mode="custom"``
     (a function that does nothing when no one streams that mode), as ``langgraph.config``'s."""
     return get_config()["configurable"][RUNTIME_KEY].stream_writer
+
+
+def get_store() -> Any:
+    """The running node's (or task's) store: the ``BaseStore`` its graph was compiled with
+    (``compile(store=...)``, ``@entrypoint(store=...)``), or ``None``, as ``langgraph.config``'s."""
+    return get_config()["configurable"][RUNTIME_KEY].store
 
 
 def get_config() -> dict[str, Any]:

@@ -3,7 +3,8 @@
 ``StateGraph(State, context_schema=Ctx)`` declares the type of the run's *context*: static data
 the caller passes with ``invoke(..., context=Ctx(...))`` (a user id, a database handle) that is not
 state and is never checkpointed. A node receives it by declaring a ``runtime`` parameter, or calls
-``get_runtime()``. ``lab`` has no store: ``store`` is ``None``; ``stream_writer`` sends a chunk to
+``get_runtime()``. ``store`` is the graph's long-term memory (``compile(store=...)``, ``lab.store``),
+``None`` when it has none; ``stream_writer`` sends a chunk to
 ``stream_mode="custom"`` (``lab.pregel.loop``; it does nothing when that mode is not streamed);
 ``previous`` is what the thread's last run of an ``@entrypoint`` saved, in the ``runtime`` an
 entrypoint or a task it calls declares (``lab.func``), else ``None``.
@@ -26,11 +27,11 @@ def no_stream_writer(chunk: Any) -> None:
 
 @dataclass(frozen=True)
 class Runtime(Generic[ContextT]):
-    """The run's context (``invoke(..., context=...)``); ``store`` is always ``None``, ``previous`` is
-    an entrypoint's (``lab.func``)."""
+    """The run's context (``invoke(..., context=...)``), the graph's store (a ``BaseStore`` or ``None``),
+    ``previous`` an entrypoint's (``lab.func``)."""
 
     context: ContextT | None = None
-    store: None = None
+    store: Any = None
     stream_writer: Callable[[Any], None] = no_stream_writer
     previous: Any = None
 

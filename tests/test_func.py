@@ -164,7 +164,6 @@ def test_a_task_called_outside_a_graph_is_refused() -> None:
     ("make", "refused"),
     [
         (lambda: task(timeout=3)(lambda: 1), "task\\(timeout=...\\)"),
-        (lambda: entrypoint(store=object()), "entrypoint\\(store=...\\)"),
         (lambda: entrypoint(retry_policy=()), "entrypoint\\(retry_policy=...\\)"),
     ],
 )
@@ -174,15 +173,15 @@ def test_what_the_lab_leaves_out_is_refused_by_name(make: Any, refused: str) -> 
 
 
 def test_a_store_parameter_gets_none_as_langgraph_gives_it_without_a_store() -> None:
-    """``store`` is filled by name in an entrypoint and in a task; lab has no store, so ``None``, which
-    is what LangGraph passes when the entrypoint is given none (``entrypoint(store=...)`` is refused)."""
+    """``store`` is filled by name in an entrypoint and in a task: ``None`` when the entrypoint is given
+    none, as LangGraph passes it (``tests/test_store.py``: given one)."""
 
     @task
-    def kept(x: int, store: Any) -> Any:
+    def kept(x: int, store) -> Any:  # (unannotated, or annotated BaseStore: filled)
         return store
 
     @entrypoint()
-    def flow(x: int, store: Any) -> list:
+    def flow(x: int, store) -> list:
         return [store, kept(x).result()]
 
     assert flow.invoke(1) == [None, None]

@@ -66,7 +66,7 @@ def test_lab_controller_imports_nothing_of_the_aml_investigation() -> None:
 LAYERS: tuple[tuple[str, ...], ...] = (
     # savers, config; errors, interrupts, the refusal by name and the id hash (leaves)
     ("lab.checkpoint", "lab.cache", "lab.config", "lab.plain_messages"),
-    ("lab.errors", "lab.interrupts", "lab.graph.unsupported", "lab.pregel.xxh3"),
+    ("lab.errors", "lab.interrupts", "lab.graph.unsupported", "lab.pregel.xxh3", "lab.store"),
     ("lab.plain_message_utils",),  # LangChain's message functions' twins (lab.messages gives them)
     # the values a graph passes around, and the chat models that make them
     ("lab.messages", "lab.runtime", "lab.runnables", "lab.chat_models", "lab.plain_chat_models"),

@@ -108,13 +108,13 @@ def test_real_langgraph_modules_are_put_back_untouched() -> None:
 
 
 def test_a_langgraph_module_lab_does_not_have_is_refused_by_name() -> None:
-    with langgraph_resolves_to_lab(), pytest.raises(NotInLabError, match=r"langgraph\.store"):
-        import langgraph.store.memory  # noqa: F401
-    said = problem_of("import os\nfrom langgraph.store.memory import InMemoryStore\n")
+    with langgraph_resolves_to_lab(), pytest.raises(NotInLabError, match=r"langgraph\.checkpoint\.sqlite"):
+        import langgraph.checkpoint.sqlite  # noqa: F401
+    said = problem_of("import os\nfrom langgraph.checkpoint.sqlite import SqliteSaver\n")
     assert (said["kind"], said["line"], said["say"]["params"]["module"]) == (
         "not_in_lab",
         2,
-        "langgraph.store",
+        "langgraph.checkpoint.sqlite",
     )
     assert "langgraph.graph" in said["say"]["text"]
 

@@ -70,7 +70,7 @@ def test_what_lab_lacks_imports_and_fails_on_use_with_an_import_error() -> None:
         """
         import lab_shim
         lab_shim.install()
-        from langgraph.store.memory import InMemoryStore
+        from langgraph.checkpoint.sqlite import SqliteSaver
         from langgraph.graph import NoSuchName
 
         def refusal(action):
@@ -83,18 +83,18 @@ def test_what_lab_lacks_imports_and_fails_on_use_with_an_import_error() -> None:
         class Sub(NoSuchName):
             pass
 
-        print(refusal(lambda: InMemoryStore(index=None)))
+        print(refusal(lambda: SqliteSaver(conn=None)))
         print(refusal(lambda: isinstance(1, NoSuchName)))
         print(refusal(Sub))
-        print(refusal(lambda: InMemoryStore.put))
+        print(refusal(lambda: SqliteSaver.put))
         print(lab_shim.named_absent(f"input_value={NoSuchName!r}"))
         """
     )
     assert result.stdout.split() == [
-        "langgraph.store.memory.InMemoryStore",
+        "langgraph.checkpoint.sqlite.SqliteSaver",
         "langgraph.graph.NoSuchName",
         "langgraph.graph.NoSuchName",
-        "langgraph.store.memory.InMemoryStore",
+        "langgraph.checkpoint.sqlite.SqliteSaver",
         "langgraph.graph.NoSuchName",
     ], result.stderr
 

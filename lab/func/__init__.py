@@ -26,7 +26,7 @@ from lab.checkpoint.base import BaseCheckpointSaver
 from lab.config import RUNTIME_KEY, get_config
 from lab.graph.drawing import DrawableGraph, draw_graph
 from lab.graph.jsonschema import json_schema, type_schema
-from lab.graph.node_calls import takes_writer
+from lab.graph.node_calls import is_filled
 from lab.graph.subgraphs import find_subgraph, refuse_sync_calls_over_async_io
 from lab.graph.unsupported import NotSupportedError
 from lab.pregel import Pregel, task_calls
@@ -137,9 +137,10 @@ class entrypoint:  # noqa: N801  (LangGraph's name: ``@entrypoint(checkpointer=.
         retry_policy: RetryPolicy | Sequence[RetryPolicy] | None = None,
         **unsupported: Any,
     ) -> None:
-        refuse("entrypoint", {"store": store, "cache_policy": cache_policy, "retry_policy": retry_policy})
+        refuse("entrypoint", {"cache_policy": cache_policy, "retry_policy": retry_policy})
         refuse("entrypoint", unsupported)
         self.checkpointer = checkpointer
+        self.store = store
         self.cache = cache
         self.context_schema = context_schema
 
@@ -173,6 +174,7 @@ class entrypoint:  # noqa: N801  (LangGraph's name: ``@entrypoint(checkpointer=.
         graph.name = name
         graph.function = func
         graph.cache = self.cache
+        graph.store = self.store
         graph.input_type, graph.output_type = input_type, output_type
         graph.context_schema = self.context_schema
         return graph
@@ -212,23 +214,21 @@ def injected_parameters(parameters: Mapping[str, inspect.Parameter], first: int 
     return tuple(
         name
         for name in INJECTED
-        if name in names
-        and parameters[name].kind in KEYWORD_KINDS
-        and (name != "writer" or takes_writer(parameters))
+        if name in names and parameters[name].kind in KEYWORD_KINDS and is_filled(parameters[name])
     )
 
 
 def injected_values(wanted: Sequence[str]) -> dict[str, Any]:
     """What the running task's function gets for each parameter of ``wanted``: its config, the thread's
     ``previous`` (what its entrypoint saved last; ``None`` in a ``StateGraph``), the run's ``Runtime``
-    with that ``previous``, the stream writer, and no store (``None``: LangGraph's, given none)."""
+    with that ``previous``, the stream writer, and the entrypoint's store (``None`` if it has none)."""
     if not wanted:
         return {}
     config = get_config()
     runtime = config["configurable"][RUNTIME_KEY]
     channel = running_task().lender.channels.get(PREVIOUS)
     previous = channel.value if channel is not None and channel.is_available() else None
-    given = {"config": config, "previous": previous, "store": None, "writer": runtime.stream_writer}
+    given = {"config": config, "previous": previous, "store": runtime.store, "writer": runtime.stream_writer}
     if "runtime" in wanted:
         given["runtime"] = dataclasses.replace(runtime, previous=previous)
     return {name: given[name] for name in wanted}

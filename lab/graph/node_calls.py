@@ -7,7 +7,9 @@ A node function may take:
 - ``(state, runtime)`` / ``(state, *, runtime)``: plus the ``Runtime`` carrying the run's
   ``context`` (``invoke(..., context=...)``);
 - ``(state, writer)``: plus the stream writer (``stream_mode="custom"``), if ``writer`` is not
-  annotated or is annotated ``StreamWriter``.
+  annotated or is annotated ``StreamWriter``;
+- ``(state, store)``: plus the graph's store (``compile(store=...)``, ``lab.store``), or ``None``,
+  if ``store`` is not annotated or is annotated ``BaseStore`` (or ``Optional[BaseStore]``).
 
 Parameters are matched by name, as LangGraph does. The annotations also tell where a node may
 route: ``-> Command[Literal["b", "c"]]`` on a node, ``-> Literal["x", "y"]`` on a router.
@@ -17,51 +19,60 @@ from __future__ import annotations
 
 import inspect
 import typing
-from collections.abc import Callable, Hashable, Mapping
-from typing import Any, Literal
+from collections.abc import Callable, Hashable
+from typing import Any, Literal, Optional
 
 from lab.config import RUNTIME_KEY, get_config
 from lab.graph.schema import as_schema, function_hints, schema_fields
 from lab.graph.unsupported import NotSupportedError
 from lab.pregel.nodes import PUSH, ROOT
+from lab.store.base import BaseStore
 from lab.types import Command, StreamWriter
 
 INJECTED = {
     "config": lambda config: config,
     "runtime": lambda config: config["configurable"][RUNTIME_KEY],
     "writer": lambda config: config["configurable"][RUNTIME_KEY].stream_writer,
+    "store": lambda config: config["configurable"][RUNTIME_KEY].store,
 }
 """Parameter name → what the node receives there, read from the task config."""
-UNSUPPORTED_PARAMETERS = ("store", "previous")
+UNSUPPORTED_PARAMETERS = ("previous",)
 _KEYWORD_KINDS = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
 
 
 def injected_parameters(fn: Callable[..., Any]) -> tuple[str, ...]:
-    """The names among ``config``/``runtime``/``writer`` that ``fn`` declares."""
+    """The names among ``config``/``runtime``/``writer``/``store`` that ``fn`` declares."""
     try:
         params = inspect.signature(fn).parameters
     except (TypeError, ValueError):
         return ()
     for name in UNSUPPORTED_PARAMETERS:
         if name in params and params[name].kind in _KEYWORD_KINDS:
-            raise NotSupportedError(f"a node parameter named '{name}' (no store or previous)")
+            raise NotSupportedError(f"a node parameter named '{name}' (a graph node has no previous)")
     return tuple(
         name
         for name in INJECTED
-        if name in params
-        and params[name].kind in _KEYWORD_KINDS
-        and (name != "writer" or takes_writer(params))
+        if name in params and params[name].kind in _KEYWORD_KINDS and is_filled(params[name])
     )
 
 
-def takes_writer(params: Mapping[str, inspect.Parameter]) -> bool:
-    """Is a stream writer passed to ``writer``? As in LangGraph, only if it is not annotated or is
-    annotated ``StreamWriter`` (the type, or the string ``"StreamWriter"``); else nothing is passed."""
-    return "writer" in params and params["writer"].annotation in (
+FILLED_ANNOTATIONS: dict[str, tuple[Any, ...]] = {
+    "writer": (inspect.Parameter.empty, StreamWriter, "StreamWriter"),
+    "store": (
         inspect.Parameter.empty,
-        StreamWriter,
-        "StreamWriter",
-    )
+        BaseStore,
+        "BaseStore",
+        Optional[BaseStore],  # noqa: UP045  (LangGraph lists both spellings)
+        "Optional[BaseStore]",
+    ),
+}
+"""The annotations under which LangGraph fills ``writer`` and ``store`` (any other: nothing is passed)."""
+
+
+def is_filled(param: inspect.Parameter) -> bool:
+    """Is this injectable parameter filled? ``writer`` and ``store`` only if not annotated or annotated
+    as LangGraph lists (:data:`FILLED_ANNOTATIONS`); ``config``, ``runtime``... always."""
+    return param.annotation in FILLED_ANNOTATIONS.get(param.name, (param.annotation,))
 
 
 def bind_node(fn: Callable[..., Any], input_schema: Any) -> Callable[[dict], Any]:

@@ -38,6 +38,7 @@ from lab.pregel.channels import Channel, EphemeralValue, NamedBarrierValue, Topi
 from lab.pregel.graph import Pregel, run_sync
 from lab.pregel.nodes import END, START, TASKS, Branch, Node, branch_channel
 from lab.pregel.subgraph import subgraphs_of
+from lab.store.base import BaseStore
 from lab.types import StateUpdate
 
 RESERVED = frozenset(
@@ -296,6 +297,7 @@ class StateGraph:
         *,
         interrupt_before: list[str] | str | None = None,
         interrupt_after: list[str] | str | None = None,
+        store: BaseStore | None = None,
         name: str | None = None,
         **unsupported: Any,
     ) -> CompiledStateGraph:
@@ -343,6 +345,7 @@ class StateGraph:
             interrupt_after_nodes=interrupt_after,
         )
         graph.checkpointer_flag = checkpointer if isinstance(checkpointer, bool) else None
+        graph.store = store
         graph.output_keys = list(schema_fields(self.output_schema))
         graph.name = name or "LangGraph"
         graph.builder = self

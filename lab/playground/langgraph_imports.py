@@ -59,6 +59,9 @@ LAB_MODULES: dict[str, str | None] = {
     "langgraph.cache": "lab.cache",
     "langgraph.cache.base": "lab.cache.base",
     "langgraph.cache.memory": "lab.cache.memory",
+    "langgraph.store": "lab.store",
+    "langgraph.store.base": "lab.store.base",
+    "langgraph.store.memory": "lab.store.memory",
 }
 """LangGraph's module -> the lab module that holds its names (``None``: a package, only a folder).
 A lab module that does not exist yet (``lab.graph.message`` before ``MessagesState``) counts as
@@ -100,8 +103,9 @@ of a network client is refused."""
 
 
 class NotInLabError(ModuleNotFoundError):
-    """A ``langgraph`` module the lab does not re-implement (``langgraph.store``, say), or a module of
-    ``langchain_core`` it does not stand in for; the message lists those of the same package it has."""
+    """A ``langgraph`` module the lab does not re-implement (``langgraph.checkpoint.sqlite``, say), or a
+    module of ``langchain_core`` it does not stand in for; the message lists those of the same package it
+    has."""
 
     def __init__(self, module: str) -> None:
         package = module.split(".")[0]

@@ -89,12 +89,18 @@ class LabLedger:
 
 def lab_graph(graph: AnyGraph, checkpointer: Any) -> AnyGraph:
     """``graph`` compiled again from its ``StateGraph`` with ``checkpointer`` instead of its own (an
-    ``@entrypoint``: its function decorated again, with ``checkpointer``)."""
+    ``@entrypoint``: its function decorated again, with ``checkpointer``); its store stays its own."""
     if isinstance(graph, EntrypointGraph):
-        again = entrypoint(checkpointer=checkpointer, cache=graph.cache, context_schema=graph.context_schema)
+        again = entrypoint(
+            checkpointer=checkpointer,
+            store=graph.store,
+            cache=graph.cache,
+            context_schema=graph.context_schema,
+        )
         return again(graph.function)
     return graph.builder.compile(
         checkpointer=checkpointer,
+        store=graph.store,
         interrupt_before=graph.interrupt_before or None,
         interrupt_after=graph.interrupt_after or None,
         name=graph.name,

@@ -94,6 +94,9 @@ class Pregel:
         self.state_keys = state_keys
         self.output_keys = state_keys if output_channels is None else as_list(output_channels)
         self.checkpointer = checkpointer
+        self.store: Any = None
+        """``compile(store=...)``: the long-term memory its nodes are given (``lab.store``); ``None``:
+        none, or as a subgraph its parent's."""
         self.checkpointer_flag: bool | None = None
         """``compile(checkpointer=True/False)``: as a subgraph, keep one history per thread (True)
         or none (False); ``None``: the saver it is given, or the parent's (``lab.pregel.subgraph``)."""
@@ -202,6 +205,7 @@ class Pregel:
         modes = [stream_mode] if isinstance(stream_mode, str) else list(stream_mode)
         check_stream_modes(modes)
         parent = subgraph.loan_here(config)  # run inside a running task: a subgraph
+        store = self.store
         if parent is None:
             caller_config = self._config(config)
             config = subgraph.root_config(self, caller_config)
@@ -211,6 +215,7 @@ class Pregel:
             saver = None if self.checkpointer_flag is False else parent.saver
             durability = durability or parent.durability
             context = parent.runtime.context if context is None else context
+            store = parent.runtime.store if store is None else store
         check_recursion_limit(config)
         return SuperStepLoop(
             self,
@@ -222,6 +227,7 @@ class Pregel:
             interrupt_before=interrupt_before or self.interrupt_before,
             interrupt_after=interrupt_after or self.interrupt_after,
             context=context,
+            store=store,
             saver=saver,
             parent=parent,
             stream_subgraphs=subgraphs,

@@ -220,6 +220,7 @@ class SuperStepLoop:
         interrupt_before: list[str] | str = (),
         interrupt_after: list[str] | str = (),
         context: Any = None,
+        store: Any = None,
         saver: BaseCheckpointSaver | None,
         parent: Loan | None = None,
         stream_subgraphs: bool = False,
@@ -250,7 +251,7 @@ class SuperStepLoop:
             task_updates=task_updates,
             last_values_only=last_values_only,
         )
-        self.runtime = new_runtime(context, self.stream)
+        self.runtime = new_runtime(context, self.stream, store)
         self.task_configs = TaskConfigs(config, self.runtime, caller_config)
         self.messages = messages_stream.streams_for(
             stream_modes,
@@ -869,11 +870,12 @@ class SuperStepLoop:
         return {**self.checkpoint_config, "configurable": conf}
 
 
-def new_runtime(context: Any, stream: StreamOutput) -> Runtime:
-    """The run's ``Runtime``: its context, and a stream writer if anyone streams ``"custom"``."""
+def new_runtime(context: Any, stream: StreamOutput, store: Any = None) -> Runtime:
+    """The run's ``Runtime``: its context, its graph's store, and a stream writer if anyone streams
+    ``"custom"``."""
     if "custom" in stream.modes:
-        return Runtime(context=context, stream_writer=stream.write_custom)
-    return NO_CONTEXT if context is None else Runtime(context=context)
+        return Runtime(context=context, store=store, stream_writer=stream.write_custom)
+    return NO_CONTEXT if context is None and store is None else Runtime(context=context, store=store)
 
 
 def cancelled_by_the_caller() -> bool:

@@ -54,6 +54,9 @@ the lab (LangChain's again where ``langchain_core`` is importable, the lab's twi
 # --- LangGraph's low-level API (scenarios_pregel.py) ------------------------------------------------
 _NAMES["pregel"] = ("Pregel", "NodeBuilder")
 _NAMES["channels"] += ("LastValue", "Topic", "EphemeralValue", "BinaryOperatorAggregate")
+# --- the long-term memory store (scenarios_store.py) ---------------------------------------------------
+_NAMES["store.memory"] = ("InMemoryStore",)
+_NAMES["config"] += ("get_store",)
 # ------------------------------------------------------------------------------------------------
 OPTIONAL = frozenset({"Send", "Overwrite", "StateUpdate", "get_config", "Runtime", "get_runtime"})
 FLAVOURS = ("langgraph", "lab")
@@ -116,6 +119,9 @@ class Flavour:
     Topic: Any
     EphemeralValue: Any
     BinaryOperatorAggregate: Any
+    # --- the store (scenarios_store.py) ---
+    InMemoryStore: Any
+    get_store: Any
 
     def __repr__(self) -> str:
         return f"<flavour {self.name}>"

@@ -667,6 +667,7 @@ from . import (  # noqa: E402, F401  (register them)
     scenarios_pregel,
     scenarios_runtime,
     scenarios_storage,
+    scenarios_store,
     scenarios_stream_messages,
     scenarios_subgraphs,
 )

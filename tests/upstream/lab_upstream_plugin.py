@@ -3,10 +3,11 @@
 Loaded with ``-p`` before any test file is read, it installs the import shim (``lab_shim``), so every
 ``langgraph`` import is ``lab``'s (the shim refuses to install if a plugin loaded before it had
 imported the real LangGraph); it replaces LangGraph's ``conftest.py`` fixtures with their in-memory
-variants on ``lab`` (``sync_checkpointer``/``async_checkpointer``: ``lab``'s ``InMemorySaver``; no
-SQLite, Postgres or Redis); it deselects the test functions named in the JSON file ``LAB_UPSTREAM_SKIP``
-(those outside the honest ceiling: counted, not run); and it records each test's outcome and exception,
-and whether any real LangGraph module was ever loaded, as JSON in the file named by ``LAB_UPSTREAM_RESULTS``.
+variants on ``lab`` (``sync_checkpointer``/``async_checkpointer``: ``lab``'s ``InMemorySaver``,
+``sync_store``/``async_store`` its ``InMemoryStore``; no SQLite, Postgres or Redis); it deselects the
+test functions named in the JSON file ``LAB_UPSTREAM_SKIP`` (those outside the honest ceiling: counted,
+not run); and it records each test's outcome and exception, and whether any real LangGraph module was
+ever loaded, as JSON in the file named by ``LAB_UPSTREAM_RESULTS``.
 """
 
 import json
@@ -66,13 +67,17 @@ def cache() -> Any:
 
 
 @pytest.fixture
-def sync_store() -> None:
-    raise lab_shim.LabLacks("langgraph.store")
+def sync_store() -> Any:
+    from lab.store.memory import InMemoryStore
+
+    return InMemoryStore()
 
 
 @pytest.fixture
-def async_store() -> None:
-    raise lab_shim.LabLacks("langgraph.store")
+def async_store() -> Any:
+    from lab.store.memory import InMemoryStore
+
+    return InMemoryStore()
 
 
 def exception_chain(error: BaseException) -> Iterator[BaseException]:
