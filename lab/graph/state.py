@@ -297,6 +297,7 @@ class StateGraph:
         interrupt_before: list[str] | str | None = None,
         interrupt_after: list[str] | str | None = None,
         name: str | None = None,
+        debug: bool = False,
         **unsupported: Any,
     ) -> CompiledStateGraph:
         refuse_options("compile", unsupported)
@@ -345,6 +346,7 @@ class StateGraph:
         graph.checkpointer_flag = checkpointer if isinstance(checkpointer, bool) else None
         graph.output_keys = list(schema_fields(self.output_schema))
         graph.name = name or "LangGraph"
+        graph.debug = debug
         graph.builder = self
         return graph
 

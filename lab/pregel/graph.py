@@ -30,6 +30,7 @@ from lab.pregel.algo import INTERRUPT_SEEN, StepWrites
 from lab.pregel.channels import Channel, DeltaChannel
 from lab.pregel.loop import SeamHook, SuperStepLoop
 from lab.pregel.nodes import COPY, END, INPUT, START, Node, is_whole_value, task_result
+from lab.pregel.stream_output import print_chunk, printed_modes
 from lab.pregel.sync_loop import iterate_sync, run_sync
 from lab.types import Durability, PregelTask, StateSnapshot
 
@@ -57,6 +58,8 @@ class Pregel:
         self.interrupt_after = interrupt_after or []
         self.config: dict[str, Any] | None = None
         """What ``with_config`` bound: merged under the config of every call."""
+        self.debug = False
+        """``compile(debug=True)``: every run prints its ``updates`` and ``values`` chunks."""
         self.delta_channels = frozenset(name for name, c in channels.items() if isinstance(c, DeltaChannel))
         """The channels that store only a sentinel in most checkpoints (``lab.pregel.delta``)."""
         self.trigger_to_nodes: dict[str, list[str]] = {}
@@ -71,15 +74,25 @@ class Pregel:
         config: dict[str, Any] | None = None,
         *,
         stream_mode: str | list[str] = "updates",
+        print_mode: str | Sequence[str] = (),
+        debug: bool | None = None,
         subgraphs: bool = False,
         **options: Any,
     ) -> AsyncIterator[Any]:
         """The run's chunks; with ``subgraphs=True`` its subgraphs' too, each as
-        ``(namespace, chunk)`` (``(namespace, mode, chunk)`` for a list of modes). ``options`` are
-        ``new_loop``'s: ``durability``, ``on_seam``, ``interrupt_before``/``after``, ``context``."""
-        loop = self.new_loop(input, config, stream_mode=stream_mode, subgraphs=subgraphs, **options)
+        ``(namespace, chunk)`` (``(namespace, mode, chunk)`` for a list of modes). The chunks of
+        ``print_mode`` (with ``debug=True``: ``updates`` and ``values``) are printed as they come.
+        ``options`` are ``new_loop``'s: ``durability``, ``on_seam``, ``interrupt_before``/``after``,
+        ``context``."""
+        modes = as_modes(stream_mode)
+        printed = printed_modes(print_mode, debug or self.debug)
+        loop = self.new_loop(input, config, stream_mode=[*modes, *printed], subgraphs=subgraphs, **options)
         async with aclosing(loop.run()) as chunks:  # closing this stream stops the run now
             async for namespace, mode, chunk in chunks:
+                if mode in printed:
+                    print_chunk(namespace, mode, chunk, subgraphs)
+                if mode not in modes:
+                    continue
                 if isinstance(stream_mode, str):
                     yield (namespace, chunk) if subgraphs else chunk
                 else:
@@ -103,7 +116,7 @@ class Pregel:
         """The loop of one run, ready to ``run()`` (what ``astream`` and ``ainvoke`` iterate);
         ``task_updates=False``: its ``updates`` chunks are only interrupts (all ``ainvoke`` reads);
         ``last_values_only=True``: of its ``values`` chunks only the last is read (``ainvoke``)."""
-        modes = [stream_mode] if isinstance(stream_mode, str) else list(stream_mode)
+        modes = as_modes(stream_mode)
         check_stream_modes(modes)
         parent = subgraph.loan_here(config)  # run inside a running task: a subgraph
         if parent is None:
@@ -138,29 +151,38 @@ class Pregel:
         config: dict[str, Any] | None = None,
         *,
         stream_mode: str | list[str] = "values",
+        print_mode: str | Sequence[str] = (),
+        debug: bool | None = None,
         **kwargs: Any,
     ) -> Any:
         """The final state (with ``__interrupt__`` if the run paused); for any other
-        ``stream_mode``, the list of chunks ``astream`` would yield, as in LangGraph."""
+        ``stream_mode``, the list of chunks ``astream`` would yield, as in LangGraph. The chunks of
+        ``print_mode`` (with ``debug=True``: ``updates`` and ``values``) are printed as they come."""
         if stream_mode != "values":
-            return [chunk async for chunk in self.astream(input, config, stream_mode=stream_mode, **kwargs)]
+            chunks = self.astream(
+                input, config, stream_mode=stream_mode, print_mode=print_mode, debug=debug, **kwargs
+            )
+            return [chunk async for chunk in chunks]
         latest: Any = None
         asked: list[Any] = []
+        printed = printed_modes(print_mode, debug or self.debug)
         # (with subgraphs=True a chunk also names its graph, and a subgraph's interrupts count too)
-        # (no updates chunk per task: of the updates, only the interrupts count here)
+        # (unless printed, no updates chunk per task: of the updates, only the interrupts count here)
         loop = self.new_loop(
             input,
             config,
-            stream_mode=["values", "updates"],
-            task_updates=False,
-            last_values_only=True,
+            stream_mode=["values", "updates", *printed],
+            task_updates="updates" in printed,
+            last_values_only="values" not in printed,
             **kwargs,
         )
         async with aclosing(loop.run()) as chunks:  # (the loop's own chunks, not astream's)
-            async for _, mode, chunk in chunks:
+            async for namespace, mode, chunk in chunks:
+                if mode in printed:
+                    print_chunk(namespace, mode, chunk, kwargs.get("subgraphs", False))
                 if mode == "values":
                     latest = chunk
-                elif "__interrupt__" in chunk:
+                elif mode == "updates" and "__interrupt__" in chunk:
                     asked.extend(chunk["__interrupt__"])
         if isinstance(latest, dict) and not is_whole_value(self.state_keys):  # the output schema's keys
             latest = {k: v for k, v in latest.items() if k in self.output_keys}
@@ -480,6 +502,11 @@ def updates_by_node(updates: list[Any]) -> list[tuple[Any, str | None]]:
 
 
 STREAM_MODES = ("values", "updates", "checkpoints", "custom", "tasks", "debug")
+
+
+def as_modes(stream_mode: str | Sequence[str]) -> list[str]:
+    """``stream_mode`` as a list of modes (one mode, or several)."""
+    return [stream_mode] if isinstance(stream_mode, str) else list(stream_mode)
 
 
 def check_stream_modes(modes: list[str]) -> None:

@@ -14,11 +14,15 @@ Two things it knows so that a chunk nobody reads is never made:
 - ``values_at_end``: is only the run's last ``values`` chunk read (``invoke``)? Then a step's chunk
   is only noted as due (``values_due``); a later one replaces it, and the one still due when the
   run ends is made then, from the same channels.
+
+``print_mode`` (and ``debug=True``, which prints ``updates`` and ``values``) prints chunks as they come,
+as LangGraph's ``Pregel.stream`` does: ``[mode] repr(chunk)``, the mode in bold, a subgraph's namespace in
+yellow when subgraphs are streamed (``print_chunk``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from lab.config import get_config
@@ -172,3 +176,19 @@ def checkpoint_chunk(
         "next": [t.name for t in tasks.values()],
         "tasks": [task_entry(t) for t in tasks.values()],
     }
+
+
+def printed_modes(print_mode: str | Sequence[str], debug: bool | None) -> frozenset[str]:
+    """The modes whose chunks a run prints: ``print_mode``'s, or with ``debug`` ``updates`` and
+    ``values``, as LangGraph chooses them."""
+    if debug:
+        return frozenset(("updates", "values"))
+    return frozenset((print_mode,) if isinstance(print_mode, str) else print_mode)
+
+
+def print_chunk(namespace: tuple[str, ...], mode: str, chunk: Any, subgraphs: bool) -> None:
+    """A chunk of a printed mode, on standard output, as LangGraph prints it (ANSI bold and yellow)."""
+    parts = [f"\033[1m[{mode}]\033[0m"]
+    if subgraphs and namespace:
+        parts.append(f"\033[1;30;33m[graph={namespace}]\033[0m")
+    print(" ".join([*parts, repr(chunk)]))

@@ -667,4 +667,5 @@ from . import (  # noqa: E402, F401  (register them)
     scenarios_runtime,
     scenarios_storage,
     scenarios_subgraphs,
+    scenarios_upstream,
 )
