@@ -47,7 +47,7 @@ def test_node_options_lab_does_not_implement_are_refused_by_name(option):
         StateGraph(Log).add_node("a", lambda state: {}, **{option: object()})
 
 
-@pytest.mark.parametrize("option", ["store", "cache", "debug"])
+@pytest.mark.parametrize("option", ["store", "cache"])
 def test_compile_options_lab_does_not_implement_are_refused_by_name(option):
     with refused(rf"compile\({option}=\.\.\.\)"):
         one_node_graph().compile(**{option: True})

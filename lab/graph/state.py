@@ -25,7 +25,14 @@ from lab.checkpoint.allow_list import allow_in_checkpoints
 from lab.checkpoint.base import BaseCheckpointSaver
 from lab.graph.drawing import DrawableGraph, draw_graph
 from lab.graph.jsonschema import json_schema
-from lab.graph.node_calls import bind_node, branch_ends, command_destinations
+from lab.graph.node_calls import (
+    bind_node,
+    branch_ends,
+    command_destinations,
+    is_runnable,
+    runnable_name,
+    runnable_node,
+)
 from lab.graph.schema import (
     as_schema,
     channels_of,
@@ -206,6 +213,8 @@ class StateGraph:
             node, action = node_name(node), node
         if isinstance(action, Pregel):  # a compiled graph as the node: it runs as a subgraph
             action = as_node(action)
+        elif is_runnable(action):  # a LangChain Runnable (a ``@tool``...): run with invoke/ainvoke
+            action = runnable_node(action)
         if node in self.nodes:
             raise ValueError(f"Node `{node}` already present.")
         if node in (START, END):
@@ -394,6 +403,8 @@ def node_name(action: Any) -> str:
     """The name ``add_node(action)`` gives a node: a compiled graph's name, a function's."""
     if isinstance(action, Pregel):
         return action.name
+    if is_runnable(action):
+        return runnable_name(action)
     return getattr(action, "__name__", type(action).__name__)
 
 

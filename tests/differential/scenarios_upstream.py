@@ -1,19 +1,30 @@
 """Differential scenarios for what LangGraph's own tests showed lab doing differently (issues 34, 36).
 
 Each pins one behaviour the upstream suite (``tests/upstream``) depends on: ``print_mode`` and
-``debug=True`` print chunks as they come.
+``debug=True`` print chunks as they come; a LangChain ``Runnable`` as a node runs with
+``invoke``/``ainvoke``.
 """
 
 from __future__ import annotations
 
 import contextlib
 import io
+import operator
 from collections.abc import Callable
-from typing import Any
+from typing import Annotated, Any
 
-from .scenarios import asker, build, scenario
-from .scenarios_subgraphs import child
+from typing_extensions import TypedDict
+
+from .scenarios import Log, asker, build, scenario
+from .scenarios_subgraphs import ainvoke, child
 from .trace import Trace, thread
+
+
+class Named(TypedDict):
+    """A parent's state with a key its subgraph (over :class:`Log`) does not have."""
+
+    log: Annotated[list, operator.add]
+    user: str
 
 
 def printed(t: Trace, label: str, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> None:
@@ -53,3 +64,35 @@ def print_mode(t: Trace) -> None:
         lambda: list(plain.compile().stream({"log": ["in"]}, stream_mode="values", print_mode="updates")),
     )
     printed(t, "compile(debug=True).invoke", plain.compile(debug=True).invoke, {"log": ["in"]})
+
+
+@scenario
+def runnable_nodes(t: Trace) -> None:
+    """A LangChain ``Runnable`` as a node runs with ``invoke``/``ainvoke`` (never called): a ``@tool``
+    whose ``Command(graph=Command.PARENT)`` updates the parent from a subgraph (LangGraph's
+    ``test_parent_command``), and a ``RunnableLambda`` added without a name (named by ``get_name()``)."""
+    from langchain_core.runnables import RunnableLambda
+    from langchain_core.tools import tool
+
+    fl = t.fl
+
+    @tool
+    def get_user_name() -> Any:
+        """Retrieve the user's name."""
+        t.counts["tool"] += 1
+        return fl.Command(update={"user": "Meow"}, graph=fl.Command.PARENT)
+
+    sub = fl.StateGraph(Log)
+    sub.add_node("tool", get_user_name)
+    sub.add_edge(fl.START, "tool")
+    parent = fl.StateGraph(Named)
+    parent.add_node("alice", sub.compile())
+    parent.add_edge(fl.START, "alice")
+    app = t.compile(parent)
+    t.invoke(app, {"log": ["in"]}, thread("sync"))
+    ainvoke(t, app, {"log": ["in"]}, thread("async"))
+    counter = RunnableLambda(lambda state: {"log": [f"saw {len(state['log'])}"]}, name="counter")
+    unnamed = fl.StateGraph(Log)
+    unnamed.add_node(counter)
+    unnamed.add_edge(fl.START, "counter")
+    t.stream(unnamed.compile(), {"log": ["in"]}, None)
