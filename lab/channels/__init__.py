@@ -1,5 +1,6 @@
 """``langgraph.channels`` as a learner's state annotations import it: ``DeltaChannel``, the opt-in
-(beta) channel that stores an appending list as a sentinel and rebuilds it from the writes.
+(beta) channel that stores an appending list as a sentinel and rebuilds it from the writes, and
+``UntrackedValue``, a key kept while a run goes on and never checkpointed (a lock, a client).
 
 LangGraph's default for ``Annotated[list, operator.add]`` is ``BinaryOperatorAggregate``, stored
 whole; ``Annotated[list, DeltaChannel(reducer)]`` opts a key in. The lab's channels themselves
@@ -7,5 +8,6 @@ live in ``lab.pregel.channels``.
 """
 
 from lab.channels.delta import DeltaChannel
+from lab.channels.untracked_value import UntrackedValue
 
-__all__ = ("DeltaChannel",)
+__all__ = ("DeltaChannel", "UntrackedValue")

@@ -48,6 +48,8 @@ LAB_MODULES: dict[str, str | None] = {
     "langgraph.config": "lab.config",
     "langgraph.runtime": "lab.runtime",
     "langgraph.constants": "lab.pregel.nodes",
+    "langgraph.channels": "lab.channels",
+    "langgraph.channels.untracked_value": "lab.channels.untracked_value",
     "langgraph.checkpoint": None,
     "langgraph.checkpoint.memory": "lab.checkpoint.memory",
     "langgraph.prebuilt": "lab.prebuilt",

@@ -27,7 +27,7 @@ from lab.config import merge_configs
 from lab.errors import InvalidUpdateError
 from lab.pregel import algo, delta, subgraph, sync_saver
 from lab.pregel.algo import INTERRUPT_SEEN, StepWrites
-from lab.pregel.channels import Channel, DeltaChannel
+from lab.pregel.channels import Channel, DeltaChannel, UntrackedValue
 from lab.pregel.loop import SeamHook, SuperStepLoop
 from lab.pregel.nodes import COPY, END, INPUT, START, Node, is_whole_value, task_result
 from lab.pregel.stream_output import print_chunk, printed_modes
@@ -62,6 +62,8 @@ class Pregel:
         """``compile(debug=True)``: every run prints its ``updates`` and ``values`` chunks."""
         self.delta_channels = frozenset(name for name, c in channels.items() if isinstance(c, DeltaChannel))
         """The channels that store only a sentinel in most checkpoints (``lab.pregel.delta``)."""
+        self.untracked = frozenset(name for name, c in channels.items() if isinstance(c, UntrackedValue))
+        """The ``UntrackedValue`` channels: never saved, nor their writes (``algo.savable_writes``)."""
         self.trigger_to_nodes: dict[str, list[str]] = {}
         for node in nodes.values():
             for chan in node.triggers:

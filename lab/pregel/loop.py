@@ -88,6 +88,7 @@ class CompiledGraph(Protocol):
     channels: dict[str, Channel]
     state_keys: list[str]
     delta_channels: frozenset[str]
+    untracked: frozenset[str]
     trigger_to_nodes: dict[str, list[str]]
 
 
@@ -598,6 +599,8 @@ class SuperStepLoop:
         """Hand a task's writes to the saver; the caller awaits what comes back (``SaveQueue.persist``)."""
         config = self._config_at(self.checkpoint["id"])
         path = algo.task_path_str(task.path) if task else ""
+        if self.graph.untracked:
+            writes = algo.savable_writes(writes, self.graph.untracked)
         saving = self.put_writes(config, writes, task_id, path)
         seam = self.seam_here("put_writes", task, channels=[c for c, _ in writes]) if self.on_seam else None
         return self.saves.persist(saving, seam)
@@ -676,6 +679,8 @@ class SuperStepLoop:
         parent_id = self.checkpoint_config["configurable"].get("checkpoint_id")
         self.parent_config = self._config_at(parent_id) if parent_id else None
         self.stored_versions = checkpoint["channel_versions"]  # (neither the saver nor the loop changes it)
+        if self.graph.untracked:
+            checkpoint = algo.savable_checkpoint(checkpoint, self.graph.untracked)
         saving = self.saver.aput(self.checkpoint_config, checkpoint, self.metadata, new_versions)
         self.saved_id = self.checkpoint["id"]
         self.checkpoint_config = self._config_at(self.checkpoint["id"])

@@ -96,3 +96,42 @@ def runnable_nodes(t: Trace) -> None:
     unnamed.add_node(counter)
     unnamed.add_edge(fl.START, "counter")
     t.stream(unnamed.compile(), {"log": ["in"]}, None)
+
+
+def held(resource: Any) -> type:
+    """A state with a key never checkpointed (a lock, a client: here a name, so traces compare)."""
+    return TypedDict("Held", {"log": Annotated[list, operator.add], "resource": resource})
+
+
+@scenario
+def untracked_value(t: Trace) -> None:
+    """``Annotated[T, UntrackedValue]``: a node's write reaches the next node (and a ``Send``'s copy of
+    the state) and the run's output, yet no checkpoint, pending write or ``Send`` saved holds it, so
+    ``get_state`` and a new run find it empty; two writes in a step are refused (``guard=True``), while
+    ``UntrackedValue(str, guard=False)`` keeps the last."""
+    fl = t.fl
+
+    def setup(state: dict) -> dict:
+        return {"log": [f"setup saw {state.get('resource')}"], "resource": "r1"}
+
+    def fan_out(state: dict) -> list:
+        return [fl.Send("tool", state)]
+
+    def tool(state: dict) -> dict:
+        return {"log": [f"tool saw {state['resource']}"], "resource": "r2"}
+
+    builder = fl.StateGraph(held(Annotated[str, fl.UntrackedValue]))
+    builder.add_node("setup", setup)
+    builder.add_node("tool", tool)
+    builder.add_edge(fl.START, "setup")
+    builder.add_conditional_edges("setup", fan_out)
+    app = t.compile(builder)
+    for durability in ("async", "exit"):
+        cfg = thread(durability)
+        t.invoke(app, {"log": ["in"]}, cfg, label=f"invoke(durability={durability!r})", durability=durability)
+        t.state(app, cfg)
+        t.invoke(app, {"log": ["again"]}, cfg, label="invoke, same thread")
+    for guard in (True, False):
+        state = held(Annotated[str, fl.UntrackedValue(str, guard=guard)])
+        two = build(t, "START>a,b", state=state, a=lambda s: {"resource": "a"}, b=lambda s: {"resource": "b"})
+        t.invoke(two.compile(), {"log": []}, label=f"two writes in a step, guard={guard}")
