@@ -17,6 +17,7 @@ import pytest
 
 from lab.checkpoint.memory import InMemorySaver
 from lab.config import get_config
+from lab.func import entrypoint
 from lab.graph import START, StateGraph
 from lab.graph.unsupported import NotSupportedError
 from lab.types import StateUpdate
@@ -102,6 +103,19 @@ def test_compiled_graph_methods_lab_lacks_fail_by_name(method):
     assert not hasattr(app, method), "hasattr() still answers False"
     with pytest.raises(AttributeError, match="'CompiledStateGraph' object has no attribute 'no_such'"):
         app.no_such  # noqa: B018
+
+
+@pytest.mark.parametrize("method", ["astream_events", "batch"])
+def test_entrypoint_methods_lab_lacks_fail_by_name(method):
+    @entrypoint()
+    def double(number: int) -> int:
+        return number * 2
+
+    with pytest.raises(AttributeError, match=rf"^lab does not support EntrypointGraph\.{method}\(\)"):
+        getattr(double, method)
+    assert double.invoke(2) == 4
+    with pytest.raises(AttributeError, match="'EntrypointGraph' object has no attribute 'no_such'"):
+        double.no_such  # noqa: B018
 
 
 def test_get_config_outside_a_node_is_a_runtime_error():

@@ -40,7 +40,7 @@ from lab.graph.schema import (
     schema_fields,
 )
 from lab.graph.subgraphs import as_node, find_subgraph, refuse_sync_calls_over_async_io
-from lab.graph.unsupported import UNSUPPORTED, NotSupportedError
+from lab.graph.unsupported import NotSupportedError, RefusesLeftOutMethods
 from lab.pregel.channels import Channel, EphemeralValue, NamedBarrierValue, Topic
 from lab.pregel.graph import Pregel, run_sync
 from lab.pregel.nodes import END, START, TASKS, Branch, Node, branch_channel
@@ -74,29 +74,11 @@ RESERVED = frozenset(
 """Names the runtime uses for its own writes and config keys (LangGraph's ``RESERVED``)."""
 RESERVED_CHARACTERS = (":", "|")
 """``:`` separates namespaces and channel parts; ``|`` separates nested graph names."""
-UNSUPPORTED_METHODS = frozenset(
-    (
-        "astream_events",
-        "astream_log",
-        "batch",
-        "abatch",
-        "batch_as_completed",
-        "abatch_as_completed",
-        "with_retry",
-        "with_fallbacks",
-        "clear_cache",
-        "aclear_cache",
-        "get_context_jsonschema",
-        "get_config_jsonschema",
-        "pipe",
-    )
-)
-"""Methods of LangGraph's compiled graph (many from LangChain's ``Runnable``) lab does not have."""
 NodeSpec = Callable[..., Any] | tuple[str, Callable[..., Any]]
 """A node for ``add_sequence``: a function (named after itself) or a ``(name, function)`` pair."""
 
 
-class CompiledStateGraph(Pregel):
+class CompiledStateGraph(RefusesLeftOutMethods, Pregel):
     """A runnable graph; ``builder`` keeps the declaration (``get_graph`` draws it)."""
 
     builder: StateGraph
@@ -105,12 +87,6 @@ class CompiledStateGraph(Pregel):
 
     def get_name(self, suffix: str | None = None) -> str:
         return f"{self.name}{suffix or ''}"
-
-    def __getattr__(self, name: str) -> Any:
-        """LangGraph API that lab leaves out fails by name (still an ``AttributeError``)."""
-        if name in UNSUPPORTED_METHODS:
-            raise AttributeError(UNSUPPORTED.format(f"{type(self).__name__}.{name}()"))
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def get_graph(self, config: dict[str, Any] | None = None, *, xray: bool | int = False) -> DrawableGraph:
         """The graph as nodes and edges, as LangGraph draws it (``.draw_mermaid()`` prints it);

@@ -30,3 +30,33 @@ def refused_names(module: str, names: frozenset[str] | None = None) -> Callable[
         raise AttributeError(f"module {module!r} has no attribute {name!r}")
 
     return __getattr__
+
+
+UNSUPPORTED_METHODS = frozenset(
+    (
+        "astream_events",
+        "astream_log",
+        "batch",
+        "abatch",
+        "batch_as_completed",
+        "abatch_as_completed",
+        "with_retry",
+        "with_fallbacks",
+        "clear_cache",
+        "aclear_cache",
+        "get_context_jsonschema",
+        "get_config_jsonschema",
+        "pipe",
+    )
+)
+"""Methods of LangGraph's compiled graph (many from LangChain's ``Runnable``) lab does not have."""
+
+
+class RefusesLeftOutMethods:
+    """A compiled graph (a ``StateGraph``'s, an ``@entrypoint``'s) whose LangGraph methods that lab
+    leaves out (:data:`UNSUPPORTED_METHODS`) fail by name (still an ``AttributeError``)."""
+
+    def __getattr__(self, name: str) -> Any:
+        if name in UNSUPPORTED_METHODS:
+            raise AttributeError(UNSUPPORTED.format(f"{type(self).__name__}.{name}()"))
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
