@@ -399,12 +399,8 @@ class SuperStepLoop:
     def tick(self) -> bool:
         """Prepare the next step's tasks; ``False`` when the run is over (plain bookkeeping: no ``await``)."""
         self.tasks = self.prepare(self.updated)
-        if ("checkpoints" in self.stream.modes or self.stream.debug) and self.saver:
-            at, state = self._config_at(self.checkpoint["id"]), self.read_state()
-            chunk = checkpoint_chunk(
-                self.graph, at, self.parent_config, self.metadata, state, self.tasks, self.pending
-            )
-            self.emit_step_event("checkpoints", chunk)
+        if self.streams_checkpoints:
+            self.emit_checkpoint(self.tasks)
         if self.step > self.stop:
             self.status = "out_of_steps"
             return False
@@ -618,6 +614,8 @@ class SuperStepLoop:
             self.checkpoint, self.tasks.values(), self.interrupt_after
         ):
             self.status = "interrupt_after"
+            if self.streams_checkpoints:  # the checkpoint it pauses on, with the tasks a resume runs
+                self.emit_checkpoint(self.prepare(self.updated))
             raise GraphInterrupt()
         self.resuming = None  # only the first step's subgraphs resume with the run
 
@@ -774,6 +772,19 @@ class SuperStepLoop:
     # -- output: stream chunks and seams ------------------------------------------------------------
     def read_state(self) -> Any:
         return algo.read_state(self.channels, self.graph.state_keys)
+
+    @property
+    def streams_checkpoints(self) -> bool:
+        """Is a ``checkpoints`` chunk made for each checkpoint (streamed as such, or in ``debug``)?"""
+        return ("checkpoints" in self.stream.modes or self.stream.debug) and self.saver is not None
+
+    def emit_checkpoint(self, tasks: dict[str, Task]) -> None:
+        """The ``checkpoints`` chunk of the checkpoint the loop is at, whose next step runs ``tasks``."""
+        at, state = self._config_at(self.checkpoint["id"]), self.read_state()
+        chunk = checkpoint_chunk(
+            self.graph, at, self.parent_config, self.metadata, state, tasks, self.pending
+        )
+        self.emit_step_event("checkpoints", chunk)
 
     def emit_step_event(self, mode: str, chunk: dict[str, Any]) -> None:
         """A ``"checkpoints"`` or ``"tasks"`` chunk, and with ``"debug"`` streamed, the same wrapped with

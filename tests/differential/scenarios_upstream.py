@@ -2,7 +2,7 @@
 
 Each pins one behaviour the upstream suite (``tests/upstream``) depends on: ``print_mode`` and
 ``debug=True`` print chunks as they come; a LangChain ``Runnable`` as a node runs with
-``invoke``/``ainvoke``.
+``invoke``/``ainvoke``; ``UntrackedValue``; ``interrupt_after`` streams the checkpoint it pauses on.
 """
 
 from __future__ import annotations
@@ -135,3 +135,24 @@ def untracked_value(t: Trace) -> None:
         state = held(Annotated[str, fl.UntrackedValue(str, guard=guard)])
         two = build(t, "START>a,b", state=state, a=lambda s: {"resource": "a"}, b=lambda s: {"resource": "b"})
         t.invoke(two.compile(), {"log": []}, label=f"two writes in a step, guard={guard}")
+
+
+@scenario
+def interrupt_after_streams_its_checkpoint(t: Trace) -> None:
+    """``interrupt_after`` pauses on a checkpoint that ``stream_mode="checkpoints"`` (and ``debug``)
+    streams before the run stops, with the node a resume runs as its ``next``; the resume streams it
+    again as the checkpoint it starts from (``debug`` timestamps dropped: they differ run to run)."""
+    app = t.compile(build(t, "START>one one>two two>END"), interrupt_after=["one"])
+
+    def chunks(inp: Any, cfg: dict, mode: str) -> list:
+        return [
+            {k: v for k, v in chunk.items() if k != "timestamp"}
+            for chunk in app.stream(inp, cfg, stream_mode=mode)
+        ]
+
+    for mode in ("checkpoints", "debug"):
+        cfg = thread(mode)
+        t._use(app, cfg)
+        t.call(f"stream({mode}), paused after one", chunks, {"log": ["in"]}, cfg, mode)
+        t.state(app, cfg)
+        t.call(f"stream({mode}), resumed", chunks, None, cfg, mode)
