@@ -185,6 +185,8 @@ class SuperStepLoop:
     """The current step's tasks, by id."""
     running: list[asyncio.Future[None]]
     """The current step's tasks running side by side (none when a lone task runs inline)."""
+    concurrency: asyncio.Semaphore | None
+    """``config["max_concurrency"]``: how many of a step's tasks run at once (``None``: all)."""
     raised: list[BaseException]
     """What the current step's tasks raised, in the order they finished."""
     status: str
@@ -264,6 +266,8 @@ class SuperStepLoop:
         self.updated = None
         self.tasks = {}
         self.running = []
+        limit = config.get("max_concurrency")
+        self.concurrency = asyncio.Semaphore(limit) if limit else None
         self.raised = []
         self.status = "pending"
         self.replaying = False
@@ -452,7 +456,16 @@ class SuperStepLoop:
         if len(todo) == 1 and self.stream.live is None:
             await self.execute(todo[0], alone=True)
         else:
-            self.running = [asyncio.ensure_future(self.execute(t, alone=len(todo) == 1)) for t in todo]
+            self.running = [
+                asyncio.ensure_future(self.execute_in_turn(t, alone=len(todo) == 1)) for t in todo
+            ]
+
+    async def execute_in_turn(self, task: Task, *, alone: bool) -> None:
+        """:meth:`execute`, once fewer than ``max_concurrency`` of the step's tasks run (if set)."""
+        if self.concurrency is None:
+            return await self.execute(task, alone=alone)
+        async with self.concurrency:
+            return await self.execute(task, alone=alone)
 
     def raise_what_tasks_raised(self) -> None:
         """After the step's tasks: the first failure, else every interrupt asked, else nothing."""

@@ -2,11 +2,13 @@
 
 Each pins one behaviour the upstream suite (``tests/upstream``) depends on: ``print_mode`` and
 ``debug=True`` print chunks as they come; a LangChain ``Runnable`` as a node runs with
-``invoke``/``ainvoke``; ``UntrackedValue``; ``interrupt_after`` streams the checkpoint it pauses on.
+``invoke``/``ainvoke``; ``UntrackedValue``; ``interrupt_after`` streams the checkpoint it pauses on;
+``max_concurrency``.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import io
 import operator
@@ -156,3 +158,28 @@ def interrupt_after_streams_its_checkpoint(t: Trace) -> None:
         t.call(f"stream({mode}), paused after one", chunks, {"log": ["in"]}, cfg, mode)
         t.state(app, cfg)
         t.call(f"stream({mode}), resumed", chunks, None, cfg, mode)
+
+
+@scenario
+def max_concurrency(t: Trace) -> None:
+    """``config["max_concurrency"]`` caps how many of a step's tasks run at once (six ``Send`` tasks of
+    an ``async def`` node that awaits: all six at once, or two by two); the result is the same."""
+    fl = t.fl
+    running = {"now": 0, "most": 0}
+
+    async def work(arg: int) -> dict:
+        running["now"] += 1
+        running["most"] = max(running["most"], running["now"])
+        await asyncio.sleep(0)
+        running["now"] -= 1
+        return {"log": [arg]}
+
+    builder = fl.StateGraph(Log)
+    builder.add_node("work", work)
+    builder.add_conditional_edges(fl.START, lambda state: [fl.Send("work", n) for n in range(6)])
+    app = builder.compile()
+    for limit in (None, 2):
+        config = {"max_concurrency": limit} if limit else {}
+        running["most"] = 0
+        t.call(f"ainvoke, max_concurrency={limit}", asyncio.run, app.ainvoke({"log": []}, config))
+        t.record(f"most at once, max_concurrency={limit}", running["most"])
