@@ -453,12 +453,25 @@ class SuperStepLoop:
             await self.report("step_start", tasks=[t.name for t in todo], restored=restored)
         self.raised = []
         self.running = []
-        if len(todo) == 1 and self.stream.live is None:
+        if len(todo) == 1 and not self.streams_while_running(todo):
             await self.execute(todo[0], alone=True)
         else:
+            if self.streams_while_running(todo):
+                self.stream.watch()
             self.running = [
                 asyncio.ensure_future(self.execute_in_turn(t, alone=len(todo) == 1)) for t in todo
             ]
+
+    def streams_while_running(self, todo: list[Task]) -> bool:
+        """Do the step's chunks reach the caller while its tasks run, not only as each one ends? With
+        subgraphs streamed; or, as in LangGraph, when an ``async def`` task (which may write chunks
+        between its awaits) runs for a root caller that reads every chunk (``astream``, not
+        ``ainvoke``), unless the lab's instruments step the run (``on_seam``)."""
+        if self.stream.live is not None:
+            return True
+        if self.parent is not None or self.on_seam is not None or self.stream.values_at_end:
+            return False
+        return any(self.graph.nodes[task.name].is_async for task in todo)
 
     async def execute_in_turn(self, task: Task, *, alone: bool) -> None:
         """:meth:`execute`, once fewer than ``max_concurrency`` of the step's tasks run (if set)."""
@@ -747,7 +760,7 @@ class SuperStepLoop:
                 await self.run_step()
                 if self.running:  # tasks side by side: each one's chunks go out as soon as it finishes
                     # (and, streaming subgraphs, each subgraph chunk as soon as it is emitted)
-                    async for _ in subgraph.as_they_come(self.running, self.stream.live):
+                    async for _ in subgraph.as_they_come(self.running, self.stream.arrived):
                         for chunk in self.stream.drain():
                             yield chunk
                 self.raise_what_tasks_raised()

@@ -22,6 +22,7 @@ yellow when subgraphs are streamed (``print_chunk``).
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
@@ -63,6 +64,9 @@ class StreamOutput:
     """A ``values`` chunk is due and not made yet (only with ``values_at_end``)."""
     chunks: list[Chunk]
     """Chunks made and not yet handed to the caller (``drain``)."""
+    arrived: asyncio.Event | None
+    """Set by each chunk made, when chunks are watched (``watch``): the run hands them over while its
+    tasks still run (``subgraph.as_they_come``)."""
 
     __slots__ = tuple(__annotations__)
 
@@ -91,6 +95,7 @@ class StreamOutput:
         )
         self.values_due = False
         self.chunks = []
+        self.arrived = self.live.arrived if self.live else None
 
     @property
     def relay_for_subgraphs(self) -> Relay | None:
@@ -109,9 +114,16 @@ class StreamOutput:
         by the graph that runs it: its task's namespace less the task itself, as LangGraph names it."""
         self.put(subgraph.as_tuple(get_config()["configurable"]["checkpoint_ns"])[:-1], "custom", chunk)
 
+    def watch(self) -> None:
+        """From now on, each chunk made wakes the run (``arrived``), so it reaches the caller at once."""
+        if self.arrived is None:
+            self.arrived = asyncio.Event()
+
     def put(self, namespace: tuple[str, ...], mode: str, chunk: Any) -> None:
         if mode in self.own_modes:
             self.chunks.append((namespace, mode, chunk))
+            if self.arrived is not None:
+                self.arrived.set()
         if self.relay is not None and mode in self.relay.modes:
             self.relay.put((namespace, mode, chunk))
 

@@ -3,7 +3,7 @@
 Each pins one behaviour the upstream suite (``tests/upstream``) depends on: ``print_mode`` and
 ``debug=True`` print chunks as they come; a LangChain ``Runnable`` as a node runs with
 ``invoke``/``ainvoke``; ``UntrackedValue``; ``interrupt_after`` streams the checkpoint it pauses on;
-``max_concurrency``.
+``max_concurrency``; an ``async def`` node's chunks reach ``astream``'s caller while it runs.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from typing import Annotated, Any
 from typing_extensions import TypedDict
 
 from .scenarios import Log, asker, build, scenario
-from .scenarios_subgraphs import ainvoke, child
+from .scenarios_subgraphs import LIVE_WAIT_S, ainvoke, child
 from .trace import Trace, thread
 
 
@@ -183,3 +183,49 @@ def max_concurrency(t: Trace) -> None:
         running["most"] = 0
         t.call(f"ainvoke, max_concurrency={limit}", asyncio.run, app.ainvoke({"log": []}, config))
         t.record(f"most at once, max_concurrency={limit}", running["most"])
+
+
+@scenario
+def chunks_reach_the_caller_mid_task(t: Trace) -> None:
+    """``astream`` hands over what an ``async def`` node writes (its stream writer; an ``@entrypoint``'s
+    ``@task`` results) while the node still runs: the node waits until the caller has seen its first
+    chunk (bounded by ``LIVE_WAIT_S``: a runtime that holds chunks back answers "had not seen")."""
+    fl = t.fl
+    seen: dict[str, asyncio.Event] = {}  # (one per run: an event belongs to the loop that made it)
+
+    async def until_seen() -> str:
+        try:
+            await asyncio.wait_for(seen["first"].wait(), LIVE_WAIT_S)
+        except TimeoutError:
+            return "had not seen"
+        return "had seen"
+
+    async def node(state: dict, writer) -> dict:  # (unannotated: LangGraph passes the stream writer)
+        writer("first")
+        return {"log": [f"the caller {await until_seen()} first"]}
+
+    @fl.task
+    async def step(n: int) -> int:
+        return n
+
+    @fl.entrypoint()
+    async def workflow(n: int) -> str:
+        await step(n)
+        return f"the caller {await until_seen()} step"
+
+    async def consume(app: Any, inp: Any, mode: str, first: Callable[[Any], bool]) -> list:
+        seen["first"] = asyncio.Event()
+        chunks = []
+        async for chunk in app.astream(inp, stream_mode=mode):
+            chunks.append(chunk)
+            if first(chunk):
+                seen["first"].set()
+        return chunks
+
+    graph = build(t, "START>node node>END", node=node).compile()
+    t.call(
+        "astream(custom+updates)",
+        asyncio.run,
+        consume(graph, {"log": []}, ["custom", "updates"], lambda c: c[0] == "custom"),
+    )
+    t.call("entrypoint astream(updates)", asyncio.run, consume(workflow, 1, "updates", lambda c: "step" in c))
