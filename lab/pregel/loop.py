@@ -44,6 +44,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
+from contextlib import aclosing
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -66,6 +67,7 @@ from lab.errors import (
     GraphRecursionError,
     NodeCancelledError,
     ParentCommand,
+    is_invalid_resume,
     with_troubleshooting,
 )
 from lab.pregel import algo, debug, delta, subgraph, sync_saver
@@ -446,7 +448,8 @@ class SuperStepLoop:
     async def run_step(self) -> None:
         """Run the step's tasks (those without saved writes to reuse): a lone task inline (no
         scheduling hop, so a save queued in the background is still in flight), several side by
-        side in ``running``, which ``run`` waits for. A failure does not cancel the others."""
+        side in ``running``, which ``run`` waits for; a failure cancels those still running, as
+        LangGraph's runner does (a plain ``def`` task runs to its end before any other starts)."""
         todo = [t for t in self.tasks.values() if not t.writes]
         if self.on_seam is not None:  # (the lab pauses here for Step)
             restored = [t.name for t in self.tasks.values() if t.writes]  # saved writes reused, not re-run
@@ -580,7 +583,8 @@ class SuperStepLoop:
             await self.report("interrupt", task, interrupts=list(interrupt.interrupts))
 
     async def fail(self, task: Task, exc: Exception) -> None:
-        """A node raised: save its ``__error__`` (kept with what it wrote so far); siblings go on."""
+        """A node raised: save its ``__error__`` (kept with what it wrote so far); ``run`` then cancels
+        the siblings still running (``cancel_unfinished``)."""
         self.raised.append(exc)
         await self.save_writes(task.id, [*task.writes, (ERROR, repr(exc))], task)
         self.emit_task_result(task, task.writes, exc)
@@ -723,11 +727,24 @@ class SuperStepLoop:
         saves it now), tasks still running are cancelled (``saves_cancellation`` says when that
         leaves an ``__error__``; either way they run again on resume), background saves are awaited."""
         await self.save_on_exit(stopped=True)
+        await self.cancel_unfinished()
+        await self.saves.settle()
+
+    def a_task_failed(self) -> bool:
+        """Did one of the step's tasks fail (an interrupt, a ``Command.PARENT`` or an answer a resume
+        refused is no failure: LangGraph's runner lets the others finish then)?"""
+        return any(
+            not isinstance(raised, GraphInterrupt | ParentCommand) and not is_invalid_resume(raised)
+            for raised in self.raised
+        )
+
+    async def cancel_unfinished(self) -> None:
+        """Cancel the step's tasks still running and wait until they have stopped (``execute`` saves
+        what ``saves_cancellation`` says; they run again on resume)."""
         unfinished = [running for running in self.running if not running.done()]
         for running in unfinished:
             running.cancel()
         await asyncio.gather(*unfinished, return_exceptions=True)
-        await self.saves.settle()
 
     async def save_on_exit(self, stopped: bool) -> None:
         """``durability="exit"``: the checkpoint the run stopped at and its tasks' writes. A
@@ -760,9 +777,13 @@ class SuperStepLoop:
                 await self.run_step()
                 if self.running:  # tasks side by side: each one's chunks go out as soon as it finishes
                     # (and, streaming subgraphs, each subgraph chunk as soon as it is emitted)
-                    async for _ in subgraph.as_they_come(self.running, self.stream.arrived):
-                        for chunk in self.stream.drain():
-                            yield chunk
+                    async with aclosing(subgraph.as_they_come(self.running, self.stream.arrived)) as woken:
+                        async for _ in woken:
+                            for chunk in self.stream.drain():
+                                yield chunk
+                            if self.a_task_failed():  # the others still running are cancelled
+                                await self.cancel_unfinished()
+                                break
                 self.raise_what_tasks_raised()
                 await self.finish_step()  # (its chunks go out after: the writes applied, as in LangGraph,
                 # where ``add_messages`` has given the messages of an ``updates`` chunk their ids)

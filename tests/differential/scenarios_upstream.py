@@ -3,7 +3,8 @@
 Each pins one behaviour the upstream suite (``tests/upstream``) depends on: ``print_mode`` and
 ``debug=True`` print chunks as they come; a LangChain ``Runnable`` as a node runs with
 ``invoke``/``ainvoke``; ``UntrackedValue``; ``interrupt_after`` streams the checkpoint it pauses on;
-``max_concurrency``; an ``async def`` node's chunks reach ``astream``'s caller while it runs.
+``max_concurrency``; an ``async def`` node's chunks reach ``astream``'s caller while it runs; a
+failing task cancels its running siblings.
 """
 
 from __future__ import annotations
@@ -229,3 +230,33 @@ def chunks_reach_the_caller_mid_task(t: Trace) -> None:
         consume(graph, {"log": []}, ["custom", "updates"], lambda c: c[0] == "custom"),
     )
     t.call("entrypoint astream(updates)", asyncio.run, consume(workflow, 1, "updates", lambda c: "step" in c))
+
+
+@scenario
+def failure_cancels_running_siblings(t: Trace) -> None:
+    """A task that fails cancels its siblings still running (``async def`` nodes), as LangGraph's
+    runner does: the run raises the failure at once, not after the slow sibling ends (it would wait
+    ``LIVE_WAIT_S``); what the saver keeps of each is the same, and both run again on resume."""
+    fails = {"bad": True}
+
+    async def slow(state: dict) -> dict:
+        t.counts["slow started"] += 1
+        try:
+            await asyncio.sleep(LIVE_WAIT_S if fails["bad"] else 0)
+        except asyncio.CancelledError:
+            t.counts["slow cancelled"] += 1
+            raise
+        return {"log": ["slow finished"]}
+
+    async def bad(state: dict) -> dict:
+        await asyncio.sleep(0)
+        if fails["bad"]:
+            raise ValueError("bad")
+        return {"log": ["bad fixed"]}
+
+    app = t.compile(build(t, "START>slow,bad", slow=slow, bad=bad))
+    cfg = thread()
+    ainvoke(t, app, {"log": ["in"]}, cfg)
+    t.state(app, cfg)
+    fails["bad"] = False
+    ainvoke(t, app, None, cfg, label="ainvoke(None), bad fixed")
