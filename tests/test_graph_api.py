@@ -156,3 +156,11 @@ def test_lab_builds_dataclass_graphs_without_pydantic():
         [sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True, timeout=60, check=True
     )
     assert out.stdout.split() == ["{'x':", "2,", "'log':", "['State']}", "['x']", "2"]
+
+
+def test_piping_a_graph_without_langchain_core_is_refused_by_name(monkeypatch):
+    """Where ``langchain_core`` is not installed (the browser), ``graph | other`` has no LangChain
+    ``RunnableSequence`` to make: refused by name, not a bare ``TypeError``."""
+    monkeypatch.setitem(sys.modules, "lab.pregel.runnable", None)  # (its import now fails)
+    with refused(r"composing a graph with \|"):
+        one_node_graph().compile() | (lambda state: state)

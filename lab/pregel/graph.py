@@ -25,6 +25,7 @@ from lab.checkpoint.base import (
 )
 from lab.config import merge_configs
 from lab.errors import InvalidUpdateError
+from lab.graph.unsupported import NotSupportedError
 from lab.pregel import algo, delta, subgraph, sync_saver
 from lab.pregel.algo import INTERRUPT_SEEN, StepWrites
 from lab.pregel.channels import Channel, DeltaChannel, UntrackedValue
@@ -197,6 +198,15 @@ class Pregel:
 
     def stream(self, input: Any, config: dict[str, Any] | None = None, **kwargs: Any) -> Iterator[Any]:
         yield from iterate_sync(self.astream(input, config, **kwargs))
+
+    # -- composing with LangChain -------------------------------------------------------------------
+    def __or__(self, other: Any) -> Any:
+        """``graph | other``: a LangChain ``RunnableSequence`` running the graph, then ``other``."""
+        return as_runnable(self) | other
+
+    def __ror__(self, other: Any) -> Any:
+        """``other | graph``: a LangChain ``RunnableSequence`` running ``other``, then the graph."""
+        return other | as_runnable(self)
 
     # -- reading state ----------------------------------------------------------------------------
     async def aget_state(self, config: dict[str, Any], *, subgraphs: bool = False) -> StateSnapshot:
@@ -504,6 +514,18 @@ def updates_by_node(updates: list[Any]) -> list[tuple[Any, str | None]]:
 
 
 STREAM_MODES = ("values", "updates", "checkpoints", "custom", "tasks", "debug")
+
+
+def as_runnable(graph: Pregel) -> Any:
+    """The graph as a LangChain ``Runnable`` (``lab.pregel.runnable``), to compose with ``|``; refused by
+    name where ``langchain_core`` is not installed (the browser)."""
+    try:
+        from lab.pregel.runnable import GraphRunnable
+    except ImportError:
+        raise NotSupportedError(
+            "composing a graph with | (LangChain Runnables need langchain_core)"
+        ) from None
+    return GraphRunnable(graph)
 
 
 def as_modes(stream_mode: str | Sequence[str]) -> list[str]:

@@ -4,7 +4,7 @@ Each pins one behaviour the upstream suite (``tests/upstream``) depends on: ``pr
 ``debug=True`` print chunks as they come; a LangChain ``Runnable`` as a node runs with
 ``invoke``/``ainvoke``; ``UntrackedValue``; ``interrupt_after`` streams the checkpoint it pauses on;
 ``max_concurrency``; an ``async def`` node's chunks reach ``astream``'s caller while it runs; a
-failing task cancels its running siblings.
+failing task cancels its running siblings; ``graph | runnable``.
 """
 
 from __future__ import annotations
@@ -260,3 +260,20 @@ def failure_cancels_running_siblings(t: Trace) -> None:
     t.state(app, cfg)
     fails["bad"] = False
     ainvoke(t, app, None, cfg, label="ainvoke(None), bad fixed")
+
+
+@scenario
+def graph_piped_with_runnables(t: Trace) -> None:
+    """A compiled graph composes with LangChain ``Runnable``s by ``|`` (LangGraph's ``Pregel`` is one):
+    ``graph | RunnablePassthrough()`` invokes to the final state and streams the graph's updates;
+    ``graph | function`` and ``function | graph`` are sequences too, sync and async."""
+    from langchain_core.runnables import RunnablePassthrough
+
+    graph = build(t, "START>a a>b b>END").compile()
+    chain = graph | RunnablePassthrough()
+    t.call("(graph | passthrough).invoke", chain.invoke, {"log": ["in"]})
+    t.call("(graph | passthrough).stream", lambda: list(chain.stream({"log": ["in"]})))
+    counted = graph | (lambda state: len(state["log"]))
+    t.call("(graph | len).ainvoke", asyncio.run, counted.ainvoke({"log": ["in"]}))
+    wrapped = (lambda text: {"log": [text]}) | graph
+    t.call("(wrap | graph).invoke", wrapped.invoke, "in")
