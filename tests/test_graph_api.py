@@ -164,3 +164,14 @@ def test_piping_a_graph_without_langchain_core_is_refused_by_name(monkeypatch):
     monkeypatch.setitem(sys.modules, "lab.pregel.runnable", None)  # (its import now fails)
     with refused(r"composing a graph with \|"):
         one_node_graph().compile() | (lambda state: state)
+
+
+@pytest.mark.parametrize("first", ["lab.pregel", "lab.channels", "lab.func", "lab.graph"])
+def test_each_package_imports_first_in_a_fresh_interpreter(first):
+    """``lab.graph`` imports ``lab.pregel``, so a module-level import of ``lab.graph``'s from
+    ``lab.pregel`` would fail when ``lab.pregel`` is imported first (as ``from langgraph.channels.delta
+    import DeltaChannel`` does under LangGraph's own tests)."""
+    done = subprocess.run(
+        [sys.executable, "-c", f"import {first}"], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr

@@ -25,7 +25,6 @@ from lab.checkpoint.base import (
 )
 from lab.config import merge_configs
 from lab.errors import InvalidUpdateError
-from lab.graph.unsupported import NotSupportedError
 from lab.pregel import algo, delta, subgraph, sync_saver
 from lab.pregel.algo import INTERRUPT_SEEN, StepWrites
 from lab.pregel.channels import Channel, DeltaChannel, UntrackedValue
@@ -519,6 +518,8 @@ STREAM_MODES = ("values", "updates", "checkpoints", "custom", "tasks", "debug")
 def as_runnable(graph: Pregel) -> Any:
     """The graph as a LangChain ``Runnable`` (``lab.pregel.runnable``), to compose with ``|``; refused by
     name where ``langchain_core`` is not installed (the browser)."""
+    from lab.graph.unsupported import NotSupportedError  # (here: ``lab.graph`` imports this module)
+
     try:
         from lab.pregel.runnable import GraphRunnable
     except ImportError:
