@@ -161,7 +161,7 @@ def test_lab_builds_dataclass_graphs_without_pydantic():
 def test_piping_a_graph_without_langchain_core_is_refused_by_name(monkeypatch):
     """Where ``langchain_core`` is not installed (the browser), ``graph | other`` has no LangChain
     ``RunnableSequence`` to make: refused by name, not a bare ``TypeError``."""
-    monkeypatch.setitem(sys.modules, "lab.pregel.runnable", None)  # (its import now fails)
+    monkeypatch.setitem(sys.modules, "langchain_core.runnables", None)  # (its import now fails)
     with refused(r"composing a graph with \|"):
         one_node_graph().compile() | (lambda state: state)
 

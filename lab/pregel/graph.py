@@ -25,7 +25,7 @@ from lab.checkpoint.base import (
 )
 from lab.config import merge_configs
 from lab.errors import InvalidUpdateError
-from lab.pregel import algo, delta, subgraph, sync_saver
+from lab.pregel import algo, delta, runnable, subgraph, sync_saver
 from lab.pregel.algo import INTERRUPT_SEEN, StepWrites
 from lab.pregel.channels import Channel, DeltaChannel, UntrackedValue
 from lab.pregel.loop import SeamHook, SuperStepLoop
@@ -521,12 +521,12 @@ def as_runnable(graph: Pregel) -> Any:
     from lab.graph.unsupported import NotSupportedError  # (here: ``lab.graph`` imports this module)
 
     try:
-        from lab.pregel.runnable import GraphRunnable
+        graph_runnable = runnable.graph_runnable_class()
     except ImportError:
         raise NotSupportedError(
-            "composing a graph with | (LangChain Runnables need langchain_core)"
+            "composing a graph with | (a LangChain Runnable: needs langchain_core)"
         ) from None
-    return GraphRunnable(graph)
+    return graph_runnable(graph)
 
 
 def as_modes(stream_mode: str | Sequence[str]) -> list[str]:
