@@ -18,6 +18,7 @@ import pytest
 
 from lab.checkpoint.memory import InMemorySaver
 from lab.config import get_config
+from lab.func import entrypoint
 from lab.graph import START, StateGraph
 from lab.graph.schema import function_hints
 from lab.graph.unsupported import NotSupportedError
@@ -49,7 +50,7 @@ def test_node_options_lab_does_not_implement_are_refused_by_name(option):
         StateGraph(Log).add_node("a", lambda state: {}, **{option: object()})
 
 
-@pytest.mark.parametrize("option", ["cache", "debug"])
+@pytest.mark.parametrize("option", ["cache"])
 def test_compile_options_lab_does_not_implement_are_refused_by_name(option):
     with refused(rf"compile\({option}=\.\.\.\)"):
         one_node_graph().compile(**{option: True})
@@ -103,6 +104,19 @@ def test_compiled_graph_methods_lab_lacks_fail_by_name(method):
     assert not hasattr(app, method), "hasattr() still answers False"
     with pytest.raises(AttributeError, match="'CompiledStateGraph' object has no attribute 'no_such'"):
         app.no_such  # noqa: B018
+
+
+@pytest.mark.parametrize("method", ["astream_events", "batch"])
+def test_entrypoint_methods_lab_lacks_fail_by_name(method):
+    @entrypoint()
+    def double(number: int) -> int:
+        return number * 2
+
+    with pytest.raises(AttributeError, match=rf"^lab does not support EntrypointGraph\.{method}\(\)"):
+        getattr(double, method)
+    assert double.invoke(2) == 4
+    with pytest.raises(AttributeError, match="'EntrypointGraph' object has no attribute 'no_such'"):
+        double.no_such  # noqa: B018
 
 
 def test_get_config_outside_a_node_is_a_runtime_error():
@@ -159,3 +173,22 @@ def test_a_functions_hints_are_evaluated_once_and_not_before_they_resolve():
     first, second = module.Node(), module.Node()
     assert function_hints(first.__call__) is function_hints(second.__call__)
     assert function_hints(first.__call__) == {"state": dict, "return": int}
+
+
+def test_piping_a_graph_without_langchain_core_is_refused_by_name(monkeypatch):
+    """Where ``langchain_core`` is not installed (the browser), ``graph | other`` has no LangChain
+    ``RunnableSequence`` to make: refused by name, not a bare ``TypeError``."""
+    monkeypatch.setitem(sys.modules, "langchain_core.runnables", None)  # (its import now fails)
+    with refused(r"composing a graph with \|"):
+        one_node_graph().compile() | (lambda state: state)
+
+
+@pytest.mark.parametrize("first", ["lab.pregel", "lab.channels", "lab.func", "lab.graph"])
+def test_each_package_imports_first_in_a_fresh_interpreter(first):
+    """``lab.graph`` imports ``lab.pregel``, so a module-level import of ``lab.graph``'s from
+    ``lab.pregel`` would fail when ``lab.pregel`` is imported first (as ``from langgraph.channels.delta
+    import DeltaChannel`` does under LangGraph's own tests)."""
+    done = subprocess.run(
+        [sys.executable, "-c", f"import {first}"], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr

@@ -433,3 +433,43 @@ def test_langchain_core_messages_resolve_to_lab_messages_where_langchain_core_is
     monkeypatch.setattr(langgraph_imports, "installed", lambda package: package != "langchain_core")
     assert load_program(source).module.HumanMessage is lab.messages.HumanMessage
     assert "langchain_core.messages" not in sys.modules or sys.modules["langchain_core.messages"].__file__
+
+
+UNTRACKED_PROGRAM = """
+import operator, threading
+from typing import Annotated, TypedDict
+from langgraph.channels.untracked_value import UntrackedValue
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.graph import START, StateGraph
+
+class State(TypedDict):
+    log: Annotated[list, operator.add]
+    lock: Annotated[object, UntrackedValue]
+
+def take(state):
+    return {"log": ["took"], "lock": threading.Lock()}
+
+def use(state):
+    return {"log": [f"used a lock: {state['lock'] is not None}"]}
+
+graph = StateGraph(State).add_node(take).add_node(use).add_edge(START, "take").add_edge("take", "use")
+graph = graph.compile(checkpointer=InMemorySaver())
+"""
+
+
+def test_an_untracked_value_is_imported_by_langgraphs_path_and_never_saved() -> None:
+    """``langgraph.channels.untracked_value`` is answered by lab on /play: a lock (which no saver can
+    store) passes from node to node and is absent from the saved state."""
+    from lab.playground import load_program
+
+    graph = load_program(UNTRACKED_PROGRAM).graph
+    config = {"configurable": {"thread_id": "1"}}
+    assert graph.invoke({"log": []}, config)["log"] == ["took", "used a lock: True"]
+    assert "lock" not in graph.get_state(config).values
+
+
+def test_langgraphs_other_channel_classes_are_refused_by_name() -> None:
+    from lab.playground import ProgramError, load_program
+
+    with pytest.raises(ProgramError, match=r"lab does not support langgraph\.channels\.Topic"):
+        load_program("from langgraph.channels import Topic\n" + UNTRACKED_PROGRAM)

@@ -189,3 +189,32 @@ def test_serializer_internals_and_underscore_modules_are_private(origin: str) ->
 
     assert is_private_origin(origin)
     assert not is_private_origin("langgraph.graph.message.MessagesState")
+
+
+def test_snapshots_are_read_under_the_name_langgraphs_own_run_gives_a_test() -> None:
+    """LangGraph parametrizes its saver fixtures (the in-memory one's id is ``memory``) and records its
+    snapshots under those names; the lab's saver fixtures are not parametrized, so the plugin names the
+    snapshot as LangGraph's run would: fixture parameters in closure order, then the test's own."""
+    result = run_python(
+        """
+        from types import SimpleNamespace as NS
+        import lab_upstream_plugin as plugin
+
+        def name(fixturenames, callspec_id=None, originalname="test_x"):
+            callspec = NS(id=callspec_id) if callspec_id is not None else None
+            node = NS(originalname=originalname, callspec=callspec,
+                      name=originalname + (f"[{callspec_id}]" if callspec_id else ""))
+            return plugin.langgraph_node_name(NS(fixturenames=fixturenames, node=node))
+
+        print(name(["sync_checkpointer", "snapshot"]))
+        print(name(["sync_checkpointer", "use_waiting_edge"], "False"))
+        print(name(["async_checkpointer", "durability"], "exit"))
+        print(name(["durability", "snapshot"], "sync"))
+        """
+    )
+    assert result.stdout.split() == [
+        "test_x[memory]",
+        "test_x[memory-False]",
+        "test_x[memory-exit]",
+        "test_x[sync]",
+    ], result.stderr

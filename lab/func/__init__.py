@@ -28,7 +28,7 @@ from lab.graph.drawing import DrawableGraph, draw_graph
 from lab.graph.jsonschema import json_schema, type_schema
 from lab.graph.node_calls import is_filled
 from lab.graph.subgraphs import find_subgraph, refuse_sync_calls_over_async_io
-from lab.graph.unsupported import NotSupportedError
+from lab.graph.unsupported import NotSupportedError, RefusesLeftOutMethods
 from lab.pregel import Pregel, task_calls
 from lab.pregel.channels import EphemeralValue, LastValue
 from lab.pregel.nodes import END, START, Node, is_async
@@ -279,7 +279,7 @@ def bind_entrypoint(func: Callable[..., Any]) -> Callable[[Any], Any]:
     return call
 
 
-class EntrypointGraph(Pregel):
+class EntrypointGraph(RefusesLeftOutMethods, Pregel):
     """The graph ``@entrypoint`` makes: one node, its output a whole value (``__end__``)."""
 
     name: str

@@ -13,6 +13,10 @@ A node function may take:
 
 Parameters are matched by name, as LangGraph does. The annotations also tell where a node may
 route: ``-> Command[Literal["b", "c"]]`` on a node, ``-> Literal["x", "y"]`` on a router.
+
+A LangChain ``Runnable`` given as a node (a ``@tool``, a ``RunnableLambda``, lab's own twins: any
+object with ``invoke`` and ``ainvoke``) is not called: LangGraph runs it with ``invoke(state, config)``
+under the sync API and ``ainvoke`` under the async one (``runnable_node``).
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from lab.config import RUNTIME_KEY, get_config
 from lab.graph.schema import as_schema, function_hints, schema_fields
 from lab.graph.unsupported import NotSupportedError
 from lab.pregel.nodes import PUSH, ROOT
+from lab.pregel.sync_saver import SYNC_API
 from lab.store.base import BaseStore
 from lab.types import Command, StreamWriter
 
@@ -73,6 +78,36 @@ def is_filled(param: inspect.Parameter) -> bool:
     """Is this injectable parameter filled? ``writer`` and ``store`` only if not annotated or annotated
     as LangGraph lists (:data:`FILLED_ANNOTATIONS`); ``config``, ``runtime``... always."""
     return param.annotation in FILLED_ANNOTATIONS.get(param.name, (param.annotation,))
+
+
+def is_runnable(action: Any) -> bool:
+    """Is ``action`` a LangChain ``Runnable`` (or a twin of one): an object, not a function, with
+    ``invoke`` and ``ainvoke``?"""
+    return (
+        not inspect.isroutine(action)
+        and callable(getattr(action, "invoke", None))
+        and callable(getattr(action, "ainvoke", None))
+    )
+
+
+def runnable_name(runnable: Any) -> str:
+    """The name ``add_node(runnable)`` gives its node: ``get_name()``, as LangGraph asks a ``Runnable``."""
+    get_name = getattr(runnable, "get_name", None)
+    return get_name() if callable(get_name) else getattr(runnable, "name", type(runnable).__name__)
+
+
+def runnable_node(runnable: Any) -> Callable[[Any], Any]:
+    """A ``Runnable`` as a node function: ``invoke(state, config)`` under the sync API (``invoke``,
+    ``stream``), ``await ainvoke(state, config)`` under the async one, as LangGraph runs it."""
+
+    async def run(state: Any) -> Any:
+        config = get_config()
+        if SYNC_API.get():
+            return runnable.invoke(state, config)
+        return await runnable.ainvoke(state, config)
+
+    run.__name__ = runnable_name(runnable)
+    return run
 
 
 def bind_node(fn: Callable[..., Any], input_schema: Any) -> Callable[[dict], Any]:

@@ -9,7 +9,9 @@ is importable; ``lab`` does not need it) a Pydantic model. Each field becomes on
   whole at every checkpoint where it changed (``reducer(a, b)`` must take exactly two positional
   arguments);
 - ``log: Annotated[list, DeltaChannel(reducer)]`` → ``DeltaChannel``, LangGraph's opt-in (beta):
-  stored as a sentinel, rebuilt from the ancestors' writes (``lab.channels.delta``).
+  stored as a sentinel, rebuilt from the ancestors' writes (``lab.channels.delta``);
+- ``resource: Annotated[T, UntrackedValue]`` → ``UntrackedValue``: kept while a run goes on, never
+  checkpointed (``lab.channels.untracked_value``).
 
 A node reads the keys of *its* input schema (the graph's state schema unless its first parameter
 is annotated with another schema, whose extra keys become private channels), and receives them as
@@ -28,7 +30,13 @@ from typing import Any
 
 from lab.checkpoint.allow_list import class_hints, is_pydantic_model
 from lab.graph.unsupported import NotSupportedError
-from lab.pregel.channels import BinaryOperatorAggregate, Channel, DeltaChannel, LastValue
+from lab.pregel.channels import (
+    BinaryOperatorAggregate,
+    Channel,
+    DeltaChannel,
+    LastValue,
+    UntrackedValue,
+)
 from lab.pregel.nodes import ROOT
 
 
@@ -83,7 +91,7 @@ def channels_of(schema: Any) -> dict[str, Channel]:
 
 
 def channel_for(key: str, hint: Any) -> Channel:
-    if (declared := declared_channel(hint)) is not None:
+    if (declared := declared_channel(key, hint)) is not None:
         return declared
     reducer = reducer_of(hint)
     if reducer is None:
@@ -91,11 +99,12 @@ def channel_for(key: str, hint: Any) -> Channel:
     return BinaryOperatorAggregate(without_required(typing.get_args(hint)[0]), reducer)
 
 
-def declared_channel(hint: Any) -> DeltaChannel | None:
+def declared_channel(key: str, hint: Any) -> DeltaChannel | UntrackedValue | None:
     """The channel an ``Annotated`` hint names itself, as LangGraph's ``_is_field_channel``:
     ``Annotated[list, DeltaChannel(reducer)]`` is a fresh ``DeltaChannel`` of the hint's type (the
-    opt-in; LangGraph's default for an appending list is ``BinaryOperatorAggregate``). Other
-    channel objects in a hint (``Annotated[int, EphemeralValue]``) are refused by name."""
+    opt-in; LangGraph's default for an appending list is ``BinaryOperatorAggregate``);
+    ``Annotated[T, UntrackedValue]`` (or ``UntrackedValue(T, guard=False)``) an ``UntrackedValue``.
+    Other channel objects in a hint (``Annotated[int, EphemeralValue]``) are refused by name."""
     if typing.get_origin(hint) is not typing.Annotated:
         return None
     value_type, *metadata = typing.get_args(hint)
@@ -103,6 +112,10 @@ def declared_channel(hint: Any) -> DeltaChannel | None:
         if isinstance(item, DeltaChannel):
             origin = typing.get_origin(value_type) or value_type
             return DeltaChannel(item.reducer, origin, snapshot_frequency=item.snapshot_frequency)
+        if item is UntrackedValue:
+            return UntrackedValue(value_type, key=key)
+        if isinstance(item, UntrackedValue):
+            return UntrackedValue(item.typ, item.guard, key=key)
         if isinstance(item, Channel) or (isinstance(item, type) and issubclass(item, Channel)):
             raise NotSupportedError(f"a channel in a state annotation other than DeltaChannel ({item!r})")
     return None

@@ -25,7 +25,14 @@ from lab.checkpoint.allow_list import allow_in_checkpoints
 from lab.checkpoint.base import BaseCheckpointSaver
 from lab.graph.drawing import DrawableGraph, draw_graph
 from lab.graph.jsonschema import json_schema
-from lab.graph.node_calls import bind_node, branch_ends, command_destinations
+from lab.graph.node_calls import (
+    bind_node,
+    branch_ends,
+    command_destinations,
+    is_runnable,
+    runnable_name,
+    runnable_node,
+)
 from lab.graph.schema import (
     as_schema,
     channels_of,
@@ -33,7 +40,7 @@ from lab.graph.schema import (
     schema_fields,
 )
 from lab.graph.subgraphs import as_node, find_subgraph, refuse_sync_calls_over_async_io
-from lab.graph.unsupported import UNSUPPORTED, NotSupportedError, refuse_options
+from lab.graph.unsupported import NotSupportedError, RefusesLeftOutMethods, refuse_options
 from lab.pregel.channels import Channel, EphemeralValue, NamedBarrierValue, Topic
 from lab.pregel.graph import Pregel, run_sync
 from lab.pregel.nodes import END, START, TASKS, Branch, Node, branch_channel
@@ -68,29 +75,11 @@ RESERVED = frozenset(
 """Names the runtime uses for its own writes and config keys (LangGraph's ``RESERVED``)."""
 RESERVED_CHARACTERS = (":", "|")
 """``:`` separates namespaces and channel parts; ``|`` separates nested graph names."""
-UNSUPPORTED_METHODS = frozenset(
-    (
-        "astream_events",
-        "astream_log",
-        "batch",
-        "abatch",
-        "batch_as_completed",
-        "abatch_as_completed",
-        "with_retry",
-        "with_fallbacks",
-        "clear_cache",
-        "aclear_cache",
-        "get_context_jsonschema",
-        "get_config_jsonschema",
-        "pipe",
-    )
-)
-"""Methods of LangGraph's compiled graph (many from LangChain's ``Runnable``) lab does not have."""
 NodeSpec = Callable[..., Any] | tuple[str, Callable[..., Any]]
 """A node for ``add_sequence``: a function (named after itself) or a ``(name, function)`` pair."""
 
 
-class CompiledStateGraph(Pregel):
+class CompiledStateGraph(RefusesLeftOutMethods, Pregel):
     """A runnable graph; ``builder`` keeps the declaration (``get_graph`` draws it)."""
 
     builder: StateGraph
@@ -99,12 +88,6 @@ class CompiledStateGraph(Pregel):
 
     def get_name(self, suffix: str | None = None) -> str:
         return f"{self.name}{suffix or ''}"
-
-    def __getattr__(self, name: str) -> Any:
-        """LangGraph API that lab leaves out fails by name (still an ``AttributeError``)."""
-        if name in UNSUPPORTED_METHODS:
-            raise AttributeError(UNSUPPORTED.format(f"{type(self).__name__}.{name}()"))
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def get_graph(self, config: dict[str, Any] | None = None, *, xray: bool | int = False) -> DrawableGraph:
         """The graph as nodes and edges, as LangGraph draws it (``.draw_mermaid()`` prints it);
@@ -207,6 +190,8 @@ class StateGraph:
             node, action = node_name(node), node
         if isinstance(action, Pregel):  # a compiled graph as the node: it runs as a subgraph
             action = as_node(action)
+        elif is_runnable(action):  # a LangChain Runnable (a ``@tool``...): run with invoke/ainvoke
+            action = runnable_node(action)
         if node in self.nodes:
             raise ValueError(f"Node `{node}` already present.")
         if node in (START, END):
@@ -299,6 +284,7 @@ class StateGraph:
         interrupt_after: list[str] | str | None = None,
         store: BaseStore | None = None,
         name: str | None = None,
+        debug: bool = False,
         **unsupported: Any,
     ) -> CompiledStateGraph:
         refuse_options("compile", unsupported)
@@ -348,6 +334,7 @@ class StateGraph:
         graph.store = store
         graph.output_keys = list(schema_fields(self.output_schema))
         graph.name = name or "LangGraph"
+        graph.debug = debug
         graph.builder = self
         return graph
 
@@ -395,6 +382,8 @@ def node_name(action: Any) -> str:
     """The name ``add_node(action)`` gives a node: a compiled graph's name, a function's."""
     if isinstance(action, Pregel):
         return action.name
+    if is_runnable(action):
+        return runnable_name(action)
     return getattr(action, "__name__", type(action).__name__)
 
 

@@ -37,3 +37,33 @@ def refuse_options(method: str, options: dict[str, Any]) -> None:
     refused by name when set, never silently ignored. ``debug=False`` and friends are fine."""
     if given := [key for key, value in options.items() if value not in (None, False)]:
         raise NotSupportedError(f"{method}({', '.join(f'{key}=...' for key in given)})")
+
+
+UNSUPPORTED_METHODS = frozenset(
+    (
+        "astream_events",
+        "astream_log",
+        "batch",
+        "abatch",
+        "batch_as_completed",
+        "abatch_as_completed",
+        "with_retry",
+        "with_fallbacks",
+        "clear_cache",
+        "aclear_cache",
+        "get_context_jsonschema",
+        "get_config_jsonschema",
+        "pipe",
+    )
+)
+"""Methods of LangGraph's compiled graph (many from LangChain's ``Runnable``) lab does not have."""
+
+
+class RefusesLeftOutMethods:
+    """A compiled graph (a ``StateGraph``'s, an ``@entrypoint``'s) whose LangGraph methods that lab
+    leaves out (:data:`UNSUPPORTED_METHODS`) fail by name (still an ``AttributeError``)."""
+
+    def __getattr__(self, name: str) -> Any:
+        if name in UNSUPPORTED_METHODS:
+            raise AttributeError(UNSUPPORTED.format(f"{type(self).__name__}.{name}()"))
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")

@@ -50,6 +50,7 @@ LAB_MODULES: dict[str, str | None] = {
     "langgraph.constants": "lab.pregel.nodes",
     "langgraph.pregel": "lab.pregel",
     "langgraph.channels": "lab.channels",
+    "langgraph.channels.untracked_value": "lab.channels.untracked_value",
     "langgraph.checkpoint": None,
     "langgraph.checkpoint.memory": "lab.checkpoint.memory",
     "langgraph.prebuilt": "lab.prebuilt",

@@ -39,7 +39,7 @@ from lab.pregel.nodes import (
     state_update,
 )
 from lab.pregel.task import Task
-from lab.types import Interrupt
+from lab.types import Interrupt, Send
 
 logger = logging.getLogger(__name__)
 
@@ -403,6 +403,32 @@ def breakpoint_hit(checkpoint: Checkpoint, tasks: Iterable[Task], nodes: list[st
     never = null_version(checkpoint)
     changed = any(v > seen.get(chan, never) for chan, v in checkpoint["channel_versions"].items())
     return changed and any(nodes == "*" or t.name in nodes for t in tasks if t.name != START)
+
+
+def savable_writes(writes: Sequence[tuple[str, Any]], untracked: Collection[str]) -> list[tuple[str, Any]]:
+    """A task's writes as the saver stores them: none to an ``UntrackedValue`` key, and no such key
+    in a ``Send``'s argument, as LangGraph's loop saves them."""
+    return [
+        (c, without_untracked(v, untracked) if c == TASKS else v) for c, v in writes if c not in untracked
+    ]
+
+
+def without_untracked(packet: Any, untracked: Collection[str]) -> Any:
+    """A ``Send`` whose dict argument holds no ``UntrackedValue`` key (LangGraph's
+    ``sanitize_untracked_values_in_send``); any other packet as it is."""
+    if isinstance(packet, Send) and isinstance(packet.arg, dict):
+        return Send(packet.node, {k: v for k, v in packet.arg.items() if k not in untracked})
+    return packet
+
+
+def savable_checkpoint(checkpoint: Checkpoint, untracked: Collection[str]) -> Checkpoint:
+    """A checkpoint as the saver stores it: the ``Send`` packets it holds without ``UntrackedValue``
+    keys (as LangGraph's loop saves it)."""
+    values = checkpoint["channel_values"]
+    if TASKS not in values:
+        return checkpoint
+    packets = [without_untracked(packet, untracked) for packet in values[TASKS]]
+    return {**checkpoint, "channel_values": {**values, TASKS: packets}}
 
 
 def create_checkpoint(

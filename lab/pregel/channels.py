@@ -12,6 +12,8 @@ did. Nodes are *triggered* by channels whose version moved past what they last s
 - ``DeltaChannel``: an appending reducer key (LangGraph's beta ``langgraph.channels.delta``):
   a checkpoint stores only a sentinel, and the value is rebuilt from ancestor writes, with a full
   snapshot every ``snapshot_frequency`` updates (see ``lab.pregel.delta``).
+- ``UntrackedValue``: an ``Annotated[T, UntrackedValue]`` key (a lock, a client): the last value
+  written, never checkpointed; neither are its writes, nor its keys in a ``Send``'s argument.
 - ``EphemeralValue``: ``__start__`` and ``branch:to:<node>`` triggers; cleared a step later.
 - ``NamedBarrierValue``: ``join:<a>+<b>:<node>``; fires once every named source wrote.
 - ``Topic``: ``__pregel_tasks``, the ``Send`` packets of one step (each becomes a push task).
@@ -289,6 +291,35 @@ class DeltaChannel(Channel):
         if values[start:]:
             self.value = self.reducer(self.value, values[start:])
         self.updates_since_snapshot = len(values)
+
+
+class UntrackedValue(Channel):
+    """The last value written, kept only while a run goes on: never stored in a checkpoint, so a new
+    run (or ``get_state``) finds it empty. ``guard=True``: at most one write per step."""
+
+    def __init__(self, typ: Any = object, guard: bool = True, *, key: str = "") -> None:
+        self.typ = typ
+        self.guard = guard
+        self.key = key
+
+    def update(self, values: Sequence[Any]) -> bool:
+        if not values:
+            return False
+        if len(values) > 1 and self.guard:
+            raise InvalidUpdateError(
+                f"At key '{self.key}': UntrackedValue(guard=True) can receive only one value per step. "
+                "Use guard=False if you want to store any one of multiple values."
+            )
+        self.value = values[-1]
+        return True
+
+    def checkpoint(self) -> Any:
+        return MISSING
+
+    def restore(self, value: Any) -> Channel:
+        fresh = self.copy()
+        fresh.value = MISSING
+        return fresh
 
 
 class EphemeralValue(Channel):

@@ -26,13 +26,14 @@ from lab.checkpoint.base import (
 )
 from lab.config import merge_configs
 from lab.errors import InvalidUpdateError
-from lab.pregel import algo, delta, subgraph, sync_saver
+from lab.pregel import algo, delta, runnable, subgraph, sync_saver
 from lab.pregel.algo import INTERRUPT_SEEN, StepWrites
-from lab.pregel.channels import Channel, DeltaChannel
+from lab.pregel.channels import Channel, DeltaChannel, UntrackedValue
 from lab.pregel.io_schema import channels_model
 from lab.pregel.loop import SeamHook, SuperStepLoop
 from lab.pregel.node_builder import NodeBuilder, as_list, wire_hand_built
 from lab.pregel.nodes import COPY, END, INPUT, START, Node, is_whole_value, task_result
+from lab.pregel.stream_output import print_chunk, printed_modes
 from lab.pregel.sync_loop import iterate_sync, run_sync
 from lab.types import Durability, PregelTask, StateSnapshot
 
@@ -104,8 +105,12 @@ class Pregel:
         self.interrupt_after = interrupt_after or []
         self.config: dict[str, Any] | None = None
         """What ``with_config`` bound: merged under the config of every call."""
+        self.debug = False
+        """``compile(debug=True)``: every run prints its ``updates`` and ``values`` chunks."""
         self.delta_channels = frozenset(name for name, c in channels.items() if isinstance(c, DeltaChannel))
         """The channels that store only a sentinel in most checkpoints (``lab.pregel.delta``)."""
+        self.untracked = frozenset(name for name, c in channels.items() if isinstance(c, UntrackedValue))
+        """The ``UntrackedValue`` channels: never saved, nor their writes (``algo.savable_writes``)."""
         self.trigger_to_nodes: dict[str, list[str]] = {}
         for node in nodes.values():
             for chan in node.triggers:
@@ -169,16 +174,26 @@ class Pregel:
         config: dict[str, Any] | None = None,
         *,
         stream_mode: str | list[str] | None = None,
+        print_mode: str | Sequence[str] = (),
+        debug: bool | None = None,
         subgraphs: bool = False,
         **options: Any,
     ) -> AsyncIterator[Any]:
         """The run's chunks; with ``subgraphs=True`` its subgraphs' too, each as
-        ``(namespace, chunk)`` (``(namespace, mode, chunk)`` for a list of modes). ``options`` are
-        ``new_loop``'s: ``durability``, ``on_seam``, ``interrupt_before``/``after``, ``context``."""
+        ``(namespace, chunk)`` (``(namespace, mode, chunk)`` for a list of modes). The chunks of
+        ``print_mode`` (with ``debug=True``: ``updates`` and ``values``) are printed as they come.
+        ``options`` are ``new_loop``'s: ``durability``, ``on_seam``, ``interrupt_before``/``after``,
+        ``context``."""
         stream_mode = stream_mode or self.stream_mode
-        loop = self.new_loop(input, config, stream_mode=stream_mode, subgraphs=subgraphs, **options)
+        modes = as_modes(stream_mode)
+        printed = printed_modes(print_mode, debug or self.debug)
+        loop = self.new_loop(input, config, stream_mode=[*modes, *printed], subgraphs=subgraphs, **options)
         async with aclosing(loop.run()) as chunks:  # closing this stream stops the run now
             async for namespace, mode, chunk in chunks:
+                if mode in printed:
+                    print_chunk(namespace, mode, chunk, subgraphs)
+                if mode not in modes:
+                    continue
                 if isinstance(stream_mode, str):
                     yield (namespace, chunk) if subgraphs else chunk
                 else:
@@ -202,7 +217,7 @@ class Pregel:
         """The loop of one run, ready to ``run()`` (what ``astream`` and ``ainvoke`` iterate);
         ``task_updates=False``: its ``updates`` chunks are only interrupts (all ``ainvoke`` reads);
         ``last_values_only=True``: of its ``values`` chunks only the last is read (``ainvoke``)."""
-        modes = [stream_mode] if isinstance(stream_mode, str) else list(stream_mode)
+        modes = as_modes(stream_mode)
         check_stream_modes(modes)
         parent = subgraph.loan_here(config)  # run inside a running task: a subgraph
         store = self.store
@@ -242,29 +257,38 @@ class Pregel:
         config: dict[str, Any] | None = None,
         *,
         stream_mode: str | list[str] = "values",
+        print_mode: str | Sequence[str] = (),
+        debug: bool | None = None,
         **kwargs: Any,
     ) -> Any:
         """The final state (with ``__interrupt__`` if the run paused); for any other
-        ``stream_mode``, the list of chunks ``astream`` would yield, as in LangGraph."""
+        ``stream_mode``, the list of chunks ``astream`` would yield, as in LangGraph. The chunks of
+        ``print_mode`` (with ``debug=True``: ``updates`` and ``values``) are printed as they come."""
         if stream_mode != "values":
-            return [chunk async for chunk in self.astream(input, config, stream_mode=stream_mode, **kwargs)]
+            chunks = self.astream(
+                input, config, stream_mode=stream_mode, print_mode=print_mode, debug=debug, **kwargs
+            )
+            return [chunk async for chunk in chunks]
         latest: Any = None
         asked: list[Any] = []
+        printed = printed_modes(print_mode, debug or self.debug)
         # (with subgraphs=True a chunk also names its graph, and a subgraph's interrupts count too)
-        # (no updates chunk per task: of the updates, only the interrupts count here)
+        # (unless printed, no updates chunk per task: of the updates, only the interrupts count here)
         loop = self.new_loop(
             input,
             config,
-            stream_mode=["values", "updates"],
-            task_updates=False,
-            last_values_only=True,
+            stream_mode=["values", "updates", *printed],
+            task_updates="updates" in printed,
+            last_values_only="values" not in printed,
             **kwargs,
         )
         async with aclosing(loop.run()) as chunks:  # (the loop's own chunks, not astream's)
-            async for _, mode, chunk in chunks:
+            async for namespace, mode, chunk in chunks:
+                if mode in printed:
+                    print_chunk(namespace, mode, chunk, kwargs.get("subgraphs", False))
                 if mode == "values":
                     latest = chunk
-                elif "__interrupt__" in chunk:
+                elif mode == "updates" and "__interrupt__" in chunk:
                     asked.extend(chunk["__interrupt__"])
         latest = self.output_of(latest)
         if not asked:
@@ -276,6 +300,15 @@ class Pregel:
 
     def stream(self, input: Any, config: dict[str, Any] | None = None, **kwargs: Any) -> Iterator[Any]:
         yield from iterate_sync(self.astream(input, config, **kwargs))
+
+    # -- composing with LangChain -------------------------------------------------------------------
+    def __or__(self, other: Any) -> Any:
+        """``graph | other``: a LangChain ``RunnableSequence`` running the graph, then ``other``."""
+        return as_runnable(self) | other
+
+    def __ror__(self, other: Any) -> Any:
+        """``other | graph``: a LangChain ``RunnableSequence`` running ``other``, then the graph."""
+        return other | as_runnable(self)
 
     # -- reading state ----------------------------------------------------------------------------
     async def aget_state(self, config: dict[str, Any], *, subgraphs: bool = False) -> StateSnapshot:
@@ -594,6 +627,25 @@ def named_node(name: str, node: Node | NodeBuilder) -> Node:
     if node.name != name:
         node = dataclasses.replace(node, name=name)
     return node
+
+
+def as_runnable(graph: Pregel) -> Any:
+    """The graph as a LangChain ``Runnable`` (``lab.pregel.runnable``), to compose with ``|``; refused by
+    name where ``langchain_core`` is not installed (the browser)."""
+    from lab.graph.unsupported import NotSupportedError  # (here: ``lab.graph`` imports this module)
+
+    try:
+        graph_runnable = runnable.graph_runnable_class()
+    except ImportError:
+        raise NotSupportedError(
+            "composing a graph with | (a LangChain Runnable: needs langchain_core)"
+        ) from None
+    return graph_runnable(graph)
+
+
+def as_modes(stream_mode: str | Sequence[str]) -> list[str]:
+    """``stream_mode`` as a list of modes (one mode, or several)."""
+    return [stream_mode] if isinstance(stream_mode, str) else list(stream_mode)
 
 
 def check_stream_modes(modes: list[str]) -> None:

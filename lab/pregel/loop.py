@@ -44,6 +44,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
+from contextlib import aclosing
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -66,6 +67,7 @@ from lab.errors import (
     GraphRecursionError,
     NodeCancelledError,
     ParentCommand,
+    is_invalid_resume,
     with_troubleshooting,
 )
 from lab.pregel import algo, debug, delta, messages_stream, subgraph, sync_saver
@@ -88,6 +90,7 @@ class CompiledGraph(Protocol):
     channels: dict[str, Channel]
     state_keys: list[str]
     delta_channels: frozenset[str]
+    untracked: frozenset[str]
     trigger_to_nodes: dict[str, list[str]]
 
 
@@ -186,6 +189,8 @@ class SuperStepLoop:
     """The current step's tasks, by id."""
     running: list[asyncio.Future[None]]
     """The current step's tasks running side by side (none when a lone task runs inline)."""
+    concurrency: asyncio.Semaphore | None
+    """``config["max_concurrency"]``: how many of a step's tasks run at once (``None``: all)."""
     raised: list[BaseException]
     """What the current step's tasks raised, in the order they finished."""
     status: str
@@ -278,6 +283,8 @@ class SuperStepLoop:
         self.updated = None
         self.tasks = {}
         self.running = []
+        limit = config.get("max_concurrency")
+        self.concurrency = asyncio.Semaphore(limit) if limit else None
         self.raised = []
         self.status = "pending"
         self.replaying = False
@@ -415,12 +422,8 @@ class SuperStepLoop:
     def tick(self) -> bool:
         """Prepare the next step's tasks; ``False`` when the run is over (plain bookkeeping: no ``await``)."""
         self.tasks = self.prepare(self.updated)
-        if ("checkpoints" in self.stream.modes or self.stream.debug) and self.saver:
-            at, state = self._config_at(self.checkpoint["id"]), self.read_state()
-            chunk = checkpoint_chunk(
-                self.graph, at, self.parent_config, self.metadata, state, self.tasks, self.pending
-            )
-            self.emit_step_event("checkpoints", chunk)
+        if self.streams_checkpoints:
+            self.emit_checkpoint(self.tasks)
         if self.step > self.stop:
             self.status = "out_of_steps"
             return False
@@ -462,17 +465,40 @@ class SuperStepLoop:
     async def run_step(self) -> None:
         """Run the step's tasks (those without saved writes to reuse): a lone task inline (no
         scheduling hop, so a save queued in the background is still in flight), several side by
-        side in ``running``, which ``run`` waits for. A failure does not cancel the others."""
+        side in ``running``, which ``run`` waits for; a failure cancels those still running, as
+        LangGraph's runner does (a plain ``def`` task runs to its end before any other starts)."""
         todo = [t for t in self.tasks.values() if not t.writes]
         if self.on_seam is not None:  # (the lab pauses here for Step)
             restored = [t.name for t in self.tasks.values() if t.writes]  # saved writes reused, not re-run
             await self.report("step_start", tasks=[t.name for t in todo], restored=restored)
         self.raised = []
         self.running = []
-        if len(todo) == 1 and self.stream.live is None:
+        if len(todo) == 1 and not self.streams_while_running(todo):
             await self.execute(todo[0], alone=True)
         else:
-            self.running = [asyncio.ensure_future(self.execute(t, alone=len(todo) == 1)) for t in todo]
+            if self.streams_while_running(todo):
+                self.stream.watch()
+            self.running = [
+                asyncio.ensure_future(self.execute_in_turn(t, alone=len(todo) == 1)) for t in todo
+            ]
+
+    def streams_while_running(self, todo: list[Task]) -> bool:
+        """Do the step's chunks reach the caller while its tasks run, not only as each one ends? With
+        subgraphs streamed; or, as in LangGraph, when an ``async def`` task (which may write chunks
+        between its awaits) runs for a root caller that reads every chunk (``astream``, not
+        ``ainvoke``), unless the lab's instruments step the run (``on_seam``)."""
+        if self.stream.live is not None:
+            return True
+        if self.parent is not None or self.on_seam is not None or self.stream.values_at_end:
+            return False
+        return any(self.graph.nodes[task.name].is_async for task in todo)
+
+    async def execute_in_turn(self, task: Task, *, alone: bool) -> None:
+        """:meth:`execute`, once fewer than ``max_concurrency`` of the step's tasks run (if set)."""
+        if self.concurrency is None:
+            return await self.execute(task, alone=alone)
+        async with self.concurrency:
+            return await self.execute(task, alone=alone)
 
     def raise_what_tasks_raised(self) -> None:
         """After the step's tasks: the first failure, else every interrupt asked, else nothing."""
@@ -579,7 +605,8 @@ class SuperStepLoop:
             await self.report("interrupt", task, interrupts=list(interrupt.interrupts))
 
     async def fail(self, task: Task, exc: Exception) -> None:
-        """A node raised: save its ``__error__`` (kept with what it wrote so far); siblings go on."""
+        """A node raised: save its ``__error__`` (kept with what it wrote so far); ``run`` then cancels
+        the siblings still running (``cancel_unfinished``)."""
         self.raised.append(exc)
         await self.save_writes(task.id, [*task.writes, (ERROR, repr(exc))], task)
         self.emit_task_result(task, task.writes, exc)
@@ -620,6 +647,8 @@ class SuperStepLoop:
         """Hand a task's writes to the saver; the caller awaits what comes back (``SaveQueue.persist``)."""
         config = self._config_at(self.checkpoint["id"])
         path = algo.task_path_str(task.path) if task else ""
+        if self.graph.untracked:
+            writes = algo.savable_writes(writes, self.graph.untracked)
         saving = self.put_writes(config, writes, task_id, path)
         seam = self.seam_here("put_writes", task, channels=[c for c, _ in writes]) if self.on_seam else None
         return self.saves.persist(saving, seam)
@@ -637,6 +666,8 @@ class SuperStepLoop:
             self.checkpoint, self.tasks.values(), self.interrupt_after
         ):
             self.status = "interrupt_after"
+            if self.streams_checkpoints:  # the checkpoint it pauses on, with the tasks a resume runs
+                self.emit_checkpoint(self.prepare(self.updated))
             raise GraphInterrupt()
         self.resuming = None  # only the first step's subgraphs resume with the run
 
@@ -698,6 +729,8 @@ class SuperStepLoop:
         parent_id = self.checkpoint_config["configurable"].get("checkpoint_id")
         self.parent_config = self._config_at(parent_id) if parent_id else None
         self.stored_versions = checkpoint["channel_versions"]  # (neither the saver nor the loop changes it)
+        if self.graph.untracked:
+            checkpoint = algo.savable_checkpoint(checkpoint, self.graph.untracked)
         saving = self.saver.aput(self.checkpoint_config, checkpoint, self.metadata, new_versions)
         self.saved_id = self.checkpoint["id"]
         self.checkpoint_config = self._config_at(self.checkpoint["id"])
@@ -716,11 +749,24 @@ class SuperStepLoop:
         saves it now), tasks still running are cancelled (``saves_cancellation`` says when that
         leaves an ``__error__``; either way they run again on resume), background saves are awaited."""
         await self.save_on_exit(stopped=True)
+        await self.cancel_unfinished()
+        await self.saves.settle()
+
+    def a_task_failed(self) -> bool:
+        """Did one of the step's tasks fail (an interrupt, a ``Command.PARENT`` or an answer a resume
+        refused is no failure: LangGraph's runner lets the others finish then)?"""
+        return any(
+            not isinstance(raised, GraphInterrupt | ParentCommand) and not is_invalid_resume(raised)
+            for raised in self.raised
+        )
+
+    async def cancel_unfinished(self) -> None:
+        """Cancel the step's tasks still running and wait until they have stopped (``execute`` saves
+        what ``saves_cancellation`` says; they run again on resume)."""
         unfinished = [running for running in self.running if not running.done()]
         for running in unfinished:
             running.cancel()
         await asyncio.gather(*unfinished, return_exceptions=True)
-        await self.saves.settle()
 
     async def save_on_exit(self, stopped: bool) -> None:
         """``durability="exit"``: the checkpoint the run stopped at and its tasks' writes. A
@@ -753,9 +799,13 @@ class SuperStepLoop:
                 await self.run_step()
                 if self.running:  # tasks side by side: each one's chunks go out as soon as it finishes
                     # (and, streaming subgraphs, each subgraph chunk as soon as it is emitted)
-                    async for _ in subgraph.as_they_come(self.running, self.stream.live):
-                        for chunk in self.stream.drain():
-                            yield chunk
+                    async with aclosing(subgraph.as_they_come(self.running, self.stream.arrived)) as woken:
+                        async for _ in woken:
+                            for chunk in self.stream.drain():
+                                yield chunk
+                            if self.a_task_failed():  # the others still running are cancelled
+                                await self.cancel_unfinished()
+                                break
                 self.raise_what_tasks_raised()
                 await self.finish_step()  # (its chunks go out after: the writes applied, as in LangGraph,
                 # where ``add_messages`` has given the messages of an ``updates`` chunk their ids)
@@ -791,6 +841,19 @@ class SuperStepLoop:
     # -- output: stream chunks and seams ------------------------------------------------------------
     def read_state(self) -> Any:
         return self.graph.read_values(self.channels)
+
+    @property
+    def streams_checkpoints(self) -> bool:
+        """Is a ``checkpoints`` chunk made for each checkpoint (streamed as such, or in ``debug``)?"""
+        return ("checkpoints" in self.stream.modes or self.stream.debug) and self.saver is not None
+
+    def emit_checkpoint(self, tasks: dict[str, Task]) -> None:
+        """The ``checkpoints`` chunk of the checkpoint the loop is at, whose next step runs ``tasks``."""
+        at, state = self._config_at(self.checkpoint["id"]), self.read_state()
+        chunk = checkpoint_chunk(
+            self.graph, at, self.parent_config, self.metadata, state, tasks, self.pending
+        )
+        self.emit_step_event("checkpoints", chunk)
 
     def emit_step_event(self, mode: str, chunk: dict[str, Any]) -> None:
         """A ``"checkpoints"`` or ``"tasks"`` chunk, and with ``"debug"`` streamed, the same wrapped with

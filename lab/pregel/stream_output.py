@@ -14,11 +14,16 @@ Two things it knows so that a chunk nobody reads is never made:
 - ``values_at_end``: is only the run's last ``values`` chunk read (``invoke``)? Then a step's chunk
   is only noted as due (``values_due``); a later one replaces it, and the one still due when the
   run ends is made then, from the same channels.
+
+``print_mode`` (and ``debug=True``, which prints ``updates`` and ``values``) prints chunks as they come,
+as LangGraph's ``Pregel.stream`` does: ``[mode] repr(chunk)``, the mode in bold, a subgraph's namespace in
+yellow when subgraphs are streamed (``print_chunk``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import asyncio
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from lab.config import get_config
@@ -59,6 +64,9 @@ class StreamOutput:
     """A ``values`` chunk is due and not made yet (only with ``values_at_end``)."""
     chunks: list[Chunk]
     """Chunks made and not yet handed to the caller (``drain``)."""
+    arrived: asyncio.Event | None
+    """Set by each chunk made, when chunks are watched (``watch``): the run hands them over while its
+    tasks still run (``subgraph.as_they_come``)."""
 
     __slots__ = tuple(__annotations__)
 
@@ -87,6 +95,7 @@ class StreamOutput:
         )
         self.values_due = False
         self.chunks = []
+        self.arrived = self.live.arrived if self.live else None
 
     @property
     def relay_for_subgraphs(self) -> Relay | None:
@@ -105,9 +114,16 @@ class StreamOutput:
         by the graph that runs it: its task's namespace less the task itself, as LangGraph names it."""
         self.put(subgraph.as_tuple(get_config()["configurable"]["checkpoint_ns"])[:-1], "custom", chunk)
 
+    def watch(self) -> None:
+        """From now on, each chunk made wakes the run (``arrived``), so it reaches the caller at once."""
+        if self.arrived is None:
+            self.arrived = asyncio.Event()
+
     def put(self, namespace: tuple[str, ...], mode: str, chunk: Any) -> None:
         if mode in self.own_modes:
             self.chunks.append((namespace, mode, chunk))
+            if self.arrived is not None:
+                self.arrived.set()
         if self.relay is not None and mode in self.relay.modes:
             self.relay.put((namespace, mode, chunk))
 
@@ -177,3 +193,19 @@ def checkpoint_chunk(
         "next": [t.name for t in tasks.values()],
         "tasks": [task_entry(t) for t in tasks.values()],
     }
+
+
+def printed_modes(print_mode: str | Sequence[str], debug: bool | None) -> frozenset[str]:
+    """The modes whose chunks a run prints: ``print_mode``'s, or with ``debug`` ``updates`` and
+    ``values``, as LangGraph chooses them."""
+    if debug:
+        return frozenset(("updates", "values"))
+    return frozenset((print_mode,) if isinstance(print_mode, str) else print_mode)
+
+
+def print_chunk(namespace: tuple[str, ...], mode: str, chunk: Any, subgraphs: bool) -> None:
+    """A chunk of a printed mode, on standard output, as LangGraph prints it (ANSI bold and yellow)."""
+    parts = [f"\033[1m[{mode}]\033[0m"]
+    if subgraphs and namespace:
+        parts.append(f"\033[1;30;33m[graph={namespace}]\033[0m")
+    print(" ".join([*parts, repr(chunk)]))

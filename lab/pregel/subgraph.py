@@ -115,23 +115,26 @@ class Relay:
         self.arrived.set()
 
 
-async def as_they_come(running: list[asyncio.Future[None]], live: Relay | None) -> AsyncIterator[None]:
+async def as_they_come(
+    running: list[asyncio.Future[None]], arrived: asyncio.Event | None
+) -> AsyncIterator[None]:
     """Wake the caller each time one of a step's ``running`` tasks finishes (its exception, if
-    any, raised here) and, with a ``live`` relay, each time a subgraph's chunk arrived meanwhile."""
-    if live is None:
+    any, raised here) and, when chunks are watched (``arrived``: a subgraph's, or one a task made),
+    each time a chunk arrived meanwhile."""
+    if arrived is None:
         for finished in asyncio.as_completed(running):
             await finished
             yield
         return
     waiting = set(running)
     while waiting:
-        arrival = asyncio.ensure_future(live.arrived.wait())
+        arrival = asyncio.ensure_future(arrived.wait())
         try:
             done, waiting = await asyncio.wait([*waiting, arrival], return_when=asyncio.FIRST_COMPLETED)
         finally:
             arrival.cancel()
         waiting.discard(arrival)
-        live.arrived.clear()  # before the caller drains: a chunk put after this wakes it again
+        arrived.clear()  # before the caller drains: a chunk put after this wakes it again
         for finished in (task for task in running if task in done):
             finished.result()
         yield

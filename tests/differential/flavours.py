@@ -32,6 +32,8 @@ MESSAGE_MODULES = {"langgraph": "langchain_core.messages", "lab": "lab.messages"
 lab (LangChain's again where ``langchain_core`` is importable, the lab's own where it is not)."""
 # --- the storage scenarios (scenarios_storage.py): LangGraph's opt-in delta storage -------------------
 _NAMES["channels"] = ("DeltaChannel",)
+# --- what LangGraph's own tests showed (scenarios_upstream.py) ----------------------------------------
+_NAMES["channels"] += ("UntrackedValue",)
 # --- issue 34 (real programs): older names 1.2 still exports, interrupt schemas ----------------------
 _NAMES["checkpoint.memory"] += ("MemorySaver",)
 _NAMES["errors"] += ("NodeInterrupt", "is_invalid_resume")
@@ -95,6 +97,7 @@ class Flavour:
     RemoveMessage: Any
     # --- storage scenarios (scenarios_storage.py) ---
     DeltaChannel: Any
+    UntrackedValue: Any
     # --- issue 34 scenarios (scenarios_fidelity.py) ---
     MemorySaver: Any
     NodeInterrupt: type[Exception]

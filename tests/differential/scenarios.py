@@ -670,4 +670,5 @@ from . import (  # noqa: E402, F401  (register them)
     scenarios_store,
     scenarios_stream_messages,
     scenarios_subgraphs,
+    scenarios_upstream,
 )

@@ -35,6 +35,7 @@ LAB_MODULES: dict[str, str] = {
     "langgraph.channels.named_barrier_value": "lab.pregel.channels",
     "langgraph.channels.topic": "lab.pregel.channels",
     "langgraph.channels.delta": "lab.pregel.channels",
+    "langgraph.channels.untracked_value": "lab.pregel.channels",
     "langgraph.checkpoint": "lab.checkpoint",
     "langgraph.checkpoint.base": "lab.checkpoint.base",
 }
