@@ -96,7 +96,7 @@ def test_drawing_to_an_image_is_refused_by_name_and_points_at_draw_mermaid():
     assert drawn.draw_mermaid(with_styles=False) == "graph TD;\n\t__start__ --> a;\n\ta --> __end__;\n"
 
 
-@pytest.mark.parametrize("method", ["batch", "astream_events", "with_retry", "clear_cache"])
+@pytest.mark.parametrize("method", ["astream_log", "astream_events", "with_retry", "clear_cache"])
 def test_compiled_graph_methods_lab_lacks_fail_by_name(method):
     app = one_node_graph().compile()
     with pytest.raises(AttributeError, match=rf"^lab does not support CompiledStateGraph\.{method}\(\)"):
@@ -106,7 +106,7 @@ def test_compiled_graph_methods_lab_lacks_fail_by_name(method):
         app.no_such  # noqa: B018
 
 
-@pytest.mark.parametrize("method", ["astream_events", "batch"])
+@pytest.mark.parametrize("method", ["astream_events", "with_retry"])
 def test_entrypoint_methods_lab_lacks_fail_by_name(method):
     @entrypoint()
     def double(number: int) -> int:

@@ -471,5 +471,5 @@ def test_an_untracked_value_is_imported_by_langgraphs_path_and_never_saved() -> 
 def test_langgraphs_other_channel_classes_are_refused_by_name() -> None:
     from lab.playground import ProgramError, load_program
 
-    with pytest.raises(ProgramError, match=r"lab does not support langgraph\.channels\.Topic"):
-        load_program("from langgraph.channels import Topic\n" + UNTRACKED_PROGRAM)
+    with pytest.raises(ProgramError, match=r"lab does not support langgraph\.channels\.NamedBarrierValue"):
+        load_program("from langgraph.channels import NamedBarrierValue\n" + UNTRACKED_PROGRAM)

@@ -43,8 +43,6 @@ UNSUPPORTED_METHODS = frozenset(
     (
         "astream_events",
         "astream_log",
-        "batch",
-        "abatch",
         "batch_as_completed",
         "abatch_as_completed",
         "with_retry",

@@ -9,10 +9,11 @@ is that task's subgraph (``lab.pregel.subgraph``).
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import dataclasses
 import uuid
-from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from contextlib import aclosing
 from typing import Any
 
@@ -67,6 +68,7 @@ class Pregel:
         stream_mode: str | None = None,
         state_keys: list[str] | None = None,
         name: str = "LangGraph",
+        debug: bool = False,
         **unsupported: Any,
     ) -> None:
         if unsupported:
@@ -105,8 +107,9 @@ class Pregel:
         self.interrupt_after = interrupt_after or []
         self.config: dict[str, Any] | None = None
         """What ``with_config`` bound: merged under the config of every call."""
-        self.debug = False
-        """``compile(debug=True)``: every run prints its ``updates`` and ``values`` chunks."""
+        self.debug = debug
+        """``compile(debug=True)``, ``Pregel(debug=True)``: every run prints its ``updates`` and
+        ``values`` chunks."""
         self.delta_channels = frozenset(name for name, c in channels.items() if isinstance(c, DeltaChannel))
         """The channels that store only a sentinel in most checkpoints (``lab.pregel.delta``)."""
         self.untracked = frozenset(name for name, c in channels.items() if isinstance(c, UntrackedValue))
@@ -159,13 +162,15 @@ class Pregel:
             return algo.read_state(channels, self.state_keys)
         return algo.read_channels(channels, self.shown_channels)
 
-    def output_of(self, values: Any) -> Any:
+    def output_of(self, values: Any, output_keys: str | Sequence[str] | None = None) -> Any:
         """What ``invoke`` returns from the last ``values`` chunk: the output channels' values (one
-        channel's value for ``output_channels="b"``)."""
-        if isinstance(self.output_channels, str):
-            return values.get(self.output_channels) if isinstance(values, dict) else values
+        channel's value for ``output_channels="b"``); ``output_keys`` (``invoke``'s) picks others."""
+        keys = self.output_channels if output_keys is None else output_keys
+        if isinstance(keys, str):
+            return values.get(keys) if isinstance(values, dict) else values
+        wanted = self.output_keys if output_keys is None else list(output_keys)
         if isinstance(values, dict) and not is_whole_value(self.state_keys):
-            return {k: v for k, v in values.items() if k in self.output_keys}
+            return {k: v for k, v in values.items() if k in wanted}
         return values
 
     async def astream(
@@ -259,10 +264,11 @@ class Pregel:
         stream_mode: str | list[str] = "values",
         print_mode: str | Sequence[str] = (),
         debug: bool | None = None,
+        output_keys: str | Sequence[str] | None = None,
         **kwargs: Any,
     ) -> Any:
-        """The final state (with ``__interrupt__`` if the run paused); for any other
-        ``stream_mode``, the list of chunks ``astream`` would yield, as in LangGraph. The chunks of
+        """The final state (with ``__interrupt__`` if the run paused; only ``output_keys`` if given); for
+        any other ``stream_mode``, the list of chunks ``astream`` would yield, as in LangGraph. The chunks of
         ``print_mode`` (with ``debug=True``: ``updates`` and ``values``) are printed as they come."""
         if stream_mode != "values":
             chunks = self.astream(
@@ -290,7 +296,7 @@ class Pregel:
                     latest = chunk
                 elif mode == "updates" and "__interrupt__" in chunk:
                     asked.extend(chunk["__interrupt__"])
-        latest = self.output_of(latest)
+        latest = self.output_of(latest, output_keys)
         if not asked:
             return latest
         return {**latest, "__interrupt__": asked} if isinstance(latest, dict) else {"__interrupt__": asked}
@@ -300,6 +306,36 @@ class Pregel:
 
     def stream(self, input: Any, config: dict[str, Any] | None = None, **kwargs: Any) -> Iterator[Any]:
         yield from iterate_sync(self.astream(input, config, **kwargs))
+
+    # -- several inputs at once (LangChain's ``Runnable.batch``) ----------------------------------
+    def batch(
+        self, inputs: list[Any], config: Any = None, *, return_exceptions: bool = False, **kwargs: Any
+    ) -> list[Any]:
+        """``invoke`` for each input, its results in the inputs' order (one config for all, or a list of
+        them); with ``return_exceptions=True`` a failed run's exception stands in its place. LangGraph
+        runs them on threads; lab (no threads in the browser) one after another."""
+        return [
+            guarded(self.invoke, return_exceptions, input, one, **kwargs)
+            for input, one in zip(inputs, config_list(config, len(inputs)), strict=True)
+        ]
+
+    async def abatch(
+        self, inputs: list[Any], config: Any = None, *, return_exceptions: bool = False, **kwargs: Any
+    ) -> list[Any]:
+        """``ainvoke`` for each input at once (at most ``max_concurrency`` of the config at a time)."""
+        configs = config_list(config, len(inputs))
+        limit = asyncio.Semaphore(((configs or [None])[0] or {}).get("max_concurrency") or len(inputs) or 1)
+
+        async def one(input: Any, one_config: dict[str, Any] | None) -> Any:
+            async with limit:
+                try:
+                    return await self.ainvoke(input, one_config, **kwargs)
+                except Exception as error:
+                    if return_exceptions:
+                        return error
+                    raise
+
+        return await asyncio.gather(*(one(i, c) for i, c in zip(inputs, configs, strict=True)))
 
     # -- composing with LangChain -------------------------------------------------------------------
     def __or__(self, other: Any) -> Any:
@@ -641,6 +677,28 @@ def as_runnable(graph: Pregel) -> Any:
             "composing a graph with | (a LangChain Runnable: needs langchain_core)"
         ) from None
     return graph_runnable(graph)
+
+
+def config_list(config: Any, count: int) -> list[Any]:
+    """``batch``'s configs, one per input: the list given (as long as the inputs), or one for all."""
+    if isinstance(config, list | tuple):
+        if len(config) != count:
+            raise ValueError(
+                f"config must be a list of the same length as inputs, but got {len(config)} configs "
+                f"for {count} inputs"
+            )
+        return list(config)
+    return [config] * count
+
+
+def guarded(call: Callable[..., Any], return_exceptions: bool, *args: Any, **kwargs: Any) -> Any:
+    """``call(*args, **kwargs)``; its exception returned instead of raised if ``return_exceptions``."""
+    try:
+        return call(*args, **kwargs)
+    except Exception as error:
+        if not return_exceptions:
+            raise
+        return error
 
 
 def as_modes(stream_mode: str | Sequence[str]) -> list[str]:

@@ -4,7 +4,8 @@ Each pins one behaviour the upstream suite (``tests/upstream``) depends on: ``pr
 ``debug=True`` print chunks as they come; a LangChain ``Runnable`` as a node runs with
 ``invoke``/``ainvoke``; ``UntrackedValue``; ``interrupt_after`` streams the checkpoint it pauses on;
 ``max_concurrency``; an ``async def`` node's chunks reach ``astream``'s caller while it runs; a
-failing task cancels its running siblings; ``graph | runnable``.
+failing task cancels its running siblings; ``graph | runnable``; ``batch``, ``abatch``,
+``invoke(output_keys=)``.
 """
 
 from __future__ import annotations
@@ -277,3 +278,34 @@ def graph_piped_with_runnables(t: Trace) -> None:
     t.call("(graph | len).ainvoke", asyncio.run, counted.ainvoke({"log": ["in"]}))
     wrapped = (lambda text: {"log": [text]}) | graph
     t.call("(wrap | graph).invoke", wrapped.invoke, "in")
+
+
+@scenario
+def batch_and_output_keys(t: Trace) -> None:
+    """``batch``/``abatch`` (LangChain's ``Runnable`` methods on a compiled graph): one result per input,
+    in the inputs' order, one config for all or one each (a list of another length refused), a failed
+    run's exception in its place with ``return_exceptions=True``; ``invoke(output_keys=...)`` returns
+    only those keys (one key's value for a string)."""
+    fl = t.fl
+
+    def add(state: Log) -> dict:
+        if "boom" in state["log"]:
+            raise ValueError("boom")
+        return {"log": ["a"]}
+
+    builder = fl.StateGraph(Log)
+    builder.add_node("add", add)
+    builder.add_edge(fl.START, "add")
+    app = builder.compile(checkpointer=fl.InMemorySaver())
+    inputs = [{"log": ["x"]}, {"log": ["y"]}]
+    configs = [thread("t1"), thread("t2")]
+    t.call("batch, a config each", app.batch, inputs, configs)
+    t.call("batch again: the threads go on", app.batch, inputs, configs)
+    t.call("batch, one config for all", builder.compile().batch, inputs, {"recursion_limit": 5})
+    t.call("batch, configs of another length", app.batch, inputs, [thread("t3")])
+    t.call("batch, a failure", builder.compile().batch, [{"log": ["boom"]}, {"log": ["z"]}])
+    failed = builder.compile().batch([{"log": ["boom"]}, {"log": ["z"]}], return_exceptions=True)
+    t.record("batch(return_exceptions=True)", [repr(one) for one in failed])
+    t.call("abatch", asyncio.run, builder.compile().abatch(inputs))
+    t.call("invoke(output_keys='log')", app.invoke, {"log": ["k"]}, thread("t4"), output_keys="log")
+    t.call("invoke(output_keys=['log'])", app.invoke, {"log": ["k"]}, thread("t5"), output_keys=["log"])
