@@ -106,12 +106,6 @@ def test_sets_keep_their_types_and_tuples_come_back_lists_as_in_langgraph() -> N
     assert type(loaded["pair"]) is list and type(loaded["pair"][1]) is list
 
 
-def test_an_old_record_of_a_tuple_still_loads_a_tuple() -> None:
-    """Before tuples were arrays the lab wrote them as extension code 3: such records still load."""
-    old = msgpack.packb({"t": msgpack.ExtType(3, msgpack.packb([1, [2]]))})
-    assert serde.loads_typed(("msgpack", old)) == {"t": (1, [2])}
-
-
 def test_datetime_keeps_its_utc_offset() -> None:
     aware = datetime(2026, 11, 29, 19, 12, 29, 351919, tzinfo=timezone(timedelta(hours=-5)))
     assert roundtrip(aware) == aware
