@@ -37,7 +37,7 @@ from lab.aml.graph import build_graph
 from lab.aml.on_langgraph import aml_graph, langgraph_names
 from lab.channels import DeltaChannel as LabDeltaChannel
 from lab.checkpoint.delta import DELTA
-from lab.controller.thread_file import import_thread, read_thread_file
+from lab.controller.thread_file import export_thread, import_thread, read_thread_file
 from lab.interop import InteropError, from_langgraph, main, to_langgraph
 from lab.pregel.channels import folding
 from lab.world import MemoryWorld
@@ -343,3 +343,58 @@ def test_a_forked_thread_with_integer_versions_keeps_each_branch_apart(deltas: t
         return [frame(s) async for s in counting_graph(lab.graph, saver, state).aget_state_history(config)]
 
     assert asyncio.run(in_the_lab()) == history
+
+
+class Paired(TypedDict):
+    pair: Any
+    log: Annotated[list, operator.add]
+
+
+def asking_graph(graph_module: Any, types_module: Any, saver: Any) -> Any:
+    """``START -> a -> ask``: tuples in the state, in the interrupt's value and in the answer."""
+
+    def ask(s: dict) -> dict:
+        return {"log": [("ask", types_module.interrupt(("ok?", s["pair"])))]}
+
+    builder = graph_module.StateGraph(Paired)
+    builder.add_node("a", lambda s: {"pair": ("a", s["pair"]), "log": [(1, 2)]})
+    builder.add_node("ask", ask)
+    builder.add_edge(graph_module.START, "a")
+    builder.add_edge("a", "ask")
+    return builder.compile(checkpointer=saver)
+
+
+def paused_and_finished(graph: Any, types_module: Any, config: dict) -> tuple[Any, Any]:
+    """The interrupt's value ``get_state`` reads back, then the values after the answer."""
+    (interrupt,) = graph.get_state(config).interrupts
+    graph.invoke(types_module.Command(resume=("yes", (3,))), config)
+    return interrupt.value, graph.get_state(config).values
+
+
+def test_tuples_cross_both_ways_as_langgraph_reads_them() -> None:
+    """A thread holding tuples reads, after crossing either way, as LangGraph reads its own thread:
+    its tuples are lists (LangGraph's serializer writes them as msgpack arrays, so does the lab)."""
+    import lab.checkpoint
+    import lab.graph
+    import lab.types
+
+    config = {"configurable": {"thread_id": "tuples"}}
+    native = asking_graph(langgraph.graph, langgraph.types, LangGraphMemorySaver())
+    native.invoke({"pair": (0, 0), "log": []}, config)
+    data = asyncio.run(from_langgraph(native.checkpointer, "tuples"))
+    expected = paused_and_finished(native, langgraph.types, config)
+    finished = {"pair": ["a", [0, 0]], "log": [[1, 2], ["ask", ["yes", [3]]]]}
+    assert expected == (["ok?", ["a", [0, 0]]], finished)
+
+    lab_saver = lab.checkpoint.InMemorySaver()
+    lab_graph = asking_graph(lab.graph, lab.types, lab_saver)
+    lab_graph.invoke({"pair": (0, 0), "log": []}, config)
+    out = LangGraphMemorySaver()
+    asyncio.run(to_langgraph(asyncio.run(export_thread(lab_saver, "tuples")), out))
+    carried_out = asking_graph(langgraph.graph, langgraph.types, out)
+    assert paused_and_finished(carried_out, langgraph.types, config) == expected
+
+    came_in = lab.checkpoint.InMemorySaver()
+    asyncio.run(import_thread(came_in, read_thread_file(data)))
+    carried_in = asking_graph(lab.graph, lab.types, came_in)
+    assert paused_and_finished(carried_in, lab.types, config) == expected

@@ -245,7 +245,8 @@ def test_checkpoint_fields_and_extra_keys_roundtrip() -> None:
     checkpoint["pending_sends"] = []  # an old-format key: kept as is
     saver.put(thread_config(), checkpoint, {"source": "input", "step": -1, "parents": {}}, {"s": 1, "t": 2})
     loaded = saver.get(thread_config())
-    assert loaded == checkpoint
+    assert loaded == {**checkpoint, "channel_values": {"s": {"p", "q"}, "t": [1, 2]}}  # a tuple: as LangGraph
+    assert type(loaded["channel_values"]["s"]) is set
     assert list(loaded)[-1] == "channel_values"
 
 

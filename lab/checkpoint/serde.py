@@ -11,13 +11,16 @@ A saver never stores Python objects: it stores ``(type, bytes)`` pairs made by
 the serializer: see ``lab.checkpoint.core``.)
 
 msgpack natively knows ``None``, ``bool``, ``int``, ``float``, ``str``, ``bytes``, ``list`` and
-``dict``. Everything else must be on an **allow-list** and travels as a msgpack *extension
-type* (a small integer code plus bytes):
+``dict``. A ``tuple`` is written as a msgpack array, byte for byte as LangGraph writes it, so it comes
+back a ``list``, as LangGraph's does (a tuple used as a dict key comes back a tuple: LangGraph's
+loader turns array keys into tuples, and so does this one). Everything else must be on an
+**allow-list** and travels as a msgpack *extension type* (a small integer code plus bytes):
 
 ============  ====================================================================
 code          value
 ============  ====================================================================
-1 / 2 / 3     ``set`` / ``frozenset`` / ``tuple`` (items packed as a msgpack array)
+1 / 2         ``set`` / ``frozenset`` (items packed as a msgpack array)
+3             ``tuple``: only loaded, as a tuple (what the lab wrote for a tuple before it wrote arrays)
 4             ``datetime`` (its ISO-8601 text; a time zone comes back as a fixed offset)
 5             ``uuid.UUID`` (its 16 bytes)
 6             a type registered with :func:`register_type`, e.g. ``Interrupt``, ``Send``
@@ -31,8 +34,8 @@ so a later tool can move such values between the two by changing one code. LangG
 allow-list: loading builds the class registered for that key and refuses every other key.
 
 Subclasses of ``dict``, ``list``, ``tuple``, ``str``, ``int`` and ``float`` (``defaultdict``,
-a ``NamedTuple``, an ``IntEnum``...) are stored as that base type. Anything else raises
-:class:`UnsavableValueError` when saving.
+a ``NamedTuple``, an ``IntEnum``...) are stored as that base type (a ``NamedTuple`` as an array).
+Anything else raises :class:`UnsavableValueError` when saving.
 
 **Depth.** Values may nest at most :data:`MAX_DEPTH` containers deep. Loading checks it for typed
 values (C msgpack recurses through every extension value on the C stack, and about 190 levels
@@ -239,7 +242,6 @@ def _ext_items(code: int) -> Callable[[Any, PackInner], msgpack.ExtType]:
 _ENCODERS: dict[type, Callable[[Any, PackInner], msgpack.ExtType]] = {
     set: _ext_items(_SET),
     frozenset: _ext_items(_FROZENSET),
-    tuple: _ext_items(_TUPLE),
     datetime: lambda obj, _: msgpack.ExtType(_DATETIME, obj.isoformat().encode()),
     uuid.UUID: lambda obj, _: msgpack.ExtType(_UUID, obj.bytes),
 }
@@ -247,7 +249,7 @@ _ENCODERS: dict[type, Callable[[Any, PackInner], msgpack.ExtType]] = {
 _BASE_TYPES: tuple[tuple[type, Callable[[Any, PackInner], Any]], ...] = (
     (dict, lambda obj, _: dict(obj)),
     (list, lambda obj, _: list(obj)),
-    (tuple, _ENCODERS[tuple]),
+    (tuple, lambda obj, _: list(obj)),  # LangGraph's bytes: an array, loaded as a list
     (str, lambda obj, _: str.__str__(obj)),  # str(x) would call an enum's __str__; this gives the plain text
     (int, lambda obj, _: int(obj)),
     (float, lambda obj, _: float(obj)),
@@ -349,7 +351,24 @@ COMPILED_MSGPACK = msgpack.Packer is not msgpack_fallback.Packer
 
 def _unpack(data: bytes) -> Any:
     # strict_map_key=False: dicts may have int, tuple... keys, not only str.
-    return msgpack.unpackb(data, ext_hook=_from_ext, raw=False, strict_map_key=False)
+    try:
+        return msgpack.unpackb(data, ext_hook=_from_ext, raw=False, strict_map_key=False)
+    except TypeError as error:  # (a map with an array key: a tuple key, written as LangGraph writes it)
+        if "unhashable" not in str(error):
+            raise
+        return msgpack.unpackb(
+            data, ext_hook=_from_ext, raw=False, strict_map_key=False, object_pairs_hook=_dict_of_pairs
+        )
+
+
+def _dict_of_pairs(pairs: list[tuple[Any, Any]]) -> dict[Any, Any]:
+    """A map's pairs as a dict, its array keys (and arrays inside them) as tuples, as LangGraph's
+    loader (ormsgpack's ``OPT_NON_STR_KEYS``) makes them."""
+    return {_hashable(key): value for key, value in pairs}
+
+
+def _hashable(key: Any) -> Any:
+    return tuple(_hashable(item) for item in key) if isinstance(key, list) else key
 
 
 def _checked_field(registered: _RegisteredType, field: str, value: Any) -> Any:
@@ -437,7 +456,10 @@ def _load_model(data: bytes) -> Any:
         ) from error
 
 
-def _load_items(kind: type) -> Callable[[bytes], Any]:
+def _load_items(kind: type, *, hashed: bool) -> Callable[[bytes], Any]:
+    """A loader of a stored set, frozenset or (old) tuple; ``hashed``: its array items come back as
+    tuples (a set of tuples holds arrays: LangGraph could not load it back, the lab can)."""
+
     def load(data: bytes) -> Any:
         items = _unpack(data)
         if not isinstance(items, list):
@@ -447,7 +469,7 @@ def _load_items(kind: type) -> Callable[[bytes], Any]:
                 kind=kind.__name__,
                 value=f"{items!r:.60}",
             )
-        return kind(items)
+        return kind(map(_hashable, items)) if hashed else kind(items)
 
     return load
 
@@ -461,9 +483,9 @@ def _load_uuid(data: bytes) -> uuid.UUID:
 
 
 _DECODERS: dict[int, Callable[[bytes], Any]] = {
-    _SET: _load_items(set),
-    _FROZENSET: _load_items(frozenset),
-    _TUPLE: _load_items(tuple),
+    _SET: _load_items(set, hashed=True),
+    _FROZENSET: _load_items(frozenset, hashed=True),
+    _TUPLE: _load_items(tuple, hashed=False),
     _DATETIME: lambda data: datetime.fromisoformat(data.decode()),
     _UUID: _load_uuid,
     _REGISTERED: _load_registered,

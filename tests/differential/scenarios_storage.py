@@ -86,3 +86,35 @@ def storage_delta_interrupted(t: Trace) -> None:
     cfg = thread("interrupted")
     t.invoke(app, {"log": ["in"], "full": []}, cfg)
     t.invoke(app, t.fl.Command(resume="yes"), cfg, label="resume")
+
+
+class Shapes(TypedDict):
+    """Values of every shape the serializer treats apart: tuples, sets, tuple keys."""
+
+    pair: Any
+    tags: Any
+    keyed: Any
+    log: Annotated[list, operator.add]
+
+
+@scenario
+def storage_tuples_and_sets(t: Trace) -> None:
+    """LangGraph's serializer writes a tuple as a msgpack array: a tuple in the state, in a task's
+    pending write (``b`` finished beside the interrupted ``c``), in an interrupt's value and in a
+    resume value is a list once read back from the checkpoint (``get_state``, the history, the run
+    after the resume); a tuple dict key stays a tuple; a set and a frozenset keep their types."""
+
+    def a(state: dict) -> dict:
+        return {"pair": ("a", 1), "tags": {"x", frozenset({"y"})}, "keyed": {("k", 2): ("v", (3,))}}
+
+    def c(state: dict) -> dict:
+        answer = t.fl.interrupt(("ask", {"n": (3,)}))
+        return {"log": [("c", answer, state["pair"])]}
+
+    g = build(t, "START>a a>b,c b>END c>END", state=Shapes, a=a, b=lambda s: {"log": [("b", (2,))]}, c=c)
+    app = t.compile(g)
+    cfg = thread("tuples")
+    t.invoke(app, {"pair": (0, 0), "tags": frozenset({1}), "keyed": {}, "log": [()]}, cfg)
+    t.state(app, cfg)
+    t.invoke(app, t.fl.Command(resume=("yes", (4,))), cfg, label="resume")
+    t.state(app, cfg)
