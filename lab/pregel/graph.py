@@ -118,6 +118,8 @@ class Pregel:
         """The channels that store only a sentinel in most checkpoints (``lab.pregel.delta``)."""
         self.untracked = frozenset(name for name, c in channels.items() if isinstance(c, UntrackedValue))
         """The ``UntrackedValue`` channels: never saved, nor their writes (``algo.savable_writes``)."""
+        self.cached_nodes = frozenset(name for name, node in nodes.items() if node.cache_policy is not None)
+        """The nodes added with a ``cache_policy`` (``lab.pregel.node_cache``)."""
         self.trigger_to_nodes: dict[str, list[str]] = {}
         for node in nodes.values():
             for chan in node.triggers:

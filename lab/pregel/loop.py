@@ -467,7 +467,7 @@ class SuperStepLoop:
         scheduling hop, so a save queued in the background is still in flight), several side by
         side in ``running``, which ``run`` waits for; a failure cancels those still running, as
         LangGraph's runner does (a plain ``def`` task runs to its end before any other starts)."""
-        if self.graph.cache is not None:
+        if self.graph.cached_nodes:
             await self.reuse_cached_writes()
         todo = [t for t in self.tasks.values() if not t.writes]
         if self.on_seam is not None:  # (the lab pauses here for Step)
@@ -485,9 +485,12 @@ class SuperStepLoop:
             ]
 
     async def reuse_cached_writes(self) -> None:
-        """The tasks of cached nodes whose writes the cache holds do not run: their writes are saved
-        and streamed, marked cached (``lab.pregel.node_cache``)."""
-        for task in node_cache.cached_tasks(self.graph.cache, self.graph.nodes, self.tasks.values()):
+        """Each task of a cached node gets its cache key; those whose writes the cache holds do not
+        run: their writes are saved and streamed, marked cached (``lab.pregel.node_cache``)."""
+        node_cache.key_tasks(self.graph.nodes, self.tasks.values())
+        if self.graph.cache is None:
+            return
+        for task in node_cache.cached_tasks(self.graph.cache, self.tasks.values()):
             await self.save_writes(task.id, task.writes, task)
             self.emit_update(task, cached=True)
 
@@ -557,8 +560,8 @@ class SuperStepLoop:
         if self.on_seam is not None:
             await self.report("task_finish", task)
         await self.save_writes(task.id, task.writes, task)  # (seam put_writes, once saved)
-        if (node := self.graph.nodes[task.name]).cache_policy is not None:  # (a node's result to keep)
-            node_cache.cache_writes(self.graph.cache, node, task)
+        if task.cache_key is not None:  # (a cached node's result to keep)
+            node_cache.cache_writes(self.graph.cache, self.graph.nodes[task.name].cache_policy, task)
         self.emit_update(task)
         if self.stream.streams_tasks:  # (checked here: this runs for every task)
             self.emit_task_result(task, task.writes)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from lab.cache.base import BaseCache, FullKey, Namespace
+from lab.cache.base import BaseCache, Namespace
 from lab.pregel.task import Task
 from lab.pregel.task_calls import CACHE_NS_WRITES, hashed, identifier
 from lab.types import CachePolicy
@@ -26,20 +26,18 @@ def node_namespace(name: str, func: Callable[..., Any]) -> Namespace:
     return (CACHE_NS_WRITES, identifier(func), name)
 
 
-def node_cache_key(namespace: Namespace, policy: CachePolicy, task_input: Any) -> FullKey:
-    """The cache key of a task: its node's namespace and a hash of ``key_func(input)``."""
-    return namespace, hashed(policy.key_func(task_input))
+def key_tasks(nodes: dict[str, Any], tasks: Iterable[Task]) -> None:
+    """Give each task of a cached node its cache key, once a step (``key_func`` is called once per
+    task, as LangGraph prepares it, with or without a cache): its node's namespace and a hash of
+    ``key_func(input)``."""
+    for task in tasks:
+        if (policy := nodes[task.name].cache_policy) is not None:
+            task.cache_key = nodes[task.name].cache_namespace, hashed(policy.key_func(task.input))
 
 
-def cached_tasks(cache: BaseCache | None, nodes: dict[str, Any], tasks: Iterable[Task]) -> list[Task]:
-    """The tasks (yet to run) whose writes the cache holds: given those writes, they will not run."""
-    if cache is None:
-        return []
-    keyed = {
-        node_cache_key(node.cache_namespace, node.cache_policy, task.input): task
-        for task in tasks
-        if not task.writes and (node := nodes[task.name]).cache_policy is not None
-    }
+def cached_tasks(cache: BaseCache, tasks: Iterable[Task]) -> list[Task]:
+    """The keyed tasks, yet to run, whose writes the cache holds: given those writes, they will not run."""
+    keyed = {task.cache_key: task for task in tasks if task.cache_key is not None and not task.writes}
     matched = []
     for key, writes in cache.get(list(keyed)).items() if keyed else ():
         keyed[key].writes = list(writes)
@@ -47,12 +45,11 @@ def cached_tasks(cache: BaseCache | None, nodes: dict[str, Any], tasks: Iterable
     return matched
 
 
-def cache_writes(cache: BaseCache | None, node: Any, task: Task) -> None:
-    """Keep a finished task's writes (its node has a cache policy) for the next run that gives its
+def cache_writes(cache: BaseCache | None, policy: CachePolicy, task: Task) -> None:
+    """Keep a finished task's writes (its node has a cache ``policy``) for the next run that gives its
     node the same input."""
     if cache is not None:
-        key = node_cache_key(node.cache_namespace, node.cache_policy, task.input)
-        cache.set({key: (list(task.writes), node.cache_policy.ttl)})
+        cache.set({task.cache_key: (list(task.writes), policy.ttl)})
 
 
 def clear_node_caches(cache: BaseCache | None, nodes: dict[str, Any], names: Iterable[str] | None) -> None:
