@@ -7,41 +7,16 @@ and after ``Send``s, and what the deferred triggers store in a checkpoint."""
 import asyncio
 import operator
 from collections import Counter
-from types import SimpleNamespace
 from typing import Annotated, Any, TypedDict
 
 import pytest
-from langgraph.cache.memory import InMemoryCache as LangGraphCache
-from langgraph.checkpoint.memory import InMemorySaver as LangGraphSaver
-from langgraph.graph import START as LG_START
-from langgraph.graph import StateGraph as LangGraphStateGraph
-from langgraph.types import CachePolicy as LangGraphCachePolicy
-from langgraph.types import Send as LangGraphSend
 
 from lab.cache import memory as lab_cache_memory
-from lab.cache.memory import InMemoryCache
-from lab.checkpoint.memory import InMemorySaver
-from lab.graph import START, StateGraph
 from lab.pregel.channels import MISSING
 from lab.pregel.deferred import LastValueAfterFinish, NamedBarrierValueAfterFinish
-from lab.types import CachePolicy, Send
+from tests.differential.flavours import load_flavour
 
-LAB = SimpleNamespace(
-    StateGraph=StateGraph,
-    START=START,
-    Cache=InMemoryCache,
-    Saver=InMemorySaver,
-    CachePolicy=CachePolicy,
-    Send=Send,
-)
-LANGGRAPH = SimpleNamespace(
-    StateGraph=LangGraphStateGraph,
-    START=LG_START,
-    Cache=LangGraphCache,
-    Saver=LangGraphSaver,
-    CachePolicy=LangGraphCachePolicy,
-    Send=LangGraphSend,
-)
+LANGGRAPH, LAB = load_flavour("langgraph"), load_flavour("lab")
 
 
 class State(TypedDict):
@@ -67,7 +42,7 @@ def cached_topic_graph(fl: Any, runs: Counter, **policy: Any) -> Any:
     builder = fl.StateGraph(State)
     builder.add_node("research", research, cache_policy=fl.CachePolicy(**policy))
     builder.add_edge(fl.START, "research")
-    return builder.compile(cache=fl.Cache())
+    return builder.compile(cache=fl.InMemoryCache())
 
 
 def test_key_func_is_given_the_nodes_input_and_decides_what_a_hit_is() -> None:
@@ -115,7 +90,7 @@ def test_a_cached_async_node_is_a_hit_under_ainvoke_too() -> None:
         builder = fl.StateGraph(State)
         builder.add_node("fetch", fetch, cache_policy=fl.CachePolicy())
         builder.add_edge(fl.START, "fetch")
-        app = builder.compile(cache=fl.Cache())
+        app = builder.compile(cache=fl.InMemoryCache())
 
         async def twice() -> list:
             first = [c async for c in app.astream({"topic": "t", "n": 2, "log": []})]
