@@ -44,16 +44,10 @@ def test_unknown_state_graph_options_are_refused_by_name():
         StateGraph(Log, config_schema=dict)
 
 
-@pytest.mark.parametrize("option", ["retry_policy", "cache_policy", "defer", "error_handler", "timeout"])
+@pytest.mark.parametrize("option", ["retry_policy", "error_handler", "timeout"])
 def test_node_options_lab_does_not_implement_are_refused_by_name(option):
     with refused(rf"add_node\({option}=\.\.\.\)"):
         StateGraph(Log).add_node("a", lambda state: {}, **{option: object()})
-
-
-@pytest.mark.parametrize("option", ["cache"])
-def test_compile_options_lab_does_not_implement_are_refused_by_name(option):
-    with refused(rf"compile\({option}=\.\.\.\)"):
-        one_node_graph().compile(**{option: True})
 
 
 def test_compile_accepts_options_left_at_their_defaults():
@@ -96,7 +90,7 @@ def test_drawing_to_an_image_is_refused_by_name_and_points_at_draw_mermaid():
     assert drawn.draw_mermaid(with_styles=False) == "graph TD;\n\t__start__ --> a;\n\ta --> __end__;\n"
 
 
-@pytest.mark.parametrize("method", ["astream_log", "astream_events", "with_retry", "clear_cache"])
+@pytest.mark.parametrize("method", ["astream_log", "astream_events", "with_retry"])
 def test_compiled_graph_methods_lab_lacks_fail_by_name(method):
     app = one_node_graph().compile()
     with pytest.raises(AttributeError, match=rf"^lab does not support CompiledStateGraph\.{method}\(\)"):

@@ -8,6 +8,8 @@ How the declaration maps to channels (schemas: ``lab.graph.schema``):
 - each node ``n`` → an ephemeral trigger channel ``branch:to:n``;
 - ``add_edge(a, b)`` → ``a`` writes ``branch:to:b`` when it finishes;
 - ``add_edge([a, b], c)`` → a barrier ``join:a+b:c`` that fires ``c`` once both wrote;
+- ``add_node(n, fn, defer=True)`` → ``branch:to:n`` and its joins wait for the run's end
+  (``lab.pregel.deferred``);
 - ``add_conditional_edges(a, router)`` → ``a`` runs ``router`` on its fresh state (the keys of the
   router's input schema, else ``a``'s, else the state schema's) and writes ``branch:to:<choice>``.
 
@@ -21,6 +23,7 @@ import dataclasses
 from collections.abc import AsyncIterator, Callable, Hashable, Iterator, Mapping, Sequence
 from typing import Any
 
+from lab.cache.base import BaseCache
 from lab.checkpoint.allow_list import allow_in_checkpoints
 from lab.checkpoint.base import BaseCheckpointSaver
 from lab.graph.drawing import DrawableGraph, draw_graph
@@ -42,11 +45,13 @@ from lab.graph.schema import (
 from lab.graph.subgraphs import as_node, find_subgraph, refuse_sync_calls_over_async_io
 from lab.graph.unsupported import NotSupportedError, RefusesLeftOutMethods, refuse_options
 from lab.pregel.channels import Channel, EphemeralValue, NamedBarrierValue, Topic
+from lab.pregel.deferred import LastValueAfterFinish, NamedBarrierValueAfterFinish
 from lab.pregel.graph import Pregel, run_sync
+from lab.pregel.node_cache import node_namespace
 from lab.pregel.nodes import END, START, TASKS, Branch, Node, branch_channel
 from lab.pregel.subgraph import subgraphs_of
 from lab.store.base import BaseStore
-from lab.types import StateUpdate
+from lab.types import CachePolicy, StateUpdate
 
 RESERVED = frozenset(
     (
@@ -164,6 +169,9 @@ class StateGraph:
         self.node_schemas: dict[str, Any] = {}
         self.node_ends: dict[str, dict[str, str | None]] = {}
         self.node_metadata: dict[str, dict[str, Any] | None] = {}
+        self.node_cache_policies: dict[str, CachePolicy | None] = {}
+        self.deferred: set[str] = set()
+        """The nodes added with ``defer=True``."""
         self.edges: list[tuple[str, str]] = []
         self.waiting_edges: list[tuple[tuple[str, ...], str]] = []
         self.branches: list[tuple[str, Branch]] = []
@@ -181,8 +189,13 @@ class StateGraph:
         input_schema: Any = None,
         destinations: Mapping[str, str] | Sequence[str] | None = None,
         metadata: dict[str, Any] | None = None,
+        cache_policy: CachePolicy | None = None,
+        defer: bool = False,
         **unsupported: Any,
     ) -> StateGraph:
+        """``cache_policy``: reuse the node's results from ``compile(cache=...)``'s cache
+        (``lab.pregel.node_cache``); ``defer``: run it only when no other node is pending, once
+        the run is about to end (``lab.pregel.deferred``)."""
         refuse_options("add_node", unsupported)
         if action is None:
             if isinstance(node, str):
@@ -209,6 +222,9 @@ class StateGraph:
         ends = destinations if destinations is not None else command_destinations(action)
         self.node_ends[node] = dict(ends) if isinstance(ends, Mapping) else dict.fromkeys(ends)
         self.node_metadata[node] = metadata
+        self.node_cache_policies[node] = cache_policy
+        if defer:
+            self.deferred.add(node)
         return self
 
     def add_edge(self, start_key: str | Sequence[str], end_key: str) -> StateGraph:
@@ -283,6 +299,7 @@ class StateGraph:
         interrupt_before: list[str] | str | None = None,
         interrupt_after: list[str] | str | None = None,
         store: BaseStore | None = None,
+        cache: BaseCache | None = None,
         name: str | None = None,
         debug: bool = False,
         **unsupported: Any,
@@ -298,8 +315,11 @@ class StateGraph:
         input_keys = tuple(schema_fields(self.input_schema))
         nodes = {START: Node(START, None, [START], input_keys=input_keys)}
         for node, fn in self.nodes.items():
-            channels[branch_channel(node)] = EphemeralValue(guard=False)
+            deferred = node in self.deferred
+            trigger = LastValueAfterFinish() if deferred else EphemeralValue(guard=False)
+            channels[branch_channel(node)] = trigger
             call = bind_node(fn, self.node_schemas[node])
+            policy = self.node_cache_policies[node]
             nodes[node] = Node(
                 node,
                 call,
@@ -307,6 +327,8 @@ class StateGraph:
                 ends=self.node_ends[node],
                 metadata=self.node_metadata[node],
                 subgraph=find_subgraph(fn),
+                cache_policy=policy,
+                cache_namespace=node_namespace(node, fn) if policy is not None else None,
             )
         refuse_sync_calls_over_async_io(nodes, checkpointer)
         for start, end in self.edges:
@@ -316,7 +338,8 @@ class StateGraph:
             if end == END:  # as in LangGraph: a join into END is no channel at all
                 continue
             join = f"join:{'+'.join(starts)}:{end}"
-            channels[join] = NamedBarrierValue(set(starts))
+            barrier = NamedBarrierValueAfterFinish if end in self.deferred else NamedBarrierValue
+            channels[join] = barrier(set(starts))
             nodes[end].triggers.append(join)
             for start in starts:
                 nodes[start].edge_writes.append((join, start))
@@ -332,6 +355,7 @@ class StateGraph:
         )
         graph.checkpointer_flag = checkpointer if isinstance(checkpointer, bool) else None
         graph.store = store
+        graph.cache = cache
         graph.output_keys = list(schema_fields(self.output_schema))
         graph.name = name or "LangGraph"
         graph.debug = debug

@@ -33,7 +33,7 @@ def refused_names(module: str, names: frozenset[str] | None = None) -> Callable[
 
 
 def refuse_options(method: str, options: dict[str, Any]) -> None:
-    """Options lab does not implement (retry and cache policies, stores, deferred nodes...) are
+    """Options lab does not implement (a node's retry policy, error handler, timeout...) are
     refused by name when set, never silently ignored. ``debug=False`` and friends are fine."""
     if given := [key for key, value in options.items() if value not in (None, False)]:
         raise NotSupportedError(f"{method}({', '.join(f'{key}=...' for key in given)})")
@@ -47,8 +47,6 @@ UNSUPPORTED_METHODS = frozenset(
         "abatch_as_completed",
         "with_retry",
         "with_fallbacks",
-        "clear_cache",
-        "aclear_cache",
         "get_context_jsonschema",
         "get_config_jsonschema",
         "pipe",

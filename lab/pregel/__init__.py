@@ -5,7 +5,8 @@ Read in this order: ``channels`` (state cells) → ``nodes`` (what a node writes
 bottom; its saves go through ``save_queue``, its chunks through ``stream_output``) → ``graph``
 (``invoke``, ``get_state``, ``update_state``) → ``subgraph`` (a graph run inside a node of another)
 and ``sync_loop`` (the sync API over the async loop). ``node_builder`` builds a node by hand, for
-LangGraph's low-level API: ``from langgraph.pregel import Pregel, NodeBuilder``.
+LangGraph's low-level API: ``from langgraph.pregel import Pregel, NodeBuilder``. ``node_cache``
+reuses a cached node's writes; ``deferred`` holds the triggers of a node added with ``defer=True``.
 """
 
 from lab.pregel.graph import Pregel

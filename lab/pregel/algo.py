@@ -345,7 +345,22 @@ def apply_writes(
                     updated.add(chan)
             if expiring is not None and not channel.is_available():
                 expiring.discard(chan)
+    if triggers and updated.isdisjoint(trigger_to_nodes):
+        finish_channels(channels, version, versions, updated)
     return updated
+
+
+def finish_channels(
+    channels: Mapping[str, Channel], version: Any, versions: dict[str, Any], updated: set[str]
+) -> None:
+    """The step woke no node: the run would end here, so each channel is told ``finish()`` (LangGraph's
+    "(tentatively) the last superstep"); a deferred node's trigger (``lab.pregel.deferred``) becomes
+    available and the deferred node runs next."""
+    for chan, channel in channels.items():
+        if channel.finish() and version is not None:
+            versions[chan] = version
+            if channel.is_available():
+                updated.add(chan)
 
 
 def holding_expiring(channels: Mapping[str, Channel]) -> set[str]:

@@ -17,6 +17,8 @@ did. Nodes are *triggered* by channels whose version moved past what they last s
 - ``EphemeralValue``: ``__start__`` and ``branch:to:<node>`` triggers; cleared a step later.
 - ``NamedBarrierValue``: ``join:<a>+<b>:<node>``; fires once every named source wrote.
 - ``Topic``: ``__pregel_tasks``, the ``Send`` packets of one step (each becomes a push task).
+- ``LastValueAfterFinish``, ``NamedBarrierValueAfterFinish`` (``lab.pregel.deferred``): the
+  triggers of a deferred node (``add_node(..., defer=True)``).
 """
 
 from __future__ import annotations
@@ -68,6 +70,11 @@ class Channel:
 
     def consume(self) -> bool:
         """Called when a node that was triggered by this channel ran."""
+        return False
+
+    def finish(self) -> bool:
+        """Called when a step woke no node (the run is about to end): a deferred node's trigger
+        (``lab.pregel.deferred``) becomes available then; True if the channel changed."""
         return False
 
     def checkpoint(self) -> Any:

@@ -17,6 +17,7 @@ from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from contextlib import aclosing
 from typing import Any
 
+from lab.cache.base import BaseCache
 from lab.checkpoint.base import (
     BaseCheckpointSaver,
     Checkpoint,
@@ -27,7 +28,7 @@ from lab.checkpoint.base import (
 )
 from lab.config import merge_configs
 from lab.errors import InvalidUpdateError
-from lab.pregel import algo, delta, runnable, subgraph, sync_saver
+from lab.pregel import algo, delta, node_cache, runnable, subgraph, sync_saver
 from lab.pregel.algo import INTERRUPT_SEEN, StepWrites
 from lab.pregel.channels import Channel, DeltaChannel, UntrackedValue
 from lab.pregel.io_schema import channels_model
@@ -100,6 +101,9 @@ class Pregel:
         self.store: Any = None
         """``compile(store=...)``: the long-term memory its nodes are given (``lab.store``); ``None``:
         none, or as a subgraph its parent's."""
+        self.cache: BaseCache | None = None
+        """``compile(cache=...)``, ``@entrypoint(cache=...)``: where cached nodes and tasks keep their
+        results (``lab.pregel.node_cache``)."""
         self.checkpointer_flag: bool | None = None
         """``compile(checkpointer=True/False)``: as a subgraph, keep one history per thread (True)
         or none (False); ``None``: the saver it is given, or the parent's (``lab.pregel.subgraph``)."""
@@ -114,6 +118,8 @@ class Pregel:
         """The channels that store only a sentinel in most checkpoints (``lab.pregel.delta``)."""
         self.untracked = frozenset(name for name, c in channels.items() if isinstance(c, UntrackedValue))
         """The ``UntrackedValue`` channels: never saved, nor their writes (``algo.savable_writes``)."""
+        self.cached_nodes = frozenset(name for name, node in nodes.items() if node.cache_policy is not None)
+        """The nodes added with a ``cache_policy`` (``lab.pregel.node_cache``)."""
         self.trigger_to_nodes: dict[str, list[str]] = {}
         for node in nodes.values():
             for chan in node.triggers:
@@ -598,6 +604,13 @@ class Pregel:
         bound = copy.copy(self)
         bound.config = merge_configs(self.config, config, kwargs)
         return bound
+
+    def clear_cache(self, nodes: Sequence[str] | None = None) -> None:
+        """Forget the cached results of ``nodes`` (``None``: every node's), ``lab.pregel.node_cache``."""
+        node_cache.clear_node_caches(self.cache, self.nodes, nodes)
+
+    async def aclear_cache(self, nodes: Sequence[str] | None = None) -> None:
+        self.clear_cache(nodes)
 
     def _config(self, config: dict[str, Any] | None) -> dict[str, Any]:
         config = merge_configs(self.config, config) if self.config else config or {}

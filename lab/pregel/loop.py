@@ -70,7 +70,7 @@ from lab.errors import (
     is_invalid_resume,
     with_troubleshooting,
 )
-from lab.pregel import algo, debug, delta, messages_stream, subgraph, sync_saver
+from lab.pregel import algo, debug, delta, messages_stream, node_cache, subgraph, sync_saver
 from lab.pregel.algo import INTERRUPT_SEEN, StepWrites
 from lab.pregel.channels import Channel
 from lab.pregel.ids import is_interrupt_id
@@ -467,6 +467,8 @@ class SuperStepLoop:
         scheduling hop, so a save queued in the background is still in flight), several side by
         side in ``running``, which ``run`` waits for; a failure cancels those still running, as
         LangGraph's runner does (a plain ``def`` task runs to its end before any other starts)."""
+        if self.graph.cached_nodes:
+            await self.reuse_cached_writes()
         todo = [t for t in self.tasks.values() if not t.writes]
         if self.on_seam is not None:  # (the lab pauses here for Step)
             restored = [t.name for t in self.tasks.values() if t.writes]  # saved writes reused, not re-run
@@ -481,6 +483,16 @@ class SuperStepLoop:
             self.running = [
                 asyncio.ensure_future(self.execute_in_turn(t, alone=len(todo) == 1)) for t in todo
             ]
+
+    async def reuse_cached_writes(self) -> None:
+        """Each task of a cached node gets its cache key; those whose writes the cache holds do not
+        run: their writes are saved and streamed, marked cached (``lab.pregel.node_cache``)."""
+        node_cache.key_tasks(self.graph.nodes, self.tasks.values())
+        if self.graph.cache is None:
+            return
+        for task in node_cache.cached_tasks(self.graph.cache, self.tasks.values()):
+            await self.save_writes(task.id, task.writes, task)
+            self.emit_update(task, cached=True)
 
     def streams_while_running(self, todo: list[Task]) -> bool:
         """Do the step's chunks reach the caller while its tasks run, not only as each one ends? With
@@ -548,6 +560,8 @@ class SuperStepLoop:
         if self.on_seam is not None:
             await self.report("task_finish", task)
         await self.save_writes(task.id, task.writes, task)  # (seam put_writes, once saved)
+        if task.cache_key is not None:  # (a cached node's result to keep)
+            node_cache.cache_writes(self.graph.cache, self.graph.nodes[task.name].cache_policy, task)
         self.emit_update(task)
         if self.stream.streams_tasks:  # (checked here: this runs for every task)
             self.emit_task_result(task, task.writes)

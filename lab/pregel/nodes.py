@@ -25,7 +25,7 @@ from typing import Any
 from lab.checkpoint.allow_list import is_pydantic_model
 from lab.config import await_with, run_with
 from lab.errors import InvalidUpdateError, ParentCommand, with_troubleshooting
-from lab.types import Command, Send
+from lab.types import CachePolicy, Command, Send
 
 START = "__start__"
 END = "__end__"
@@ -124,6 +124,10 @@ class Node:
     writers: tuple[WriteEntry, ...] | None = None
     """A ``NodeBuilder`` node's writes (``write_to``): what it returned goes to these channels,
     not into the state keys (``lab.pregel.node_builder``)."""
+    cache_policy: CachePolicy | None = None
+    """``add_node(cache_policy=...)``: its results are reused from the graph's cache
+    (``lab.pregel.node_cache``), found in ``cache_namespace``."""
+    cache_namespace: tuple[str, ...] | None = None
 
     @functools.cached_property  # (asked once the graph is compiled: ``compile`` still adds join triggers)
     def sorted_triggers(self) -> tuple[str, ...]:

@@ -64,6 +64,8 @@ class Task:
     """What it lent, once a graph ran inside its node (``lab.pregel.subgraph.Loan``)."""
     calls: Any = None
     """Once its node called a ``@task``: those calls (``lab.pregel.task_calls.Calls``)."""
+    cache_key: Any = None
+    """A cached node's task: where the cache keeps its writes (``lab.pregel.node_cache``)."""
 
     @property
     def namespace(self) -> str:

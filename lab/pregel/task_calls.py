@@ -213,9 +213,12 @@ def cache_key(
     a hash of what ``policy.key_func`` makes of the arguments."""
     if policy is None:
         return None
-    key = policy.key_func(*args, **kwargs)
-    digest = xxh3_128_hexdigest(key.encode() if isinstance(key, str) else key)
-    return (CACHE_NS_WRITES, identifier(func)), digest
+    return (CACHE_NS_WRITES, identifier(func)), hashed(policy.key_func(*args, **kwargs))
+
+
+def hashed(key: str | bytes) -> str:
+    """The hash a cache entry is found by: of what a cache policy's ``key_func`` made of the input."""
+    return xxh3_128_hexdigest(key.encode() if isinstance(key, str) else key)
 
 
 def identifier(func: Callable[..., Any]) -> str:

@@ -5,7 +5,8 @@ Each pins one behaviour the upstream suite (``tests/upstream``) depends on: ``pr
 ``invoke``/``ainvoke``; ``UntrackedValue``; ``interrupt_after`` streams the checkpoint it pauses on;
 ``max_concurrency``; an ``async def`` node's chunks reach ``astream``'s caller while it runs; a
 failing task cancels its running siblings; ``graph | runnable``; ``batch``, ``abatch``,
-``invoke(output_keys=)``.
+``invoke(output_keys=)``; node caching (``add_node(cache_policy=)``, ``compile(cache=)``); deferred
+nodes (``add_node(defer=True)``).
 """
 
 from __future__ import annotations
@@ -309,3 +310,64 @@ def batch_and_output_keys(t: Trace) -> None:
     t.call("abatch", asyncio.run, builder.compile().abatch(inputs))
     t.call("invoke(output_keys='log')", app.invoke, {"log": ["k"]}, thread("t4"), output_keys="log")
     t.call("invoke(output_keys=['log'])", app.invoke, {"log": ["k"]}, thread("t5"), output_keys=["log"])
+
+
+@scenario
+def node_cache(t: Trace) -> None:
+    """``add_node(..., cache_policy=CachePolicy(key_func=...))`` with ``compile(cache=InMemoryCache())``:
+    the same input on another thread reuses the node's writes (its ``updates`` chunk marked cached, its
+    writes saved as if it ran); another input runs it; a node that failed, or asked an ``interrupt()``,
+    is not cached; ``clear_cache()`` forgets (for one node, or all)."""
+    fl = t.fl
+    by_last = fl.CachePolicy(key_func=lambda state: state["log"][-1])
+    builder = fl.StateGraph(Log)
+    builder.add_node("a", t.node("a"), cache_policy=by_last)
+    builder.add_node("flaky", t.node("flaky", fail_times=1), cache_policy=fl.CachePolicy())
+    builder.add_node("ask", asker(t, "ask", "ok?"), cache_policy=fl.CachePolicy())
+    builder.add_edge(fl.START, "a")
+    builder.add_edge("a", "flaky")
+    builder.add_edge("flaky", "ask")
+    app = t.compile(builder, cache=fl.InMemoryCache())
+    for label, inp, cfg in (
+        ("stream", "x", thread("t1")),
+        ("stream, flaky fixed", "x", thread("t2")),
+        ("stream, a cached", "x", thread("t3")),
+        ("stream, another input", "y", thread("t4")),
+    ):
+        t.stream(app, {"log": [inp]}, cfg, label=label, stream_mode=["updates", "tasks"])
+    t.stream(app, fl.Command(resume="yes"), thread("t3"), label="resume t3")
+    t.call("clear_cache(['flaky'])", app.clear_cache, ["flaky"])
+    t.stream(app, {"log": ["x"]}, thread("t5"), label="stream, flaky forgotten")
+    t.call("aclear_cache()", asyncio.run, app.aclear_cache())
+    t.stream(app, {"log": ["x"]}, thread("t6"), label="stream, all forgotten")
+    t.call("clear_cache without a cache", builder.compile().clear_cache)
+
+
+@scenario
+def deferred_node(t: Trace) -> None:
+    """``add_node("d", fn, defer=True)`` runs only when no other node is pending: after both branches
+    of a fan-out of different lengths (``a -> b -> b2 -> d``, ``a -> c -> d``; LangGraph's "defer node
+    execution" how-to), as a plain edge's target and as a join's; interrupted before it, then resumed.
+    (``durability="sync"``: LangGraph's deferred join saves its set of sources, which the next step
+    adds to in place, from a background thread under ``"async"``: a checkpoint may show a later set.)"""
+    fl = t.fl
+    for label, join in (("edges", "b2>d c>d"), ("join", "b2,c>d")):
+        builder = fl.StateGraph(Log)
+        for name in ("a", "b", "b2", "c"):
+            builder.add_node(name, t.node(name))
+        builder.add_node("d", t.node("d"), defer=True)
+        builder.add_edge(fl.START, "a")
+        for source, target in (("a", "b"), ("a", "c"), ("b", "b2"), ("d", fl.END)):
+            builder.add_edge(source, target)
+        for edge in join.split():
+            sources, target = edge.split(">")
+            builder.add_edge(sources.split(",") if "," in sources else sources, target)
+        app, paused, cfg = (
+            t.compile(builder),
+            t.compile(builder, interrupt_before=["d"]),
+            thread(f"{label}, paused"),
+        )
+        t.stream(app, {"log": ["in"]}, thread(label), label=f"{label}: stream", durability="sync")
+        t.stream(paused, {"log": ["in"]}, cfg, label=f"{label}: stream to d", durability="sync")
+        t.state(paused, cfg)
+        t.stream(paused, None, cfg, label=f"{label}: resume", durability="sync")
