@@ -267,6 +267,41 @@ def test_no_graph_and_an_uncompiled_builder_are_told_apart() -> None:
     assert (said["kind"], said["say"]["params"]["name"]) == ("not_compiled", "builder")
 
 
+STORE_ONLY = """\
+from langgraph.store.memory import InMemoryStore
+store = InMemoryStore()
+store.put(("1", "memories"), "m1", {"food": "pizza"})
+print([item.value for item in store.search(("1", "memories"))])
+print("done")
+"""
+
+
+def test_a_program_that_builds_no_graph_loads_graphless_as_plain_python_with_what_it_printed() -> None:
+    loaded = load_program(STORE_ONLY, graphless=True)
+    assert (loaded.graph_name, loaded.graph, loaded.script) == (None, None, None)
+    assert loaded.printed == "[{'food': 'pizza'}]\ndone\n"
+    assert problem_of(STORE_ONLY)["kind"] == "no_graph"  # refused where a graph is needed (a challenge)
+
+
+@pytest.mark.parametrize(
+    ("source", "kind"),
+    [
+        (program("builder = StateGraph(State)\n"), "not_compiled"),  # a bad graph
+        (
+            one_node("def work(state):\n    return {}\n", name="one") + "two = builder.compile()\n",
+            "several_graphs",
+        ),
+        ("x = 1\nif __name__ == '__main__':\n    print(x)\n", "no_graph"),  # a script needs a graph
+    ],
+)
+def test_graphless_loading_still_refuses_a_bad_graph_several_graphs_and_a_script(
+    source: str, kind: str
+) -> None:
+    with pytest.raises(ProgramError) as refused:
+        load_program(source, graphless=True)
+    assert refused.value.problem.kind == kind
+
+
 def test_the_main_block_is_skipped_and_annotations_resolve_in_the_programs_module() -> None:
     source = (
         "from __future__ import annotations\nfrom dataclasses import dataclass\n"

@@ -26,8 +26,6 @@ from tests.real_programs.harness import (
 
 DIFFERS: dict[str, str] = {
     "academy_m3_streaming_interruption": "line 34: astream_events() is refused by lab",
-    "docs_persistence_memory_store": "line 1: /play loads only a program that compiles a graph; this one "
-    "uses only the store (ProgramError no_graph)",
 }
 """Program -> why lab does not print what LangGraph prints (the first line that differs, and its cause)."""
 

@@ -15,7 +15,9 @@ command        args                         result
 play_load      ``{source, input?,           ``{problem}`` at its line, or ``{graph, checkpointer,
                program?}``                  skipped, input, example, input_schema}``; every
                                             view of its controller then carries ``program`` (the
-                                            page's name for this load) in its ``owner``
+                                            page's name for this load) in its ``owner``;
+                                            a program that builds no graph: ``{graph: null,
+                                            printed}`` (it ran as plain Python)
 play_script    ``{durability?, pace?,       ``{output, runs, problem, waiting}``: the loaded program's
                fresh?}``                    script run as written, each ``invoke`` a run on the lab's
                                             thread, until it ends or waits at ``pace`` (``end``,
@@ -90,11 +92,13 @@ async def play_load(args: dict[str, Any]) -> dict[str, Any]:
     await drop_script()
     try:
         await load_imported_packages(source)  # pydantic, when the program imports it (lab.browser.packages)
-        program = load_program(source)
+        program = load_program(source, graphless=True)
     except ProgramError as error:
         return {"problem": error.problem.as_dict()}
     except PackageUnavailable as error:
         return {"problem": problem("package_unavailable", module=error.name, reason=error.reason).as_dict()}
+    if program.graph is None:
+        return plain_program(program)
     given = next((value for value in (args.get("input"), program.example) if value is not None), {})
     ledger = LabLedger()
     _play.problem = None
@@ -117,6 +121,13 @@ async def play_load(args: dict[str, Any]) -> dict[str, Any]:
         "input_schema": input_schema(graph),
         "nodes": list(node_functions(controller.graph_for("default"))),
     }
+
+
+def plain_program(program: Program) -> dict[str, Any]:
+    """A program that builds no graph ran as plain Python while it loaded: what it printed is all it
+    does. The lab's controller is left as it was (the page draws no view of it and drives nothing)."""
+    _play.program, _play.controller, _play.problem = program, None, None
+    return {"problem": None, "script": False, "graph": None, "printed": program.printed}
 
 
 def refused_at_node(graph: AnyGraph, refused: SyncSubgraphCallRefused) -> Problem:

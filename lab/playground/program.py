@@ -15,7 +15,10 @@ The input of the program's own first ``invoke`` (a literal) is what a new thread
 the learner gives another (:func:`example_input`). Then the graph:
 the one compiled graph the module holds, or, when there are several, the one named ``graph``. A
 compiled graph that is a node of another (a subgraph) does not count. Anything else is a
-:class:`~lab.playground.problems.ProgramError` whose problem names the line.
+:class:`~lab.playground.problems.ProgramError` whose problem names the line. Asked to
+(``graphless=True``, as ``/play`` asks), a program that builds no graph and has no script part (the
+persistence page's ``InMemoryStore`` snippet: ``put``, ``search``, ``print``) loads as the plain Python it
+is: its top level ran, what it printed is ``Program.printed``, and it has no graph (``None``).
 """
 
 from __future__ import annotations
@@ -66,12 +69,13 @@ INPUT_CALLS = ("invoke", "stream", "ainvoke", "astream")
 
 @dataclass(frozen=True)
 class Program:
-    """A loaded program: its source, its module, and the graph the lab will drive."""
+    """A loaded program: its source, its module, and the graph the lab will drive (``None``: a
+    program loaded ``graphless`` that builds none)."""
 
     source: str
     module: types.ModuleType
-    graph_name: str
-    graph: AnyGraph
+    graph_name: str | None
+    graph: AnyGraph | None
     skipped: tuple[int, int] | None = None
     """The first and last line of the top-level script part that did not run, if any."""
     example: Any = None
@@ -86,11 +90,13 @@ class Program:
     starts with it, as the program's own output would."""
 
 
-def load_program(source: str) -> Program:
+def load_program(source: str, *, graphless: bool = False) -> Program:
     """Run ``source`` as a fresh module with ``langgraph`` answered by ``lab``, and find its graph.
 
     Raises :class:`ProgramError`: too large, a syntax error, an exception while loading (a module the
     browser lacks, a ``langgraph`` module lab does not have, a refused feature), no graph or several.
+    With ``graphless``, a program that builds no graph and whose top level all ran (no script) loads
+    with no graph instead of being refused.
     """
     size = len(source.encode())
     if size > MAX_PROGRAM_BYTES:
@@ -109,8 +115,11 @@ def load_program(source: str) -> Program:
         except Exception as error:
             raise ProgramError(loading_problem(error)) from error
     skipped = None if start is None else (tree.body[start].lineno, tree.body[-1].end_lineno or 0)
-    graph_name, graph = find_graph(module, tree)
+    found = find_graph(module, tree)
     script = compile_script(tree, start)
+    if found is None and not (graphless and script is None):
+        raise ProgramError(problem("no_graph"))
+    graph_name, graph = found or (None, None)
     example = example_input(tree)
     return Program(source, module, graph_name, graph, skipped, example, script, start, printed.getvalue())
 
@@ -218,9 +227,10 @@ def _refused_import(error: BaseException | None) -> BaseException | None:
     return None
 
 
-def find_graph(module: types.ModuleType, tree: ast.Module) -> tuple[str, AnyGraph]:
+def find_graph(module: types.ModuleType, tree: ast.Module) -> tuple[str, AnyGraph] | None:
     """The program's graph (a compiled ``StateGraph`` or an ``@entrypoint``): its only outermost graph
-    (:func:`outermost`), else the one named ``graph``, else the first one its top level drives."""
+    (:func:`outermost`), else the one named ``graph``, else the first one its top level drives;
+    ``None`` if it builds no graph at all (not even a ``StateGraph`` it never compiles)."""
     values = vars(module)
     graphs = {name: value for name, value in values.items() if isinstance(value, AnyGraph)}
     candidates = outermost(graphs)
@@ -238,7 +248,7 @@ def find_graph(module: types.ModuleType, tree: ast.Module) -> tuple[str, AnyGrap
     builders = sorted(name for name, value in values.items() if isinstance(value, StateGraph))
     if builders:
         raise ProgramError(problem("not_compiled", name=builders[0]))
-    raise ProgramError(problem("no_graph"))
+    return None
 
 
 def outermost(graphs: dict[str, AnyGraph]) -> dict[int, str]:

@@ -64,6 +64,8 @@ export const enPlay = {
   "play.loadedPackage": "{name} loaded ({size} MB); kept for offline use.",
   "play.stoppedDone": "Stopped: the worker was killed and Python process #{n} took over. The thread keeps every checkpoint saved before; Resume runs the node again from its first line.",
   "play.loaded": "Loaded graph {graph}.",
+  "play.noGraph": "Your program builds no graph, so it ran as plain Python: what it printed is below. With no graph there are no checkpoints to show; build a StateGraph and compile() it (or decorate a function with @entrypoint()) to watch it in the lab.",
+  "play.ranPlain": "Your program ran as plain Python: it builds no graph.",
   "play.checkpointerReplaced": "Your program compiled it with {checkpointer}; the lab compiled it again with its own IndexedDB saver, so a killed process resumes.",
   "play.noCheckpointer": "Your program compiled it without a checkpointer; the lab compiled it again with its own IndexedDB saver, so a killed process resumes.",
   "play.skipped": "Lines {first}–{last} drive the graph at the top level (graph.invoke(...)): Run runs them as written, each graph call a run on the lab's thread; Drive it yourself starts a new thread from the input of your first invoke.",

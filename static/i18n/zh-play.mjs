@@ -62,6 +62,8 @@ export const zhPlay = {
   "play.loadedPackage": "{name} 已加载（{size} MB），已保存供离线使用。",
   "play.stoppedDone": "已停止：worker 被结束，Python 进程 #{n} 接手。线程保留了之前保存的每个检查点；“恢复”会从节点第一行重新运行它。",
   "play.loaded": "已加载图 {graph}。",
+  "play.noGraph": "你的程序没有构建任何图，所以它作为普通 Python 运行：它打印的内容在下方。没有图就没有检查点可显示；构建一个 StateGraph 并调用它的 compile()（或者用 @entrypoint() 装饰一个函数），就能在实验室里观察它。",
+  "play.ranPlain": "你的程序作为普通 Python 运行了：它没有构建任何图。",
   "play.checkpointerReplaced": "你的程序用 {checkpointer} 编译了它；实验室用自己的 IndexedDB 存储器重新编译，因此被结束的进程可以继续。",
   "play.noCheckpointer": "你的程序编译时没有 checkpointer；实验室用自己的 IndexedDB 存储器重新编译，因此被结束的进程可以继续。",
   "play.skipped": "第 {first}–{last} 行在顶层驱动图（graph.invoke(...)）：“运行”按原样运行这些行，每次图调用都是实验室线程上的一次运行；“自己驱动”从你的第一个 invoke 的输入开始一个新线程。",

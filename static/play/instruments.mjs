@@ -33,7 +33,7 @@ import { createStore } from "../store.mjs";
 import { actionButton, relabel, showAction } from "../views/actions.mjs";
 import { h } from "../views/dom.mjs";
 import { mountPanels, onceAFrame, renderViews } from "../views/panels.mjs";
-import { isSameProgram, showLoaded, showOutput } from "./loaded-program.mjs";
+import { isSameProgram, showLoaded, showOutput, showPlain } from "./loaded-program.mjs";
 import { createPlayClient } from "./play-client.mjs";
 
 export const PLAY_LEDGER = "checkpoint-lab-play-ledger";
@@ -49,13 +49,15 @@ const instruments = $("#play-instruments");
  *          onOutput: (text: string) => void}} page `onOutput`: a line the program's script printed
  */
 export function mountInstruments({ onProblem, show, onOutput }) {
-  /** @type {{source: string, input: unknown, program: string, own: boolean, script: boolean} | null} the
-   * program the worker runs (told to every new process), with its own input or not, with a script or not */
+  /** @type {{source: string, input: unknown, program: string, own: boolean, script: boolean,
+   *          plain: {printed: string} | null} | null} the program the worker runs (told to every new
+   * process), with its own input or not, with a script or not, with a graph or not (plain: what it printed) */
   let loaded = null;
   let loads = 0; // programs loaded so far: the next one's name
   let processNumber = 1;
   let stopping = false;
   let held = false; // a script waits for the learner: the lab's own run buttons wait too
+  const drives = () => loaded !== null && !loaded.plain; // a program with a graph (plain: none) is loaded
   const model = createModel({});
   const render = onceAFrame(renderNow); // many changes, one drawing per frame
   model.refreshSelection = () => {
@@ -78,7 +80,7 @@ export function mountInstruments({ onProblem, show, onOutput }) {
 
   /** A new process: load the program before it restores the thread (nothing loaded: it only reads). */
   async function prepare(request) {
-    if (!loaded) return { observe_only: true };
+    if (!drives()) return { observe_only: true };
     const answer = await request("play_load", loaded);
     if (answer.problem) throw new Error(answer.problem.say.text);
     return {};
@@ -148,7 +150,7 @@ export function mountInstruments({ onProblem, show, onOutput }) {
     const busy = Boolean(model.busy) || crashing();
     for (const [name, button] of Object.entries(buttons)) {
       relabel(button, t(`action.${name}`));
-      showAction(button, model.actions?.[name], busy || !loaded || held);
+      showAction(button, model.actions?.[name], busy || !drives() || held);
     }
     answerJson.textContent = t("play.answerJson");
     showAction(answerJson, model.actions?.approve, busy); // answering with JSON is Approve's `answer` command
@@ -206,7 +208,7 @@ export function mountInstruments({ onProblem, show, onOutput }) {
    */
   async function runProgram(source, input) {
     const answer = await loadProgram(source, input);
-    if (answer.problem) return answer;
+    if (answer.problem || answer.plain) return answer;
     followNewThread();
     model.choices.durability = $("#play-durability").value; // the run command reads it (commands.mjs)
     await commands.act("start", { case_id: "default", durability: model.choices.durability });
@@ -236,10 +238,13 @@ export function mountInstruments({ onProblem, show, onOutput }) {
         return answer;
       }
       loaded = { source, input: answer.input, program, own: input === null, script: answer.script };
-      showLoaded(answer);
-      $("#play-panels").hidden = false;
+      loaded.plain = answer.graph === null ? { printed: answer.printed } : null;
+      if (!loaded.plain) showLoaded(answer);
+      $("#play-panels").hidden = Boolean(loaded.plain);
     }
-    return { problem: null };
+    if (loaded.plain) showPlain(loaded.plain); // (again at each Run: a new load hid its output)
+    render(); // the lab's own Step/Run/Resume: enabled for a graph only
+    return { problem: null, plain: Boolean(loaded.plain) };
   }
 
   /**

@@ -35,6 +35,18 @@ export function showLoaded(answer) {
   $("#play-schema").hidden = !answer.input_schema;
 }
 
+/**
+ * A program that builds no graph ran as plain Python while it loaded (`play_load` answered `graph:
+ * null` and what it `printed`): the notes say so and its output is shown (no checkpoints to show: the
+ * page hides the lab's panels until a program with a graph loads).
+ */
+export function showPlain({ printed }) {
+  $("#play-load-notes").textContent = t("play.noGraph");
+  $("#play-load-notes").hidden = false;
+  $("#play-schema").hidden = true;
+  showOutput(printed);
+}
+
 /** What the script printed, in its pane (null: the pane hidden, as a new load has printed nothing). */
 export function showOutput(text) {
   if (text !== null) $("#play-output").textContent = text;

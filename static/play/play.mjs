@@ -17,7 +17,8 @@
  *   the lab's instruments (./instruments.mjs, through ./play-client.mjs), its prints in the output
  *   pane as they come; Step through waits at each graph call and super-step. A program without a
  *   script, or Drive it yourself, runs the graph on a new thread from the Input box
- *   (./run-buttons.mjs). A problem is marked at its line in the editor.
+ *   (./run-buttons.mjs). A problem is marked at its line in the editor. A program that builds no graph
+ *   runs as plain Python: its output is shown, and the page says there is no graph to drive.
  * - Every string comes from the catalogues (../i18n/*-play.mjs), in English or 简体中文 (`?lang=zh`).
  */
 

@@ -7,6 +7,7 @@
  *   call and Run to the end);
  * - Drive it yourself: the second way, for any program: a new thread from the Input (JSON) box (empty:
  *   the program's own input), run to its end, then the lab's Step/Run/Resume.
+ * A program that builds no graph ran as plain Python when it loaded: each of them says so.
  */
 
 const $ = (selector) => document.querySelector(selector);
@@ -45,6 +46,7 @@ export function mountRunButtons({ lab, script, source, givenInput, show }) {
   /** @returns {[string, object?]} the status line's words for a run's answer */
   function said(answer) {
     if (answer.badJson) return ["play.badJson", { message: answer.badJson }];
+    if (answer.plain) return ["play.ranPlain"]; // it builds no graph: it ran as plain Python at load
     if (answer.drove) return [answer.problem ? "play.notLoaded" : "play.ran"];
     if (!answer.script) return [answer.problem ? "play.notLoaded" : "play.noScript"];
     if (answer.crashed) return ["play.scriptCrashed"];
@@ -68,7 +70,7 @@ export function mountRunButtons({ lab, script, source, givenInput, show }) {
   function run() {
     return pressed("play.running", async () => {
       const answer = await script.run(source(), "end");
-      return answer.problem || answer.script ? answer : drive();
+      return answer.problem || answer.script || answer.plain ? answer : drive();
     });
   }
 

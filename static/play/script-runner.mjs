@@ -28,12 +28,12 @@ export function mountScript({ lab, onProblem, onWhere }) {
 
   /**
    * Load `source` (with its own input) and run its script afresh until it ends or waits at `pace`:
-   * `{problem, script: false}` if it did not load or has no script, else `ask`'s answer.
+   * `{problem, plain, script: false}` if it did not load or has no script, else `ask`'s answer.
    * @param {string} source @param {"end" | "call" | "step"} pace
    */
   async function run(source, pace) {
     const answer = await lab.loadProgram(source, null);
-    if (answer.problem || !lab.loaded().script) return { problem: answer.problem, script: false };
+    if (answer.problem || !lab.loaded().script) return { ...answer, script: false };
     lab.followNewThread();
     waitAt(null);
     showOutput("");

@@ -9,7 +9,8 @@ brings back the tab's program, with a button back to the gallery. A learner's gr
 own words (the crash seams, the diagram), none of the AML lab's. Run runs the program as written, its
 own script: the seed's two invokes are two runs on one thread, its print in the output pane, an
 exception at its line; Drive it yourself (and Run, for a program without a script) starts a thread
-from the Input box."""
+from the Input box. A program that builds no graph runs as plain Python: its output, "no graph", no
+panels, and a graph program after it runs as ever."""
 
 import json
 import re
@@ -28,6 +29,7 @@ from tests.browser.test_play import (
     open_instruments,
     open_play,
     phase,
+    press_run,
     python_ready,
     replaced,
     run_program,
@@ -403,3 +405,40 @@ def test_a_crash_armed_before_run_as_written_kills_the_script_and_resume_finishe
     crash_the_script_and_resume(page, RUN)
     resumed = controller(page, "executions")["last_resume"]
     assert resumed["rerun"] == ["chatbot"], controller(page, "executions")
+
+
+STORE_ONLY = """\
+from langgraph.store.memory import InMemoryStore
+
+store = InMemoryStore()
+store.put(("1", "memories"), "m1", {"food": "pizza"})
+print([item.value for item in store.search(("1", "memories"))])
+"""
+"""A program that builds no graph (as the persistence page's memory-store snippet): plain Python."""
+
+
+def test_a_program_that_builds_no_graph_runs_as_plain_python_and_a_graph_program_after_it_runs(
+    page: Page, site: str
+) -> None:
+    open_instruments(page, site)
+    run_new_thread(page, program(PROGRAMS["second"]))
+    expect(page.locator("#play-panels")).to_be_visible()
+
+    paste_program(page, STORE_ONLY)
+    for button in (RUN, "#play-step-script", DRIVE):  # each loads it: it ran, there is no graph to drive
+        press_run(page, button)
+        expect(page.locator("#play-run-status")).to_have_text(
+            "Your program ran as plain Python: it builds no graph."
+        )
+        expect(page.locator("#play-output")).to_have_text("[{'food': 'pizza'}]\n")
+        expect(page.locator("#play-load-notes")).to_contain_text("builds no graph, so it ran as plain Python")
+        expect(page.locator("#play-problem")).to_be_hidden()
+        expect(page.locator("#play-panels")).to_be_hidden()  # no checkpoints to show
+    for action in ("step", "run", "resume"):  # the lab's own buttons: nothing to drive
+        expect(page.locator(f"#play-run-controls button[data-action='{action}']")).to_be_disabled()
+
+    run_new_thread(page, program(PROGRAMS["third"]))  # a graph program again: loads and runs as ever
+    expect(page.locator("#play-run-status")).to_contain_text("Your program runs in the lab")
+    expect(page.locator("#play-panels")).to_be_visible()
+    assert thread_values(page) == {"log": ["india"]}
+    assert_picture_is(page, PROGRAMS["third"])

@@ -11,7 +11,8 @@ and under the same import rules, so that the whole program prints what it prints
 module is named as in the page, so an ``if __name__ == "__main__":`` block would not run: no program of
 the corpus has one). A
 :class:`~lab.playground.ProgramError` is reported as the page reports it (its problem, on stderr) and
-exits 1, as an uncaught exception exits ``python``.
+exits 1, as an uncaught exception exits ``python``. A program that builds no graph loads as plain
+Python, as on the page: what its top level printed is its output.
 """
 
 import ast
@@ -27,7 +28,7 @@ from lab.playground.program import future_flags
 
 def run_whole_program(source: str) -> None:
     """Load ``source`` as ``/play`` does, then run the script part ``/play`` skips, in its module."""
-    program = load_program(source)
+    program = load_program(source, graphless=True)  # as /play loads it: a graphless program is plain Python
     sys.stdout.write(program.printed)  # what its top level printed while it loaded: the output pane's start
     if program.start is None:
         return
