@@ -2,7 +2,8 @@
 
 Each call goes page -> worker -> ``lab.browser.saver_rpc`` and back: ``page.evaluate`` asks the page's
 ``LabClient`` (``window.lab``) for a ``saver_*`` command; arguments and results travel as
-``saver_rpc.encode`` d msgpack, so tuples, sets and bytes survive the trip.
+``saver_rpc.encode`` d msgpack, so sets and bytes survive the trip (a tuple arrives as a list, as
+LangGraph's serializer reads one back; a ``CheckpointTuple``'s pending writes are made tuples again).
 
 - :func:`request` and :func:`call_saver` do that from the thread that owns the Playwright page.
 - :class:`RemoteSaver` is a LangGraph ``BaseCheckpointSaver`` whose async methods forward each call, so
@@ -78,10 +79,19 @@ def saver_result(method: str, result: dict[str, Any]) -> Any:
     """Decode a ``saver_call`` result; ``CheckpointTuple`` s come back as LangGraph's own."""
     value = decode(result["result"])
     if method == "aget_tuple":
-        return None if value is None else CheckpointTuple(**value)
+        return None if value is None else checkpoint_tuple(value)
     if method == "alist":
-        return [CheckpointTuple(**saved) for saved in value]
+        return [checkpoint_tuple(saved) for saved in value]
     return value
+
+
+def checkpoint_tuple(fields: dict[str, Any]) -> CheckpointTuple:
+    """A ``CheckpointTuple`` from its fields as they travelled: its pending writes ``(task_id, channel,
+    value)`` tuples again (msgpack carries a tuple as an array)."""
+    writes = fields.get("pending_writes")
+    if writes is not None:
+        fields = {**fields, "pending_writes": [tuple(write) for write in writes]}
+    return CheckpointTuple(**fields)
 
 
 def call_saver(page: Page, database: str, method: str, *args: Any, **kwargs: Any) -> Any:
