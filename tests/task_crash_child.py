@@ -21,8 +21,10 @@ MOMENT the process prints ``AT <moment> <pid>`` when it gets there and waits to 
 - ``returned``: in the node, after the task returned, before ``interrupt()``; under "sync" and "async"
   once the task's result, and the checkpoint it is pending on, are in the file ("exit" saves neither
   before the run stops);
-- ``interrupt``: the node called ``interrupt()``: under "sync" and "async" once the task's result and
-  the question are saved (``put_writes`` returned for both), under "exit" when the run is about to save
+- ``interrupt``: the node called ``interrupt()``: under "sync" and "async" once the question is saved
+  and the task's result is in the file with the checkpoint it is pending on (under "async" those saves
+  run on other threads, in any order: a kill before the checkpoint landed would re-run the step), under
+  "exit" when the run is about to save
   on its way out (its first ``put``: nothing of it is saved yet, and without that checkpoint the writes
   the exit save sends beside it on other threads name a checkpoint that does not exist).
 
@@ -47,7 +49,7 @@ from langgraph.func import task
 from langgraph.graph import END, START, StateGraph
 from langgraph.types import Command, interrupt
 
-RETURN, INTERRUPT = "__return__", "__interrupt__"
+INTERRUPT = "__interrupt__"
 GUARD_S = 300
 """Seconds a forked process may live: the test kills it, or it ends, long before (this bounds a broken
 one)."""
@@ -71,7 +73,6 @@ class Process:
     def __init__(self, folder: Path, durability: str, moment: str | None) -> None:
         self.db, self.ledger = folder / "thread.sqlite", folder / "ledger.txt"
         self.durability, self.moment = durability, moment
-        self.task_saved = threading.Event()
 
     def reach(self, moment: str) -> None:
         """At ``moment``: if it is the one asked for, say so and wait to be killed."""
@@ -155,11 +156,10 @@ class WatchedSaver(SqliteSaver):
         super().put_writes(config, writes, task_id, task_path)
         if self.process.moment != "interrupt":
             return
-        channels = {channel for channel, _ in writes}
-        if RETURN in channels:
-            self.process.task_saved.set()
-        if INTERRUPT in channels:
-            self.process.task_saved.wait()  # (under "async" the two saves run on other threads)
+        if INTERRUPT in {channel for channel, _ in writes}:
+            # (under "async" the task's result, the question and the checkpoint they belong to are
+            # saved on other threads, in any order: wait until the result and its checkpoint are in)
+            self.process.wait_for_the_tasks_saved_result()
             self.process.reach("interrupt")
 
 
