@@ -22,6 +22,7 @@ import { publishToRoom } from "./room-publish.mjs";
 
 const POLL_MS = 1500;
 const VOTE_ATTEMPTS = 4;
+const REPORT_AGAIN_EVERY = 4; // polls: a learner's step is said again every 6 s
 const TEACHER_KEY = "checkpoint-lab.teacher-room";
 
 function element(tag, attributes = {}, text = "") {
@@ -231,7 +232,12 @@ export async function mountLearnerRoom(lesson) {
       if (answer.ok) reported = position;
     }
   };
+  let polls = 0;
   const poll = async () => {
+    // Say where this page is again now and then: a report the page before a move sent late can reach the
+    // room after this page's own, and the last one counts.
+    polls += 1;
+    if (polls % REPORT_AGAIN_EVERY === 0) reported = "";
     const answer = await roomApi("GET", `/${joined.body.code}`);
     if (answer.ok) await follow(answer.body);
   };
