@@ -99,17 +99,17 @@ def pytest_configure(config) -> None:
 
 
 # -- the longest modules first -------------------------------------------------------------------------
-# CI runs these tests in pytest-xdist workers, one module per worker at a time (--dist loadfile), each
-# worker holding two modules ahead: a long module handed out late runs alone at the end while the other
-# worker idles. These take longest (seconds in CI's runs of 2026-12-06, beside a CPU burner: the crash
-# harness 216-150, the English walk ~190 with its setup, the room 120-390, the Chinese walk 122, the lab's
-# UI, the room's thread ~100, offline ~95, bad input ~90); they are handed out first, the others keep
-# their order. xdist's own order (--loadscope-reorder, its default: the modules with the most tests
-# first) would put the one-test modules, the Chinese walk and the room among them, last: it is switched
-# off (pytest_configure below).
+# CI runs these tests in pytest-xdist workers, a module per worker at a time (--dist loadfile), a worker
+# handed the next module in line when it has two tests or fewer left: a long module handed out late runs
+# alone at the end while the other worker idles. These take longest (seconds in CI's runs of 2026-12-06,
+# beside a CPU burner: the crash harness 150-216, the English walk ~190 with its setup, the room
+# 120-390, the Chinese walk 122, the lab's UI, the room's thread ~100, offline ~95, bad input ~90); they
+# are handed out first, the others keep their order. xdist's own order (--loadscope-reorder, its
+# default: the modules with the most tests first) would hand the one-test modules, the Chinese walk and
+# the room among them, out last: it is switched off (pytest_configure above).
 LONGEST_MODULES = (
-    "test_crash_harness.py",  # the first two go to the two workers, the next two after them: the
-    "test_lesson_runner.py",  # crash harness and the room in one worker, both walks in the other
+    "test_crash_harness.py",
+    "test_lesson_runner.py",
     "test_room.py",
     "test_lesson_runner_zh.py",
     "test_lab_ui.py",
