@@ -34,7 +34,6 @@ lesson's own moment. A forked process that hangs is ended by an alarm after ``GU
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import sqlite3
@@ -42,8 +41,9 @@ import sys
 import threading
 import traceback
 from pathlib import Path
-from typing import Any, TypedDict
+from typing import Any, NoReturn, TypedDict
 
+from forked_python import serve_forks  # beside this file: python tests/task_crash_child.py
 from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.func import task
 from langgraph.graph import END, START, StateGraph
@@ -163,7 +163,7 @@ class WatchedSaver(SqliteSaver):
             self.process.reach("interrupt")
 
 
-def forked(request: dict[str, Any]) -> None:
+def forked(request: dict[str, Any]) -> NoReturn:
     """The forked process: run the request's act, then end without returning to the server's loop."""
     signal.alarm(GUARD_S)
     code = 0
@@ -177,15 +177,5 @@ def forked(request: dict[str, Any]) -> None:
     os._exit(code)
 
 
-def serve() -> None:
-    """Fork a process per request, one at a time, and print how each ended."""
-    for line in sys.stdin:
-        pid = os.fork()
-        if pid == 0:
-            forked(json.loads(line))
-        _, status = os.waitpid(pid, 0)
-        print(f"EXIT {os.waitstatus_to_exitcode(status)}", flush=True)
-
-
 if __name__ == "__main__":
-    serve()
+    serve_forks(forked)

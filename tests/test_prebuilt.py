@@ -17,6 +17,7 @@ and real ``langchain_core``.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import re
 import subprocess
@@ -33,6 +34,7 @@ from lab import plain_chat_models, plain_tools
 from lab.graph.unsupported import UNSUPPORTED, NotSupportedError
 from lab.playground import ProgramError, load_program
 from lab.playground.problems import TEXTS, problem
+from tests.forked_python import ForkedPython
 
 REPO = Path(__file__).resolve().parents[1]
 PROGRAMS = REPO / "tests" / "prebuilt_programs"
@@ -40,20 +42,32 @@ RUN_ON_LAB = PROGRAMS / "run_on_lab.py"
 UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 
 
-def printed(*command: str, given: str = "") -> str:
+ENV = {"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"}
+
+
+def printed(*command: str, given: str = "", preloaded: tuple[str, ...] = ()) -> str:
     """What ``python command...`` prints (run from the repository, on this worktree's lab, ``given`` as
-    its input), ids as <id>."""
-    done = subprocess.run(
-        [sys.executable, *command],
-        input=given,
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"},
-    )
+    its input), ids as <id>. With ``preloaded``, modules the command imports anyway, the process is
+    forked from one that has imported them (``tests/forked_python.py``): those imports are paid once."""
+    if preloaded:
+        done = forked_python(preloaded).run(list(command), given=given)
+    else:
+        done = subprocess.run(
+            [sys.executable, *command],
+            input=given,
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            env=ENV,
+        )
     assert done.returncode == 0, done.stderr[-3000:]
     return UUID.sub("<id>", done.stdout)
+
+
+@functools.cache
+def forked_python(preload: tuple[str, ...]) -> ForkedPython:
+    return ForkedPython([], list(preload), ENV, REPO)
 
 
 @pytest.mark.parametrize(
@@ -61,9 +75,10 @@ def printed(*command: str, given: str = "") -> str:
 )
 def test_a_prebuilt_program_prints_what_langgraph_prints(name: str) -> None:
     program = str(PROGRAMS / f"{name}.py")
-    langgraph = printed(program)
+    langgraph = printed(program, preloaded=("langgraph.prebuilt",))  # each imports it
     assert langgraph.strip(), "the program prints nothing to compare"
-    assert printed(str(RUN_ON_LAB), program) == langgraph
+    assert printed(str(RUN_ON_LAB), program, preloaded=("lab.playground", "lab.prebuilt")) == langgraph
+    # not forked: --browser hides langchain_core and pydantic before lab is imported
     assert printed(str(RUN_ON_LAB), program, "--browser") == langgraph
 
 
@@ -368,6 +383,7 @@ hide_packages()
 import json
 from lab.playground import ProgramError, load_program
 from lab.playground.problems import TEXTS, problem
+from tests.forked_python import ForkedPython
 
 graph = "from langgraph.graph import StateGraph, MessagesState, START\\n" \\
     "graph = StateGraph(MessagesState).add_node('a', lambda s: {}).add_edge(START, 'a').compile()\\n"

@@ -88,6 +88,8 @@ def page(request, browser, warm_profile) -> Iterator[Page]:
 
 
 def pytest_configure(config) -> None:
+    if hasattr(config.option, "loadscopereorder"):  # pytest-xdist: hand modules out in collection order
+        config.option.loadscopereorder = False
     config.addinivalue_line(
         "markers", "first_visit: the test is about a first visit: its page gets an empty profile"
     )
@@ -97,16 +99,21 @@ def pytest_configure(config) -> None:
 
 
 # -- the longest modules first -------------------------------------------------------------------------
-# CI runs these tests in pytest-xdist workers, one module per worker at a time (--dist loadfile), handed
-# out in collection order: a long module collected late would run alone at the end. These took longest
-# (in seconds, `pytest --durations=0 tests/browser` on 2026-12-01: 379, 267, 187, 144, 125; the next,
-# 70); they are collected first, the others keep their order.
+# CI runs these tests in pytest-xdist workers, a module per worker at a time (--dist loadfile), a worker
+# handed the next module in line when it has two tests or fewer left: a long module handed out late runs
+# alone at the end while the other worker idles. These take longest (seconds in CI's runs of 2026-12-06,
+# beside a CPU burner: the crash harness 150-216, the English walk ~190 with its setup, the room
+# 120-390, the Chinese walk 122, the lab's UI, the room's thread ~100, offline ~95, bad input ~90); they
+# are handed out first, the others keep their order. xdist's own order (--loadscope-reorder, its
+# default: the modules with the most tests first) would hand the one-test modules, the Chinese walk and
+# the room among them, out last: it is switched off (pytest_configure above).
 LONGEST_MODULES = (
-    "test_lesson_runner.py",  # (379 s with both languages' walks; the Chinese walk, ~120 s, now apart)
+    "test_crash_harness.py",
+    "test_lesson_runner.py",
+    "test_room.py",
     "test_lesson_runner_zh.py",
     "test_lab_ui.py",
-    "test_crash_harness.py",
-    "test_room.py",
+    "test_room_thread.py",
     "test_offline.py",
     "test_bad_input.py",
 )

@@ -16,7 +16,11 @@ step's parallel nodes in threads, so two ``print`` calls of parallel nodes can c
 so (the same characters in other lines, alike exits), LangGraph runs the program again, up to
 :data:`LANGGRAPH_RUNS` times, and lab passes if it printed what any of those runs printed.
 
-A LangGraph run takes ten times a lab run (importing LangGraph and LangChain), so the first run of each
+Each run is a process of its own, forked (``tests/forked_python.py``) from a server that has imported what
+every program imports anyway: ``langgraph.pregel`` (under both of LangGraph's APIs; it brings
+``langchain_core``) on LangGraph, ``lab.playground`` (which the page's worker has imported before it loads
+any program) on lab; so the imports, most of a run's time, are paid once per session, not once per run.
+A LangGraph run still takes longer than a lab run, so the first run of each
 program is kept in ``.cache/real-programs/``, named by the hash of the program's text and the versions of
 Python, LangGraph and LangChain that ran it (every program was found to print the same, normalized, run
 after run); the reruns above are always fresh, and ``REAL_PROGRAMS_FRESH=1`` makes every run fresh.
@@ -41,6 +45,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+from tests.forked_python import ForkedPython
 from tests.real_programs import PROGRAMS_DIR
 
 __all__ = [
@@ -169,6 +174,18 @@ def _run(command: list[str], env: dict[str, str], cwd: Path) -> Run:
     return Run(done.returncode, done.stdout, done.stderr)
 
 
+@functools.cache
+def _server(flags: tuple[str, ...], preload: str, path: tuple[str, ...] = ()) -> ForkedPython:
+    """The server whose forks run programs under ``python FLAGS`` with ``path`` as ``PYTHONPATH``."""
+    env = _base_env() | ({"PYTHONPATH": os.pathsep.join(path)} if path else {})
+    return ForkedPython(list(flags), [preload], env, _scratch())
+
+
+def _forked(server: ForkedPython, argv: list[str], module: bool = False) -> Run:
+    ran = server.run(argv, module=module)
+    return Run(ran.returncode, ran.stdout, ran.stderr)
+
+
 def _base_env() -> dict[str, str]:
     keep = ("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "SYSTEMROOT")
     return {name: os.environ[name] for name in keep if name in os.environ} | {
@@ -214,7 +231,7 @@ def served_on_import(source: str) -> tuple[str, ...]:
 
 def run_on_langgraph(program: Path) -> Run:
     """``python PROGRAM.py`` with real LangGraph (this Python's site-packages)."""
-    return _run([sys.executable, str(program)], _base_env(), _scratch())
+    return _forked(_server((), "langgraph.pregel"), [str(program)])
 
 
 def _cache_key(program: Path) -> str:
@@ -238,8 +255,8 @@ def run_on_langgraph_once(program: Path) -> Run:
 def run_on_lab(program: Path) -> Run:
     """The program's whole script on lab, loaded as ``/play`` loads it, with only the browser's packages."""
     site = browser_site(served_on_import(program.read_text(encoding="utf-8")))
-    env = _base_env() | {"PYTHONPATH": os.pathsep.join([str(REPO), str(site)])}
-    return _run([sys.executable, "-S", "-m", "tests.real_programs.as_play", str(program)], env, _scratch())
+    server = _server(("-S",), "lab.playground", (str(REPO), str(site)))
+    return _forked(server, ["tests.real_programs.as_play", str(program)], module=True)
 
 
 def browser_python(code: str) -> Run:
