@@ -22,12 +22,10 @@ chunks, made and handed out by a ``StreamOutput`` (``lab.pregel.stream_output``)
 fields come in four groups, each saying when it moves: fixed for the run; settled by ``load`` and
 ``first``; where the run is (every super-step); what the saver has (every save).
 
-A run that stops mid-way (the caller closes the stream or cancels the run) is ``abandon``-ed as
-in LangGraph: tasks still running are cancelled, what is done stays saved (``durability="exit"``
-saves it now, ``resave_on_exit``), and the cancelled tasks run again on resume.
+A run the caller stops mid-way (a closed stream, a cancelled run) is ``abandon``-ed, as in LangGraph.
 
-**Seams.** Where the lab can watch a run, the loop reports a ``Seam`` to an optional async hook
-(``on_seam=``; with no hook, none is made). In the order one super-step meets them:
+**Seams.** Where the lab can watch a run, the loop reports a ``Seam`` (``lab.pregel.seams``) to an
+optional async hook (``on_seam=``; with no hook, none is made). In the order one super-step meets them:
 
 - ``step_start`` (``StepRunner.start``: tasks prepared, none started): the lab pauses here for Step;
 - per task (``StepRunner.execute``): ``task_start``, the node runs, ``task_finish``, then
@@ -36,16 +34,13 @@ saves it now, ``resave_on_exit``), and the cancelled tasks run again on resume.
 - ``step_end`` (``finish_step``: all tasks done), then ``put`` once the next checkpoint is saved
   (the lab reads it back and draws it as a frame); the input and fork checkpoints report ``put`` too.
 
-At every seam the lab's hook (``lab.controller.run_driver``) may kill the process right there (an
-armed crash), writes the seam in its journal and tells the page. Under ``durability="async"``,
-``put`` and ``put_writes`` are reported when their background save is done.
+Under ``durability="async"``, ``put`` and ``put_writes`` are reported when their background save is done.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Iterable, Mapping
 from contextlib import aclosing
-from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from lab.checkpoint.base import (
@@ -66,6 +61,7 @@ from lab.pregel.ids import is_interrupt_id
 from lab.pregel.nodes import START, command_update, goto_writes
 from lab.pregel.runner import RunnerGraph, StepRunner
 from lab.pregel.save_queue import SaveQueue
+from lab.pregel.seams import Seam, SeamHook
 from lab.pregel.stream_output import StreamOutput, checkpoint_chunk
 from lab.pregel.subgraph import Chunk, Loan, Replay
 from lab.pregel.task import Task
@@ -80,21 +76,6 @@ class CompiledGraph(RunnerGraph, Protocol):
     untracked: frozenset[str]
     trigger_to_nodes: dict[str, list[str]]
 
-
-@dataclass(frozen=True)
-class Seam:
-    """A point in a run where the lab may watch, pause or crash the process."""
-
-    name: str  # step_start | task_start | task_finish | put_writes | step_end | put | interrupt | error
-    # | task_call (a task a node calls: lab.pregel.task_calls)
-    step: int
-    checkpoint_id: str
-    node: str | None = None
-    task_id: str | None = None
-    detail: dict[str, Any] = field(default_factory=dict)
-
-
-SeamHook = Callable[[Seam], Awaitable[None]]
 
 NOT_LOADED: Checkpoint = {
     "v": 4,
@@ -546,9 +527,10 @@ class SuperStepLoop:
         await self.saves.settle()
 
     async def abandon(self) -> None:
-        """The run stops mid-way, as in LangGraph: what is done is kept (``durability="exit"``
-        saves it now), tasks still running are cancelled (``StepRunner.saves_cancellation`` says when that
-        leaves an ``__error__``; either way they run again on resume), background saves are awaited."""
+        """The run stops mid-way (the caller closed the stream or cancelled the run), as in LangGraph:
+        what is done is kept (``durability="exit"`` saves it now, ``resave_on_exit``), tasks still
+        running are cancelled (``StepRunner.saves_cancellation`` says when that leaves an
+        ``__error__``; either way they run again on resume), background saves are awaited."""
         await self.save_on_exit(stopped=True)
         await self.runner.cancel_unfinished()
         await self.saves.settle()

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from contextlib import aclosing
 from typing import Any, Protocol
 
@@ -35,6 +35,7 @@ from lab.pregel import algo, messages_stream, node_cache, subgraph
 from lab.pregel.channels import Channel
 from lab.pregel.messages_stream import MessagesRun
 from lab.pregel.nodes import Node
+from lab.pregel.seams import SeamHook
 from lab.pregel.stream_output import StreamOutput
 from lab.pregel.subgraph import Loan
 from lab.pregel.task import Task
@@ -60,7 +61,7 @@ class RunnerLoop(Protocol):
 
     graph: RunnerGraph
     durability: Durability
-    on_seam: Callable[[Any], Awaitable[None]] | None
+    on_seam: SeamHook | None
     stream: StreamOutput
     parent: Loan | None
     step: int
