@@ -17,7 +17,11 @@ what came of it on the loop's checkpoint as it finishes, whatever its siblings s
 (seam ``task_finish``, then ``put_writes`` once saved), its interrupt (``save_interrupt``, seam
 ``interrupt``) or its error (``fail``, seam ``error``). While its node runs, the task's ``lender`` is
 the loop: a graph run inside the node inherits from it (``lab.pregel.subgraph.lend``), a ``@task``
-it calls joins the step (``lab.pregel.task_calls``).
+it calls joins the step (``lab.pregel.task_calls``). The runner also makes what the run's nodes are
+given: their ``get_config()`` (``task_config``), ``Runtime`` and ``stream_mode="messages"`` callbacks.
+
+In LangGraph's terms: ``start`` and ``as_they_finish`` are ``PregelRunner.atick`` (the fast path of a
+lone task included), and what ``execute`` does once the node is done is ``PregelRunner.commit``.
 """
 
 from __future__ import annotations
