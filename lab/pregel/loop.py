@@ -160,6 +160,7 @@ class SuperStepLoop:
     delta_forced: set[str] | None
     """Delta channels the next checkpoint saved must snapshot (``None``: all; ``lab.pregel.delta``)."""
     written_task_ids: set[str]
+    """The tasks whose writes this run recorded (under ``"exit"``, ``save_on_exit`` saves theirs)."""
 
     __slots__ = tuple(__annotations__)
 
