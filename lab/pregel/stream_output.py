@@ -5,7 +5,9 @@ chunk)`` triple, only for the modes someone asked for, and ``Pregel.stream`` yie
 super-steps, or as tasks finish. :class:`StreamOutput` is that for one run of
 :class:`~lab.pregel.loop.SuperStepLoop`: the modes the caller wants, the chunks made and not yet
 handed out (``drain``), and, for a subgraph, the root stream's ``Relay`` when the root asked for
-``subgraphs=True`` (``lab.pregel.subgraph``).
+``subgraphs=True`` (``lab.pregel.subgraph``). It shapes a task's own chunks too, for the loop, its runner
+(``lab.pregel.runner``) and the ``@task`` calls (``lab.pregel.task_calls``): ``task_update`` its
+``updates`` chunk, ``task_start`` and ``task_result`` its ``tasks`` chunks (and ``debug``'s).
 
 Two things it knows so that a chunk nobody reads is never made:
 
