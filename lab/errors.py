@@ -15,12 +15,30 @@ def with_troubleshooting(message: str, code: str) -> str:
     return f"{message}\nFor troubleshooting, visit: {TROUBLESHOOTING}{code}"
 
 
+MULTIPLE_INTERRUPTS = (
+    "When there are multiple pending interrupts, you must specify the interrupt id when resuming. "
+    "Docs: https://docs.langchain.com/oss/python/langgraph/interrupts#handling-multiple-interrupts."
+)
+"""LangGraph's words for a ``Command(resume=answer)`` that does not say which interrupt it answers."""
+
+
 class EmptyChannelError(Exception):
     """Reading a channel that holds no value yet."""
 
 
 class GraphRecursionError(RecursionError):
     """The graph ran ``recursion_limit`` super-steps without reaching a stop condition."""
+
+    @classmethod
+    def of(cls, limit: int) -> GraphRecursionError:
+        """The error of a run that ran out of its ``limit`` steps, worded as LangGraph's."""
+        return cls(
+            with_troubleshooting(
+                f"Recursion limit of {limit} reached without hitting a stop condition. You can increase "
+                "the limit by setting the `recursion_limit` config key.",
+                "GRAPH_RECURSION_LIMIT",
+            )
+        )
 
 
 class InvalidUpdateError(Exception):

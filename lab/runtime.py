@@ -5,7 +5,7 @@ the caller passes with ``invoke(..., context=Ctx(...))`` (a user id, a database 
 state and is never checkpointed. A node receives it by declaring a ``runtime`` parameter, or calls
 ``get_runtime()``. ``store`` is the graph's long-term memory (``compile(store=...)``, ``lab.store``),
 ``None`` when it has none; ``stream_writer`` sends a chunk to
-``stream_mode="custom"`` (``lab.pregel.loop``; it does nothing when that mode is not streamed);
+``stream_mode="custom"`` (``lab.pregel.stream_output``; it does nothing when that mode is not streamed);
 ``previous`` is what the thread's last run of an ``@entrypoint`` saved, in the ``runtime`` an
 entrypoint or a task it calls declares (``lab.func``), else ``None``.
 """

@@ -19,7 +19,7 @@ import pytest
 from lab.config import get_config
 from lab.controller.profile import graph_profile
 from lab.graph import END, START, CompiledStateGraph, StateGraph
-from lab.pregel.loop import Seam
+from lab.pregel.seams import Seam
 from lab.types import interrupt
 from lab.world import PAYMENT
 from lab.world.decider import request_row

@@ -1,8 +1,9 @@
 """The super-step loop keeps its fields where a reader finds them (issues 24 and 35): every attribute of
-``SuperStepLoop`` and of its two parts (``SaveQueue``, ``StreamOutput``) is declared in the class body and
-set in ``__init__``, so no method creates one and nothing needs a ``getattr(self, ..., default)`` guard;
-and the loop's fields come in groups that say when they move: none of those under "fixed" is assigned
-after ``__init__``."""
+``SuperStepLoop`` and of its parts (``StepRunner``, ``SaveQueue``, ``StreamOutput``) is declared in the
+class body and set in ``__init__``, so no method creates one and nothing needs a ``getattr(self, ...,
+default)`` guard; and the fields of the loop and of its runner come in groups that say when they move:
+none of those under "fixed" is assigned after ``__init__``, and those the loop's ``load`` and ``first``
+settle are assigned by nothing else."""
 
 from __future__ import annotations
 
@@ -12,7 +13,14 @@ from pathlib import Path
 import pytest
 
 PREGEL = Path(__file__).resolve().parents[1] / "lab" / "pregel"
-CLASSES = {"SuperStepLoop": "loop.py", "SaveQueue": "save_queue.py", "StreamOutput": "stream_output.py"}
+CLASSES = {
+    "SuperStepLoop": "loop.py",
+    "StepRunner": "runner.py",
+    "SaveQueue": "save_queue.py",
+    "StreamOutput": "stream_output.py",
+}
+GROUPED = ("SuperStepLoop", "StepRunner")
+"""The classes whose fields come in groups, each under a ``# -- heading (when it moves) --`` comment."""
 
 
 def class_def(name: str) -> ast.ClassDef:
@@ -36,10 +44,53 @@ def declared(cls: ast.ClassDef) -> list[ast.AnnAssign]:
     return [n for n in cls.body if isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name)]
 
 
+def methods(cls: ast.ClassDef) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
+    return [n for n in cls.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
+
+
 def assigned_after_init(cls: ast.ClassDef) -> dict[str, str]:
     """``{field: a method other than __init__ that assigns it}``."""
-    methods = [n for n in cls.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
-    return {attr: m.name for m in methods if m.name != "__init__" for attr in assigned_attributes(m)}
+    return {attr: m.name for m in methods(cls) if m.name != "__init__" for attr in assigned_attributes(m)}
+
+
+def assigners(cls: ast.ClassDef) -> dict[str, set[str]]:
+    """``{field: every method other than __init__ that assigns it}``."""
+    found: dict[str, set[str]] = {}
+    for method in methods(cls):
+        if method.name != "__init__":
+            for attr in assigned_attributes(method):
+                found.setdefault(attr, set()).add(method.name)
+    return found
+
+
+def callers(cls: ast.ClassDef) -> dict[str, set[str]]:
+    """``{method: the methods that call it as self.<method>(...)}``."""
+    found: dict[str, set[str]] = {}
+    for method in methods(cls):
+        for node in ast.walk(method):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and isinstance(node.func.value, ast.Name)
+                and node.func.value.id == "self"
+            ):
+                found.setdefault(node.func.attr, set()).add(method.name)
+    return found
+
+
+def only_reached_from(named: set[str], cls: ast.ClassDef) -> set[str]:
+    """``named`` and the methods that only they call (directly or through each other)."""
+    called_by = callers(cls)
+    within = set(named)
+    grown = True
+    while grown:
+        grown = False
+        for method in methods(cls):
+            by = called_by.get(method.name, set())
+            if method.name not in within and by and by <= within:
+                within.add(method.name)
+                grown = True
+    return within
 
 
 @pytest.mark.parametrize("name", CLASSES)
@@ -54,12 +105,12 @@ def test_every_field_is_declared_in_the_class_body_and_set_in_init(name: str) ->
     assert fields - in_init == set()
 
 
-def field_groups() -> dict[str, list[str]]:
-    """The loop's fields by the ``# -- heading --`` comment they are declared under."""
-    source = (PREGEL / CLASSES["SuperStepLoop"]).read_text().splitlines()
+def field_groups(name: str) -> dict[str, list[str]]:
+    """The class's fields by the ``# -- heading --`` comment they are declared under."""
+    source = (PREGEL / CLASSES[name]).read_text().splitlines()
     groups: dict[str, list[str]] = {}
     heading = ""
-    cls = class_def("SuperStepLoop")
+    cls = class_def(name)
     fields = declared(cls)
     names = {n.target.id for n in fields}
     for line in source[cls.lineno : fields[-1].lineno]:
@@ -71,9 +122,10 @@ def field_groups() -> dict[str, list[str]]:
     return groups
 
 
-def test_the_loops_fields_come_in_groups_that_say_when_they_move() -> None:
-    groups = field_groups()
-    assert sum(len(fields) for fields in groups.values()) == len(declared(class_def("SuperStepLoop")))
+@pytest.mark.parametrize("name", GROUPED)
+def test_the_fields_come_in_groups_that_say_when_they_move(name: str) -> None:
+    groups = field_groups(name)
+    assert sum(len(fields) for fields in groups.values()) == len(declared(class_def(name)))
     assert all("(" in heading for heading in groups), "each group says when it moves, in brackets"
     fixed = {
         field
@@ -82,9 +134,26 @@ def test_the_loops_fields_come_in_groups_that_say_when_they_move() -> None:
         for field in fields
     }
     assert fixed, "no group of fixed fields?"
-    moved = assigned_after_init(class_def("SuperStepLoop"))
+    moved = assigned_after_init(class_def(name))
     fixed_but_moved = {field: method for field, method in moved.items() if field in fixed}
     assert fixed_but_moved == {}
+
+
+def test_what_load_and_first_settle_moves_nowhere_else() -> None:
+    """A field under "settled by ``load`` and ``first``" is assigned only by them and by the methods
+    only they call (a field a later step moves belongs under "where the run is")."""
+    cls = class_def("SuperStepLoop")
+    settled = next(
+        fields for heading, fields in field_groups("SuperStepLoop").items() if "settled by" in heading
+    )
+    allowed = only_reached_from({"load", "first"}, cls)
+    assert allowed >= {"load", "load_saved", "first"}, allowed
+    elsewhere = {
+        field: sorted(by - allowed)
+        for field, by in assigners(cls).items()
+        if field in settled and by - allowed
+    }
+    assert settled and elsewhere == {}
 
 
 def test_the_loop_reads_its_own_fields_without_getattr_guards() -> None:

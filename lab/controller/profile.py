@@ -23,7 +23,7 @@ from lab.controller.frame_captions import frame_caption
 from lab.controller.messages import Message, message
 from lab.diagram import NodeTraits, describe_graph, no_traits
 from lab.graph import CompiledStateGraph
-from lab.pregel.loop import Seam
+from lab.pregel.seams import Seam
 from lab.world import Operation
 
 SeamHook = Callable[[Seam], Awaitable[None]]

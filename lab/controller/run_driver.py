@@ -36,7 +36,7 @@ from lab.controller.seam_events import seam_payload
 from lab.controller.session import DURABILITIES, LabError, Until, choose, error_payload, refused
 from lab.controller.state import CrashPoint, Lab, Run, SeamOf
 from lab.graph import CompiledStateGraph
-from lab.pregel.loop import Seam
+from lab.pregel.seams import Seam
 from lab.pregel.task import running_task
 from lab.pregel.task_calls import CALL_TRIGGERS
 

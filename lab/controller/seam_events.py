@@ -16,7 +16,7 @@ from lab.checkpoint.base import NULL_TASK_ID
 from lab.controller import thread_reading as read
 from lab.controller.frames import frame_of, writer_name
 from lab.controller.state import Lab
-from lab.pregel.loop import Seam
+from lab.pregel.seams import Seam
 
 
 class RunIdentity(Protocol):

@@ -27,7 +27,7 @@ from lab.controller.process import Process, ProcessSaver, ProcessWorld
 from lab.controller.profile import GraphProfile, SeamHook
 from lab.controller.session import Session, Until, said
 from lab.graph import CompiledStateGraph
-from lab.pregel.loop import Seam
+from lab.pregel.seams import Seam
 
 SeamOf = tuple[str, str | None]
 """A seam and its node, e.g. ``("put_writes", "fetch_prices")``."""

@@ -43,7 +43,7 @@ from lab.diagram import AnyGraph
 from lab.func import EntrypointGraph, TaskFunction, entrypoint
 from lab.playground.problems import Problem
 from lab.playground.program import Program, code_names, describe_run_error
-from lab.pregel.loop import Seam
+from lab.pregel.seams import Seam
 from lab.world import PROGRAM_OPERATIONS, Operation
 from lab.world.decider import decide_request
 from lab.world.recorder import record_in_this_run

@@ -68,7 +68,7 @@ def channels_from_checkpoint(specs: Mapping[str, Channel], checkpoint: Checkpoin
 
 def null_version(checkpoint: Checkpoint) -> Any:
     """The version that means "never seen": "" for string versions, 0 for integers."""
-    for sample in checkpoint["channel_versions"].values():  # (the first one; ``next(iter())`` costs 2 calls)
+    for sample in checkpoint["channel_versions"].values():  # (the first one)
         return type(sample)()
     return ""
 
@@ -77,7 +77,7 @@ def triggered(node: Node, channels: Mapping[str, Channel], checkpoint: Checkpoin
     """Did a trigger channel of ``node`` move past the version it last saw (``never``: none seen)?"""
     versions = checkpoint["channel_versions"]
     seen = checkpoint["versions_seen"].get(node.name, {})
-    for chan in node.triggers:  # (a plain loop: ``any()`` over a generator costs more, every step)
+    for chan in node.triggers:
         if channels[chan].is_available() and versions.get(chan, never) > seen.get(chan, never):
             return True
     return False
@@ -86,7 +86,7 @@ def triggered(node: Node, channels: Mapping[str, Channel], checkpoint: Checkpoin
 def woken_nodes(trigger_to_nodes: Mapping[str, list[str]], updated: Iterable[str]) -> list[str]:
     """The nodes that a change of ``updated`` may trigger, in name order (the candidates of a step)."""
     names: list[str] = []
-    for chan in updated:  # (a plain loop, and no sort for one name: most steps wake one node)
+    for chan in updated:
         if chan in trigger_to_nodes:
             names += trigger_to_nodes[chan]
     return sorted(set(names)) if len(names) > 1 else names
@@ -98,7 +98,7 @@ def read_state(channels: Mapping[str, Channel], keys: Iterable[str]) -> Any:
         whole = channels[keys[0]]  # (``__root__``, or an entrypoint's ``__end__``)
         return whole.value if whole.is_available() else None
     state = {}
-    for k in keys:  # (a plain loop: a comprehension is a function call on CPython 3.11; twice a step)
+    for k in keys:
         if (value := channels[k].value) is not MISSING:  # (empty exactly when it holds MISSING)
             state[k] = value
     return state
@@ -130,7 +130,7 @@ class TaskStatus:
 
 def only_control_writes(writes: Iterable[tuple[str, Any]]) -> bool:
     """Did a task write nothing but control writes (or nothing at all)? Then it records ``__no_writes__``."""
-    for chan, _ in writes:  # noqa: SIM110  (a plain loop: ``all()`` over a generator costs 4x, every step)
+    for chan, _ in writes:  # noqa: SIM110  (a plain loop: why, in bench/RESULTS.md)
         if chan not in CONTROL_WRITES:
             return False
     return True
@@ -192,11 +192,11 @@ def prepare_tasks(
         else:
             node_input = read_channels(channels, node.reads)
         tasks.append(Task(tid, name, triggers, node_input, (PULL, name), graph_namespace=namespace))
-    if pending_writes or resume_map:  # (with neither, a task keeps the default: no answer; most steps)
+    if pending_writes or resume_map:  # (with neither, a task keeps the default: no answer)
         for task in tasks:
             give_answers(task, pending_writes, resume_map)
     by_id = {}
-    for task in tasks:  # (a plain loop: a comprehension is a function call on CPython 3.11; every step)
+    for task in tasks:
         by_id[task.id] = task
     return by_id
 
@@ -303,7 +303,7 @@ def apply_writes(
     versions_seen = checkpoint["versions_seen"]
     triggers: set[str] = set()
     for task in tasks:  # each task has now seen the triggers it ran on (a new dict: checkpoints share them)
-        seen = dict(versions_seen.get(task.name, ()))  # (one dict, filled in place: this runs every step)
+        seen = dict(versions_seen.get(task.name, ()))
         for chan in task.triggers:
             if chan in versions:
                 seen[chan] = versions[chan]
@@ -405,7 +405,7 @@ def reuse_finished_writes(tasks: Mapping[str, Task], pending_writes: Sequence[Pe
 def new_versions(versions: Mapping[str, Any], stored: Mapping[str, Any]) -> dict[str, Any]:
     """The channel versions a new checkpoint adds to what its parent stored (what ``put`` saves)."""
     moved = {}
-    for chan, v in versions.items():  # (a plain loop: a comprehension is a function call on CPython 3.11)
+    for chan, v in versions.items():
         if chan not in stored or v > stored[chan]:
             moved[chan] = v
     return moved
@@ -457,7 +457,7 @@ def create_checkpoint(
     sentinel, or a ``DeltaSnapshot`` if it is in ``snapshot`` (see ``lab.pregel.delta``)."""
     versions = checkpoint["channel_versions"]
     values = {}
-    for name in versions:  # (a plain loop: a comprehension is a function call on CPython 3.11; every step)
+    for name in versions:
         channel = channels.get(name)
         if channel is not None and (value := channel.checkpoint()) is not MISSING:
             values[name] = value

@@ -83,15 +83,15 @@ class Channel:
 
     def restore(self, value: Any) -> Channel:
         """A fresh copy of this channel holding a value loaded from a checkpoint."""
-        fresh = object.__new__(type(self))  # (``copy``, inline: every run restores every channel)
-        if self.__dict__:  # (a trigger channel has no field of its own: no dict to fill, ~0.25 µs)
+        fresh = object.__new__(type(self))  # (a shallow copy, as ``copy`` makes it)
+        if self.__dict__:  # (a trigger channel has no field of its own)
             fresh.__dict__.update(self.__dict__)
         fresh.value = value
         return fresh
 
     def copy(self) -> Self:
-        """A shallow copy of this channel (``copy.copy`` goes the slow, generic way, and every run
-        copies every channel)."""
+        """A shallow copy of this channel (its fields copied by hand, not by ``copy.copy``: why, in
+        ``bench/RESULTS.md``)."""
         fresh = object.__new__(type(self))
         fresh.__dict__.update(self.__dict__)
         return fresh
@@ -125,7 +125,7 @@ class BinaryOperatorAggregate(Channel):
         ``typ()`` (``list()`` for ``Sequence[str]``), or empty for a type that cannot be made so."""
         self.typ = typ
         self.reducer = operator
-        self.fold = folding(operator)  # (made once: ``update`` runs every step)
+        self.fold = folding(operator)
         self.value = empty_value(typ)
 
     def update(self, values: Sequence[Any]) -> bool:
@@ -133,7 +133,7 @@ class BinaryOperatorAggregate(Channel):
             return False
         if self.value is MISSING:  # nothing to fold into yet (e.g. ``Annotated[int | None, ...]``)
             self.value, values = values[0], values[1:]
-        if len(values) == 1 and not overwrite_of(values[0])[0]:  # (one plain write, most steps: no batch)
+        if len(values) == 1 and not overwrite_of(values[0])[0]:  # (one plain write: no batch to fold)
             self.value = self.reducer(self.value, values[0])
         else:
             self.value, _ = fold_step(self.value, values, self.fold)
@@ -337,7 +337,7 @@ class EphemeralValue(Channel):
         """``EphemeralValue(int)`` as LangGraph builds it; ``guard``: refuse two writes in one step
         (a node's trigger, ``branch:to:<node>``, is built with ``guard=False``: many may fire it).
         (Only what differs from the class's defaults is set: a trigger channel has no field of its
-        own, so ``restore``, run for every channel of every run, has no dict to fill.)"""
+        own, so ``restore`` has no dict to fill.)"""
         if typ is not Any:
             self.typ = typ
         if guard:

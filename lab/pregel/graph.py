@@ -32,9 +32,10 @@ from lab.pregel import algo, delta, node_cache, runnable, subgraph, sync_saver
 from lab.pregel.algo import INTERRUPT_SEEN, StepWrites
 from lab.pregel.channels import Channel, DeltaChannel, UntrackedValue
 from lab.pregel.io_schema import channels_model
-from lab.pregel.loop import SeamHook, SuperStepLoop
+from lab.pregel.loop import SuperStepLoop
 from lab.pregel.node_builder import NodeBuilder, as_list, wire_hand_built
 from lab.pregel.nodes import COPY, END, INPUT, START, Node, is_whole_value, task_result
+from lab.pregel.seams import SeamHook
 from lab.pregel.stream_output import print_chunk, printed_modes
 from lab.pregel.sync_loop import iterate_sync, run_sync
 from lab.types import Durability, PregelTask, StateSnapshot

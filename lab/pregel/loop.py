@@ -1,6 +1,6 @@
-"""The super-step loop: LangGraph's ``PregelLoop`` + ``PregelRunner``, in one readable file.
+"""The super-step loop: LangGraph's ``PregelLoop``.
 
-One run of a graph on one thread, in phases (each a method below, in this order):
+One run of a graph on one thread, in phases (each a method below, in this order; ``run`` drives them):
 
 1. ``load``        the thread's latest checkpoint (or the one the config addresses);
 2. ``first``       decides what kind of run this is: new input (an *input* checkpoint), a resume
@@ -8,50 +8,43 @@ One run of a graph on one thread, in phases (each a method below, in this order)
 3. ``tick``        prepares the next step's tasks from the checkpoint: every node whose trigger
                    channel moved past what it last saw. Tasks that already finished before a crash
                    or an interrupt get their saved writes back instead of running again;
-4. ``run_step``    runs the remaining tasks concurrently. As each one finishes, its writes are
-                   saved as *pending writes* on the checkpoint the step started from, and its
-                   stream chunks go out at once (its slower siblings keep running);
+4. the runner      (``StepRunner``, ``lab.pregel.runner``: LangGraph's ``PregelRunner``) runs the
+                   remaining tasks concurrently. As each one finishes, the loop saves its writes
+                   (``save_writes``) as *pending writes* on the checkpoint the step started from,
+                   and its stream chunks go out at once (its slower siblings keep running);
 5. ``finish_step`` applies all writes at once (in node-name order), bumps channel versions and
                    saves the next checkpoint (``save_next_checkpoint``); back to 3 until no node
                    is triggered.
 
-Two parts have objects of their own: the run's saves reach the saver through a ``SaveQueue``
-(``lab.pregel.save_queue``: when each save is awaited, per ``durability``), and its stream chunks
-go out through a ``StreamOutput`` (``lab.pregel.stream_output``). The loop's own fields come in four
-groups, each saying when it moves: fixed for the run; settled by ``load`` and ``first``; where the
-run is (every super-step); what the saver has (every save).
+Three parts have objects of their own: the runner; the saves, which reach the saver through a
+``SaveQueue`` (``lab.pregel.save_queue``: when each save is awaited, per ``durability``); the stream
+chunks, made and handed out by a ``StreamOutput`` (``lab.pregel.stream_output``). The loop's own
+fields come in four groups, each saying when it moves: fixed for the run; settled by ``load`` and
+``first``; where the run is (every super-step); what the saver has (every save).
 
-A run that stops mid-way (the caller closes the stream or cancels the run) is ``abandon``-ed as
-in LangGraph: tasks still running are cancelled, what is done stays saved (``durability="exit"``
-saves it now, ``resave_on_exit``), and the cancelled tasks run again on resume.
+A run the caller stops mid-way (a closed stream, a cancelled run) is ``abandon``-ed, as in LangGraph.
 
-**Seams.** Where the lab can watch a run, the loop reports a ``Seam`` to an optional async hook
-(``on_seam=``; with no hook, none is made). In the order one super-step meets them:
+**Seams.** Where the lab can watch a run, the loop reports a ``Seam`` (``lab.pregel.seams``) to an
+optional async hook (``on_seam=``; with no hook, none is made). In the order one super-step meets them:
 
-- ``step_start`` (``run_step``: tasks prepared, none started): the lab pauses here for Step;
-- per task (``execute``): ``task_start``, the node runs, ``task_finish``, then ``put_writes`` once
-  its writes are saved (the lab reads them back from the saver); or ``interrupt`` / ``error``;
+- ``step_start`` (``StepRunner.start``: tasks prepared, none started): the lab pauses here for Step;
+- per task (``StepRunner.execute``): ``task_start``, the node runs, ``task_finish``, then
+  ``put_writes`` once its writes are saved (``persist_writes``: the lab reads them back from the
+  saver); or ``interrupt`` / ``error``;
 - ``step_end`` (``finish_step``: all tasks done), then ``put`` once the next checkpoint is saved
   (the lab reads it back and draws it as a frame); the input and fork checkpoints report ``put`` too.
 
-At every seam the lab's hook (``lab.controller.run_driver``) may kill the process right there (an
-armed crash), writes the seam in its journal and tells the page. Under ``durability="async"``,
-``put`` and ``put_writes`` are reported when their background save is done.
+Under ``durability="async"``, ``put`` and ``put_writes`` are reported when their background save is done.
 """
 
 from __future__ import annotations
 
-import asyncio
-import inspect
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Iterable, Mapping
 from contextlib import aclosing
-from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from lab.checkpoint.base import (
-    ERROR,
     INTERRUPT,
-    NO_WRITES,
     NULL_TASK_ID,
     RESUME,
     WRITES_IDX_MAP,
@@ -60,60 +53,29 @@ from lab.checkpoint.base import (
     CheckpointTuple,
     empty_checkpoint,
 )
-from lab.config import TaskConfigs
-from lab.errors import (
-    EmptyInputError,
-    GraphInterrupt,
-    GraphRecursionError,
-    NodeCancelledError,
-    ParentCommand,
-    is_invalid_resume,
-    with_troubleshooting,
-)
-from lab.pregel import algo, debug, delta, messages_stream, node_cache, subgraph, sync_saver
+from lab.errors import MULTIPLE_INTERRUPTS, EmptyInputError, GraphInterrupt, GraphRecursionError
+from lab.pregel import algo, delta, subgraph, sync_saver
 from lab.pregel.algo import INTERRUPT_SEEN, StepWrites
 from lab.pregel.channels import Channel
 from lab.pregel.ids import is_interrupt_id
-from lab.pregel.nodes import START, Node, command_update, goto_writes, state_writes_view
+from lab.pregel.nodes import START, command_update, goto_writes
+from lab.pregel.runner import RunnerGraph, StepRunner
 from lab.pregel.save_queue import SaveQueue
+from lab.pregel.seams import Seam, SeamHook
 from lab.pregel.stream_output import StreamOutput, checkpoint_chunk
 from lab.pregel.subgraph import Chunk, Loan, Replay
 from lab.pregel.task import Task
-from lab.runtime import Runtime
 from lab.types import Command, Durability
 
 
-class CompiledGraph(Protocol):
-    """What the loop reads from a compiled graph (``lab.pregel.graph.Pregel``), and nothing more."""
+class CompiledGraph(RunnerGraph, Protocol):
+    """What the loop and its runner read from a compiled graph (``lab.pregel.graph.Pregel``)."""
 
-    nodes: dict[str, Node]
     channels: dict[str, Channel]
-    state_keys: list[str]
     delta_channels: frozenset[str]
     untracked: frozenset[str]
     trigger_to_nodes: dict[str, list[str]]
 
-
-MULTIPLE_INTERRUPTS = (
-    "When there are multiple pending interrupts, you must specify the interrupt id when resuming. "
-    "Docs: https://docs.langchain.com/oss/python/langgraph/interrupts#handling-multiple-interrupts."
-)
-
-
-@dataclass(frozen=True)
-class Seam:
-    """A point in a run where the lab may watch, pause or crash the process."""
-
-    name: str  # step_start | task_start | task_finish | put_writes | step_end | put | interrupt | error
-    # | task_call (a task a node calls: lab.pregel.task_calls)
-    step: int
-    checkpoint_id: str
-    node: str | None = None
-    task_id: str | None = None
-    detail: dict[str, Any] = field(default_factory=dict)
-
-
-SeamHook = Callable[[Seam], Awaitable[None]]
 
 NOT_LOADED: Checkpoint = {
     "v": 4,
@@ -125,9 +87,6 @@ NOT_LOADED: Checkpoint = {
     "updated_channels": None,
 }
 """A loop's ``checkpoint`` until ``load`` replaces it (never changed)."""
-
-NO_CONTEXT: Runtime = Runtime()
-"""The ``Runtime`` of every run given no context and no stream writer (frozen: one serves them all)."""
 
 
 class SuperStepLoop:
@@ -152,11 +111,8 @@ class SuperStepLoop:
     interrupt_after: list[str] | str
     stream: StreamOutput
     """The run's stream chunks, made and not yet handed out (``lab.pregel.stream_output``)."""
-    runtime: Runtime
-    messages: messages_stream.MessagesRun | None
-    """The ``stream_mode="messages"`` streams its nodes feed, if any (``lab.pregel.messages_stream``)."""
-    task_configs: TaskConfigs
-    """What ``get_config()`` returns in each task's node (``lab.config``)."""
+    runner: StepRunner
+    """Runs each step's tasks (``lab.pregel.runner``)."""
     parent: Loan | None
     """A subgraph's run (``lab.pregel.subgraph``): what the task running it lent it."""
     namespace: str
@@ -171,9 +127,6 @@ class SuperStepLoop:
     replay: Replay | None
     resume_map: Mapping[str, Any] | None
     """Answers by interrupt id (``Command(resume={id: answer})``)."""
-    expiring: set[str] | None
-    """The expiring channels that may hold a value, kept by ``apply`` so that a step clears those
-    without looking at every channel (``None``: not gathered yet)."""
 
     # -- where the run is (moves every super-step) ---------------------------------------------------
     step: int
@@ -187,12 +140,9 @@ class SuperStepLoop:
     """The channels the last applied writes changed (``None``: unknown, every node is a candidate)."""
     tasks: dict[str, Task]
     """The current step's tasks, by id."""
-    running: list[asyncio.Future[None]]
-    """The current step's tasks running side by side (none when a lone task runs inline)."""
-    concurrency: asyncio.Semaphore | None
-    """``config["max_concurrency"]``: how many of a step's tasks run at once (``None``: all)."""
-    raised: list[BaseException]
-    """What the current step's tasks raised, in the order they finished."""
+    expiring: set[str] | None
+    """The expiring channels that may hold a value, kept by ``apply`` so that a step clears those
+    without looking at every channel (``None``: not gathered yet)."""
     status: str
     replaying: bool
     """The first step replays an old checkpoint (its saved writes are not reused)."""
@@ -210,6 +160,7 @@ class SuperStepLoop:
     delta_forced: set[str] | None
     """Delta channels the next checkpoint saved must snapshot (``None``: all; ``lab.pregel.delta``)."""
     written_task_ids: set[str]
+    """The tasks whose writes this run recorded (under ``"exit"``, ``save_on_exit`` saves theirs)."""
 
     __slots__ = tuple(__annotations__)
 
@@ -252,28 +203,20 @@ class SuperStepLoop:
             stream_modes,
             self.namespace,
             parent.relay if parent else None,
+            graph.state_keys,
             stream_subgraphs=stream_subgraphs,
             task_updates=task_updates,
             last_values_only=last_values_only,
         )
-        self.runtime = new_runtime(context, self.stream, store)
-        self.task_configs = TaskConfigs(config, self.runtime, caller_config)
-        self.messages = messages_stream.streams_for(
-            stream_modes,
-            config,
-            self.stream.put_message,
-            subgraphs=stream_subgraphs,
-            nested=parent is not None,
+        self.runner = StepRunner(
+            self, config, caller_config, context, store, stream_modes, stream_subgraphs=stream_subgraphs
         )
-        if self.messages is not None:
-            self.task_configs.with_callbacks(self.messages.callbacks)
         self.parents = subgraph.parents_of(parent, config)
 
         self.stop = 0
         self.superseded = False
         self.replay = parent.replay if parent else None
         self.resume_map = parent.resume_map if parent else None
-        self.expiring = None
 
         self.step = 0
         self.checkpoint = NOT_LOADED
@@ -282,10 +225,7 @@ class SuperStepLoop:
         self.pending = []
         self.updated = None
         self.tasks = {}
-        self.running = []
-        limit = config.get("max_concurrency")
-        self.concurrency = asyncio.Semaphore(limit) if limit else None
-        self.raised = []
+        self.expiring = None
         self.status = "pending"
         self.replaying = False
         self.resuming = parent.resuming if parent else None
@@ -375,7 +315,7 @@ class SuperStepLoop:
             if forks:
                 self.pending[:] = [w for w in self.pending if w[1] != INTERRUPT]
                 await self.save_next_checkpoint("fork", updated=None)
-            self.emit_values()
+            self.stream.values_changed(self.read_state)
         elif self.input is not None:  # (a Command on an empty thread is input too, as in LangGraph)
             # a new input discards the tasks left from the last run (none where no channel has a version yet)
             unfinished = self.prepare() if self.checkpoint["channel_versions"] else {}
@@ -432,7 +372,7 @@ class SuperStepLoop:
             return False
         if not self.replaying:  # finished before the crash/interrupt: reuse
             for task in algo.reuse_finished_writes(self.tasks, self.pending):
-                self.emit_update(task, cached=True)
+                self.stream.task_update(task, cached=True)
         if self.interrupt_before and algo.breakpoint_hit(
             self.checkpoint, self.tasks.values(), self.interrupt_before
         ):
@@ -440,7 +380,7 @@ class SuperStepLoop:
             raise GraphInterrupt()
         if self.stream.streams_tasks:
             for task in self.tasks.values():
-                self.emit_task_start(task)
+                self.stream.task_start(task, self.step)
         return True
 
     def prepare(self, updated: set[str] | None = None) -> dict[str, Task]:
@@ -461,178 +401,7 @@ class SuperStepLoop:
                 task.take_fresh_answer = subgraph.or_from(task.take_fresh_answer, self.parent.task)
         return tasks
 
-    # -- 4. run the step's tasks -------------------------------------------------------------------
-    async def run_step(self) -> None:
-        """Run the step's tasks (those without saved writes to reuse): a lone task inline (no
-        scheduling hop, so a save queued in the background is still in flight), several side by
-        side in ``running``, which ``run`` waits for; a failure cancels those still running, as
-        LangGraph's runner does (a plain ``def`` task runs to its end before any other starts)."""
-        if self.graph.cached_nodes:
-            await self.reuse_cached_writes()
-        todo = [t for t in self.tasks.values() if not t.writes]
-        if self.on_seam is not None:  # (the lab pauses here for Step)
-            restored = [t.name for t in self.tasks.values() if t.writes]  # saved writes reused, not re-run
-            await self.report("step_start", tasks=[t.name for t in todo], restored=restored)
-        self.raised = []
-        self.running = []
-        if len(todo) == 1 and not self.streams_while_running(todo):
-            await self.execute(todo[0], alone=True)
-        else:
-            if self.streams_while_running(todo):
-                self.stream.watch()
-            self.running = [
-                asyncio.ensure_future(self.execute_in_turn(t, alone=len(todo) == 1)) for t in todo
-            ]
-
-    async def reuse_cached_writes(self) -> None:
-        """Each task of a cached node gets its cache key; those whose writes the cache holds do not
-        run: their writes are saved and streamed, marked cached (``lab.pregel.node_cache``)."""
-        node_cache.key_tasks(self.graph.nodes, self.tasks.values())
-        if self.graph.cache is None:
-            return
-        for task in node_cache.cached_tasks(self.graph.cache, self.tasks.values()):
-            await self.save_writes(task.id, task.writes, task)
-            self.emit_update(task, cached=True)
-
-    def streams_while_running(self, todo: list[Task]) -> bool:
-        """Do the step's chunks reach the caller while its tasks run, not only as each one ends? With
-        subgraphs streamed; or, as in LangGraph, when an ``async def`` task (which may write chunks
-        between its awaits) runs for a root caller that reads every chunk (``astream``, not
-        ``ainvoke``), unless the lab's instruments step the run (``on_seam``)."""
-        if self.stream.live is not None:
-            return True
-        if self.parent is not None or self.on_seam is not None or self.stream.values_at_end:
-            return False
-        return any(self.graph.nodes[task.name].is_async for task in todo)
-
-    async def execute_in_turn(self, task: Task, *, alone: bool) -> None:
-        """:meth:`execute`, once fewer than ``max_concurrency`` of the step's tasks run (if set)."""
-        if self.concurrency is None:
-            return await self.execute(task, alone=alone)
-        async with self.concurrency:
-            return await self.execute(task, alone=alone)
-
-    def raise_what_tasks_raised(self) -> None:
-        """After the step's tasks: the first failure, else every interrupt asked, else nothing."""
-        if not self.raised:
-            return
-        if failures := [o for o in self.raised if not isinstance(o, GraphInterrupt)]:
-            raise failures[0]
-        if paused := [o for o in self.raised if isinstance(o, GraphInterrupt)]:
-            raise GraphInterrupt(tuple(i for o in paused for i in o.interrupts))
-
-    async def execute(self, task: Task, *, alone: bool = False) -> None:
-        """Run one task's node and save what came of it: its writes, its interrupt or its error."""
-        if self.on_seam is not None:
-            await self.report("task_start", task)
-        task.lender = self
-        token = task.activate()
-        try:
-            writes = await self.run_node(task, self.graph.nodes[task.name])
-        except ParentCommand as bubbled:  # for the graph that ran this one: no writes here
-            task.deactivate(token)
-            subgraph.readdress(bubbled, task)
-            self.raised.append(bubbled)
-            return
-        except GraphInterrupt as interrupt:
-            task.deactivate(token)
-            self.raised.append(interrupt)
-            if interrupt.interrupts:  # (a subgraph's static breakpoint asks nothing: nothing to save)
-                await self.save_interrupt(task, interrupt)
-            return
-        except asyncio.CancelledError as cancelled:
-            task.deactivate(token)
-            if not cancelled_by_the_caller():
-                await self.fail(task, NodeCancelledError(task.name))
-                return
-            if self.saves_cancellation(alone):
-                await self.save_writes(task.id, [*task.writes, (ERROR, repr(cancelled))], task)
-            raise  # the caller stopped the run: the task re-runs on resume
-        except Exception as exc:
-            task.deactivate(token)
-            exc.add_note(f"During task with name '{task.name}' and id '{task.id}'")
-            await self.fail(task, exc)
-            return
-        task.deactivate(token)
-        task.writes.extend(writes)
-        if algo.only_control_writes(task.writes):
-            task.writes.append((NO_WRITES, None))  # record that it finished, even with no output
-        if self.on_seam is not None:
-            await self.report("task_finish", task)
-        await self.save_writes(task.id, task.writes, task)  # (seam put_writes, once saved)
-        if task.cache_key is not None:  # (a cached node's result to keep)
-            node_cache.cache_writes(self.graph.cache, self.graph.nodes[task.name].cache_policy, task)
-        self.emit_update(task)
-        if self.stream.streams_tasks:  # (checked here: this runs for every task)
-            self.emit_task_result(task, task.writes)
-
-    async def run_node(self, task: Task, node: Node) -> list[tuple[str, Any]]:
-        """Call the task's node; what it returned, as writes. A ``Command.PARENT`` a subgraph of
-        this node returned is this node's result."""
-        try:
-            if node.func is None:
-                result = task.input
-            elif self.messages is None:
-                result = node.call(task.input, self.task_config(task))
-            else:
-                result = self.messages.run(node.call, task.input, self.task_config(task))
-            if type(result) is not dict and inspect.isawaitable(result):  # an ``async def`` node
-                result = await result
-        except ParentCommand as bubbled:
-            result = subgraph.addressed_to(bubbled, task)
-            if result is None:
-                raise
-        finally:
-            if task.calls is not None:  # the node called @task functions: their saves end with it
-                await task.calls.settle()
-        keys = node.input_keys or self.graph.state_keys  # START keeps only the input schema's keys
-        if not node.branches:  # no router to await
-            return algo.static_writes(node, result, keys)
-        return await algo.node_writes(node, result, self.channels, keys, self.graph.nodes)
-
-    def loan_to_subgraphs(self, task: Task) -> Loan:
-        """What a graph run inside the task's node inherits from it (``lab.pregel.subgraph``)."""
-        return Loan(
-            task=task,
-            saver=self.saver,
-            checkpoint_map={**self.parents, self.namespace: self.checkpoint["id"]},
-            resuming=self.resuming,
-            durability=self.durability,
-            runtime=self.runtime,
-            relay=self.stream.relay_for_subgraphs,
-            resume_map=self.resume_map,
-            replay=self.replay,
-        )
-
-    async def save_interrupt(self, task: Task, interrupt: GraphInterrupt) -> None:
-        """The node called ``interrupt()``: save the question (with the answers it already took)."""
-        answers = [w for w in task.writes if w[0] == RESUME]
-        writes = [(INTERRUPT, list(interrupt.interrupts)), *answers]
-        await self.save_writes(task.id, writes, task)
-        self.stream.emit("updates", {INTERRUPT: interrupt.interrupts})
-        self.emit_task_result(task, writes)
-        if "values" in self.stream.modes:
-            state = self.read_state()
-            shown = state if isinstance(state, dict) else {}  # a whole-value state is not shown
-            self.stream.emit("values", {**shown, INTERRUPT: interrupt.interrupts})
-        if self.on_seam is not None:
-            await self.report("interrupt", task, interrupts=list(interrupt.interrupts))
-
-    async def fail(self, task: Task, exc: Exception) -> None:
-        """A node raised: save its ``__error__`` (kept with what it wrote so far); ``run`` then cancels
-        the siblings still running (``cancel_unfinished``)."""
-        self.raised.append(exc)
-        await self.save_writes(task.id, [*task.writes, (ERROR, repr(exc))], task)
-        self.emit_task_result(task, task.writes, exc)
-        if self.on_seam is not None:
-            await self.report("error", task, error=repr(exc), error_type=type(exc).__name__)
-
-    def saves_cancellation(self, alone: bool) -> bool:
-        """Does a task the caller cancelled leave ``__error__: CancelledError()``? As in LangGraph:
-        yes beside siblings (its runner commits the cancelled task); not for a task run alone
-        (run inline, nothing is committed); not under "exit" (the run's last save came first)."""
-        return not alone and self.durability != "exit"
-
+    # -- 4. the runner runs the tasks (``lab.pregel.runner``); each one's writes are saved here ------
     async def save_writes(
         self, task_id: str, writes: list[tuple[str, Any]], task: Task | None = None
     ) -> None:
@@ -672,7 +441,7 @@ class SuperStepLoop:
         if self.on_seam is not None:
             await self.report("step_end")
         self.updated = self.apply(self.tasks.values())
-        self.emit_values(self.updated)
+        self.stream.values_changed(self.read_state, self.updated)
         self.pending.clear()
         self.replaying = False
         await self.save_next_checkpoint("loop", self.updated)  # (seam put, once saved)
@@ -759,28 +528,13 @@ class SuperStepLoop:
         await self.saves.settle()
 
     async def abandon(self) -> None:
-        """The run stops mid-way, as in LangGraph: what is done is kept (``durability="exit"``
-        saves it now), tasks still running are cancelled (``saves_cancellation`` says when that
-        leaves an ``__error__``; either way they run again on resume), background saves are awaited."""
+        """The run stops mid-way (the caller closed the stream or cancelled the run), as in LangGraph:
+        what is done is kept (``durability="exit"`` saves it now, ``resave_on_exit``), tasks still
+        running are cancelled (``StepRunner.saves_cancellation`` says when that leaves an
+        ``__error__``; either way they run again on resume), background saves are awaited."""
         await self.save_on_exit(stopped=True)
-        await self.cancel_unfinished()
+        await self.runner.cancel_unfinished()
         await self.saves.settle()
-
-    def a_task_failed(self) -> bool:
-        """Did one of the step's tasks fail (an interrupt, a ``Command.PARENT`` or an answer a resume
-        refused is no failure: LangGraph's runner lets the others finish then)?"""
-        return any(
-            not isinstance(raised, GraphInterrupt | ParentCommand) and not is_invalid_resume(raised)
-            for raised in self.raised
-        )
-
-    async def cancel_unfinished(self) -> None:
-        """Cancel the step's tasks still running and wait until they have stopped (``execute`` saves
-        what ``saves_cancellation`` says; they run again on resume)."""
-        unfinished = [running for running in self.running if not running.done()]
-        for running in unfinished:
-            running.cancel()
-        await asyncio.gather(*unfinished, return_exceptions=True)
 
     async def save_on_exit(self, stopped: bool) -> None:
         """``durability="exit"``: the checkpoint the run stopped at and its tasks' writes. A
@@ -810,17 +564,14 @@ class SuperStepLoop:
                     break
                 for chunk in self.stream.drain():
                     yield chunk
-                await self.run_step()
-                if self.running:  # tasks side by side: each one's chunks go out as soon as it finishes
-                    # (and, streaming subgraphs, each subgraph chunk as soon as it is emitted)
-                    async with aclosing(subgraph.as_they_come(self.running, self.stream.arrived)) as woken:
+                await self.runner.start(self.tasks)
+                if self.runner.running:  # tasks side by side: each one's chunks go out as soon as it
+                    # finishes (and, streaming subgraphs, each subgraph chunk as soon as it is emitted)
+                    async with aclosing(self.runner.as_they_finish()) as woken:
                         async for _ in woken:
                             for chunk in self.stream.drain():
                                 yield chunk
-                            if self.a_task_failed():  # the others still running are cancelled
-                                await self.cancel_unfinished()
-                                break
-                self.raise_what_tasks_raised()
+                self.runner.raise_what_tasks_raised()
                 await self.finish_step()  # (its chunks go out after: the writes applied, as in LangGraph,
                 # where ``add_messages`` has given the messages of an ``updates`` chunk their ids)
         except GraphInterrupt as paused:
@@ -843,14 +594,7 @@ class SuperStepLoop:
         if error is not None:
             raise error
         if self.status == "out_of_steps":
-            limit = self.config.get("recursion_limit", 25)
-            raise GraphRecursionError(
-                with_troubleshooting(
-                    f"Recursion limit of {limit} reached without hitting a stop condition. You can increase "
-                    "the limit by setting the `recursion_limit` config key.",
-                    "GRAPH_RECURSION_LIMIT",
-                )
-            )
+            raise GraphRecursionError.of(self.config.get("recursion_limit", 25))
 
     # -- output: stream chunks and seams ------------------------------------------------------------
     def read_state(self) -> Any:
@@ -867,42 +611,7 @@ class SuperStepLoop:
         chunk = checkpoint_chunk(
             self.graph, at, self.parent_config, self.metadata, state, tasks, self.pending
         )
-        self.emit_step_event("checkpoints", chunk)
-
-    def emit_step_event(self, mode: str, chunk: dict[str, Any]) -> None:
-        """A ``"checkpoints"`` or ``"tasks"`` chunk, and with ``"debug"`` streamed, the same wrapped with
-        this step's number (``lab.pregel.debug``)."""
-        self.stream.emit(mode, chunk)
-        if self.stream.debug:
-            self.stream.emit("debug", debug.debug_event(mode, chunk, self.step))
-
-    def emit_task_start(self, task: Task) -> None:
-        """``stream_mode="tasks"``: a task starts (the hidden ``__start__`` task is not shown)."""
-        if self.stream.streams_tasks and task.name != START:
-            self.emit_step_event("tasks", debug.task_payload(task))
-
-    def emit_task_result(
-        self, task: Task, writes: list[tuple[str, Any]], error: BaseException | None = None
-    ) -> None:
-        """``stream_mode="tasks"``: a task ended with ``writes`` (or raised ``error``)."""
-        if self.stream.streams_tasks and task.name != START:  # (checked again: a caller may not have)
-            payload = debug.task_result_payload(task, writes, self.graph.state_keys, error)
-            self.emit_step_event("tasks", payload)
-
-    def emit_values(self, updated: set[str] | None = None) -> None:
-        """The state's ``values`` chunk, if the state changed (``updated``; ``None``: it may have)."""
-        if "values" not in self.stream.modes:
-            return
-        if updated is None or not updated.isdisjoint(self.graph.state_keys):
-            self.stream.values_changed(self.read_state)
-
-    def emit_update(self, task: Task, *, cached: bool = False) -> None:
-        """The task's ``updates`` chunk; ``cached``: its writes were saved by an earlier run and reused
-        (LangGraph marks the chunk ``"__metadata__": {"cached": True}``)."""
-        if task.name == START or not self.stream.task_updates:
-            return
-        chunk = {task.name: state_writes_view(task.writes, self.graph.state_keys)}
-        self.stream.emit("updates", {**chunk, "__metadata__": {"cached": True}} if cached else chunk)
+        self.stream.step_event("checkpoints", chunk, self.step)
 
     def emit_values_with_finished_tasks(self) -> None:
         """After an interrupt, the caller sees the state including finished siblings' writes."""
@@ -928,12 +637,6 @@ class SuperStepLoop:
         first: with no hook there is nothing to tell)."""
         await self.on_seam(self.seam_here(name, task, **detail))
 
-    def task_config(self, task: Task) -> dict[str, Any]:
-        """What ``get_config()`` returns inside the task's node (see ``lab.config``)."""
-        return self.task_configs.of(
-            node=task.name, namespace=task.namespace, step=self.step, triggers=task.triggers, path=task.path
-        )
-
     def _thread_config(self) -> dict[str, Any]:
         conf = self.config["configurable"]
         return {
@@ -945,21 +648,6 @@ class SuperStepLoop:
             return self.checkpoint_config
         conf = {**self.checkpoint_config["configurable"], "checkpoint_id": checkpoint_id}
         return {**self.checkpoint_config, "configurable": conf}
-
-
-def new_runtime(context: Any, stream: StreamOutput, store: Any = None) -> Runtime:
-    """The run's ``Runtime``: its context, its graph's store, and a stream writer if anyone streams
-    ``"custom"``."""
-    if "custom" in stream.modes:
-        return Runtime(context=context, store=store, stream_writer=stream.write_custom)
-    return NO_CONTEXT if context is None and store is None else Runtime(context=context, store=store)
-
-
-def cancelled_by_the_caller() -> bool:
-    """Was the running task cancelled from outside (``task.cancel()``, a closed stream)? A node
-    that raises ``CancelledError`` itself is not cancelled: that is a node failure."""
-    running = asyncio.current_task()
-    return running is not None and running.cancelling() > 0
 
 
 def _next_int_version(current: Any, _channel: None) -> int:

@@ -164,8 +164,8 @@ class WriteEntry:
 
 
 def is_async(func: Callable[..., Any]) -> bool:
-    """Is ``func`` an ``async def`` function? (Its code's flag, read directly for a plain function:
-    ``inspect`` unwraps partials and methods first, which costs more than some nodes do.)"""
+    """Is ``func`` an ``async def`` function? (Its code's flag, read directly for a plain function;
+    ``inspect`` asks of anything else: a partial, a method, a callable object.)"""
     code = getattr(func, "__code__", None)
     if code is None:
         return inspect.iscoroutinefunction(func)
@@ -176,9 +176,9 @@ def state_update(result: Any, state_keys: Sequence[str]) -> list[tuple[str, Any]
     """Turn what a node returned into channel writes (LangGraph's ``_get_updates``, and ``_get_root``
     for a whole-value state, where the value itself is the write)."""
     whole_value = is_whole_value(state_keys)
-    if type(result) is dict and not whole_value:  # (what most nodes return: answered first, every step)
+    if type(result) is dict and not whole_value:  # (what most nodes return)
         writes = []
-        for k, v in result.items():  # (a plain loop: a comprehension is a function call on CPython 3.11)
+        for k, v in result.items():
             if k in state_keys:
                 writes.append((k, v))
         return writes

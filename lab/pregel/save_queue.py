@@ -17,29 +17,28 @@ to the lab's hook once the save is done (``put`` or ``put_writes``; ``None``: no
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Coroutine
 from typing import Any
 
+from lab.pregel.seams import Seam, SeamHook
 from lab.types import Durability
 
 Save = Coroutine[Any, Any, Any]
 """A save the saver was asked for (``aput`` or ``aput_writes``), not started yet."""
-Seam = Any
-"""The seam a save reports once done (``lab.pregel.loop.Seam``)."""
 
 
 class SaveQueue:
     """The saves of one run, on their way to the saver."""
 
     durability: Durability
-    on_seam: Callable[[Seam], Awaitable[None]] | None
+    on_seam: SeamHook | None
     """The lab's hook, told each save's seam once the save is done."""
     last: asyncio.Future[None] | None
     """The last background save (``"async"``); each one waits for the one before."""
 
     __slots__ = tuple(__annotations__)
 
-    def __init__(self, durability: Durability, on_seam: Callable[[Seam], Awaitable[None]] | None) -> None:
+    def __init__(self, durability: Durability, on_seam: SeamHook | None) -> None:
         self.durability = durability
         self.on_seam = on_seam
         self.last = None

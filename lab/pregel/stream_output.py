@@ -5,7 +5,9 @@ chunk)`` triple, only for the modes someone asked for, and ``Pregel.stream`` yie
 super-steps, or as tasks finish. :class:`StreamOutput` is that for one run of
 :class:`~lab.pregel.loop.SuperStepLoop`: the modes the caller wants, the chunks made and not yet
 handed out (``drain``), and, for a subgraph, the root stream's ``Relay`` when the root asked for
-``subgraphs=True`` (``lab.pregel.subgraph``).
+``subgraphs=True`` (``lab.pregel.subgraph``). It shapes a task's own chunks too, for the loop, its runner
+(``lab.pregel.runner``) and the ``@task`` calls (``lab.pregel.task_calls``): ``task_update`` its
+``updates`` chunk, ``task_start`` and ``task_result`` its ``tasks`` chunks (and ``debug``'s).
 
 Two things it knows so that a chunk nobody reads is never made:
 
@@ -27,8 +29,8 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from lab.config import get_config
-from lab.pregel import algo, subgraph
-from lab.pregel.nodes import task_result
+from lab.pregel import algo, debug, subgraph
+from lab.pregel.nodes import START, state_writes_view, task_result
 from lab.pregel.subgraph import Chunk, Relay
 from lab.pregel.task import Task
 
@@ -48,6 +50,8 @@ class StreamOutput:
     """The modes chunks are made for: the caller's, and the root stream's (``relay``)."""
     namespace: tuple[str, ...]
     """How this run's chunks name their graph (``()`` for the root)."""
+    state_keys: Sequence[str]
+    """The graph's state keys: what a task's ``updates`` and ``tasks`` chunks show of its writes."""
     relay: Relay | None
     """The root's stream with ``subgraphs=True``, if this run is a subgraph of one."""
     live: Relay | None
@@ -75,6 +79,7 @@ class StreamOutput:
         modes: frozenset[str],
         namespace: str,
         relay: Relay | None,
+        state_keys: Sequence[str],
         *,
         stream_subgraphs: bool,
         task_updates: bool,
@@ -83,6 +88,7 @@ class StreamOutput:
         self.own_modes = modes
         self.modes = modes | (relay.modes if relay else frozenset())
         self.namespace = subgraph.as_tuple(namespace)
+        self.state_keys = state_keys
         self.relay = relay
         self.live = Relay(modes, self.take_subgraph_chunk) if stream_subgraphs else None
         self.debug = "debug" in self.modes
@@ -136,8 +142,39 @@ class StreamOutput:
         """A subgraph's chunk for this (root) run's stream, between this run's own."""
         self.chunks.append(chunk)
 
-    def values_changed(self, read_state: Callable[[], Any]) -> None:
-        """The state changed: its ``values`` chunk now, or (``values_at_end``) a note that one is due."""
+    def step_event(self, mode: str, chunk: dict[str, Any], step: int) -> None:
+        """A ``"checkpoints"`` or ``"tasks"`` chunk, and with ``"debug"`` streamed, the same wrapped with
+        the number of the ``step`` it belongs to (``lab.pregel.debug``)."""
+        self.emit(mode, chunk)
+        if self.debug:
+            self.emit("debug", debug.debug_event(mode, chunk, step))
+
+    def task_start(self, task: Task, step: int) -> None:
+        """``stream_mode="tasks"``: a task starts (the hidden ``__start__`` task is not shown)."""
+        if self.streams_tasks and task.name != START:
+            self.step_event("tasks", debug.task_payload(task), step)
+
+    def task_result(
+        self, task: Task, writes: list[tuple[str, Any]], step: int, error: BaseException | None = None
+    ) -> None:
+        """``stream_mode="tasks"``: a task ended with ``writes`` (or raised ``error``)."""
+        if self.streams_tasks and task.name != START:  # (checked again: a caller may not have)
+            payload = debug.task_result_payload(task, writes, self.state_keys, error)
+            self.step_event("tasks", payload, step)
+
+    def task_update(self, task: Task, *, cached: bool = False) -> None:
+        """The task's ``updates`` chunk; ``cached``: its writes were saved by an earlier run and reused
+        (LangGraph marks the chunk ``"__metadata__": {"cached": True}``)."""
+        if task.name == START or not self.task_updates:
+            return
+        chunk = {task.name: state_writes_view(task.writes, self.state_keys)}
+        self.emit("updates", {**chunk, "__metadata__": {"cached": True}} if cached else chunk)
+
+    def values_changed(self, read_state: Callable[[], Any], updated: set[str] | None = None) -> None:
+        """The channels ``updated`` changed (``None``: any may have). If the state is among them, its
+        ``values`` chunk now, or (``values_at_end``) a note that one is due."""
+        if "values" not in self.modes or (updated is not None and updated.isdisjoint(self.state_keys)):
+            return
         if self.values_at_end:
             self.values_due = True
         else:

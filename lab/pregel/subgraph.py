@@ -3,7 +3,8 @@
 A graph runs as a *subgraph* when it runs while a task of another graph is running: added as a
 node (``builder.add_node("sub", sub_graph)``) or invoked by a node's function (``sub.invoke(...)``
 from a ``def`` node, ``await sub.ainvoke(...)`` from an ``async def`` one). It then inherits from
-that task what LangGraph passes down through the config (a :class:`Loan`, made by the loop):
+that task what LangGraph passes down through the config (a :class:`Loan`, which ``lend`` makes from
+the loop running the task):
 
 - the saver and the thread, unless it was compiled with ``checkpointer=False`` (no checkpoints);
 - a namespace, the task's: ``"<node>:<task id>"``, nested with ``|`` (``"outer:<id>|inner:<id>"``);
@@ -188,6 +189,22 @@ class Loan:
         return without_task_ids(namespace) if graph.checkpointer_flag is True else namespace
 
 
+def lend(loop: Any, task: Task) -> Loan:
+    """What a graph run inside the task's node inherits from the loop running the task (its
+    ``lender``, a ``lab.pregel.loop.SuperStepLoop``)."""
+    return Loan(
+        task=task,
+        saver=loop.saver,
+        checkpoint_map={**loop.parents, loop.namespace: loop.checkpoint["id"]},
+        resuming=loop.resuming,
+        durability=loop.durability,
+        runtime=loop.runner.runtime,
+        relay=loop.stream.relay_for_subgraphs,
+        resume_map=loop.resume_map,
+        replay=loop.replay,
+    )
+
+
 def or_from(take_fresh_answer: Callable[[], Any], parent: Task) -> Callable[[], Any]:
     """A subgraph task's fresh answers: its own graph's, else the parent task's (the ``resume``
     the root was given travels down to the interrupt that asked it)."""
@@ -210,7 +227,7 @@ def loan_here(config: dict[str, Any] | None) -> Loan | None:
     if any(given.get(key) for key in COORDINATES) and given.get("checkpoint_ns") != task.namespace:
         return None
     if task.loan is None:
-        task.loan = task.lender.loan_to_subgraphs(task)
+        task.loan = lend(task.lender, task)
     return task.loan
 
 

@@ -146,8 +146,8 @@ def run_until_complete(loop: asyncio.AbstractEventLoop, awaitable: Awaitable[T])
     the OS for I/O (a system call), and most runs never wait for any. So the task's first step runs at
     once when nothing else is ready, and once the task is done, one last turn runs whatever it left
     pending (its done callbacks, timers), as ``run_until_complete``'s stopping turn does, and only
-    then: ~15 µs less per sync call. Only on loops whose ``run_forever`` is asyncio's own, outside
-    debug mode; any other loop runs it itself."""
+    then (what that saves: ``bench/RESULTS.md``). Only on loops whose ``run_forever`` is asyncio's
+    own, outside debug mode; any other loop runs it itself."""
     if type(loop) not in PLAIN_LOOPS or loop.get_debug():
         return loop.run_until_complete(awaitable)
     loop._check_closed()

@@ -45,7 +45,7 @@ def running_task() -> Task | None:
     return _current.get(None)
 
 
-@dataclass(slots=True)  # (made for every task of every step: slots are cheaper to fill and read)
+@dataclass(slots=True)
 class Task:
     id: str
     name: str

@@ -119,7 +119,7 @@ def call(
     if is_async(func) and not calls.is_async and SYNC_API.get():
         raise RuntimeError("In an sync context async tasks cannot be called")
     child = new_task(loop, caller, calls, name, (args, kwargs))
-    loop.emit_task_start(child)
+    loop.stream.task_start(child, loop.step)
     child.calls = Calls(is_async(func), calls)
     job = Job(loop, child, func, retry_policy, cache_policy)
     saved = saved_outcome(child, loop.pending)
@@ -250,13 +250,7 @@ class Job:
         """The entrypoint's cache, when this task has a cache policy (``None``: no caching)."""
         self.ttl = cache_policy.ttl if cache_policy is not None else None
         self.key = cache_key(func, cache_policy, *child.input) if self.cache is not None else None
-        self.config = loop.task_configs.of(
-            node=child.name,
-            namespace=child.namespace,
-            step=loop.step,
-            triggers=CALL_TRIGGERS,
-            path=child.path,
-        )
+        self.config = loop.runner.task_config(child)
 
     def run_now(self) -> Outcome:
         """Run the task to the end here (a sync caller), its save started at once."""
@@ -297,9 +291,10 @@ class Job:
         def call(_input: Any, config: dict[str, Any]) -> Any:
             return run(config, lambda _: self.func(*args, **kwargs), None)
 
-        if self.loop.messages is None:
+        messages = self.loop.runner.messages
+        if messages is None:
             return call(None, self.config)
-        return self.loop.messages.run(call, self.child.input, self.config)
+        return messages.run(call, self.child.input, self.config)
 
     async def run_async(self, announced: Coroutine[Any, Any, None] | None = None) -> Any:
         """Run an ``async def`` task as an asyncio task of its own (an async caller); its result, or
@@ -352,7 +347,7 @@ class Job:
         elif outcome.error is not None:
             outcome.error.add_note(f"During task with name '{child.name}' and id '{child.id}'")
             writes = [*child.writes, (ERROR, repr(outcome.error))]
-            loop.emit_task_result(child, child.writes, outcome.error)
+            loop.stream.task_result(child, child.writes, loop.step, outcome.error)
         else:
             if not outcome.cached:
                 child.writes.append((RETURN, outcome.value))
@@ -362,7 +357,7 @@ class Job:
                 cached = {**chunk, "__metadata__": {"cached": True}}
                 loop.stream.emit("updates", cached if outcome.cached else chunk)
             if not outcome.cached:
-                loop.emit_task_result(child, writes)
+                loop.stream.task_result(child, writes, loop.step)
             if self.cache is not None and not outcome.cached:
                 self.cache.set({self.key: (writes, self.ttl)})
         await loop.save_writes(child.id, writes, child)
