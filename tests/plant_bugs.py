@@ -63,9 +63,12 @@ PLANTS = {
     4: Plant(
         "checkpoint_ns dropped from the snapshot config",
         "lab/pregel/graph.py",
-        "            config=saved.config,",
-        '            config={"configurable": {k: v for k, v in saved.config["configurable"].items()'
-        ' if k != "checkpoint_ns"}},',
+        "            config=subgraph.with_checkpoint_map(saved.config, saved.metadata),",
+        "            config=subgraph.with_checkpoint_map(\n"
+        '                {"configurable": {k: v for k, v in saved.config["configurable"].items()'
+        ' if k != "checkpoint_ns"}},\n'
+        "                saved.metadata,\n"
+        "            ),",
     ),
     5: Plant(
         "next returned as a list instead of a tuple",
