@@ -231,7 +231,9 @@ def json_schemas(t: Trace) -> None:
 @scenario
 def list_of_updates(t: Trace) -> None:
     """A node returning ``[Command(update=...), {...}, Command(goto=...)]``: every item applies, in
-    order; the updates chunk lists them; the snapshot's task result shows ``$writes``."""
+    order; the updates chunk lists them; the snapshot's task result shows ``$writes``. (``many`` has no
+    edge of its own: a sibling of ``last`` in step 2 would run beside it on LangGraph's threads, and the
+    order of their ``updates`` chunks is timing.)"""
 
     def many(state: dict) -> list:
         return [t.fl.Command(update={"log": ["one"]}), {"log": ["two"], "x": 2}, t.fl.Command(goto="last")]
@@ -245,7 +247,7 @@ def list_of_updates(t: Trace) -> None:
     def pairs(state: dict) -> Any:
         return t.fl.Command(update=[("log", ["pair"]), ("x", 3)])
 
-    g = build(t, "START>many many>after", state=Num, many=many, last=t.node("last"))
+    g = build(t, "START>many", state=Num, many=many, last=t.node("last"))
     app = t.compile(g)
     t.stream(app, {"x": 1, "log": []}, thread(), stream_mode=["updates", "values"])
     t.invoke(t.compile(build(t, "START>bad", state=Num, bad=bad)), {"x": 0, "log": []}, thread("bad"))

@@ -349,7 +349,9 @@ def deferred_node(t: Trace) -> None:
     of a fan-out of different lengths (``a -> b -> b2 -> d``, ``a -> c -> d``; LangGraph's "defer node
     execution" how-to), as a plain edge's target and as a join's; interrupted before it, then resumed.
     (``durability="sync"``: LangGraph's deferred join saves its set of sources, which the next step
-    adds to in place, from a background thread under ``"async"``: a checkpoint may show a later set.)"""
+    adds to in place, from a background thread under ``"async"``: a checkpoint may show a later set.
+    ``stream_mode="values"``: ``b`` and ``c`` run side by side on LangGraph's threads, so the order of
+    their ``updates`` chunks is timing; each step's values are not.)"""
     fl = t.fl
     for label, join in (("edges", "b2>d c>d"), ("join", "b2,c>d")):
         builder = fl.StateGraph(Log)
@@ -367,7 +369,21 @@ def deferred_node(t: Trace) -> None:
             t.compile(builder, interrupt_before=["d"]),
             thread(f"{label}, paused"),
         )
-        t.stream(app, {"log": ["in"]}, thread(label), label=f"{label}: stream", durability="sync")
-        t.stream(paused, {"log": ["in"]}, cfg, label=f"{label}: stream to d", durability="sync")
+        t.stream(
+            app,
+            {"log": ["in"]},
+            thread(label),
+            label=f"{label}: stream",
+            durability="sync",
+            stream_mode="values",
+        )
+        t.stream(
+            paused,
+            {"log": ["in"]},
+            cfg,
+            label=f"{label}: stream to d",
+            durability="sync",
+            stream_mode="values",
+        )
         t.state(paused, cfg)
-        t.stream(paused, None, cfg, label=f"{label}: resume", durability="sync")
+        t.stream(paused, None, cfg, label=f"{label}: resume", durability="sync", stream_mode="values")
