@@ -26,12 +26,19 @@ it (``room_fork``).
 ============  ========================================  ============================================
 command       args                                      result
 ============  ========================================  ============================================
-room_publish  ``{code, teacher_key, threads}``          ``{threads: [{thread_id, sent, checkpoints}],
-                                                        refused}``: the open thread and ``threads``
-                                                        (those the journal knows); ``refused``:
-                                                        ``{name, status, final}`` if the room
-                                                        refused (``final``: for good), else ``null``
+room_publish  ``{code, teacher_key, lesson, threads,     ``{threads: [{thread_id, sent, checkpoints}],
+              open}``                                   refused}``: the open thread (unless ``open``
+                                                        is false) and ``threads`` (those the journal
+                                                        knows), into ``lesson``'s thread of the
+                                                        room; ``refused``: ``{name, status, final}``
+                                                        if the room refused (``final``: for good),
+                                                        else ``null``
 ============  ========================================  ============================================
+
+A room keeps a thread per lesson (the room follows the presenter from lesson to lesson): the page
+names the lesson it publishes from, and, right after the presenter went on to another lesson, asks
+for the threads that lesson's own events name only (``open`` false: the thread still open in the lab
+is the lesson left's).
 """
 
 from __future__ import annotations
@@ -120,18 +127,28 @@ def _thread_ids(args: dict[str, Any]) -> list[str]:
     return threads
 
 
+def _with_open_thread(args: dict[str, Any]) -> bool:
+    with_open = args.get("open", True)
+    if not isinstance(with_open, bool):
+        raise ValueError("'open' must be true or false")
+    return with_open
+
+
 async def room_publish(args: dict[str, Any]) -> dict[str, Any]:
-    """Publish this lab's open thread, and the saved ``threads`` named, into room ``code`` (the
-    teacher's ``teacher_key``). The room refusing or out of reach is an answer (``refused``), not an
-    error: the teacher's lesson goes on, and the next publish tries again."""
+    """Publish this lab's open thread (unless ``open`` is false), and the saved ``threads`` named, into
+    room ``code``'s thread of ``lesson`` (the teacher's ``teacher_key``). The room refusing or out of
+    reach is an answer (``refused``), not an error: the teacher's lesson goes on, and the next publish
+    tries again."""
     from lab.browser import lab_rpc  # Pyodide only: CPython imports this module for publish_thread
     from lab.browser.room_rpc import room_records, text_arg
 
     code, key, named = text_arg(args, "code"), text_arg(args, "teacher_key"), _thread_ids(args)
+    lesson = text_arg(args, "lesson")
     controller = lab_rpc.own_controller()
     saved = {session["thread_id"]: choices(session) for session in await controller.journal.sessions()}
-    current = [controller.state.session.thread_id] if controller.state.session else []
-    room, published = room_records(code, teacher_key=key), []
+    opened = controller.state.session if _with_open_thread(args) else None
+    current = [opened.thread_id] if opened else []
+    room, published = room_records(code, teacher_key=key, lesson=lesson), []
     try:
         for thread_id in dict.fromkeys([*current, *named]):
             if thread_id in saved:

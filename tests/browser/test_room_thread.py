@@ -211,6 +211,47 @@ def test_publishing_sends_the_room_what_it_lacks_and_replaces_a_thread_started_a
     assert seen["after"][0].checkpoint["channel_values"]["visited"] == ["again", "plan", "act"]
 
 
+def test_each_lesson_the_room_was_on_keeps_its_own_thread(rooms_site) -> None:
+    """The room follows the presenter to another lesson: from then on learners read that lesson's thread
+    only (no frame of the lesson left mixed in); a publish still under way from the lesson left lands in
+    that lesson's thread, not in the new one's; going back to a lesson finds its thread."""
+    room = Room.open(rooms_site.url, SHAPE)  # on lesson "crash"
+    mine = InMemorySaver()
+    first, second = {"configurable": {"thread_id": "first"}}, {"configurable": {"thread_id": "second"}}
+
+    def published_from(lesson: str) -> RoomRecords:
+        return RoomRecords(room.base, room.code, teacher_key=room.key, lesson=lesson, post=urllib_post)
+
+    async def threads_seen() -> list[str]:
+        return sorted(
+            {item.config["configurable"]["thread_id"] for item in await listed(saver_of(room), None)}
+        )
+
+    async def story() -> dict[str, Any]:
+        graph, seen = lesson_graph(mine), {}
+        await graph.ainvoke({"visited": []}, first)
+        await publish_thread(mine, published_from("crash"), "first", LESSON_SESSION)
+        seen["crash"] = await threads_seen()
+        await asyncio.to_thread(room.teacher, "lesson", {"lesson": "threads", "shape": [2]})
+        seen["moved"] = await threads_seen()
+        await graph.ainvoke({"visited": []}, first)  # a late publish of the lesson left ...
+        seen["late"] = await publish_thread(mine, published_from("crash"), "first", LESSON_SESSION)
+        await graph.ainvoke({"visited": []}, second)  # ... and the new lesson's thread
+        await publish_thread(mine, published_from("threads"), "second", LESSON_SESSION)
+        seen["threads"] = await threads_seen()
+        seen["session"] = await RoomRecords(room.base, room.code, post=urllib_post).session("first")
+        await asyncio.to_thread(room.teacher, "lesson", {"lesson": "crash", "shape": SHAPE})
+        seen["back"] = ids(await listed(saver_of(room), first))
+        seen["ours"] = ids(await listed(mine, first))
+        return seen
+
+    seen = run(story())
+    assert (seen["crash"], seen["moved"], seen["threads"]) == (["first"], [], ["second"])
+    assert seen["late"] == {"thread_id": "first", "sent": 4, "checkpoints": 8}  # stored under crash
+    assert seen["session"] is None  # the new lesson's thread has no session of the lesson left's
+    assert seen["back"] == seen["ours"] and len(seen["back"]) == 8  # crash's thread, with the late publish
+
+
 def test_a_learners_list_of_frames_is_one_request_and_says_what_the_saver_says(rooms_site, capsys) -> None:
     """Every learner's page lists the frames every 3 s: ``listed_frames`` reads the checkpoints' rows
     in one request (not their values and writes, as the saver's ``alist`` does), and says of each
@@ -438,6 +479,9 @@ def test_refusals_are_named(rooms_site) -> None:
     assert refused_by(records.get("secrets", [["t"]])).name == "bad_field"
     assert refused_by(records.write([{**change, "do": "drop"}])).name == "bad_field"
     assert refused_by(records.write([{**change, "key": "t"}])).name == "bad_field"
+    not_a_lesson = RoomRecords(room.base, room.code, teacher_key=room.key, lesson="Crash!", post=urllib_post)
+    assert refused_by(not_a_lesson.write([change])).name == "bad_field"
+    assert refused_by(not_a_lesson.get("checkpoints", [["t"]])).name == "bad_field"
     # All or nothing: a batch whose second change is malformed stores none of it.
     good = {**change, "key": ["t", "", "2"]}
     refused_by(records.write([good, {**change, "record": None}]))
