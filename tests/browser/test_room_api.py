@@ -64,9 +64,11 @@ def test_a_room_gets_a_short_code_and_a_teacher_key(room):
         ({"lesson": "crash", "shape": [2, -1]}, 400, "bad_field"),
         ({"lesson": "crash", "shape": [1.5]}, 400, "bad_field"),
         ({"lesson": "crash", "shape": [1] * 61}, 400, "bad_field"),
+        ({"lesson": "crash", "shape": [2], "step": 1}, 422, "no_such_step"),
+        ({"lesson": "crash", "shape": [2], "step": 0.5}, 400, "bad_field"),
     ],
 )
-def test_a_room_with_a_bad_lesson_or_shape_is_refused(base, body, status, name):
+def test_a_room_with_a_bad_lesson_shape_or_step_is_refused(base, body, status, name):
     refused(call(base, "POST", "/api/rooms", body), status, name)
 
 
@@ -100,6 +102,12 @@ def test_an_expired_room_is_refused_as_unknown(rooms_site, room):
     refused(call(room.base, "GET", f"/api/rooms/{room.code}"), 404, "unknown_room")
     refused(room.vote(learner, 0, 1), 404, "unknown_room")
     refused(room.teacher("tally"), 404, "unknown_room")
+
+
+def test_a_room_opens_at_the_teachers_step(base):
+    opened = call(base, "POST", "/api/rooms", {"lesson": "crash", "shape": SHAPE, "step": 2})
+    assert opened.status == 201, opened
+    assert call(base, "GET", f"/api/rooms/{opened.body['code']}").body["step"] == 2
 
 
 def test_a_code_is_read_in_either_case(room):

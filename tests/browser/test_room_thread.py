@@ -21,6 +21,7 @@ from browser_harness import BOOT_TIMEOUT_S, WranglerSite, wait_until_ready
 from langgraph.checkpoint.conformance import checkpointer_test, validate
 from playwright.sync_api import expect
 from room_client import Room, call
+from room_pages import OWN_CHECKPOINTS, STEP_TIMEOUT_MS, presented_step
 from saver_adapter import PageBridge, RemoteSaver
 
 from lab.browser.page_storage import PageStorage
@@ -319,26 +320,6 @@ def test_pending_writes_reach_the_room_after_their_checkpoint(rooms_site) -> Non
     assert theirs.pending_writes == ours.pending_writes == [("task-1", "visited", ["plan"])]
 
 
-# Plain JavaScript in the page: the checkpoints the learner's own IndexedDB holds for a thread.
-OWN_CHECKPOINTS = """
-async (thread) => {
-  const db = await new Promise((resolve, reject) => {
-    const request = indexedDB.open("checkpoint-lab-threads");
-    request.onsuccess = () => resolve(request.result);
-    request.onerror = () => reject(request.error);
-  });
-  try {
-    const store = db.transaction("checkpoints").objectStore("checkpoints");
-    const read = store.getAllKeys(IDBKeyRange.bound([thread], [thread, []]));
-    const keys = await new Promise((resolve) => { read.onsuccess = () => resolve(read.result); });
-    return keys.map((key) => key[2]);
-  } finally {
-    db.close();
-  }
-}
-"""
-
-
 def test_a_learners_page_lists_the_teachers_frames_and_forks_one_into_its_indexeddb(
     browser, rooms_site
 ) -> None:
@@ -373,20 +354,6 @@ def test_a_learners_page_lists_the_teachers_frames_and_forks_one_into_its_indexe
         assert page.evaluate(OWN_CHECKPOINTS, "teacher") == []  # a copy of the learner's own
     finally:
         context.close()
-
-
-STEP_TIMEOUT_MS = 4 * BOOT_TIMEOUT_S * 1000  # two labs boot at once on a shared machine
-
-
-def presented_step(teacher, step_id: str) -> None:
-    """The teacher takes a step of the lesson: R reveals the answer (a step with a question), then the
-    step's own control acts; wait for Python's verdict."""
-    section = teacher.locator(f'section[data-step="{step_id}"]')
-    expect(section).to_have_attribute("data-ready", "true", timeout=STEP_TIMEOUT_MS)
-    if section.locator("[data-choice]").count():
-        teacher.keyboard.press("r")
-    section.locator("[data-do-it]").click()
-    expect(section).to_have_attribute("data-done", "true", timeout=STEP_TIMEOUT_MS)
 
 
 def test_a_presenters_lesson_reaches_the_learners_page_and_a_fork_opens_in_their_lab(
