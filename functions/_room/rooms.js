@@ -86,9 +86,13 @@ function lessonAndShape(body) {
   return { lesson, shape };
 }
 
-/** Open a room for `body.lesson`, whose steps have `body.shape[i]` choices (0: no question). */
+/**
+ * Open a room for `body.lesson`, whose steps have `body.shape[i]` choices (0: no question), at step
+ * `body.step` (the teacher's; the first if not given).
+ */
 export async function createRoom(db, env, body, client) {
   const { lesson, shape } = lessonAndShape(body);
+  const step = body.step === undefined ? 0 : stepOf({ lesson, shape }, body);
   const now = Date.now();
   await limitCreations(db, env, client, now);
   await db.prepare("DELETE FROM rooms WHERE expires_at < ?").bind(now).run();
@@ -99,10 +103,10 @@ export async function createRoom(db, env, body, client) {
     const expiresAt = now + ROOM_HOURS * HOUR_MS;
     const { meta } = await db
       .prepare(
-        "INSERT OR IGNORE INTO rooms (code, teacher_key_hash, lesson, shape, created_at, expires_at) " +
-          "VALUES (?, ?, ?, ?, ?, ?)",
+        "INSERT OR IGNORE INTO rooms (code, teacher_key_hash, lesson, shape, step, created_at, expires_at) " +
+          "VALUES (?, ?, ?, ?, ?, ?, ?)",
       )
-      .bind(code, hash, lesson, JSON.stringify(shape), now, expiresAt)
+      .bind(code, hash, lesson, JSON.stringify(shape), step, now, expiresAt)
       .run();
     if (meta.changes === 1) return { code, teacher_key: key, lesson, expires_at: expiresAt };
   }
