@@ -24,8 +24,9 @@ from room_client import Room, call
 from room_pages import OWN_CHECKPOINTS, STEP_TIMEOUT_MS, presented_step
 from saver_adapter import PageBridge, RemoteSaver
 
+from lab.browser import room_records
 from lab.browser.page_storage import PageStorage
-from lab.browser.room_publish import publish_thread
+from lab.browser.room_publish import publish_thread, publish_threads
 from lab.browser.room_records import RoomRecords, RoomRecordsError, urllib_post
 from lab.browser.room_rpc import MAX_FRAMES, listed_frames
 from lab.checkpoint import CheckpointSaver, InMemorySaver
@@ -251,6 +252,52 @@ def test_each_lesson_the_room_was_on_keeps_its_own_thread(rooms_site) -> None:
     assert seen["late"] == {"thread_id": "first", "sent": 4, "checkpoints": 8}  # stored under crash
     assert seen["session"] is None  # the new lesson's thread has no session of the lesson left's
     assert seen["back"] == seen["ours"] and len(seen["back"]) == 8  # crash's thread, with the late publish
+
+
+def test_a_room_out_of_reach_is_said_not_raised_and_the_next_publish_sends_what_it_lacks(
+    rooms_site, monkeypatch
+) -> None:
+    """The network goes mid-publish (every request after the first three gets no answer, as a failing
+    ``fetch``): ``publish_threads`` says so (``refused``, not final: the presenter's line says it quietly
+    and the next step tries again) and raises nothing; what was sent stays. The next publish, the room in
+    reach again, sends what the room still lacks, and a learner reads the teacher's whole history. A
+    closed room is a final refusal: publishing ends."""
+    monkeypatch.setattr(room_records, "RETRY_PAUSE_S", 0.0)  # each request is still tried ATTEMPTS times
+    room = Room.open(rooms_site.url, SHAPE)
+    mine, left = InMemorySaver(), [3]  # the requests that still get through
+
+    async def failing(url: str, body: dict[str, Any], key: str | None) -> tuple[int, Any]:
+        if left[0] <= 0:
+            return 0, {"error": "offline", "message": "Failed to fetch"}
+        left[0] -= 1
+        return await urllib_post(url, body, key)
+
+    async def story() -> dict[str, Any]:
+        await lesson_graph(mine).ainvoke({"visited": []}, TEACHER_THREAD)
+        teacher = RoomRecords(room.base, room.code, teacher_key=room.key, post=failing)
+        threads = {"teacher": LESSON_SESSION}
+        seen = {"offline": await publish_threads(mine, teacher, threads)}
+        seen["held"] = await listed(saver_of(room), TEACHER_THREAD)
+        left[0] = 1000  # the room in reach again: the next step publishes
+        seen["again"] = await publish_threads(mine, teacher, threads)
+        seen["history"], seen["ours"] = (
+            await listed(saver_of(room), TEACHER_THREAD),
+            await listed(mine, TEACHER_THREAD),
+        )
+        await asyncio.to_thread(room.teacher, "close", {})
+        seen["closed"] = await publish_threads(mine, teacher, threads)
+        return seen
+
+    seen = run(story())
+    assert seen["offline"] == {"threads": [], "refused": {"name": "offline", "status": 0, "final": False}}
+    assert seen["held"] == []  # the values and session went; no checkpoint whose values are missing
+    assert seen["again"] == {
+        "threads": [{"thread_id": "teacher", "sent": 4, "checkpoints": 4}],
+        "refused": None,
+    }
+    assert ids(seen["history"]) == ids(seen["ours"])
+    assert seen["history"][0].checkpoint["channel_values"] == {"visited": ["plan", "act"]}
+    assert seen["closed"]["refused"] == {"name": "room_closed", "status": 410, "final": True}
 
 
 def test_a_learners_list_of_frames_is_one_request_and_says_what_the_saver_says(rooms_site, capsys) -> None:
