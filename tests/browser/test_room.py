@@ -88,7 +88,8 @@ def test_the_room_follows_the_presenter_to_the_next_lesson(browser, wrangler_sit
     the teacher's "Next" goes on to "threads" on the same lab: the room moves with it. The learners'
     pages go to its first step, their list of frames becomes the teacher's thread of "threads" (none of
     the lesson left's), their votes on a step of it are that lesson's tally (none of the votes cast
-    before), and a learner who joins afterwards lands on "threads"."""
+    before), and a learner who joins afterwards lands on "threads". When the teacher opens a lesson by
+    its address (a fresh page), the room follows there too, and finds that lesson's votes."""
     contexts = [browser.new_context() for _ in range(4)]
     try:
         teacher, *learners, late = (context.new_page() for context in contexts)
@@ -154,6 +155,15 @@ def test_the_room_follows_the_presenter_to_the_next_lesson(browser, wrangler_sit
         teacher.goto(f"{wrangler_site}/learn/en/threads/go-back/?present=1&delay=0.05")  # the teacher follows
         expect(tally(teacher, 2)).to_have_attribute("data-votes", "2", timeout=SETUP_TIMEOUT_MS)
         expect(tally(teacher, 0)).to_have_attribute("data-votes", "0")
+
+        teacher.goto(f"{wrangler_site}/learn/en/checkpoints/input/?present=1&delay=0.05")  # by its address
+        for learner in learners:  # a fresh page of another lesson: the room follows it too
+            expect(learner).to_have_url(re.compile(f"/learn/en/checkpoints/input/\\?room={room}$"))
+        expect(teacher.locator("[data-room]")).to_have_attribute(
+            "data-room-at", "0", timeout=SETUP_TIMEOUT_MS
+        )
+        counted = call(wrangler_site, "GET", f"/api/rooms/{room}/tally", key=key).body
+        assert counted["votes"] == [[0, 0, 0], [], [0, 0], [1, 1]]  # this lesson's votes, as cast before
     finally:
         for context in contexts:
             context.close()
