@@ -1,6 +1,7 @@
 /**
- * The teacher's thread, shared with the room, over D1 (table `thread_records`, migrations/0002, one thread per lesson since 0003): the
- * records of the lab's checkpoint saver, as lab/browser/page_records.py defines them. Each store maps a
+ * The teacher's thread, shared with the room, over D1 (table `thread_records`, migrations/0002; one
+ * thread per lesson since 0003): the records of the lab's checkpoint saver, as
+ * lab/browser/page_records.py defines them. Each store maps a
  * key (a list of strings and numbers) to a JSON record; the server stores and returns records and
  * decides nothing about checkpoints (the saver core, in Python, does). Beside the saver's three stores,
  * `sessions` keeps the session each thread was run with (lab/browser/room_publish.py writes it, a
