@@ -2,8 +2,10 @@
  * The class room over D1 (binding `ROOMS`, schema in migrations/): a teacher opens a room for one
  * lesson and gets a short code (for learners) and a teacher key (for the teacher's page only);
  * learners join with a random id their browser made (no names), vote once per step (the last vote
- * counts), report which step they are on; the teacher reads the tally, moves the room, closes it.
- * Every query names the room's code, so nothing of one room is read through another. No route here.
+ * counts), report which step they are on; the teacher reads the tally, moves the room to a step or
+ * to another lesson (the presenter went on to it), closes it. Votes and progress are kept per lesson:
+ * a lesson's tally counts only its own. Every query names the room's code, so nothing of one room is
+ * read through another. No route here.
  */
 import { Refusal, field } from "./http.js";
 
@@ -68,15 +70,29 @@ async function limitCreations(db, env, client, now) {
   await db.prepare("INSERT INTO creations (client, at) VALUES (?, ?)").bind(client, now).run();
 }
 
-/** Open a room for `body.lesson`, whose steps have `body.shape[i]` choices (0: no question). */
-export async function createRoom(db, env, body, client) {
-  const lesson = field(body, "lesson", (v) => typeof v === "string" && LESSON.test(v), "a lesson id");
+export function isLesson(value) {
+  return typeof value === "string" && LESSON.test(value);
+}
+
+/** `body.lesson` and `body.shape`: a lesson's id and each of its steps' number of choices (0: no question). */
+function lessonAndShape(body) {
+  const lesson = field(body, "lesson", isLesson, "a lesson id");
   const shape = field(
     body,
     "shape",
     (v) => Array.isArray(v) && isCount(v.length, 1, MAX_STEPS) && v.every((n) => isCount(n, 0, MAX_CHOICES)),
     `a list of 1 to ${MAX_STEPS} choice counts, each 0 to ${MAX_CHOICES}`,
   );
+  return { lesson, shape };
+}
+
+/**
+ * Open a room for `body.lesson`, whose steps have `body.shape[i]` choices (0: no question), at step
+ * `body.step` (the teacher's; the first if not given).
+ */
+export async function createRoom(db, env, body, client) {
+  const { lesson, shape } = lessonAndShape(body);
+  const step = body.step === undefined ? 0 : stepOf({ lesson, shape }, body);
   const now = Date.now();
   await limitCreations(db, env, client, now);
   await db.prepare("DELETE FROM rooms WHERE expires_at < ?").bind(now).run();
@@ -87,10 +103,10 @@ export async function createRoom(db, env, body, client) {
     const expiresAt = now + ROOM_HOURS * HOUR_MS;
     const { meta } = await db
       .prepare(
-        "INSERT OR IGNORE INTO rooms (code, teacher_key_hash, lesson, shape, created_at, expires_at) " +
-          "VALUES (?, ?, ?, ?, ?, ?)",
+        "INSERT OR IGNORE INTO rooms (code, teacher_key_hash, lesson, shape, step, created_at, expires_at) " +
+          "VALUES (?, ?, ?, ?, ?, ?, ?)",
       )
-      .bind(code, hash, lesson, JSON.stringify(shape), now, expiresAt)
+      .bind(code, hash, lesson, JSON.stringify(shape), step, now, expiresAt)
       .run();
     if (meta.changes === 1) return { code, teacher_key: key, lesson, expires_at: expiresAt };
   }
@@ -129,9 +145,22 @@ function learnerOf(body) {
 function stepOf(room, body) {
   const step = field(body, "step", Number.isInteger, "a whole number");
   if (step < 0 || step >= room.shape.length) {
-    throw new Refusal(422, "no_such_step", `this lesson has steps 0 to ${room.shape.length - 1}, not ${step}`);
+    throw new Refusal(422, "no_such_step", `lesson "${room.lesson}" has steps 0 to ${room.shape.length - 1}, not ${step}`);
   }
   return step;
+}
+
+/**
+ * The lesson a learner's vote or report is about: `body.lesson` where the page says it (a page still
+ * on the lesson the room has left is refused by name), else the room's.
+ */
+function lessonOf(room, body) {
+  if (body.lesson === undefined) return room.lesson;
+  const lesson = field(body, "lesson", isLesson, "a lesson id");
+  if (lesson !== room.lesson) {
+    throw new Refusal(409, "other_lesson", `the room is on lesson "${room.lesson}", not "${lesson}"`);
+  }
+  return lesson;
 }
 
 /** What a learner's page needs to follow the room. */
@@ -143,8 +172,8 @@ export async function join(db, room, body) {
   requireOpen(room);
   const learner = learnerOf(body);
   await db
-    .prepare("INSERT INTO learners (code, learner, step, seen_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING")
-    .bind(room.code, learner, room.step, Date.now())
+    .prepare("INSERT INTO learners (code, learner, lesson, step, seen_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING")
+    .bind(room.code, learner, room.lesson, room.step, Date.now())
     .run();
   return roomState(room);
 }
@@ -157,10 +186,11 @@ async function requireJoined(db, room, learner) {
   if (!row) throw new Refusal(403, "not_joined", "join the room before voting or reporting progress");
 }
 
-/** A learner's vote on a step's question; a later vote on the same step replaces it. */
+/** A learner's vote on a step's question of the room's lesson; a later vote on the same step replaces it. */
 export async function vote(db, room, body) {
   requireOpen(room);
   const learner = learnerOf(body);
+  const lesson = lessonOf(room, body);
   const step = stepOf(room, body);
   const choice = field(body, "choice", Number.isInteger, "a whole number");
   const choices = room.shape[step];
@@ -171,50 +201,59 @@ export async function vote(db, room, body) {
   await requireJoined(db, room, learner);
   await db
     .prepare(
-      "INSERT INTO votes (code, learner, step, choice, at) VALUES (?, ?, ?, ?, ?) " +
-        "ON CONFLICT (code, learner, step) DO UPDATE SET choice = excluded.choice, at = excluded.at",
+      "INSERT INTO votes (code, lesson, learner, step, choice, at) VALUES (?, ?, ?, ?, ?, ?) " +
+        "ON CONFLICT (code, lesson, learner, step) DO UPDATE SET choice = excluded.choice, at = excluded.at",
     )
-    .bind(room.code, learner, step, choice, Date.now())
+    .bind(room.code, lesson, learner, step, choice, Date.now())
     .run();
-  return { voted: { step, choice } };
+  return { voted: { lesson, step, choice } };
 }
 
-/** Where a learner's page is, and whether they have finished the lesson. */
+/** Where a learner's page is in the room's lesson, and whether they have finished it (once said, kept
+ * until they report from another lesson). */
 export async function progress(db, room, body) {
   requireOpen(room);
   const learner = learnerOf(body);
+  const lesson = lessonOf(room, body);
   const step = stepOf(room, body);
-  const finished = field(body, "finished", (v) => typeof v === "boolean", "true or false");
+  const finished = field(body, "finished", (v) => typeof v === "boolean", "true or false") ? 1 : 0;
   await requireJoined(db, room, learner);
   await db
-    .prepare("UPDATE learners SET step = ?, finished = MAX(finished, ?), seen_at = ? WHERE code = ? AND learner = ?")
-    .bind(step, finished ? 1 : 0, Date.now(), room.code, learner)
+    .prepare(
+      "UPDATE learners SET step = ?, finished = CASE WHEN lesson = ? THEN MAX(finished, ?) ELSE ? END, " +
+        "lesson = ?, seen_at = ? WHERE code = ? AND learner = ?",
+    )
+    .bind(step, lesson, finished, finished, lesson, Date.now(), room.code, learner)
     .run();
   return roomState(room);
 }
 
 /**
- * The teacher's view: each step's votes per choice, how many learners are on each step, and who has
- * finished (by the first 4 letters of their id: the whole id would let the teacher's screen vote as them).
+ * The teacher's view of the room's lesson: each step's votes per choice, how many learners are on each
+ * step, and who has finished (by the first 4 letters of their id: the whole id would let the teacher's
+ * screen vote as them). `learners` counts everyone in the room, also those whose page has not yet
+ * followed the room to this lesson.
  */
 export async function tally(db, room) {
   const votes = room.shape.map((choices) => new Array(choices).fill(0));
-  const counted = await db
-    .prepare("SELECT step, choice, COUNT(*) AS n FROM votes WHERE code = ? GROUP BY step, choice")
-    .bind(room.code)
-    .all();
-  for (const { step, choice, n } of counted.results) votes[step][choice] = n;
+  const [counted, where, done, everyone] = await db.batch([
+    db
+      .prepare("SELECT step, choice, COUNT(*) AS n FROM votes WHERE code = ? AND lesson = ? GROUP BY step, choice")
+      .bind(room.code, room.lesson),
+    db
+      .prepare("SELECT step, COUNT(*) AS n FROM learners WHERE code = ? AND lesson = ? GROUP BY step")
+      .bind(room.code, room.lesson),
+    db
+      .prepare(
+        "SELECT substr(learner, 1, 4) AS tag FROM learners WHERE code = ? AND lesson = ? AND finished = 1 ORDER BY seen_at",
+      )
+      .bind(room.code, room.lesson),
+    db.prepare("SELECT COUNT(*) AS n FROM learners WHERE code = ?").bind(room.code),
+  ]);
+  for (const { step, choice, n } of counted.results) if (choice < (votes[step]?.length ?? 0)) votes[step][choice] = n;
   const onStep = new Array(room.shape.length).fill(0);
-  const where = await db
-    .prepare("SELECT step, COUNT(*) AS n FROM learners WHERE code = ? GROUP BY step")
-    .bind(room.code)
-    .all();
-  for (const { step, n } of where.results) onStep[step] = n;
-  const done = await db
-    .prepare("SELECT substr(learner, 1, 4) AS tag FROM learners WHERE code = ? AND finished = 1 ORDER BY seen_at")
-    .bind(room.code)
-    .all();
-  const learners = onStep.reduce((sum, n) => sum + n, 0);
+  for (const { step, n } of where.results) if (step < onStep.length) onStep[step] = n;
+  const learners = everyone.results[0].n;
   return { ...roomState(room), learners, votes, on_step: onStep, finished: done.results.map((row) => row.tag) };
 }
 
@@ -223,6 +262,22 @@ export async function moveTo(db, room, body) {
   const step = stepOf(room, body);
   await db.prepare("UPDATE rooms SET step = ? WHERE code = ?").bind(step, room.code).run();
   return roomState({ ...room, step });
+}
+
+/**
+ * Move the room to another lesson (`body.lesson`, its `body.shape`) at `body.step` (its first step if
+ * not given): the presenter went on to it. The lesson left keeps its votes and thread (going back finds
+ * them); learners' pages follow the room there.
+ */
+export async function moveToLesson(db, room, body) {
+  requireOpen(room);
+  const moved = { ...room, ...lessonAndShape(body), step: 0 };
+  if (body.step !== undefined) moved.step = stepOf(moved, body);
+  await db
+    .prepare("UPDATE rooms SET lesson = ?, shape = ?, step = ? WHERE code = ?")
+    .bind(moved.lesson, JSON.stringify(moved.shape), moved.step, room.code)
+    .run();
+  return roomState(moved);
 }
 
 export async function close(db, room) {

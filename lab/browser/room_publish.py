@@ -18,20 +18,28 @@ A thread the room holds checkpoints of that this lab no longer has (dropped, the
 the same id) is replaced whole. A publish that fails halfway loses nothing: the lab's own saver is
 untouched, and the next one finds what the room still lacks.
 
-The command runs in the teacher's worker; :func:`publish_thread` imports nothing from Pyodide, so
-CPython tests it against ``wrangler pages dev``. Beside the saver's stores, the room keeps each
+The command runs in the teacher's worker; :func:`publish_thread` and :func:`publish_threads` import
+nothing from Pyodide, so CPython tests them against ``wrangler pages dev`` (and with the room out of
+reach). Beside the saver's stores, the room keeps each
 thread's session (case, variant, durability, storage): what a learner's lab needs to open a fork of
 it (``room_fork``).
 
 ============  ========================================  ============================================
 command       args                                      result
 ============  ========================================  ============================================
-room_publish  ``{code, teacher_key, threads}``          ``{threads: [{thread_id, sent, checkpoints}],
-                                                        refused}``: the open thread and ``threads``
-                                                        (those the journal knows); ``refused``:
-                                                        ``{name, status, final}`` if the room
-                                                        refused (``final``: for good), else ``null``
+room_publish  ``{code, teacher_key, lesson, threads,     ``{threads: [{thread_id, sent, checkpoints}],
+              open}``                                   refused}``: the open thread (unless ``open``
+                                                        is false) and ``threads`` (those the journal
+                                                        knows), into ``lesson``'s thread of the
+                                                        room; ``refused``: ``{name, status, final}``
+                                                        if the room refused (``final``: for good),
+                                                        else ``null``
 ============  ========================================  ============================================
+
+A room keeps a thread per lesson (the room follows the presenter from lesson to lesson): the page
+names the lesson it publishes from, and, right after the presenter went on to another lesson, asks
+for the threads that lesson's own events name only (``open`` false: the thread still open in the lab
+is the lesson left's).
 """
 
 from __future__ import annotations
@@ -120,22 +128,24 @@ def _thread_ids(args: dict[str, Any]) -> list[str]:
     return threads
 
 
-async def room_publish(args: dict[str, Any]) -> dict[str, Any]:
-    """Publish this lab's open thread, and the saved ``threads`` named, into room ``code`` (the
-    teacher's ``teacher_key``). The room refusing or out of reach is an answer (``refused``), not an
-    error: the teacher's lesson goes on, and the next publish tries again."""
-    from lab.browser import lab_rpc  # Pyodide only: CPython imports this module for publish_thread
-    from lab.browser.room_rpc import room_records, text_arg
+def _with_open_thread(args: dict[str, Any]) -> bool:
+    with_open = args.get("open", True)
+    if not isinstance(with_open, bool):
+        raise ValueError("'open' must be true or false")
+    return with_open
 
-    code, key, named = text_arg(args, "code"), text_arg(args, "teacher_key"), _thread_ids(args)
-    controller = lab_rpc.own_controller()
-    saved = {session["thread_id"]: choices(session) for session in await controller.journal.sessions()}
-    current = [controller.state.session.thread_id] if controller.state.session else []
-    room, published = room_records(code, teacher_key=key), []
+
+async def publish_threads(
+    mine: CheckpointSaver, records: RoomRecords, sessions: dict[str, dict[str, Any]]
+) -> dict[str, Any]:
+    """Publish each thread of ``sessions`` (a thread id and the session it was run with), in order, from
+    ``mine`` into the room's ``records``: ``{threads, refused}``, the answer of ``room_publish``. The
+    room refusing or out of reach stops the publish there and is said (``refused``), not raised: what
+    was sent stays sent, and the next publish finds what the room still lacks."""
+    published = []
     try:
-        for thread_id in dict.fromkeys([*current, *named]):
-            if thread_id in saved:
-                published.append(await publish_thread(lab_rpc.own_saver(), room, thread_id, saved[thread_id]))
+        for thread_id, session in sessions.items():
+            published.append(await publish_thread(mine, records, thread_id, session))
     except RoomRecordsError as refusal:
         final = refusal.name in FINAL_REFUSALS
         return {
@@ -143,6 +153,27 @@ async def room_publish(args: dict[str, Any]) -> dict[str, Any]:
             "refused": {"name": refusal.name, "status": refusal.status, "final": final},
         }
     return {"threads": published, "refused": None}
+
+
+async def room_publish(args: dict[str, Any]) -> dict[str, Any]:
+    """Publish this lab's open thread (unless ``open`` is false), and the saved ``threads`` named, into
+    room ``code``'s thread of ``lesson`` (the teacher's ``teacher_key``). The room refusing or out of
+    reach is an answer (``refused``), not an error: the teacher's lesson goes on, and the next publish
+    tries again."""
+    from lab.browser import lab_rpc  # Pyodide only: CPython imports this module for publish_threads
+    from lab.browser.room_rpc import room_records, text_arg
+
+    code, key, named = text_arg(args, "code"), text_arg(args, "teacher_key"), _thread_ids(args)
+    lesson = text_arg(args, "lesson")
+    controller = lab_rpc.own_controller()
+    saved = {session["thread_id"]: choices(session) for session in await controller.journal.sessions()}
+    opened = controller.state.session if _with_open_thread(args) else None
+    current = [opened.thread_id] if opened else []
+    sessions = {
+        thread_id: saved[thread_id] for thread_id in dict.fromkeys([*current, *named]) if thread_id in saved
+    }
+    room = room_records(code, teacher_key=key, lesson=lesson)
+    return await publish_threads(lab_rpc.own_saver(), room, sessions)
 
 
 COMMANDS = {"room_publish": room_publish}

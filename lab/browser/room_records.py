@@ -103,14 +103,21 @@ async def fetch_post(url: str, body: dict[str, Any], teacher_key: str | None) ->
 
 
 class RoomRecords:
-    """:class:`lab.browser.page_records.Records` in room ``code`` on the site at ``site`` (its origin)."""
+    """:class:`lab.browser.page_records.Records` in room ``code`` on the site at ``site`` (its origin):
+    the thread of the lesson the room is on, or of ``lesson`` where given (each lesson the room was on
+    keeps its own thread; the teacher's lab names the lesson it publishes from)."""
 
-    def __init__(self, site: str, code: str, *, teacher_key: str | None = None, post: Post) -> None:
+    def __init__(
+        self, site: str, code: str, *, teacher_key: str | None = None, lesson: str | None = None, post: Post
+    ) -> None:
         self.url = f"{site.rstrip('/')}/api/rooms/{code}/thread"
         self.teacher_key = teacher_key
+        self.lesson = lesson
         self._post = post
 
     async def _call(self, op: str, body: dict[str, Any]) -> Any:
+        if self.lesson is not None:
+            body = {**body, "lesson": self.lesson}
         for attempt in range(ATTEMPTS):
             status, answer = await self._post(f"{self.url}/{op}", body, self.teacher_key)
             if status not in (0, 503) or attempt == ATTEMPTS - 1:

@@ -41,14 +41,14 @@ MAX_FRAMES = 100
 _SERDE = MsgpackSerializer()
 
 
-def room_records(code: Any, teacher_key: str | None = None) -> RoomRecords:
-    """The records of room ``code`` on this site: a learner's (no ``teacher_key``: they only read), or
-    the teacher's."""
+def room_records(code: Any, teacher_key: str | None = None, lesson: str | None = None) -> RoomRecords:
+    """The records of room ``code`` on this site: a learner's (no ``teacher_key``: they only read the
+    thread of the lesson the room is on), or the teacher's (of ``lesson``, the one their lab is on)."""
     from js import location  # Pyodide only
 
     if not isinstance(code, str) or not code:
         raise ValueError("'code' must be the room's code")
-    return RoomRecords(str(location.origin), code, teacher_key=teacher_key, post=fetch_post)
+    return RoomRecords(str(location.origin), code, teacher_key=teacher_key, lesson=lesson, post=fetch_post)
 
 
 def text_arg(args: dict[str, Any], name: str) -> str:

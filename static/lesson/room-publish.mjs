@@ -9,7 +9,8 @@
  * event that saves something (a checkpoint, writes, a run's end, a new or restored session), one
  * publish at a time, and once more if anything was saved meanwhile. A room out of reach never stops
  * the lesson: the status line says so quietly, and the next step tries again; a closed or expired
- * room ends the publishing.
+ * room ends the publishing. The room keeps a thread per lesson: this publishes into the thread of the
+ * lesson the room was opened or moved to (`room.lesson`).
  */
 import { t } from "../i18n.mjs";
 
@@ -20,12 +21,15 @@ const SAVED = new Set(["checkpoint", "writes", "run_finished", "interrupt", "ses
  * Publish the lab's thread into `room` from now on.
  * @param {{request: (cmd: string, args: object) => Promise<any>, onEvent: (listener: (event: any) => void) => () => void}} session
  *   the page's lab session
- * @param {{code: string, key: string}} room the teacher's room
+ * @param {{code: string, key: string, lesson: string}} room the teacher's room, and the lesson on the page
  * @param {HTMLElement} status where the publishing says how it goes (`data-published`: the checkpoints
  *   the room holds of the open thread; `data-publish`: "sent", "retrying" or "stopped")
+ * @param {{openThread?: boolean}} options `openThread: false` right after the presenter went on to
+ *   another lesson: the thread the lab has open is still the lesson left's, so only the threads this
+ *   lesson's events name are published
  * @returns {() => void} stop publishing
  */
-export function publishToRoom(session, room, status) {
+export function publishToRoom(session, room, status, { openThread = true } = {}) {
   const threads = new Set();
   let running = false;
   let again = false;
@@ -44,7 +48,8 @@ export function publishToRoom(session, room, status) {
     running = true;
     again = false;
     try {
-      const answer = await session.request("room_publish", { code: room.code, teacher_key: room.key, threads: [...threads] });
+      const args = { code: room.code, teacher_key: room.key, lesson: room.lesson, threads: [...threads], open: openThread };
+      const answer = await session.request("room_publish", args);
       if (answer.refused?.final) stop(); // closed or expired: Python says no later publish can mend it
       else if (answer.refused) say("retrying", t("room.publishRetry", { reason: answer.refused.name }));
       else if (answer.threads.length) {

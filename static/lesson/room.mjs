@@ -10,10 +10,14 @@
  * are on each step and how many have finished. The teacher moves the room to a step and closes it.
  * The room (code and teacher key) is kept in sessionStorage, so it stays open from step to step.
  * While it is open, the lesson's lab publishes its thread into it (room-publish.mjs).
+ * The room follows the presenter from lesson to lesson: when the page is another lesson's (its "Next"
+ * went on to the next lesson, or the teacher opened one from the course map or by its address), the
+ * room moves to that lesson at the step on the page; the tally and the published thread are that
+ * lesson's from then on (the server keeps each lesson's votes and thread apart).
  *
  * Learner (`?room=<code>`, carried by every lesson link): the page joins the room, reports which step
- * it is on (and whether the lesson is finished), sends the learner's first pick on each question as
- * their vote, and goes to the step the teacher moves the room to.
+ * of which lesson it is on (and whether the lesson is finished), sends the learner's first pick on
+ * each question as their vote, and goes to the lesson and step the teacher moves the room to.
  */
 import { t } from "../i18n.mjs";
 import { qrSvg } from "../qr.mjs";
@@ -45,6 +49,11 @@ function shapeOf(lesson) {
   return lesson.steps.map((step) => step.predict?.choices.length ?? 0);
 }
 
+/** The lesson on the page as a room takes it (opening or following): its id, its shape, the step on the page. */
+function lessonHere(lesson) {
+  return { lesson: lesson().id, shape: shapeOf(lesson()), step: Math.max(0, here(lesson).index) };
+}
+
 /**
  * The teacher's room, in presenter mode.
  * @param {{lesson: () => any, showVotes: (votes: number[]) => void, session: object}} page the lesson now
@@ -69,12 +78,13 @@ export async function mountTeacherRoom(page) {
   };
   place();
   let room = JSON.parse(sessionStorage.getItem(TEACHER_KEY) ?? "null");
-  if (room?.lesson !== page.lesson().id) room = null;
 
   const say = (message) => {
     panel.querySelector("[data-room-message]").textContent = message;
   };
   const draw = (tally) => {
+    if (tally.closed) showClosed();
+    if (tally.closed || tally.lesson !== page.lesson().id) return; // (or asked before the room followed the presenter here)
     const { index } = here(page.lesson);
     const learners = panel.querySelector("[data-room-learners]");
     learners.dataset.learners = String(tally.learners);
@@ -85,8 +95,7 @@ export async function mountTeacherRoom(page) {
     finished.dataset.finished = String(tally.finished.length);
     finished.textContent = t("room.finished", { n: tally.finished.length }) + (tally.finished.length ? ` (${tally.finished.join(", ")})` : "");
     panel.dataset.roomAt = String(tally.step); // where the room is
-    if (tally.closed) showClosed();
-    else page.showVotes(tally.votes[index] ?? []);
+    page.showVotes(tally.votes[index] ?? []);
   };
   let timer = null;
   let stopPublishing = () => {};
@@ -108,30 +117,48 @@ export async function mountTeacherRoom(page) {
     if (!answer.ok) say(t("room.failed", { message: answer.body.message ?? answer.status }));
     else await poll();
   };
-  const show = () => {
+  /** The panel for the lesson on the page, its tally read and its thread published from now on. */
+  const show = (openThread = true) => {
+    clearInterval(timer);
+    stopPublishing();
     openButton.hidden = true;
     panel.replaceChildren(...roomPanel(room, page.lesson(), teacherAction));
     panel.hidden = false;
     place();
     poll();
     timer = setInterval(poll, POLL_MS);
-    stopPublishing = publishToRoom(page.session, room, panel.querySelector("[data-room-publish]"));
+    stopPublishing = publishToRoom(page.session, room, panel.querySelector("[data-room-publish]"), { openThread });
+  };
+  /**
+   * The presenter is on another lesson than the room: the room goes there, at the step on the page.
+   * Publishing starts at once (into the new lesson's thread: the server keeps it apart), so the events
+   * of the lesson's setup are not missed; after "Next" (`openThread` false) the lab's open thread is
+   * still the lesson left's, and only the threads the new lesson's events name are published.
+   */
+  const followPresenter = (openThread) => {
+    room = { ...room, lesson: page.lesson().id };
+    sessionStorage.setItem(TEACHER_KEY, JSON.stringify(room));
+    show(openThread);
+    return teacherAction("lesson", lessonHere(page.lesson));
   };
   openButton.addEventListener("click", async () => {
     openButton.disabled = true;
-    const lesson = page.lesson();
-    const answer = await roomApi("POST", "", { lesson: lesson.id, shape: shapeOf(lesson) });
+    const answer = await roomApi("POST", "", lessonHere(page.lesson));
     openButton.disabled = false;
     if (!answer.ok) {
       openButton.title = t("room.failed", { message: answer.body.message ?? answer.status });
       return;
     }
-    room = { code: answer.body.code, key: answer.body.teacher_key, lesson: lesson.id };
+    room = { code: answer.body.code, key: answer.body.teacher_key, lesson: page.lesson().id };
     sessionStorage.setItem(TEACHER_KEY, JSON.stringify(room));
     show();
   });
-  if (room) show();
-  return place;
+  if (room?.lesson === page.lesson().id) show();
+  else if (room) followPresenter(true); // a fresh page: the lab has only this lesson's threads
+  return () => {
+    place();
+    if (room && panel.dataset.closed !== "true" && room.lesson !== page.lesson().id) followPresenter(false);
+  };
 }
 
 /** The room panel's parts: the code, its QR code and the join address, the counts, the move and close controls. */
@@ -184,20 +211,22 @@ export async function mountLearnerRoom(lesson) {
   const voted = new Set();
   document.addEventListener("click", (event) => {
     const choice = event.target instanceof Element && event.target.closest("[data-lesson] [data-choice]");
-    const { index } = here(lesson);
-    if (!choice || voted.has(index)) return; // the first pick is the prediction
-    voted.add(index);
-    joining.then((joined) => joined.ok && sendVote(joined.body.code, index, Number(choice.dataset.choice)));
+    const now = here(lesson);
+    const question = `${now.lesson}/${now.index}`;
+    if (!choice || voted.has(question)) return; // the first pick is the prediction
+    voted.add(question);
+    const body = { learner, lesson: now.lesson, step: now.index, choice: Number(choice.dataset.choice) };
+    joining.then((joined) => joined.ok && sendVote(joined.body.code, body));
   });
   /** One vote, tried again on a busy room (the server counts a learner's vote on a step once). */
-  const sendVote = async (room, step, choice) => {
+  const sendVote = async (room, body) => {
     for (let attempt = 0; attempt < VOTE_ATTEMPTS; attempt += 1) {
-      const answer = await roomApi("POST", `/${room}/vote`, { learner, step, choice });
+      const answer = await roomApi("POST", `/${room}/vote`, body);
       if (answer.ok) {
         banner.dataset.voted = String(Number(banner.dataset.voted ?? 0) + 1);
         return;
       }
-      if (answer.status >= 400 && answer.status < 500) return; // refused, not busy: trying again cannot help
+      if (answer.status >= 400 && answer.status < 500) return; // refused (another lesson's?): trying again cannot help
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
   };
@@ -219,16 +248,18 @@ export async function mountLearnerRoom(lesson) {
       return;
     }
     const now = here(lesson);
-    if (state.lesson === now.lesson && String(state.step) !== sessionStorage.getItem(followed)) {
-      sessionStorage.setItem(followed, String(state.step)); // follow a move once; the learner may go on
-      if (state.step !== now.index) {
+    const move = `${state.lesson}/${state.step}`;
+    if (move !== sessionStorage.getItem(followed)) {
+      sessionStorage.setItem(followed, move); // follow a move once (to a step or a lesson); the learner may go on
+      if (state.lesson !== now.lesson || state.step !== now.index) {
         location.assign(await stepAddress(now.lang, state.lesson, state.step, state.code));
         return;
       }
     }
-    const position = JSON.stringify([now.index, now.finished]);
+    const position = JSON.stringify([now.lesson, now.index, now.finished]);
     if (position !== reported && now.index >= 0 && state.lesson === now.lesson) {
-      const answer = await roomApi("POST", `/${state.code}/progress`, { learner, step: now.index, finished: now.finished });
+      const body = { learner, lesson: now.lesson, step: now.index, finished: now.finished };
+      const answer = await roomApi("POST", `/${state.code}/progress`, body);
       if (answer.ok) reported = position;
     }
   };

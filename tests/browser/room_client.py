@@ -44,6 +44,10 @@ def new_learner() -> str:
     return secrets.token_urlsafe(16)
 
 
+def _on(lesson: str | None, body: dict) -> dict:
+    return body if lesson is None else {**body, "lesson": lesson}
+
+
 @dataclass
 class Room:
     """A room opened on ``base``: its code and teacher key."""
@@ -68,8 +72,12 @@ class Room:
     def join(self, learner: str) -> Answer:
         return self.learner("join", {"learner": learner})
 
-    def vote(self, learner: str, step: int, choice: int) -> Answer:
-        return self.learner("vote", {"learner": learner, "step": step, "choice": choice})
+    def vote(self, learner: str, step: int, choice: int, lesson: str | None = None) -> Answer:
+        """A vote on ``step`` of ``lesson`` (as a page says it), or of the room's lesson (none said)."""
+        return self.learner("vote", _on(lesson, {"learner": learner, "step": step, "choice": choice}))
+
+    def progress(self, learner: str, step: int, finished: bool = False, lesson: str | None = None) -> Answer:
+        return self.learner("progress", _on(lesson, {"learner": learner, "step": step, "finished": finished}))
 
     def tally(self) -> dict:
         answer = self.teacher("tally")

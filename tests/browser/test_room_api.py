@@ -64,9 +64,11 @@ def test_a_room_gets_a_short_code_and_a_teacher_key(room):
         ({"lesson": "crash", "shape": [2, -1]}, 400, "bad_field"),
         ({"lesson": "crash", "shape": [1.5]}, 400, "bad_field"),
         ({"lesson": "crash", "shape": [1] * 61}, 400, "bad_field"),
+        ({"lesson": "crash", "shape": [2], "step": 1}, 422, "no_such_step"),
+        ({"lesson": "crash", "shape": [2], "step": 0.5}, 400, "bad_field"),
     ],
 )
-def test_a_room_with_a_bad_lesson_or_shape_is_refused(base, body, status, name):
+def test_a_room_with_a_bad_lesson_shape_or_step_is_refused(base, body, status, name):
     refused(call(base, "POST", "/api/rooms", body), status, name)
 
 
@@ -100,6 +102,12 @@ def test_an_expired_room_is_refused_as_unknown(rooms_site, room):
     refused(call(room.base, "GET", f"/api/rooms/{room.code}"), 404, "unknown_room")
     refused(room.vote(learner, 0, 1), 404, "unknown_room")
     refused(room.teacher("tally"), 404, "unknown_room")
+
+
+def test_a_room_opens_at_the_teachers_step(base):
+    opened = call(base, "POST", "/api/rooms", {"lesson": "crash", "shape": SHAPE, "step": 2})
+    assert opened.status == 201, opened
+    assert call(base, "GET", f"/api/rooms/{opened.body['code']}").body["step"] == 2
 
 
 def test_a_code_is_read_in_either_case(room):
@@ -193,6 +201,65 @@ def test_the_teacher_moves_the_room_and_learners_see_it(room):
     assert room.join(learner).body["step"] == 2  # a late learner starts where the room is
     refused(room.teacher("step", {"step": 3}), 422, "no_such_step")
     refused(room.teacher("step", {}), 400, "missing_field")
+
+
+NEXT = {"lesson": "threads", "shape": [2, 0]}  # the lesson the teacher goes on to: two steps
+
+
+def counts(room: Room, *names: str) -> tuple:
+    tally = room.tally()
+    return tuple(tally[name] for name in names)
+
+
+def test_the_room_follows_the_teacher_to_another_lesson_and_keeps_each_lessons_votes_apart(room):
+    learner, late = new_learner(), new_learner()
+    assert room.join(learner).status == 200
+    assert room.vote(learner, 0, 2).status == 200  # on "crash"
+    assert room.progress(learner, 2, finished=True).status == 200
+    moved = room.teacher("lesson", {**NEXT, "step": 1}).body
+    assert moved == {"code": room.code, "lesson": "threads", "step": 1, "steps": 2, "closed": False}
+    # the new lesson's tally: nothing of crash's votes, progress or finishers mixed in
+    assert counts(room, "votes", "on_step", "finished", "learners") == ([[0, 0], []], [0, 0], [], 1)
+    assert room.join(late).body["lesson"] == "threads"  # a learner joining after the move lands there
+    assert room.join(late).body["step"] == 1
+
+    refused(room.vote(learner, 0, 1, lesson="crash"), 409, "other_lesson")  # a page still on crash
+    refused(room.progress(learner, 0, lesson="crash"), 409, "other_lesson")
+    refused(room.vote(learner, 0, 2), 422, "no_such_choice")  # crash's step 0 had three choices; this two
+    refused(room.vote(learner, 2, 0), 422, "no_such_step")  # crash's step 2 is not this lesson's
+    refused(room.vote(learner, 1, 0), 422, "no_such_choice")  # step 1 has no question here
+    assert room.vote(learner, 0, 1, lesson="threads").status == 200
+    assert room.vote(late, 0, 0).status == 200  # a vote without a lesson is for the room's
+    assert room.progress(learner, 1, lesson="threads").status == 200
+    assert counts(room, "votes", "on_step", "finished") == ([[1, 1], []], [0, 2], [])  # late joined on 1
+
+    assert room.teacher("lesson", {"lesson": "crash", "shape": SHAPE}).body["step"] == 0  # its first step
+    # back on crash: its votes are there again; the learners on threads are not on its steps
+    assert counts(room, "votes", "on_step", "learners") == ([[0, 0, 1], [], [0, 0]], [0, 0, 0], 2)
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "name"),
+    [
+        ({"shape": [2]}, 400, "missing_field"),
+        ({"lesson": "threads"}, 400, "missing_field"),
+        ({"lesson": "Threads!", "shape": [2]}, 400, "bad_field"),
+        ({"lesson": "threads", "shape": [10]}, 400, "bad_field"),
+        ({**NEXT, "step": 2}, 422, "no_such_step"),
+        ({**NEXT, "step": "1"}, 400, "bad_field"),
+    ],
+)
+def test_a_move_to_a_bad_lesson_shape_or_step_is_refused_and_the_room_stays(room, body, status, name):
+    refused(room.teacher("lesson", body), status, name)
+    assert room.tally()["lesson"] == "crash"
+
+
+def test_only_the_teacher_moves_an_open_room_to_another_lesson(base, room):
+    refused(call(base, "POST", f"/api/rooms/{room.code}/lesson", NEXT), 401, "missing_teacher_key")
+    refused(room.teacher("lesson", NEXT, key=Room.open(base, SHAPE).key), 403, "bad_teacher_key")
+    assert room.teacher("close", {}).status == 200
+    refused(room.teacher("lesson", NEXT), 410, "room_closed")
+    assert room.tally()["lesson"] == "crash"
 
 
 def test_a_closed_room_takes_no_more_votes_or_learners(room):

@@ -21,10 +21,12 @@ from browser_harness import BOOT_TIMEOUT_S, WranglerSite, wait_until_ready
 from langgraph.checkpoint.conformance import checkpointer_test, validate
 from playwright.sync_api import expect
 from room_client import Room, call
+from room_pages import OWN_CHECKPOINTS, STEP_TIMEOUT_MS, presented_step
 from saver_adapter import PageBridge, RemoteSaver
 
+from lab.browser import room_records
 from lab.browser.page_storage import PageStorage
-from lab.browser.room_publish import publish_thread
+from lab.browser.room_publish import publish_thread, publish_threads
 from lab.browser.room_records import RoomRecords, RoomRecordsError, urllib_post
 from lab.browser.room_rpc import MAX_FRAMES, listed_frames
 from lab.checkpoint import CheckpointSaver, InMemorySaver
@@ -211,6 +213,93 @@ def test_publishing_sends_the_room_what_it_lacks_and_replaces_a_thread_started_a
     assert seen["after"][0].checkpoint["channel_values"]["visited"] == ["again", "plan", "act"]
 
 
+def test_each_lesson_the_room_was_on_keeps_its_own_thread(rooms_site) -> None:
+    """The room follows the presenter to another lesson: from then on learners read that lesson's thread
+    only (no frame of the lesson left mixed in); a publish still under way from the lesson left lands in
+    that lesson's thread, not in the new one's; going back to a lesson finds its thread."""
+    room = Room.open(rooms_site.url, SHAPE)  # on lesson "crash"
+    mine = InMemorySaver()
+    first, second = {"configurable": {"thread_id": "first"}}, {"configurable": {"thread_id": "second"}}
+
+    def published_from(lesson: str) -> RoomRecords:
+        return RoomRecords(room.base, room.code, teacher_key=room.key, lesson=lesson, post=urllib_post)
+
+    async def threads_seen() -> list[str]:
+        return sorted(
+            {item.config["configurable"]["thread_id"] for item in await listed(saver_of(room), None)}
+        )
+
+    async def story() -> dict[str, Any]:
+        graph, seen = lesson_graph(mine), {}
+        await graph.ainvoke({"visited": []}, first)
+        await publish_thread(mine, published_from("crash"), "first", LESSON_SESSION)
+        seen["crash"] = await threads_seen()
+        await asyncio.to_thread(room.teacher, "lesson", {"lesson": "threads", "shape": [2]})
+        seen["moved"] = await threads_seen()
+        await graph.ainvoke({"visited": []}, first)  # a late publish of the lesson left ...
+        seen["late"] = await publish_thread(mine, published_from("crash"), "first", LESSON_SESSION)
+        await graph.ainvoke({"visited": []}, second)  # ... and the new lesson's thread
+        await publish_thread(mine, published_from("threads"), "second", LESSON_SESSION)
+        seen["threads"] = await threads_seen()
+        seen["session"] = await RoomRecords(room.base, room.code, post=urllib_post).session("first")
+        await asyncio.to_thread(room.teacher, "lesson", {"lesson": "crash", "shape": SHAPE})
+        seen["back"] = ids(await listed(saver_of(room), first))
+        seen["ours"] = ids(await listed(mine, first))
+        return seen
+
+    seen = run(story())
+    assert (seen["crash"], seen["moved"], seen["threads"]) == (["first"], [], ["second"])
+    assert seen["late"] == {"thread_id": "first", "sent": 4, "checkpoints": 8}  # stored under crash
+    assert seen["session"] is None  # the new lesson's thread has no session of the lesson left's
+    assert seen["back"] == seen["ours"] and len(seen["back"]) == 8  # crash's thread, with the late publish
+
+
+def test_a_room_out_of_reach_is_said_not_raised_and_the_next_publish_sends_what_it_lacks(
+    rooms_site, monkeypatch
+) -> None:
+    """The network goes mid-publish (every request after the first three gets no answer, as a failing
+    ``fetch``): ``publish_threads`` says so (``refused``, not final: the presenter's line says it quietly
+    and the next step tries again) and raises nothing; what was sent stays. The next publish, the room in
+    reach again, sends what the room still lacks, and a learner reads the teacher's whole history. A
+    closed room is a final refusal: publishing ends."""
+    monkeypatch.setattr(room_records, "RETRY_PAUSE_S", 0.0)  # each request is still tried ATTEMPTS times
+    room = Room.open(rooms_site.url, SHAPE)
+    mine, left = InMemorySaver(), [3]  # the requests that still get through
+
+    async def failing(url: str, body: dict[str, Any], key: str | None) -> tuple[int, Any]:
+        if left[0] <= 0:
+            return 0, {"error": "offline", "message": "Failed to fetch"}
+        left[0] -= 1
+        return await urllib_post(url, body, key)
+
+    async def story() -> dict[str, Any]:
+        await lesson_graph(mine).ainvoke({"visited": []}, TEACHER_THREAD)
+        teacher = RoomRecords(room.base, room.code, teacher_key=room.key, post=failing)
+        threads = {"teacher": LESSON_SESSION}
+        seen = {"offline": await publish_threads(mine, teacher, threads)}
+        seen["held"] = await listed(saver_of(room), TEACHER_THREAD)
+        left[0] = 1000  # the room in reach again: the next step publishes
+        seen["again"] = await publish_threads(mine, teacher, threads)
+        seen["history"], seen["ours"] = (
+            await listed(saver_of(room), TEACHER_THREAD),
+            await listed(mine, TEACHER_THREAD),
+        )
+        await asyncio.to_thread(room.teacher, "close", {})
+        seen["closed"] = await publish_threads(mine, teacher, threads)
+        return seen
+
+    seen = run(story())
+    assert seen["offline"] == {"threads": [], "refused": {"name": "offline", "status": 0, "final": False}}
+    assert seen["held"] == []  # the values and session went; no checkpoint whose values are missing
+    assert seen["again"] == {
+        "threads": [{"thread_id": "teacher", "sent": 4, "checkpoints": 4}],
+        "refused": None,
+    }
+    assert ids(seen["history"]) == ids(seen["ours"])
+    assert seen["history"][0].checkpoint["channel_values"] == {"visited": ["plan", "act"]}
+    assert seen["closed"]["refused"] == {"name": "room_closed", "status": 410, "final": True}
+
+
 def test_a_learners_list_of_frames_is_one_request_and_says_what_the_saver_says(rooms_site, capsys) -> None:
     """Every learner's page lists the frames every 3 s: ``listed_frames`` reads the checkpoints' rows
     in one request (not their values and writes, as the saver's ``alist`` does), and says of each
@@ -278,26 +367,6 @@ def test_pending_writes_reach_the_room_after_their_checkpoint(rooms_site) -> Non
     assert theirs.pending_writes == ours.pending_writes == [("task-1", "visited", ["plan"])]
 
 
-# Plain JavaScript in the page: the checkpoints the learner's own IndexedDB holds for a thread.
-OWN_CHECKPOINTS = """
-async (thread) => {
-  const db = await new Promise((resolve, reject) => {
-    const request = indexedDB.open("checkpoint-lab-threads");
-    request.onsuccess = () => resolve(request.result);
-    request.onerror = () => reject(request.error);
-  });
-  try {
-    const store = db.transaction("checkpoints").objectStore("checkpoints");
-    const read = store.getAllKeys(IDBKeyRange.bound([thread], [thread, []]));
-    const keys = await new Promise((resolve) => { read.onsuccess = () => resolve(read.result); });
-    return keys.map((key) => key[2]);
-  } finally {
-    db.close();
-  }
-}
-"""
-
-
 def test_a_learners_page_lists_the_teachers_frames_and_forks_one_into_its_indexeddb(
     browser, rooms_site
 ) -> None:
@@ -332,20 +401,6 @@ def test_a_learners_page_lists_the_teachers_frames_and_forks_one_into_its_indexe
         assert page.evaluate(OWN_CHECKPOINTS, "teacher") == []  # a copy of the learner's own
     finally:
         context.close()
-
-
-STEP_TIMEOUT_MS = 4 * BOOT_TIMEOUT_S * 1000  # two labs boot at once on a shared machine
-
-
-def presented_step(teacher, step_id: str) -> None:
-    """The teacher takes a step of the lesson: R reveals the answer (a step with a question), then the
-    step's own control acts; wait for Python's verdict."""
-    section = teacher.locator(f'section[data-step="{step_id}"]')
-    expect(section).to_have_attribute("data-ready", "true", timeout=STEP_TIMEOUT_MS)
-    if section.locator("[data-choice]").count():
-        teacher.keyboard.press("r")
-    section.locator("[data-do-it]").click()
-    expect(section).to_have_attribute("data-done", "true", timeout=STEP_TIMEOUT_MS)
 
 
 def test_a_presenters_lesson_reaches_the_learners_page_and_a_fork_opens_in_their_lab(
@@ -438,6 +493,9 @@ def test_refusals_are_named(rooms_site) -> None:
     assert refused_by(records.get("secrets", [["t"]])).name == "bad_field"
     assert refused_by(records.write([{**change, "do": "drop"}])).name == "bad_field"
     assert refused_by(records.write([{**change, "key": "t"}])).name == "bad_field"
+    not_a_lesson = RoomRecords(room.base, room.code, teacher_key=room.key, lesson="Crash!", post=urllib_post)
+    assert refused_by(not_a_lesson.write([change])).name == "bad_field"
+    assert refused_by(not_a_lesson.get("checkpoints", [["t"]])).name == "bad_field"
     # All or nothing: a batch whose second change is malformed stores none of it.
     good = {**change, "key": ["t", "", "2"]}
     refused_by(records.write([good, {**change, "record": None}]))

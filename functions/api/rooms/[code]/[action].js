@@ -1,13 +1,13 @@
 /**
  * `/api/rooms/<code>/<action>`: a learner's `join`, `vote`, `progress` (POST, JSON bodies with their
- * `learner` id), and the teacher's `tally` (GET), `step` and `close` (POST), which need the room's
+ * `learner` id), and the teacher's `tally` (GET), `step`, `lesson` and `close` (POST), which need the room's
  * teacher key as `Authorization: Bearer <key>`.
  */
 import { Refusal, allowOnly, answer, json, readBody } from "../../../_room/http.js";
 import * as rooms from "../../../_room/rooms.js";
 
 const LEARNER_ACTIONS = { join: rooms.join, vote: rooms.vote, progress: rooms.progress };
-const TEACHER_ACTIONS = { step: rooms.moveTo, close: rooms.close };
+const TEACHER_ACTIONS = { step: rooms.moveTo, lesson: rooms.moveToLesson, close: rooms.close };
 
 export function onRequest(context) {
   return answer(context, async ({ request, env, params }) => {
