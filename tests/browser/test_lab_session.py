@@ -38,7 +38,7 @@ OPEN_SESSION = """
 async (options) => {
   const { LabSession } = await import("/lab-session.mjs");
   window.labEvents = [];
-  window.labSession = new LabSession(options);
+  window.labSession = new LabSession({ graph: "lab.aml.lab_page", ...options });
   labSession.onEvent((event) => labEvents.push(event));
   return await labSession.ready;
 }
