@@ -45,8 +45,9 @@ worker.onmessage = () => {{ {READY} }};
 """
 BARE_WORKER = BARE_MODULE.split("document.body")[0] + 'postMessage("ready");\n'
 # The lab's worker posts {type: "boot", stage, state, at} events (protocol.mjs); "ready" ends the boot.
+# Its name is the graph it opens: the lab page's (lab/aml/lab_page.py), as LabSession names it there.
 LAB_WORKER_PAGE = f"""
-const worker = new Worker("/worker.mjs", {{ type: "module" }});
+const worker = new Worker("/worker.mjs", {{ type: "module", name: "lab.aml.lab_page" }});
 const stages = {{}};
 worker.onmessage = ({{ data }}) => {{
   if (data.type !== "boot") return;

@@ -7,8 +7,13 @@ reach ``js`` or ``pyodide`` - directly or through another lab module they import
 counts, since importing ``a.b`` runs ``a/__init__.py``). The others (``lab.browser``,
 ``lab.checkpoint.indexeddb``) are imported after the restore.
 
+The snapshot is every page's, so it also leaves out a package whose ``__init__`` says
+``PRELOADED = False``: a graph only the page that names it opens (``lab.aml``: the lab page's, never
+``/play``'s), imported by that page's worker after the restore. Nothing else the snapshot holds may
+import such a package, or the snapshot would hold it after all.
+
 This reads the sources with :mod:`ast` and imports nothing to decide; :func:`preload` then imports the
-safe modules. Any import statement counts, even one inside a function: when in doubt, leave it out.
+modules it picks. Any import statement counts, even one inside a function: when in doubt, leave it out.
 """
 
 from __future__ import annotations
@@ -55,9 +60,18 @@ def import_graph(root: Path = PACKAGE_ROOT) -> dict[str, set[str]]:
 
 def reaches_javascript(graph: dict[str, set[str]]) -> set[str]:
     """The modules that import ``js``/``pyodide``, directly or through other modules of the graph."""
-    touching = {
-        name for name, imports in graph.items() if any(i.split(".")[0] in JAVASCRIPT_MODULES for i in imports)
-    }
+    return reaching(
+        graph,
+        {
+            name
+            for name, imports in graph.items()
+            if any(i.split(".")[0] in JAVASCRIPT_MODULES for i in imports)
+        },
+    )
+
+
+def reaching(graph: dict[str, set[str]], touching: set[str]) -> set[str]:
+    """``touching`` and every module of the graph that imports one of them, directly or through others."""
     grew = True
     while grew:
         reached = {name for name, imports in graph.items() if imports & touching} - touching
@@ -72,9 +86,35 @@ def snapshot_safe_modules(root: Path = PACKAGE_ROOT) -> list[str]:
     return sorted(set(graph) - reaches_javascript(graph))
 
 
+def not_preloaded(source: str) -> bool:
+    """Whether a package's ``__init__`` source says ``PRELOADED = False`` at its top level."""
+    return any(
+        isinstance(node, ast.Assign)
+        and any(isinstance(target, ast.Name) and target.id == "PRELOADED" for target in node.targets)
+        and isinstance(node.value, ast.Constant)
+        and node.value.value is False
+        for node in ast.parse(source).body
+    )
+
+
+def on_demand_modules(graph: dict[str, set[str]], root: Path = PACKAGE_ROOT) -> set[str]:
+    """The modules of the packages that say ``PRELOADED = False``, and every module that imports one."""
+    packages = {
+        module_name(path, root) for path in root.rglob("__init__.py") if not_preloaded(path.read_text())
+    }
+    inside = {name for name in graph if any(name == p or name.startswith(p + ".") for p in packages)}
+    return reaching(graph, inside)
+
+
+def preloaded_modules(root: Path = PACKAGE_ROOT) -> list[str]:
+    """The modules the snapshot holds: the safe ones, less those of a package imported on demand."""
+    graph = import_graph(root)
+    return sorted(set(graph) - reaches_javascript(graph) - on_demand_modules(graph, root))
+
+
 def preload(root: Path = PACKAGE_ROOT) -> list[str]:
-    """Import every snapshot-safe module; return their names."""
-    names = snapshot_safe_modules(root)
+    """Import every module the snapshot holds (:func:`preloaded_modules`); return their names."""
+    names = preloaded_modules(root)
     for name in names:
         importlib.import_module(name)
     return names

@@ -245,7 +245,8 @@ function startBoot(at) {
   session?.close();
   threadWriter.show(null); // the new session is told who writes once its first view names the thread
   boot.reset(at);
-  session = new LabSession({ delay: nodeDelay(), oneWriter: true });
+  // the lab page's graph: the AML investigation, with the guided lessons' commands (lab/aml/lab_page.py)
+  session = new LabSession({ graph: "lab.aml.lab_page", delay: nodeDelay(), oneWriter: true });
   session.onEvent(onEvent);
   window.lab = session;
 }

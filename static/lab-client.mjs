@@ -37,14 +37,17 @@ export class LabClient {
    * Start a new worker; it begins to boot as soon as `whenCanStart` resolves (at once by default).
    * Requests sent before then wait for it.
    * @param {Promise<unknown>} [whenCanStart]
+   * @param {string | null} [graph] the Python module of the graph its lab opens (null: none), given
+   *   as the worker's name (worker.mjs)
    */
-  constructor(whenCanStart = Promise.resolve()) {
-    this.#worker = whenCanStart.then(() => (this.#terminated ? null : this.#start()));
+  constructor(whenCanStart = Promise.resolve(), graph = null) {
+    this.#worker = whenCanStart.then(() => (this.#terminated ? null : this.#start(graph ?? "")));
   }
 
-  #start() {
+  /** @param {string} graph */
+  #start(graph) {
     performance.mark("lab:worker-start");
-    const worker = new Worker(new URL("./worker.mjs", import.meta.url), { type: "module" });
+    const worker = new Worker(new URL("./worker.mjs", import.meta.url), { type: "module", name: graph });
     worker.addEventListener("message", ({ data }) => {
       if (isResponse(data)) this.#settle(data);
       else this.#emit(data);

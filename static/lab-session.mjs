@@ -2,7 +2,7 @@
  * LabSession: the one object the lab's page uses. It owns the Python process (a Web Worker running
  * Pyodide and the lab controller), the page's ledger, and the crashes.
  *
- *   const session = new LabSession();            // boots a worker at once
+ *   const session = new LabSession({graph: "lab.aml.lab_page"}); // boots a worker at once
  *   session.onEvent((event) => draw(event));     // controller, boot, world, ledger, process events
  *   await session.ready;                         // {type: "process", state: "ready", restored, ...}
  *   await session.command("start", {case_id: "S-1001", variant: "misplaced"});
@@ -67,7 +67,10 @@ export class LabSession {
   /**
    * @param {object} [options]
    * @param {boolean} [options.spare] keep a second worker booted, so a crash swaps it in (default true)
-   * @param {number | null} [options.delay] seconds each node works; null: the controller's default
+   * @param {string | null} [options.graph] the Python module of the graph each process's lab opens,
+   *   a module of `lab` that defines PROFILE (the lab page's: "lab.aml.lab_page"); null (the default):
+   *   none, until `prepare` loads a program (the playground)
+   * @param {number | null} [options.delay] seconds each node works; null: the graph's default
    * @param {Ledger} [options.ledger] the external world's ledger (default: the "checkpoint-lab-ledger" one)
    * @param {boolean} [options.offline] keep an offline copy of the site with its service worker (default true)
    * @param {boolean} [options.snapshot] make a memory snapshot after the first boot, so spares and
@@ -76,10 +79,11 @@ export class LabSession {
    *   who writes with setWriter (thread-writer.mjs); until it has, a process only reads (default false)
    * @param {(request: (cmd: string, args?: object) => Promise<any>) => Promise<object>} [options.prepare]
    *   what a new process is told before it restores, through its platform commands (the playground
-   *   loads the learner's program: play_load); resolves with arguments added to its `restore`
+   *   loads the learner's program: play_load); resolves with arguments added to its `restore`, or
+   *   null when the process has no graph to restore (no program is loaded yet)
    */
   constructor({
-    spare = true, delay = null, ledger = new Ledger(), offline = true, snapshot = true, oneWriter = false,
+    spare = true, graph = null, delay = null, ledger = new Ledger(), offline = true, snapshot = true, oneWriter = false,
     prepare = null,
   } = {}) {
     this.#oneWriter = oneWriter;
@@ -95,6 +99,7 @@ export class LabSession {
     ledger.onChange((change) => this.#emit({ type: "ledger", ...change }));
     this.#processes = new ProcessSwitchboard({
       spare,
+      graph,
       delay,
       whenCanStart: whenControlled,
       restore: (call, request) => this.#restore(call, request),
@@ -234,6 +239,7 @@ export class LabSession {
    */
   async #restore(call, request) {
     const prepared = this.#prepare ? await this.#prepare(request) : {};
+    if (prepared === null) return null; // no graph in this process yet: nothing to restore
     const restored = await call("restore", { ...this.#restoreArgs(), ...prepared });
     if (this.#writer) await call("set_writer", { writer: this.#writer.writer });
     return restored;

@@ -24,7 +24,8 @@ const RUN_COMMANDS = new Set(["step", "run", "resume", "answer", "replay"]);
 
 export class ProcessSwitchboard {
   #spareWanted;
-  #delay;
+  /** @type {{graph: string | null, delay: number | null}} what each process's lab opens */
+  #opens;
   #whenCanStart;
   #restore;
   #serve;
@@ -50,7 +51,9 @@ export class ProcessSwitchboard {
    * Boot the first process at once.
    * @param {object} session what the session gives the switchboard and is told by it
    * @param {boolean} session.spare keep a second process booted, so a crash swaps it in
-   * @param {number | null} session.delay seconds each node works; null: the controller's default
+   * @param {string | null} session.graph the Python module of the graph each process's lab opens
+   *   (null: none, until the page loads a program)
+   * @param {number | null} session.delay seconds each node works; null: the graph's default
    * @param {Promise<unknown>} session.whenCanStart what the first process waits for before it starts
    * @param {(call: ControllerCall, request: (cmd: string, args?: object) => Promise<any>) => Promise<object>}
    *   session.restore bring the controller's session up in a new process through `call` (its platform
@@ -61,9 +64,9 @@ export class ProcessSwitchboard {
    *   background work may start
    * @param {(event: SessionEvent) => void} session.emit the process events and the active process's events
    */
-  constructor({ spare, delay, whenCanStart, restore, serve, started, emit }) {
+  constructor({ spare, graph, delay, whenCanStart, restore, serve, started, emit }) {
     this.#spareWanted = spare;
-    this.#delay = delay;
+    this.#opens = { graph, delay };
     this.#whenCanStart = whenCanStart;
     this.#restore = restore;
     this.#serve = serve;
@@ -160,7 +163,7 @@ export class ProcessSwitchboard {
   #spawn(whenCanStart = this.#whenCanStart) {
     this.#count += 1;
     const onEvent = (process, event) => this.#onProcessEvent(process, event);
-    return new PythonProcess(this.#count, this.#delay, onEvent, whenCanStart);
+    return new PythonProcess(this.#count, this.#opens, onEvent, whenCanStart);
   }
 
   /**

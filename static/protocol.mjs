@@ -25,8 +25,11 @@
  * BootError.
  *
  * The lab. The restore stage also opens the lab (lab/browser/lab_rpc.py): the database of its
- * threads ("checkpoint-lab-threads": checkpoints and the controller's journal), one LabController
- * per worker, and the session its journal remembers (the stage's `detail.lab`). From then on:
+ * threads ("checkpoint-lab-threads": checkpoints and the controller's journal) and, when the page
+ * names a graph (the worker's name: the Python module LabSession's `graph` says, lab-client.mjs),
+ * one LabController over it and the session its journal remembers (the stage's `detail.lab`). A
+ * worker whose page names none (/play) has no controller until the page loads a program
+ * (play_load). From then on:
  *
  *   page -> worker   {cmd: "lab", args: {name, args}}   a controller command (ControllerCommands,
  *                                                       controller-protocol.mjs)

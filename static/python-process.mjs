@@ -22,13 +22,14 @@ export class PythonProcess {
   /**
    * Start a worker; it boots at once.
    * @param {number} number the session's count of processes: 1, 2, ...
-   * @param {number | null} delay seconds each node works (null: the controller's default)
+   * @param {{graph: string | null, delay: number | null}} opens what its lab opens: the Python module
+   *   of the graph (null: none) and the seconds each node works (null: the graph's default)
    * @param {(process: PythonProcess, event: object) => void} onEvent
    * @param {Promise<unknown>} whenCanStart the worker starts once this resolves
    */
-  constructor(number, delay, onEvent, whenCanStart) {
+  constructor(number, { graph, delay }, onEvent, whenCanStart) {
     this.number = number;
-    this.client = new LabClient(whenCanStart);
+    this.client = new LabClient(whenCanStart, graph);
     /** @type {Promise<object>} resolves to `lab_info` once booted; rejects if boot fails */
     this.whenBooted = new Promise((resolve, reject) => {
       this.client.onEvent((event) => {

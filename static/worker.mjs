@@ -1,7 +1,9 @@
 /**
  * The lab's module Web Worker: it boots Python (Pyodide) stage by stage, then forwards every
  * request from the page to Python. The messages it sends and receives are documented in
- * protocol.mjs; the commands themselves live in Python (lab/browser/worker_api.py).
+ * protocol.mjs; the commands themselves live in Python (lab/browser/worker_api.py). Its name (the
+ * Worker's `name` option, lab-client.mjs) is the Python module of the graph its lab opens, or "" for
+ * none (lab/browser/lab_rpc.py, open_lab).
  */
 import { LOADED_ON_IMPORT } from "./build-manifest.mjs"; // pyodide-boot.mjs imports it too: one level sooner
 import { errorInfo } from "./protocol.mjs";
@@ -67,7 +69,8 @@ async function boot() {
   });
   imported = api;
   api.connect((eventJson) => post(JSON.parse(eventJson)));
-  await stage("restore", async () => JSON.parse(await api.restore()), (storage) => storage);
+  // the graph the page named (LabSession's `graph`, given as this worker's name); "" names none
+  await stage("restore", async () => JSON.parse(await api.restore(self.name)), (storage) => storage);
   post({ type: "boot", stage: "ready", state: "done", at: now(), ms: now() });
   return api;
 }

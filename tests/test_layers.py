@@ -56,11 +56,22 @@ def test_the_check_sees_imports_inside_functions(tmp_path: Path) -> None:
     assert imported_modules(module) == {"lab.browser"}
 
 
+def is_aml(module: str) -> bool:
+    """Whether ``module`` is the AML investigation's (``lab.aml`` or a module of it)."""
+    return module == "lab.aml" or module.startswith("lab.aml.")
+
+
 def test_lab_controller_imports_nothing_of_the_aml_investigation() -> None:
     """The controller serves any graph: what is the AML investigation's (its cases, words, business
     operations) reaches it only through the graph profile ``lab.aml.profile`` hands it."""
-    aml = imports_of("controller", lambda module: module == "lab.aml" or module.startswith("lab.aml."))
-    assert aml == set()
+    assert imports_of("controller", is_aml) == set()
+
+
+def test_the_worker_imports_nothing_of_the_aml_investigation() -> None:
+    """The worker serves any page: the lab page names its graph (``lab.aml.lab_page``), imported by that
+    name when its worker opens the lab (``lab.browser.lab_rpc.page_graph``); /play's worker, which names
+    none, never imports the AML investigation."""
+    assert imports_of("browser", is_aml) == set()
 
 
 LAYERS: tuple[tuple[str, ...], ...] = (

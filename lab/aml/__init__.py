@@ -21,6 +21,10 @@ from lab.aml.graph import (
     use_run_context,
 )
 
+PRELOADED = False
+"""Left out of the Python memory snapshot every page restores (``lab/preload.py``): only the lab page's
+worker, which names this graph (``lab.aml.lab_page``), imports it; ``/play``'s never does."""
+
 __all__ = [
     "CASES",
     "DEFAULT_DELAY",

@@ -3,9 +3,11 @@
 - :mod:`lab.browser.worker_api` is the worker's entry point: the commands the page can send and the
   events Python emits (the page <-> worker protocol itself is documented in ``static/protocol.mjs``).
 - :mod:`lab.browser.lab_rpc` puts the lab controller (:mod:`lab.controller`) behind those commands,
-  over the IndexedDB saver (:mod:`lab.checkpoint.indexeddb`), or in the page's memory when IndexedDB
-  is missing: :mod:`lab.browser.page_storage` and :mod:`lab.browser.page_journal` keep the saver's and
-  the journal's records in the page (:mod:`lab.browser.page_records`), which outlives a killed worker.
+  over the graph the page names (a module of ``lab``, imported by that name: none on ``/play``, whose
+  program :mod:`lab.browser.play_rpc` loads) and the IndexedDB saver (:mod:`lab.checkpoint.indexeddb`),
+  or in the page's memory when IndexedDB is missing: :mod:`lab.browser.page_storage` and
+  :mod:`lab.browser.page_journal` keep the saver's and the journal's records in the page
+  (:mod:`lab.browser.page_records`), which outlives a killed worker.
 - :mod:`lab.browser.page_world` is the outside world (the paid API, the SAR registry) as the page answers it;
   it and the page's records are reached by the round trips of :mod:`lab.browser.page_calls`.
 - :mod:`lab.browser.idb_journal` keeps what must outlive a killed process: sessions and seam records.

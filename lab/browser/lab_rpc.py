@@ -24,8 +24,12 @@ stage has already told the page so; the checkpoints and the journal then live in
 over :class:`~lab.browser.page_records.PageRecords`): a crash keeps the thread, a reload loses it.
 
 **Boot.** ``worker_api.restore`` (the "restore" boot stage) calls :func:`open_lab`: it opens the
-database, builds the controller and restores the session its journal remembers; the stage's
-``detail.lab`` lists the saved threads and that session.
+database and, when the page names a graph (the worker's name: ``LabSession({graph})``,
+``static/lab-session.mjs``), builds the controller over it and restores the session its journal
+remembers; the stage's ``detail.lab`` lists the saved threads and that session. The graph is a module
+of ``lab`` the page names (:func:`page_graph`: the lab page's is ``lab.aml.lab_page``), imported only
+then: a page that names none (``/play``) has no controller until it loads a program
+(:func:`use_profile`), and imports no graph it never shows.
 
 **Events.** The controller's events go to the page as they are (``{type, seq, thread_id, ...}``),
 and so do the world's calls (``{type: "world", call, op, args}``), through ``worker_api.emit``.
@@ -39,6 +43,7 @@ database and the page sends it ``lab`` ``{name: "restore"}``.
 
 from __future__ import annotations
 
+import importlib
 import time
 import uuid
 from collections.abc import Callable
@@ -47,8 +52,6 @@ from typing import TYPE_CHECKING, Any
 
 from pyodide.ffi import JsProxy
 
-from lab.aml.graph import DEFAULT_DELAY
-from lab.aml.profile import AML_PROFILE
 from lab.browser import idb, idb_journal
 from lab.browser.idb_journal import IndexedDBJournal
 from lab.browser.page_world import PageWorld
@@ -56,8 +59,8 @@ from lab.checkpoint import BaseCheckpointSaver, CheckpointSaver
 from lab.checkpoint.indexeddb import IndexedDBSaver
 from lab.checkpoint.indexeddb import create_stores as create_checkpoint_stores
 from lab.controller import Journal, LabController
+from lab.controller.command_table import Command
 from lab.controller.profile import GraphProfile
-from lab.lessons.commands import LESSON_COMMANDS
 
 if TYPE_CHECKING:
     from lab.browser.page_records import PageRecords
@@ -69,6 +72,16 @@ MAX_DELAY_S = 10.0
 CLOSED_BY_UPGRADE = "The lab was updated in another tab: reload this page to go on"
 
 Emit = Callable[[dict[str, Any]], None]
+
+
+@dataclass(frozen=True)
+class PageGraph:
+    """The graph a page's lab opens: its profile, the commands the page adds to the controller's, and
+    how many seconds each node works (a module's ``PROFILE``, ``COMMANDS`` and ``DELAY``)."""
+
+    profile: GraphProfile
+    commands: dict[str, Command]
+    delay: float
 
 
 @dataclass
@@ -84,8 +97,9 @@ class _Lab:
     database: str | None = None  # None when the lab keeps everything in memory
     world: PageWorld | None = None
     records: PageRecords | None = None  # the page's records, when the lab keeps everything in memory
+    graph: PageGraph | None = None  # the graph the page named; None: none until a program loads
     controller: LabController | None = None
-    delay: float = DEFAULT_DELAY
+    delay: float = 0.0
     commands_run: int = 0
     closed_by_upgrade: str | None = None  # the database another tab upgraded (its connection closed)
 
@@ -100,12 +114,15 @@ def _upgrade(db: JsProxy, old_version: int, _tx: JsProxy) -> None:
         idb_journal.create_stores(db)
 
 
-async def open_lab(emit: Emit, *, indexeddb: bool) -> dict[str, Any]:
-    """Open the lab's storage, build its controller and restore the session the journal remembers.
+async def open_lab(emit: Emit, *, indexeddb: bool, graph: str | None = None) -> dict[str, Any]:
+    """Open the lab's storage and, if the page named a ``graph`` (:func:`page_graph`), build its
+    controller and restore the session the journal remembers.
 
     ``emit`` posts an event to the page; ``indexeddb`` says whether the platform could open IndexedDB.
-    Returns ``{"lab": {...}}`` for the restore stage's detail: :func:`lab_info` plus ``session``.
+    Returns ``{"lab": {...}}`` for the restore stage's detail: :func:`lab_info` plus ``session`` (None
+    without a graph).
     """
+    named = page_graph(graph) if graph is not None else None  # a bad name fails before storage opens
     if indexeddb:
         await open_storage(emit, DATABASE)
     else:
@@ -119,8 +136,24 @@ async def open_lab(emit: Emit, *, indexeddb: bool) -> dict[str, Any]:
         _lab.database = None
     _lab.emit = emit
     _lab.world = PageWorld(emit)
-    restored = await _build_controller(_lab.delay)
+    _lab.graph = named
+    restored = await _build_controller(named.delay) if named is not None else None
     return {"lab": {**await lab_info({}), "session": restored}}
+
+
+def page_graph(name: str) -> PageGraph:
+    """The graph the module ``name`` of ``lab`` defines (``PROFILE``, and optionally ``COMMANDS`` and
+    ``DELAY``), imported now; a name that is no such module is refused by name."""
+    if not isinstance(name, str) or name.split(".")[0] != "lab":
+        raise ValueError(f"the graph must be named by a module of lab that defines PROFILE, not {name!r}")
+    try:
+        module = importlib.import_module(name)
+    except ModuleNotFoundError as error:
+        raise ValueError(f"no graph module {name!r}: {error}") from None
+    profile = getattr(module, "PROFILE", None)
+    if not isinstance(profile, GraphProfile):
+        raise ValueError(f"{name!r} names no graph: it defines no PROFILE (a GraphProfile)")
+    return PageGraph(profile, getattr(module, "COMMANDS", {}), float(getattr(module, "DELAY", 0.0)))
 
 
 async def open_storage(emit: Emit, database: str) -> None:
@@ -137,7 +170,8 @@ async def use_profile(profile: GraphProfile, database: str, program: str | None 
     page's records, as for the lab); nothing is restored (the page says which thread). ``program`` is
     the page's name for the program: each view says it (its ``owner``), so the page never draws one
     program's view under another's."""
-    _controller()  # the lab must be open: its world (and, without IndexedDB, its records) are reused
+    if _lab.world is None:  # the lab must be open: its world (and, without IndexedDB, its records) are reused
+        raise RuntimeError(NOT_OPEN)
     if _lab.database not in (None, database):
         await open_storage(_lab.emit, database)
     _lab.controller = LabController(
@@ -165,15 +199,17 @@ def version_change_notice(emit: Emit, database: str) -> Callable[[], None]:
 
 
 async def _build_controller(delay: float) -> dict[str, Any] | None:
-    """A new controller over this worker's storage and world; the session it restored, if any."""
+    """A new controller over this worker's storage and world and the page's graph; the session it
+    restored, if any."""
+    graph = _named_graph()
     _lab.controller = LabController(
         _lab.saver,
         _lab.world,
         _forward,
-        profile=AML_PROFILE,
+        profile=graph.profile,
         journal=_lab.journal,
         delay=delay,
-        commands=LESSON_COMMANDS,  # the lab page runs the guided lessons
+        commands=graph.commands,
     )
     _lab.delay = delay
     # Only read: this may be a spare booting while the active process runs the thread. LabSession
@@ -187,7 +223,7 @@ async def _build_controller(delay: float) -> dict[str, Any] | None:
 def own_saver() -> CheckpointSaver:
     """This worker's own saver (IndexedDB, or the page's records): where a learner's forks go."""
     if not isinstance(_lab.saver, CheckpointSaver):
-        raise RuntimeError("the lab is not open yet: the worker opens it in its 'restore' boot stage")
+        raise RuntimeError(NOT_OPEN)
     return _lab.saver
 
 
@@ -197,10 +233,20 @@ def own_controller() -> LabController:
     return _controller()
 
 
+NOT_OPEN = "the lab is not open yet: the worker opens it in its 'restore' boot stage"
+NO_GRAPH = "this lab has no graph yet: its page named none, and no program is loaded (play_load)"
+
+
 def _controller() -> LabController:
     if _lab.controller is None:
-        raise RuntimeError("the lab is not open yet: the worker opens it in its 'restore' boot stage")
+        raise RuntimeError(NOT_OPEN if _lab.world is None else NO_GRAPH)
     return _lab.controller
+
+
+def _named_graph() -> PageGraph:
+    if _lab.graph is None:
+        raise RuntimeError(NOT_OPEN if _lab.world is None else NO_GRAPH)
+    return _lab.graph
 
 
 # --------------------------------------------------------------------------------------------------
@@ -256,7 +302,7 @@ async def lab_configure(args: dict[str, Any]) -> dict[str, Any]:
         raise ValueError(f"'delay' must be a number of seconds from 0 to {MAX_DELAY_S:g}")
     if _lab.commands_run:
         raise RuntimeError("configure the lab before its first command: this worker already ran one")
-    _controller()  # the lab must be open: its storage and world are reused
+    _named_graph()  # the lab must be open over the page's graph: its storage and world are reused
     await _build_controller(float(delay))
     return await lab_info({})
 

@@ -4,8 +4,8 @@ The protocol between the page and the worker is documented in one place, ``stati
 This module is its Python half. The worker (``static/worker.mjs``) calls, in this order:
 
 1. :func:`connect` once, handing over a function that posts an event to the page;
-2. :func:`restore` as the "restore" boot stage: it opens the lab's IndexedDB database, or falls back to
-   memory and says so with a boot event;
+2. :func:`restore` as the "restore" boot stage, with the graph the page named (the worker's name, or
+   none): it opens the lab's IndexedDB database, or falls back to memory and says so with a boot event;
 3. :func:`dispatch` for every request from the page.
 
 Requests and responses cross the JS/Python boundary as JSON text, so no proxy outlives a call.
@@ -73,13 +73,15 @@ def _upgrade(db: JsProxy, old_version: int, _tx: JsProxy) -> None:
         db.createObjectStore(META_STORE)
 
 
-async def restore() -> str:
+async def restore(graph: str = "") -> str:
     """Open the lab's database and return what the page should know about storage, as JSON.
 
     If IndexedDB is unavailable (some private modes, a cross-site iframe), records live in memory, and
     the page is told so plainly with a boot event ``{stage: "restore", state: "warning"}``. Then
-    :func:`lab_rpc.open_lab` opens the lab's threads and controller (the result's ``lab`` key).
+    :func:`lab_rpc.open_lab` opens the lab's threads and the controller of ``graph``, the module the
+    page named (``""``: none, the controller waits for a program), the result's ``lab`` key.
     """
+    named = graph or None
     try:
         _worker.db = await idb.open_database(
             DB_NAME, SCHEMA_VERSION, _upgrade, lab_rpc.version_change_notice(emit, DB_NAME)
@@ -88,9 +90,9 @@ async def restore() -> str:
         _worker.db = None
         print(f"IndexedDB unavailable ({error}); keeping records in memory", file=sys.stderr)
         emit({"type": "boot", "stage": "restore", "state": "warning", "message": STORAGE_UNAVAILABLE})
-        return json.dumps({"storage": "memory", **await lab_rpc.open_lab(emit, indexeddb=False)})
+        return json.dumps({"storage": "memory", **await lab_rpc.open_lab(emit, indexeddb=False, graph=named)})
     storage = {"storage": "indexeddb", "database": DB_NAME, "schema_version": SCHEMA_VERSION}
-    return json.dumps({**storage, **await lab_rpc.open_lab(emit, indexeddb=True)})
+    return json.dumps({**storage, **await lab_rpc.open_lab(emit, indexeddb=True, graph=named)})
 
 
 # --------------------------------------------------------------------------------------------------

@@ -3,9 +3,10 @@
 No LangGraph concept: a lesson step asks for one LangGraph call and states what the runtime
 answered. ``lesson_command`` resolves a step's move into the controller command its control sends
 (checkpoint and thread ids filled in from the lab now); ``lesson_check`` checks the step's facts on
-``view()``. The controller knows no lessons: the lab page's worker (``lab.browser.lab_rpc``) and the
-simulated lab that records seeds hand these to it (``LabController(commands=LESSON_COMMANDS)``), as
-the table it dispatches from knows its own (:mod:`lab.controller.command_table`).
+``view()``. The controller knows no lessons: the lab page's graph (``lab.aml.lab_page``, which its
+worker opens) and the simulated lab that records seeds hand these to it
+(``LabController(commands=LESSON_COMMANDS)``), as the table it dispatches from knows its own
+(:mod:`lab.controller.command_table`).
 """
 
 from __future__ import annotations

@@ -53,8 +53,9 @@ async function fetchJson(path) {
 const { lang, lessonFile, wordsFile } = document.querySelector("[data-lesson]").dataset;
 setLang(lang);
 // Nodes work at the lab's own pace (0.3 s) unless the link says otherwise (`?delay=0.05`, as the
-// lab page reads it): a lesson's crashes wait on seams, not on time.
-const session = new LabSession({ delay: nodeDelay() });
+// lab page reads it): a lesson's crashes wait on seams, not on time. The graph is the lab page's
+// (lab/aml/lab_page.py): the AML investigation, with the guided lessons' commands.
+const session = new LabSession({ graph: "lab.aml.lab_page", delay: nodeDelay() });
 markStorage(session).catch(() => {}); // a11y/embed: the in-memory line; a failed boot is shown by the runner
 let lesson;
 let words;

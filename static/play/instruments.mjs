@@ -78,9 +78,12 @@ export function mountInstruments({ onProblem, show, onOutput }) {
     return session;
   }
 
-  /** A new process: load the program before it restores the thread (nothing loaded: it only reads). */
+  /**
+   * A new process: load the program before it restores the thread. Nothing loaded (or a program
+   * without a graph): the process has no graph (LabSession names none), so nothing to restore.
+   */
   async function prepare(request) {
-    if (!drives()) return { observe_only: true };
+    if (!drives()) return null;
     const answer = await request("play_load", loaded);
     if (answer.problem) throw new Error(answer.problem.say.text);
     return {};

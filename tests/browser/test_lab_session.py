@@ -38,7 +38,7 @@ OPEN_SESSION = """
 async (options) => {
   const { LabSession } = await import("/lab-session.mjs");
   window.labEvents = [];
-  window.labSession = new LabSession(options);
+  window.labSession = new LabSession({ graph: "lab.aml.lab_page", ...options });
   labSession.onEvent((event) => labEvents.push(event));
   return await labSession.ready;
 }
@@ -339,6 +339,39 @@ def test_a_kill_inside_a_node_without_a_spare_boots_a_new_worker(page, site):
     assert report["nodes"]["fetch_transactions"]["started"] == 2
     assert len(charges(lab.stored(thread)["ledger"], "fetch_transactions")) == 1
     lab.assert_frames_match_indexeddb(thread)
+
+
+# Open a session over `options.graph` and say how its first process ended: ready, or refused and why.
+OPEN_REFUSED = """
+async (options) => {
+  const { LabSession } = await import("/lab-session.mjs");
+  const session = new LabSession(options);
+  try {
+    await session.ready;
+    return { ok: true };
+  } catch (error) {
+    return { ok: false, type: error.type, message: error.message };
+  } finally {
+    session.close();
+  }
+}
+"""
+
+
+def test_a_graph_the_page_names_is_a_module_of_lab_that_defines_one_or_refused_by_name(page, site):
+    """The worker imports the graph its page names (lab/browser/lab_rpc.py page_graph): a name that is
+    no module of lab, no module at all, or a module without a PROFILE fails the boot, saying which."""
+    page.goto(site + HOST_PAGE)
+    refusals = {
+        "os": "the graph must be named by a module of lab that defines PROFILE, not 'os'",
+        "lab.nope": "no graph module 'lab.nope'",
+        "lab.controller": "'lab.controller' names no graph: it defines no PROFILE (a GraphProfile)",
+    }
+    for graph, said in refusals.items():
+        options = {"graph": graph, "spare": False, "offline": False, "snapshot": False}
+        refused = page.evaluate(OPEN_REFUSED, options)
+        assert not refused["ok"] and said in refused["message"], refused
+        assert "Traceback" not in refused["message"]
 
 
 def test_corrupt_records_get_a_clear_error_and_wiping_storage_is_the_way_back(page, site):

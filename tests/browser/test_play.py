@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from gallery import GALLERY
-from tests.browser.lab_page import wait_until
+from tests.browser.lab_page import open_lab, wait_until
 from tests.langgraph_docs_examples import PERSISTENCE
 from tests.playground_programs import PAYING_FAN_OUT
 from tests.test_playground_script import normalised, on_langgraph
@@ -234,6 +234,34 @@ def run_program(
         ),
         f"the program to run until {until}",
     )
+
+
+def worker_modules(page: Page) -> list[str]:
+    """The ``lab`` modules the page's Python process has imported (its ``sys.modules``: ``stats``)."""
+    return page.evaluate("() => window.lab.request('stats')")["lab_modules"]
+
+
+def aml_modules(modules: list[str]) -> list[str]:
+    return [name for name in modules if name == "lab.aml" or name.startswith("lab.aml.")]
+
+
+def test_the_playgrounds_worker_never_imports_the_aml_investigation(page: Page, site: str) -> None:
+    """/play names no graph (issue 35): its worker opens the lab with none and restores nothing, so no
+    module of ``lab.aml`` is imported - not at boot (the memory snapshot every page restores leaves it
+    out), not once a program is loaded and run, nor by the AML graph as code (it calls ``lab.world``).
+    The lab page names the AML graph: its worker has imported it (the check can see it)."""
+    open_instruments(page, site)
+    assert page.evaluate("() => lab.status.ready.restored") is None  # no graph, so nothing to restore
+    booted = worker_modules(page)
+    assert "lab.browser.lab_rpc" in booted and aml_modules(booted) == []
+    run_program(page, button=DRIVE)  # the gallery's first program, on a new thread
+    assert "lab.playground.session" in worker_modules(page)
+    page.select_option("#play-gallery", "aml_investigation")
+    run_program(page, button=DRIVE, until=("waiting",))
+    assert phase(page) == "waiting"  # at its officer's review
+    assert aml_modules(worker_modules(page)) == []
+    open_lab(page, site)
+    assert "lab.aml.lab_page" in aml_modules(worker_modules(page))
 
 
 def test_a_gallery_program_driven_yourself_runs_with_langgraphs_values(page: Page, site: str) -> None:
