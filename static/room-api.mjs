@@ -6,11 +6,30 @@
 
 const LEARNER_KEY = "checkpoint-lab.learner";
 
+/** Answers worth another try: no answer, or a busy or failing server (a refusal is a 4xx, said at once). */
+const BUSY = new Set([0, 500, 502, 503, 504]);
+/** The pauses before each further try of a busy answer. */
+const RETRY_DELAYS_MS = [250, 1000, 2500];
+
 /**
- * `method path` with a JSON `body`, and the teacher `key` if given.
+ * `method path` with a JSON `body`, and the teacher `key` if given; a busy answer is tried again a few
+ * times (every room request but a room's creation says the same thing twice: a join, a vote or a move
+ * repeated counts once), so a class's burst of first visits does not turn a join into an error.
  * @returns {Promise<{ok: boolean, status: number, body: any}>} the answer; a network failure is status 0
  */
 export async function roomApi(method, path, body = undefined, key = undefined) {
+  const repeatable = !(method === "POST" && path === ""); // a second POST /api/rooms would open a second room
+  let answer = await roomRequest(method, path, body, key);
+  for (const delay of repeatable ? RETRY_DELAYS_MS : []) {
+    if (!BUSY.has(answer.status)) break;
+    await new Promise((resolve) => setTimeout(resolve, delay));
+    answer = await roomRequest(method, path, body, key);
+  }
+  return answer;
+}
+
+/** One request; an answer that is not the room server's JSON (a proxy's 503 page) is named by its status. */
+async function roomRequest(method, path, body, key) {
   const headers = { "content-type": "application/json" };
   if (key) headers.authorization = `Bearer ${key}`;
   try {
@@ -20,8 +39,10 @@ export async function roomApi(method, path, body = undefined, key = undefined) {
       body: body === undefined ? undefined : JSON.stringify(body),
       cache: "no-store",
     });
-    const answer = await response.json().catch(() => ({}));
-    return { ok: response.ok, status: response.status, body: answer };
+    const answer = await response.json().catch(() => null);
+    const message = `HTTP ${response.status} ${response.statusText}`.trim();
+    const unnamed = { error: `http_${response.status}`, message };
+    return { ok: response.ok, status: response.status, body: answer ?? (response.ok ? {} : unnamed) };
   } catch {
     return { ok: false, status: 0, body: { error: "offline" } };
   }

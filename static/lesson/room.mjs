@@ -25,7 +25,6 @@ import { learnerId, roomApi, roomsAvailable, stepAddress } from "../room-api.mjs
 import { publishToRoom } from "./room-publish.mjs";
 
 const POLL_MS = 1500;
-const VOTE_ATTEMPTS = 4;
 const REPORT_AGAIN_EVERY = 4; // polls: a learner's step is said again every 6 s
 const TEACHER_KEY = "checkpoint-lab.teacher-room";
 
@@ -218,17 +217,10 @@ export async function mountLearnerRoom(lesson) {
     const body = { learner, lesson: now.lesson, step: now.index, choice: Number(choice.dataset.choice) };
     joining.then((joined) => joined.ok && sendVote(joined.body.code, body));
   });
-  /** One vote, tried again on a busy room (the server counts a learner's vote on a step once). */
+  /** One vote (roomApi tries a busy room again; the server counts a learner's vote on a step once). */
   const sendVote = async (room, body) => {
-    for (let attempt = 0; attempt < VOTE_ATTEMPTS; attempt += 1) {
-      const answer = await roomApi("POST", `/${room}/vote`, body);
-      if (answer.ok) {
-        banner.dataset.voted = String(Number(banner.dataset.voted ?? 0) + 1);
-        return;
-      }
-      if (answer.status >= 400 && answer.status < 500) return; // refused (another lesson's?): trying again cannot help
-      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-    }
+    const answer = await roomApi("POST", `/${room}/vote`, body);
+    if (answer.ok) banner.dataset.voted = String(Number(banner.dataset.voted ?? 0) + 1);
   };
   const joined = await joining;
   if (!joined.ok) {

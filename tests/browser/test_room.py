@@ -10,7 +10,7 @@ import re
 
 from browser_harness import BOOT_TIMEOUT_S
 from playwright.sync_api import expect
-from room_client import call
+from room_client import Room, call
 from room_pages import OWN_CHECKPOINTS, presented_step
 
 SETUP_TIMEOUT_MS = 4 * BOOT_TIMEOUT_S * 1000  # six labs boot at once on a shared machine
@@ -174,6 +174,43 @@ def test_join_refuses_an_unknown_code_by_name(page, wrangler_site):
     page.locator("[data-join-code]").fill("ZZZZZZ")
     page.get_by_role("button", name="加入").click()
     expect(page.locator("[data-join-status]")).to_contain_text("没有使用这个房间码的开放房间")
+
+
+def test_a_busy_room_server_is_asked_again_and_an_answer_not_its_own_is_named(page, wrangler_site):
+    """A class's burst of first visits can make ``wrangler pages dev`` (or Cloudflare) answer a join with
+    a 503 page that is not the room's JSON (CI saw one): the page asks again; if the server stays busy,
+    the learner reads the status, never "undefined"."""
+    room = Room.open(wrangler_site, [3, 0, 2], lesson=LESSON)
+    joins: list[int] = []
+
+    def busy_twice(route) -> None:
+        joins.append(1)
+        if len(joins) <= 2:
+            route.fulfill(status=503, content_type="text/html", body="<h1>Service Unavailable</h1>")
+        else:
+            route.continue_()
+
+    page.route("**/api/rooms/*/join", busy_twice)
+    page.goto(f"{wrangler_site}/join?code={room.code}")
+    page.get_by_role("button", name="Join").click()
+    expect(page).to_have_url(re.compile(f"/learn/en/{LESSON}/input/\\?room={room.code}$"))
+    assert len(joins) >= 3  # two busy answers, then the join that went through (the lesson's page joins too)
+
+    page.goto("about:blank")  # nothing of the lesson's page asks any more
+    page.unroute("**/api/rooms/*/join")
+    joins.clear()
+
+    def always_busy(route) -> None:
+        joins.append(1)
+        route.fulfill(status=503, body="busy")
+
+    page.route("**/api/rooms/*/join", always_busy)
+    page.goto(f"{wrangler_site}/join?code={room.code}")
+    page.get_by_role("button", name="Join").click()
+    status = page.locator("[data-join-status]")
+    expect(status).to_have_text("The room server refused: HTTP 503 Service Unavailable")
+    assert len(joins) == 4  # the first try and three more
+    assert call(wrangler_site, "GET", f"/api/rooms/{room.code}/tally", key=room.key).body["learners"] == 1
 
 
 def test_a_site_without_rooms_shows_no_room_button_and_presents_as_before(page, site):
